@@ -1,0 +1,1 @@
+/* dtype.c — placeholder, filled in by its owner */

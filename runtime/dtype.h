@@ -1,0 +1,80 @@
+/* dtype.h — the dtype table, promotion, and scalar conversions */
+#ifndef TL_DTYPE_H
+#define TL_DTYPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Order matters only for table indexing; promotion uses the explicit table. */
+typedef enum tl_dtype {
+    TL_BOOL, TL_U8, TL_U16, TL_U32, TL_U64,
+    TL_I8, TL_I16, TL_I32, TL_I64,
+    TL_F16, TL_BF16, TL_F32, TL_F64,
+    TL_C64, TL_C128,
+    TL_NDTYPES
+} tl_dtype;
+
+/* Kinds in promotion order: bool < int (signed or unsigned) < float < complex. */
+typedef enum tl_kind { TL_KIND_BOOL, TL_KIND_UINT, TL_KIND_INT, TL_KIND_FLOAT, TL_KIND_COMPLEX } tl_kind;
+
+typedef struct tl_dtype_info {
+    const char *name;       /* tl's name: "f32" */
+    const char *numpy_name; /* numpy's: "float32" (bf16 has none: "bfloat16") */
+    uint8_t size;           /* bytes per element */
+    uint8_t kind;           /* tl_kind */
+} tl_dtype_info;
+
+extern const tl_dtype_info tl_dtypes[TL_NDTYPES];
+
+static inline size_t tl_dtype_size(tl_dtype d) { return tl_dtypes[d].size; }
+static inline tl_kind tl_dtype_kind(tl_dtype d) { return (tl_kind)tl_dtypes[d].kind; }
+static inline const char *tl_dtype_name(tl_dtype d) { return tl_dtypes[d].name; }
+static inline bool tl_is_int(tl_dtype d) { return tl_dtype_kind(d) == TL_KIND_INT || tl_dtype_kind(d) == TL_KIND_UINT; }
+static inline bool tl_is_float(tl_dtype d) { return tl_dtype_kind(d) == TL_KIND_FLOAT; }
+static inline bool tl_is_complex(tl_dtype d) { return tl_dtype_kind(d) == TL_KIND_COMPLEX; }
+
+/* Looks a dtype up by tl name ("f32"); returns false when unknown. */
+bool tl_dtype_from_name(const char *name, tl_dtype *out);
+
+/* Result dtype of two strong operands: numpy's result_type plus SPEC's bf16 rules. */
+tl_dtype tl_promote(tl_dtype a, tl_dtype b);
+
+/* Result dtype of a strong operand with a weak (literal) operand of kind k
+   whose own default dtype is weak_default (NEP 50). */
+tl_dtype tl_promote_weak(tl_dtype strong, tl_dtype weak_default);
+
+/* A scalar held in its dtype's native layout (what one element of a tensor
+   of that dtype looks like in memory), so it can be memcpy'd into storage. */
+typedef union tl_scalar {
+    bool b;
+    uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64;
+    int8_t i8; int16_t i16; int32_t i32; int64_t i64;
+    uint16_t half;          /* f16 or bf16 bits */
+    float f32; double f64;
+    float c64[2]; double c128[2];
+    unsigned char bytes[16];
+} tl_scalar;
+
+/* Exact-as-possible wide forms of a scalar, used by slow generic paths. */
+double tl_scalar_to_f64(const void *p, tl_dtype d);           /* real part */
+int64_t tl_scalar_to_i64(const void *p, tl_dtype d);          /* wraps like a C cast from the exact value */
+uint64_t tl_scalar_to_u64(const void *p, tl_dtype d);
+void tl_scalar_to_c128(const void *p, tl_dtype d, double out[2]);
+/* Converts one element between any two dtypes (integer casts wrap, floats round to nearest even). */
+void tl_scalar_convert(void *dst, tl_dtype dd, const void *src, tl_dtype sd);
+bool tl_scalar_is_nonzero(const void *p, tl_dtype d);
+
+/* Half-precision conversions: round to nearest even, NaN stays NaN,
+   f64 rounds once (no double rounding through f32). */
+float tl_f16_to_f32(uint16_t h);
+uint16_t tl_f32_to_f16(float f);
+uint16_t tl_f64_to_f16(double d);
+static inline float tl_bf16_to_f32(uint16_t h) {
+    union { uint32_t u; float f; } v = { (uint32_t)h << 16 };
+    return v.f;
+}
+uint16_t tl_f32_to_bf16(float f);
+uint16_t tl_f64_to_bf16(double d);
+
+#endif

@@ -1,0 +1,1 @@
+/* format.c — placeholder, filled in by its owner */

@@ -1,0 +1,1 @@
+/* index.c — placeholder, filled in by its owner */

@@ -1,0 +1,1 @@
+/* iter.c — placeholder, filled in by its owner */

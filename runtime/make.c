@@ -1,0 +1,1 @@
+/* make.c — placeholder, filled in by its owner */

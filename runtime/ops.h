@@ -1,0 +1,91 @@
+/* ops.h — elementwise operations, casts, reductions and linear algebra on tensors */
+#ifndef TL_OPS_H
+#define TL_OPS_H
+
+#include "tensor.h"
+
+/* Binary elementwise operators. Both operands are converted to the
+   computation dtype `dt` chosen by the caller (promotion is the caller's job:
+   it knows about weak literals); comparisons produce bool, the rest `dt`. */
+typedef enum tl_binop {
+    TL_ADD, TL_SUB, TL_MUL, TL_DIV, TL_FLOORDIV, TL_MOD, TL_POW,
+    TL_EQ, TL_NE, TL_LT, TL_LE, TL_GT, TL_GE,
+    TL_AND, TL_OR, TL_XOR,              /* logical for bool, bitwise for ints */
+    TL_MINIMUM, TL_MAXIMUM, TL_ATAN2,
+    TL_NBINOPS
+} tl_binop;
+
+static inline bool tl_binop_is_comparison(tl_binop op) { return op >= TL_EQ && op <= TL_GE; }
+
+/* Unary elementwise functions; the result dtype is the input's, except:
+   ISNAN/ISINF/ISFINITE/NOT-of-bool give bool; ABS/ANGLE/REAL/IMAG of complex give the real dtype. */
+typedef enum tl_unop {
+    TL_NEG, TL_NOT /* ~ : logical for bool, bitwise for ints */,
+    TL_ABS, TL_SIGN, TL_SQRT, TL_EXP, TL_EXPM1, TL_LOG, TL_LOG1P, TL_LOG2,
+    TL_SIN, TL_COS, TL_TAN, TL_TANH, TL_SINH, TL_COSH, TL_ASIN, TL_ACOS, TL_ATAN,
+    TL_FLOOR, TL_CEIL, TL_ROUND, TL_TRUNC,
+    TL_ISNAN, TL_ISINF, TL_ISFINITE,
+    TL_CONJ, TL_ANGLE,
+    TL_SIGMOID, TL_RELU, TL_GELU, TL_GELU_TANH, TL_SILU,
+    TL_NUNOPS
+} tl_unop;
+
+/* Dtype of `op` applied to a tensor of dtype d (after the caller's promotion). */
+tl_dtype tl_binop_result_dtype(tl_binop op, tl_dtype computation);
+tl_dtype tl_unop_result_dtype(tl_unop op, tl_dtype input);
+/* Dtype the unary op computes in for input d (e.g. sqrt of i32 computes in f64). */
+tl_dtype tl_unop_compute_dtype(tl_unop op, tl_dtype input);
+
+/* New tensor = a OP b with broadcasting; operands converted to dt first.
+   Integer // and % by zero fail with "integer division by zero". */
+tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dtype dt);
+/* out = a OP b written into out (shape must be the broadcast shape or out's,
+   result cast to out's dtype); gives the no-alias result when out overlaps an input. */
+int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_tensor *b, tl_dtype dt);
+tl_tensor *tl_unary(tl_unop op, const tl_tensor *a);
+/* New tensor of dtype dt holding a's values (integer casts wrap; floats round to nearest even). */
+tl_tensor *tl_cast(const tl_tensor *a, tl_dtype dt);
+/* dst[...] = src broadcast to dst's shape, cast to dst's dtype; overlap-safe.
+   Fails on read-only dst. */
+int tl_assign(tl_tensor *dst, const tl_tensor *src);
+/* where(cond, a, b) with broadcasting; a, b already in dtype dt. */
+tl_tensor *tl_where(const tl_tensor *cond, const tl_tensor *a, const tl_tensor *b, tl_dtype dt);
+tl_tensor *tl_clip(const tl_tensor *a, const tl_tensor *lo, const tl_tensor *hi, tl_dtype dt);
+
+/* Reductions over a set of axes (axes[i] normalized, distinct; naxes == 0 with
+   all_axes means every axis). Result dtypes follow SPEC §5. */
+typedef enum tl_redop {
+    TL_RSUM, TL_RPROD, TL_RMEAN, TL_RVAR, TL_RSTD, TL_RMIN, TL_RMAX,
+    TL_RARGMIN, TL_RARGMAX, TL_RANY, TL_RALL, TL_RNORM, TL_RLOGSUMEXP,
+    TL_NREDOPS
+} tl_redop;
+tl_dtype tl_reduce_result_dtype(tl_redop op, tl_dtype input);
+tl_tensor *tl_reduce(tl_redop op, const tl_tensor *a, int naxes, const int *axes, bool keepdims, int64_t ddof);
+tl_tensor *tl_cumsum(const tl_tensor *a, int axis /* -1000: flattened */);
+
+/* Linear algebra (linalg.c): numpy matmul rules, batching with broadcast. */
+tl_tensor *tl_matmul(const tl_tensor *a, const tl_tensor *b);
+tl_tensor *tl_det(const tl_tensor *a);
+tl_tensor *tl_inv(const tl_tensor *a);
+tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b);
+
+/* nn (nn.c) */
+tl_tensor *tl_softmax(const tl_tensor *a, int axis, bool log);
+tl_tensor *tl_layer_norm(const tl_tensor *a, const tl_tensor *w, const tl_tensor *b, double eps);
+tl_tensor *tl_rms_norm(const tl_tensor *a, const tl_tensor *w, double eps);
+
+/* sorting (sort.c) */
+tl_tensor *tl_sort(const tl_tensor *a, int axis, bool descending);
+tl_tensor *tl_argsort(const tl_tensor *a, int axis, bool descending);
+
+/* random (random.c): counter-based, so results do not depend on thread count */
+void tl_seed(uint64_t seed);
+tl_tensor *tl_rand(tl_dtype dtype, int ndim, const int64_t *shape);
+tl_tensor *tl_randn(tl_dtype dtype, int ndim, const int64_t *shape);
+tl_tensor *tl_randint(int64_t lo, int64_t hi, tl_dtype dtype, int ndim, const int64_t *shape);
+
+/* threads (used by kernels above a size threshold) */
+void tl_set_threads(int n);
+int tl_get_threads(void);
+
+#endif

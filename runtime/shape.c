@@ -1,0 +1,1 @@
+/* shape.c — placeholder, filled in by its owner */

@@ -1,0 +1,152 @@
+/* tensor.h — strided tensors over refcounted storage: the runtime's public API */
+#ifndef TL_TENSOR_H
+#define TL_TENSOR_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dtype.h"
+
+#define TL_MAXDIM 32
+
+/* ---- errors and interrupts --------------------------------------------
+   Runtime functions never print, exit or abort. On failure they set a
+   thread-local message and return NULL (pointers) or -1 (ints). */
+const char *tl_errmsg(void);
+void tl_seterr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Set (asynchronously, e.g. by SIGINT) to ask long operations to stop;
+   kernels check it between chunks and fail with "interrupted". */
+extern volatile sig_atomic_t tl_interrupt_flag;
+/* Returns -1 and sets the "interrupted" error when the flag is set. */
+int tl_check_interrupt(void);
+
+/* ---- storage ----------------------------------------------------------- */
+typedef enum tl_storage_kind { TL_STORAGE_HEAP, TL_STORAGE_MAPPED } tl_storage_kind;
+
+typedef struct tl_storage {
+    int64_t refcount;
+    void *data;            /* 64-byte aligned for heap storage */
+    size_t nbytes;
+    tl_storage_kind kind;
+    void *map_base;        /* for mapped storage: what munmap needs */
+    size_t map_len;
+    char name[64];         /* shown by info(): "heap#12" or a file name */
+} tl_storage;
+
+/* Allocates nbytes of 64-byte aligned heap storage (zeroed when zero is true). */
+tl_storage *tl_storage_new(size_t nbytes, bool zero);
+/* Wraps a private mapping (MAP_PRIVATE) of a file region; takes ownership. */
+tl_storage *tl_storage_mapped(void *map_base, size_t map_len, void *data, size_t nbytes, const char *name);
+void tl_storage_retain(tl_storage *s);
+void tl_storage_release(tl_storage *s);
+
+/* ---- tensors ----------------------------------------------------------- */
+typedef struct tl_tensor {
+    int64_t refcount;
+    tl_storage *storage;
+    tl_dtype dtype;
+    int ndim;
+    bool readonly;                 /* broadcast (stride-0) views */
+    int64_t offset;                /* in elements of dtype, from storage->data */
+    int64_t shape[TL_MAXDIM];
+    int64_t strides[TL_MAXDIM];    /* in elements of dtype; may be 0 or negative */
+} tl_tensor;
+
+/* Product of dims into *out; returns -1 (error set) on overflow or negative dims. */
+int tl_shape_size(int ndim, const int64_t *shape, int64_t *out);
+int64_t tl_tensor_size(const tl_tensor *t);
+/* Pointer to the element at offset (the first element of the view). */
+static inline void *tl_tensor_data(const tl_tensor *t) {
+    return (char *)t->storage->data + t->offset * (int64_t)tl_dtype_size(t->dtype);
+}
+/* Pointer to the element at a full multi-index (no bounds checks). */
+void *tl_tensor_at(const tl_tensor *t, const int64_t *index);
+
+/* New contiguous (row-major) tensor; uninitialized or zeroed. NULL + error on overflow/OOM. */
+tl_tensor *tl_tensor_empty(tl_dtype dtype, int ndim, const int64_t *shape);
+tl_tensor *tl_tensor_zeros(tl_dtype dtype, int ndim, const int64_t *shape);
+/* A 0-d tensor holding one scalar in native layout. */
+tl_tensor *tl_tensor_scalar(tl_dtype dtype, const void *value);
+/* A header over existing storage (retains it); strides/offset in elements.
+   Checks that every addressed element lies inside the storage. */
+tl_tensor *tl_tensor_view_of(tl_storage *s, tl_dtype dtype, int ndim, const int64_t *shape,
+                             const int64_t *strides, int64_t offset);
+void tl_tensor_retain(tl_tensor *t);
+void tl_tensor_release(tl_tensor *t);
+
+/* Fills row-major strides (in elements) for shape; size-1 axes get them too, as numpy. */
+void tl_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
+/* numpy's relaxed C-contiguity: size-1 axes never break it; empty tensors are contiguous. */
+bool tl_is_contiguous(const tl_tensor *t);
+/* Returns t retained when already contiguous, else a contiguous copy. */
+tl_tensor *tl_contiguous(const tl_tensor *t);
+/* Always a fresh C-contiguous copy. */
+tl_tensor *tl_copy(const tl_tensor *t);
+
+/* ---- views (view.c): O(ndim), share storage, never copy ----------------
+   All return a new tensor header (refcount 1) or NULL with an error set.
+   Axis arguments are already normalized to 0..ndim-1 unless said otherwise;
+   functions taking user axes accept negatives and check ranges. */
+tl_tensor *tl_view_index(const tl_tensor *t, int axis, int64_t i);        /* drops axis; i may be negative */
+tl_tensor *tl_view_slice(const tl_tensor *t, int axis, int64_t start, int64_t stop, int64_t step,
+                         bool has_start, bool has_stop);                  /* numpy clamping rules */
+tl_tensor *tl_view_newaxis(const tl_tensor *t, int axis);                 /* inserts size-1 axis before axis (0..ndim) */
+tl_tensor *tl_view_permute(const tl_tensor *t, const int *perm);          /* perm has ndim entries */
+tl_tensor *tl_view_transpose(const tl_tensor *t);                         /* reverses axes (numpy .T) */
+tl_tensor *tl_view_swapaxes(const tl_tensor *t, int a, int b);
+/* shape may hold one -1. Returns NULL with *needs_copy=true when strides do not allow a view. */
+tl_tensor *tl_view_reshape(const tl_tensor *t, int ndim, const int64_t *shape, bool *needs_copy);
+/* reshape: a view when possible, else a copy (numpy semantics). */
+tl_tensor *tl_reshape(const tl_tensor *t, int ndim, const int64_t *shape);
+tl_tensor *tl_view_squeeze(const tl_tensor *t, int axis);                 /* axis -1000 = all size-1 axes */
+tl_tensor *tl_view_unsqueeze(const tl_tensor *t, int axis);
+tl_tensor *tl_view_broadcast_to(const tl_tensor *t, int ndim, const int64_t *shape); /* read-only */
+tl_tensor *tl_view_flip(const tl_tensor *t, int axis);
+tl_tensor *tl_view_diagonal(const tl_tensor *t, int64_t offset, int axis1, int axis2);
+tl_tensor *tl_view_real(const tl_tensor *t);   /* non-complex: the tensor itself (retained) */
+tl_tensor *tl_view_imag(const tl_tensor *t);   /* complex only */
+tl_tensor *tl_view_bitcast(const tl_tensor *t, tl_dtype dtype);
+
+/* Broadcasts two shapes; "cannot broadcast shapes (3, 4) and (5,)" on failure. */
+int tl_broadcast_shapes(int na, const int64_t *sa, int nb, const int64_t *sb, int *nout, int64_t *out);
+/* Exact: true when some element of a and some element of b share a byte. */
+bool tl_shares_memory(const tl_tensor *a, const tl_tensor *b);
+/* Formats a shape as numpy does: "(3, 4)", "(5,)", "()". Returns buf. */
+char *tl_shape_str(int ndim, const int64_t *shape, char *buf, size_t n);
+
+/* ---- advanced indexing (index.c) ----------------------------------------
+   One index item per position of a numpy index expression. */
+typedef enum tl_index_kind {
+    TL_IDX_INT, TL_IDX_SLICE, TL_IDX_NEWAXIS, TL_IDX_ELLIPSIS, TL_IDX_TENSOR
+} tl_index_kind;
+typedef struct tl_index_item {
+    tl_index_kind kind;
+    int64_t i;                          /* TL_IDX_INT */
+    int64_t start, stop, step;          /* TL_IDX_SLICE */
+    bool has_start, has_stop;
+    const tl_tensor *tensor;            /* TL_IDX_TENSOR: integer or bool tensor */
+} tl_index_item;
+/* a[items]: a view for basic indexing, a copy when any tensor index is present. */
+tl_tensor *tl_index_get(const tl_tensor *a, int n, const tl_index_item *items);
+/* a[items] = value (broadcast, cast to a's dtype, overlap-safe). */
+int tl_index_set(tl_tensor *a, int n, const tl_index_item *items, const tl_tensor *value);
+
+/* ---- making and shaping (make.c, shape.c) ------------------------------ */
+tl_tensor *tl_full(tl_dtype dtype, int ndim, const int64_t *shape, const void *value /* native layout of dtype */);
+tl_tensor *tl_arange(double start, double stop, double step, tl_dtype dtype);
+tl_tensor *tl_linspace(double start, double stop, int64_t num, bool endpoint, tl_dtype dtype);
+tl_tensor *tl_eye(int64_t n, int64_t m, int64_t k, tl_dtype dtype);
+tl_tensor *tl_concat(int n, tl_tensor *const *ts, int axis);
+tl_tensor *tl_stack(int n, tl_tensor *const *ts, int axis);
+/* Splits into sections at the given indices along axis; fills out[0..nidx] with views. */
+int tl_split(const tl_tensor *t, int nidx, const int64_t *indices, int axis, tl_tensor **out);
+tl_tensor *tl_tile(const tl_tensor *t, int nreps, const int64_t *reps);
+tl_tensor *tl_repeat(const tl_tensor *t, const int64_t *repeats, int64_t nrepeats, int axis /* -1000: flatten */);
+tl_tensor *tl_flatten(const tl_tensor *t);
+
+/* Normalizes a user axis (negative counts from the end); error names the axis and ndim. */
+int tl_normalize_axis(int axis, int ndim, int *out);
+
+#endif

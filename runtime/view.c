@@ -1,0 +1,1 @@
+/* view.c — placeholder, filled in by its owner */

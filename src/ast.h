@@ -1,0 +1,104 @@
+/* ast.h — syntax tree shared by the parser, the resolver and the evaluator */
+#ifndef TL_AST_H
+#define TL_AST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A loaded program text: lines are found on demand for error carets. */
+typedef struct Source {
+    char *name;        /* file name as given, "<stdin>", "<-e>", "<shell>" */
+    char *dir;         /* folder for include() */
+    char *text;        /* NUL-terminated (embedded NULs possible: use len) */
+    size_t len;
+    int refcount;
+} Source;
+
+/* A place in a source, for errors: 1-based line and column (columns count bytes). */
+typedef struct Span {
+    const Source *src;
+    int32_t line, col;
+} Span;
+
+typedef enum NodeKind {
+    /* expressions */
+    N_INT,        /* ival: integer literal (i64, weak); too large for i64 is a parse error */
+    N_FLOAT,      /* fval: float literal (f64, weak) */
+    N_IMAG,       /* fval: imaginary literal 2j (c128 with real 0, weak) */
+    N_STR,        /* str, slen: string literal, escapes already decoded */
+    N_TRUE, N_FALSE, N_NONE,
+    N_NAME,       /* name; resolver fills depth/slot */
+    N_UNARY,      /* op in {'-', '+', '~', TK_NOT}; a */
+    N_BINARY,     /* op is the token kind; a, b. Includes comparisons, & |, ** and @ */
+    N_AND, N_OR,  /* a, b (short-circuit) */
+    N_COND,       /* a if b else c: a = then-value, b = condition, c = else-value */
+    N_CALL,       /* a = callee; list[0..n) = positional args then keyword args;
+                     names[i] is NULL for a positional arg, else the keyword */
+    N_METHOD,     /* a.name(args): a = receiver, name, list/names as N_CALL (receiver not in list) */
+    N_ATTR,       /* a.name with no call */
+    N_INDEX,      /* a[list...]: a = target; list = index items (expressions, N_SLICE, N_ELLIPSIS) */
+    N_SLICE,      /* a:b:c inside an index; any of a, b, c may be NULL */
+    N_ELLIPSIS,   /* ... inside an index */
+    N_LIST,       /* [list...] tensor literal */
+    N_TUPLE,      /* (list...) with n != 1, or (x,) */
+    N_DICT,       /* {k: v, ...}: list[2i] is a key, list[2i+1] its value; n = 2 * pairs */
+    N_LAMBDA,     /* fn(params) = expr: fn points at the FnDef */
+
+    /* statements */
+    N_EXPR_STMT,  /* a; echo is true unless the statement ended with ';' */
+    N_ASSIGN,     /* a = target (N_NAME, N_INDEX, N_ATTR or N_TUPLE of targets), b = value */
+    N_OPASSIGN,   /* a = target (N_NAME or N_INDEX), op = binary token kind (TK_PLUS...), b = value */
+    N_FNDEF,      /* fn name(...) ...: name, fn */
+    N_IF,         /* a = condition, b = then-block, c = else (N_BLOCK, N_IF, or NULL) */
+    N_WHILE,      /* a = condition, b = body block */
+    N_FOR,        /* name = loop variable (resolved like N_NAME via depth/slot), a = iterable, b = body */
+    N_BREAK, N_CONTINUE,
+    N_RETURN,     /* a = value or NULL */
+    N_BLOCK,      /* list[0..n) statements */
+    N_NODE_COUNT
+} NodeKind;
+
+typedef struct FnDef FnDef;
+
+typedef struct Node {
+    NodeKind kind;
+    int op;                 /* token kind for N_UNARY, N_BINARY, N_OPASSIGN */
+    bool echo;              /* N_EXPR_STMT */
+    Span at;                /* where to point the caret: the operator for binary/unary,
+                               the '(' for calls, the '[' for indexing, the first token otherwise */
+    struct Node *a, *b, *c;
+    struct Node **list;     /* N_CALL, N_METHOD, N_INDEX, N_LIST, N_TUPLE, N_DICT, N_BLOCK */
+    char **names;           /* N_CALL/N_METHOD keyword names (parallel to list) */
+    int n;
+    char *name;             /* N_NAME, N_ATTR, N_METHOD, N_FNDEF, N_FOR */
+    char *str; size_t slen; /* N_STR */
+    int64_t ival;           /* N_INT */
+    double fval;            /* N_FLOAT, N_IMAG */
+    FnDef *fn;              /* N_FNDEF, N_LAMBDA */
+    /* filled by the resolver */
+    int depth;              /* frames to walk out (0 = current); -1 = global */
+    int slot;
+} Node;
+
+struct FnDef {
+    char *name;             /* "<lambda>" for fn(x) = ... */
+    int nparams;
+    char **params;
+    Node **defaults;        /* defaults[i] or NULL; evaluated at definition time */
+    Node *body;             /* an expression (for `= expr` forms) or an N_BLOCK */
+    bool body_is_expr;
+    Span at;
+    /* filled by the resolver */
+    int nslots;             /* locals including params */
+    char **slot_names;
+};
+
+/* Node allocation lives in an arena owned by the parse result. */
+typedef struct Arena Arena;
+Arena *arena_new(void);
+void *arena_alloc(Arena *a, size_t n);   /* zeroed, 16-byte aligned; NULL on OOM */
+char *arena_strndup(Arena *a, const char *s, size_t n);
+void arena_free(Arena *a);
+
+#endif

@@ -1,0 +1,26 @@
+/* diag.h — errors with source positions: "FILE:LINE:COL: error: MESSAGE", the line, a caret */
+#ifndef TL_DIAG_H
+#define TL_DIAG_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ast.h"
+
+#define DIAG_MSG_MAX 512
+#define DIAG_MAX_TRACE 8
+
+/* One error: where, what, and (for errors inside functions) the call sites. */
+typedef struct Diag {
+    Span at;
+    char msg[DIAG_MSG_MAX];
+    int ntrace;
+    Span trace[DIAG_MAX_TRACE];   /* innermost call site first */
+    int trace_omitted;
+} Diag;
+
+void diag_set(Diag *d, Span at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Prints the error, the source line and a caret; then "called from" lines. */
+void diag_print(FILE *out, const Diag *d);
+
+#endif

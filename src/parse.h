@@ -1,0 +1,17 @@
+/* parse.h — the Pratt parser: source text to a syntax tree */
+#ifndef TL_PARSE_H
+#define TL_PARSE_H
+
+#include "ast.h"
+#include "diag.h"
+
+typedef struct ParseResult {
+    Node *root;          /* N_BLOCK of top-level statements; NULL on error */
+    bool incomplete;     /* error was only "input ended early" (unclosed bracket, block or string):
+                            the shell reads another line instead of reporting it */
+} ParseResult;
+
+/* Parses a whole source. Nodes live in `arena`. On error returns root NULL and fills err. */
+ParseResult parse_program(const Source *src, Arena *arena, Diag *err);
+
+#endif
