@@ -1,1 +1,311 @@
-/* tensor.c — placeholder, filled in by its owner */
+/* tensor.c — storage and tensor headers: allocation, refcounts, shapes and strides */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "tensor.h"
+
+#define TL_ALIGN 64
+
+/* ---- storage ------------------------------------------------------------- */
+
+static uint64_t next_heap_id(void)
+{
+    static uint64_t counter;
+    return __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
+}
+
+/* Heap storage is malloc'd (calloc'd when zeroed, so large zero buffers stay
+   lazy pages) with room to align data to 64 bytes; map_base keeps the raw
+   pointer for free(). */
+tl_storage *tl_storage_new(size_t nbytes, bool zero)
+{
+    if (nbytes > (size_t)PTRDIFF_MAX - TL_ALIGN) {
+        tl_seterr("cannot allocate %zu bytes: too large", nbytes);
+        return NULL;
+    }
+    tl_storage *s = malloc(sizeof *s);
+    if (!s) {
+        tl_seterr("out of memory");
+        return NULL;
+    }
+    size_t total = nbytes + TL_ALIGN;
+    void *raw = zero ? calloc(1, total) : malloc(total);
+    if (!raw) {
+        free(s);
+        tl_seterr("cannot allocate %zu bytes: out of memory", nbytes);
+        return NULL;
+    }
+    uintptr_t p = ((uintptr_t)raw + TL_ALIGN - 1) & ~(uintptr_t)(TL_ALIGN - 1);
+    s->refcount = 1;
+    s->data = (void *)p;
+    s->nbytes = nbytes;
+    s->kind = TL_STORAGE_HEAP;
+    s->map_base = raw;
+    s->map_len = total;
+    snprintf(s->name, sizeof s->name, "heap#%llu", (unsigned long long)next_heap_id());
+    return s;
+}
+
+tl_storage *tl_storage_mapped(void *map_base, size_t map_len, void *data, size_t nbytes, const char *name)
+{
+    tl_storage *s = malloc(sizeof *s);
+    if (!s) {
+        munmap(map_base, map_len);   /* we own the mapping even when we fail */
+        tl_seterr("out of memory");
+        return NULL;
+    }
+    s->refcount = 1;
+    s->data = data;
+    s->nbytes = nbytes;
+    s->kind = TL_STORAGE_MAPPED;
+    s->map_base = map_base;
+    s->map_len = map_len;
+    snprintf(s->name, sizeof s->name, "%s", name ? name : "mapped");
+    return s;
+}
+
+void tl_storage_retain(tl_storage *s)
+{
+    if (s) __atomic_add_fetch(&s->refcount, 1, __ATOMIC_RELAXED);
+}
+
+void tl_storage_release(tl_storage *s)
+{
+    if (!s || __atomic_sub_fetch(&s->refcount, 1, __ATOMIC_ACQ_REL) != 0) return;
+    if (s->kind == TL_STORAGE_MAPPED) munmap(s->map_base, s->map_len);
+    else free(s->map_base);
+    free(s);
+}
+
+/* ---- shapes --------------------------------------------------------------- */
+
+int tl_shape_size(int ndim, const int64_t *shape, int64_t *out)
+{
+    int64_t n = 1;
+    bool overflow = false, empty = false;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] < 0) {
+            tl_seterr("negative dimensions are not allowed");
+            return -1;
+        }
+        /* numpy rejects a too-big shape even when another dim is 0 */
+        if (shape[i] == 0) empty = true;
+        else if (!overflow) overflow = __builtin_mul_overflow(n, shape[i], &n);
+    }
+    if (overflow) {
+        char buf[256];
+        tl_seterr("shape %s is too big", tl_shape_str(ndim, shape, buf, sizeof buf));
+        return -1;
+    }
+    *out = empty ? 0 : n;
+    return 0;
+}
+
+int64_t tl_tensor_size(const tl_tensor *t)
+{
+    int64_t n = 1;
+    for (int i = 0; i < t->ndim; i++) n *= t->shape[i];
+    return n;
+}
+
+void *tl_tensor_at(const tl_tensor *t, const int64_t *index)
+{
+    int64_t off = 0;
+    for (int i = 0; i < t->ndim; i++) off += index[i] * t->strides[i];
+    return (char *)tl_tensor_data(t) + off * (int64_t)tl_dtype_size(t->dtype);
+}
+
+/* Zero dims give all-zero strides, as a fresh numpy array (np.zeros((2, 0, 3)).strides). */
+void tl_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
+{
+    int64_t acc = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = acc;
+        acc *= shape[i];
+    }
+    if (acc == 0)
+        for (int i = 0; i < ndim; i++) strides[i] = 0;
+}
+
+bool tl_is_contiguous(const tl_tensor *t)
+{
+    int64_t expect = 1;
+    bool contiguous = true;
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        if (t->shape[i] == 0) return true;       /* empty tensors are contiguous */
+        if (t->shape[i] == 1) continue;          /* size-1 axes never break it */
+        if (t->strides[i] != expect) contiguous = false;
+        expect *= t->shape[i];
+    }
+    return contiguous;
+}
+
+char *tl_shape_str(int ndim, const int64_t *shape, char *buf, size_t n)
+{
+    size_t used = 0;
+    if (n == 0) return buf;
+    buf[0] = '\0';
+    used += (size_t)snprintf(buf, n, "(");
+    for (int i = 0; i < ndim && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%lld", i ? ", " : "", (long long)shape[i]);
+    if (used < n) used += (size_t)snprintf(buf + used, n - used, ndim == 1 ? ",)" : ")");
+    return buf;
+}
+
+int tl_normalize_axis(int axis, int ndim, int *out)
+{
+    if (axis < -ndim || axis >= ndim) {
+        tl_seterr("axis %d is out of bounds for array of dimension %d", axis, ndim);
+        return -1;
+    }
+    *out = axis < 0 ? axis + ndim : axis;
+    return 0;
+}
+
+int tl_broadcast_shapes(int na, const int64_t *sa, int nb, const int64_t *sb, int *nout, int64_t *out)
+{
+    int n = na > nb ? na : nb;
+    int64_t res[TL_MAXDIM];
+    if (n > TL_MAXDIM) {
+        tl_seterr("too many dimensions: %d (at most %d)", n, TL_MAXDIM);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        int64_t a = i < n - na ? 1 : sa[i - (n - na)];
+        int64_t b = i < n - nb ? 1 : sb[i - (n - nb)];
+        if (a != b && a != 1 && b != 1) {
+            char ba[256], bb[256];
+            tl_seterr("cannot broadcast shapes %s and %s", tl_shape_str(na, sa, ba, sizeof ba),
+                      tl_shape_str(nb, sb, bb, sizeof bb));
+            return -1;
+        }
+        res[i] = a == 1 ? b : a;
+    }
+    memcpy(out, res, (size_t)n * sizeof *out);
+    *nout = n;
+    return 0;
+}
+
+/* ---- tensors ------------------------------------------------------------- */
+
+/* A fresh header with refcount 1 over s (retained); shape/strides copied. */
+static tl_tensor *header_new(tl_storage *s, tl_dtype dtype, int ndim, const int64_t *shape,
+                             const int64_t *strides, int64_t offset)
+{
+    tl_tensor *t = malloc(sizeof *t);
+    if (!t) {
+        tl_seterr("out of memory");
+        return NULL;
+    }
+    memset(t, 0, sizeof *t);
+    t->refcount = 1;
+    t->storage = s;
+    tl_storage_retain(s);
+    t->dtype = dtype;
+    t->ndim = ndim;
+    t->offset = offset;
+    if (ndim > 0) {
+        memcpy(t->shape, shape, (size_t)ndim * sizeof *shape);
+        memcpy(t->strides, strides, (size_t)ndim * sizeof *strides);
+    }
+    return t;
+}
+
+static int check_ndim(int ndim)
+{
+    if (ndim < 0 || ndim > TL_MAXDIM) {
+        tl_seterr("too many dimensions: %d (at most %d)", ndim, TL_MAXDIM);
+        return -1;
+    }
+    return 0;
+}
+
+/* A contiguous tensor of fresh storage (zeroed when zero is true). */
+static tl_tensor *tensor_new(tl_dtype dtype, int ndim, const int64_t *shape, bool zero)
+{
+    int64_t n, nbytes;
+    if (check_ndim(ndim) < 0 || tl_shape_size(ndim, shape, &n) < 0) return NULL;
+    if (__builtin_mul_overflow(n, (int64_t)tl_dtype_size(dtype), &nbytes)) {
+        char buf[256];
+        tl_seterr("shape %s of %s is too big", tl_shape_str(ndim, shape, buf, sizeof buf), tl_dtype_name(dtype));
+        return NULL;
+    }
+    tl_storage *s = tl_storage_new((size_t)nbytes, zero);
+    if (!s) return NULL;
+    int64_t strides[TL_MAXDIM];
+    tl_contiguous_strides(ndim, shape, strides);
+    tl_tensor *t = header_new(s, dtype, ndim, shape, strides, 0);
+    tl_storage_release(s);
+    return t;
+}
+
+tl_tensor *tl_tensor_empty(tl_dtype dtype, int ndim, const int64_t *shape)
+{
+    return tensor_new(dtype, ndim, shape, false);
+}
+
+tl_tensor *tl_tensor_zeros(tl_dtype dtype, int ndim, const int64_t *shape)
+{
+    return tensor_new(dtype, ndim, shape, true);
+}
+
+tl_tensor *tl_tensor_scalar(tl_dtype dtype, const void *value)
+{
+    tl_tensor *t = tensor_new(dtype, 0, NULL, false);
+    if (t) memcpy(tl_tensor_data(t), value, tl_dtype_size(dtype));
+    return t;
+}
+
+/* Checks that the lowest and highest addressed elements lie in the storage,
+   with overflow-checked arithmetic (strides may be negative). */
+static int check_view_bounds(const tl_storage *s, tl_dtype dtype, int ndim, const int64_t *shape,
+                             const int64_t *strides, int64_t offset, int64_t size)
+{
+    int64_t item = (int64_t)tl_dtype_size(dtype), lo = offset, hi = offset, capacity = (int64_t)(s->nbytes / (size_t)item);
+    bool overflow = false;
+    if (size == 0) {
+        if (offset < 0 || offset > capacity) goto out_of_bounds;
+        return 0;
+    }
+    for (int i = 0; i < ndim; i++) {
+        int64_t span;
+        overflow |= __builtin_mul_overflow(shape[i] - 1, strides[i], &span);
+        if (span < 0) overflow |= __builtin_add_overflow(lo, span, &lo);
+        else overflow |= __builtin_add_overflow(hi, span, &hi);
+    }
+    if (overflow || lo < 0 || hi >= capacity) goto out_of_bounds;
+    return 0;
+out_of_bounds:
+    tl_seterr("view out of bounds: shape, strides and offset %lld address elements outside a storage of %lld %s elements",
+              (long long)offset, (long long)capacity, tl_dtype_name(dtype));
+    return -1;
+}
+
+tl_tensor *tl_tensor_view_of(tl_storage *s, tl_dtype dtype, int ndim, const int64_t *shape,
+                             const int64_t *strides, int64_t offset)
+{
+    int64_t n;
+    if (check_ndim(ndim) < 0 || tl_shape_size(ndim, shape, &n) < 0) return NULL;
+    if (check_view_bounds(s, dtype, ndim, shape, strides, offset, n) < 0) return NULL;
+    tl_tensor *t = header_new(s, dtype, ndim, shape, strides, offset);
+    if (!t) return NULL;
+    /* a stride-0 axis of length > 1 aliases elements: writes would be ambiguous */
+    for (int i = 0; i < ndim; i++)
+        if (shape[i] > 1 && strides[i] == 0) t->readonly = true;
+    return t;
+}
+
+void tl_tensor_retain(tl_tensor *t)
+{
+    if (t) __atomic_add_fetch(&t->refcount, 1, __ATOMIC_RELAXED);
+}
+
+void tl_tensor_release(tl_tensor *t)
+{
+    if (!t || __atomic_sub_fetch(&t->refcount, 1, __ATOMIC_ACQ_REL) != 0) return;
+    tl_storage_release(t->storage);
+    free(t);
+}
