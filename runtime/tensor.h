@@ -108,6 +108,11 @@ tl_tensor *tl_view_diagonal(const tl_tensor *t, int64_t offset, int axis1, int a
 tl_tensor *tl_view_real(const tl_tensor *t);   /* non-complex: the tensor itself (retained) */
 tl_tensor *tl_view_imag(const tl_tensor *t);   /* complex only */
 tl_tensor *tl_view_bitcast(const tl_tensor *t, tl_dtype dtype);
+/* Python's slice.indices() for a dim of size n: clamps start and stop (and step
+   to >= -INT64_MAX) in place; returns the slice length, or -1 (error set) when
+   step is 0. Omitted bounds (has_start/has_stop false) take the step's defaults. */
+int64_t tl_slice_indices(int64_t n, int64_t *start, int64_t *stop, int64_t *step,
+                         bool has_start, bool has_stop);
 
 /* Broadcasts two shapes; "cannot broadcast shapes (3, 4) and (5,)" on failure. */
 int tl_broadcast_shapes(int na, const int64_t *sa, int nb, const int64_t *sb, int *nout, int64_t *out);
