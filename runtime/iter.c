@@ -1,1 +1,193 @@
-/* iter.c — placeholder, filled in by its owner */
+/* iter.c — strided iteration: broadcast, order, flip and coalesce axes, then hand inner runs to kernels */
+#include <stdlib.h>
+#include <string.h>
+
+#include "iter.h"
+
+/* Elements handed to one inner call at most; the interrupt flag is checked
+   between chunks, so a Ctrl-C stops a big operation within ~16k elements. */
+#define TL_ITER_CHUNK 16384
+
+static int64_t abs64(int64_t x) { return x < 0 ? -x : x; }
+
+/* Fills byte strides of op broadcast to (ndim, shape), right-aligned; 0 on
+   stretched or missing axes. Extra leading axes of op must have size 1. */
+static int broadcast_operand(const tl_tensor *op, int ndim, const int64_t *shape, int64_t *bstrides)
+{
+    int64_t item = (int64_t)tl_dtype_size(op->dtype);
+    int lead = op->ndim - ndim;
+    for (int i = 0; i < lead; i++)
+        if (op->shape[i] != 1) goto fail;
+    for (int i = 0; i < ndim; i++) {
+        int j = i - (ndim - op->ndim);
+        if (j < 0) {
+            bstrides[i] = 0;
+        } else if (op->shape[j] == shape[i]) {
+            bstrides[i] = shape[i] == 1 ? 0 : op->strides[j] * item;
+        } else if (op->shape[j] == 1) {
+            bstrides[i] = 0;
+        } else {
+            goto fail;
+        }
+    }
+    return 0;
+fail:;
+    char a[256], b[256];
+    tl_seterr("cannot broadcast shape %s to %s", tl_shape_str(op->ndim, op->shape, a, sizeof a),
+              tl_shape_str(ndim, shape, b, sizeof b));
+    return -1;
+}
+
+/* numpy's npyiter_find_best_axis_ordering: stable insertion sort of axes
+   (perm[0] = innermost) by |stride|, smallest first. An axis moves inward
+   past another only when every operand with nonzero strides on both agrees;
+   disagreement or ties keep C order. */
+static void order_axes(const tl_iter *it, int ndim, int *perm)
+{
+    for (int i0 = 1; i0 < ndim; i0++) {
+        int pos = i0, ax0 = perm[i0];
+        for (int i1 = i0 - 1; i1 >= 0; i1--) {
+            int ax1 = perm[i1];
+            bool ambiguous = true, swap = false;
+            for (int op = 0; op < it->nops; op++) {
+                int64_t s0 = it->bstrides[op][ax0], s1 = it->bstrides[op][ax1];
+                if (s0 == 0 || s1 == 0) continue;
+                if (abs64(s1) <= abs64(s0)) swap = false;
+                else if (ambiguous) swap = true;
+                ambiguous = false;
+            }
+            if (ambiguous) continue;
+            if (!swap) break;
+            pos = i1;
+        }
+        if (pos != i0) {
+            memmove(perm + pos + 1, perm + pos, (size_t)(i0 - pos) * sizeof *perm);
+            perm[pos] = ax0;
+        }
+    }
+}
+
+/* Reverses axis d for every operand when all its strides are <= 0 and one is
+   < 0 (numpy's npyiter_flip_negative_strides): memory is then walked upward. */
+static void flip_negative_axis(tl_iter *it, int d)
+{
+    bool any_negative = false;
+    for (int op = 0; op < it->nops; op++) {
+        if (it->bstrides[op][d] > 0) return;
+        if (it->bstrides[op][d] < 0) any_negative = true;
+    }
+    if (!any_negative) return;
+    for (int op = 0; op < it->nops; op++) {
+        it->base[op] += (it->shape[d] - 1) * it->bstrides[op][d];
+        it->bstrides[op][d] = -it->bstrides[op][d];
+    }
+}
+
+int tl_iter_init(tl_iter *it, int nops, const tl_tensor *const *ops, int ndim, const int64_t *shape)
+{
+    if (nops < 1 || nops > TL_ITER_MAXOPS) {
+        tl_seterr("iterator: %d operands (at most %d)", nops, TL_ITER_MAXOPS);
+        return -1;
+    }
+    if (ndim < 0 || ndim > TL_MAXDIM) {
+        tl_seterr("too many dimensions: %d (at most %d)", ndim, TL_MAXDIM);
+        return -1;
+    }
+    int64_t size;
+    if (tl_shape_size(ndim, shape, &size) < 0) return -1;
+
+    tl_iter full;                       /* broadcast, not yet reduced */
+    full.nops = nops;
+    full.ndim = ndim;
+    memcpy(full.shape, shape, (size_t)ndim * sizeof *shape);
+    for (int op = 0; op < nops; op++) {
+        if (broadcast_operand(ops[op], ndim, shape, full.bstrides[op]) < 0) return -1;
+        full.base[op] = tl_tensor_data(ops[op]);
+    }
+
+    memset(it, 0, sizeof *it);
+    it->nops = nops;
+    it->size = size;
+    for (int op = 0; op < nops; op++) it->base[op] = full.base[op];
+    if (size == 0) {                    /* nothing runs; keep one empty axis */
+        it->ndim = 1;
+        return 0;
+    }
+
+    /* drop size-1 axes and flip all-negative axes */
+    int perm[TL_MAXDIM], n = 0;
+    for (int d = ndim - 1; d >= 0; d--) {
+        if (full.shape[d] == 1) continue;
+        flip_negative_axis(&full, d);
+        perm[n++] = d;                  /* fastest-first: C order reversed */
+    }
+    for (int op = 0; op < nops; op++) it->base[op] = full.base[op];
+    order_axes(&full, n, perm);
+
+    /* coalesce perm[k] (inner) with the axis just outside it when every
+       operand's outer stride equals inner stride * inner size */
+    int64_t cshape[TL_MAXDIM], cstr[TL_ITER_MAXOPS][TL_MAXDIM];
+    int m = 0;
+    for (int k = 0; k < n; k++) {
+        int ax = perm[k];
+        bool merge = m > 0;
+        for (int op = 0; op < nops && merge; op++)
+            merge = cstr[op][m - 1] * cshape[m - 1] == full.bstrides[op][ax];
+        if (merge) {
+            cshape[m - 1] *= full.shape[ax];
+            continue;
+        }
+        cshape[m] = full.shape[ax];
+        for (int op = 0; op < nops; op++) cstr[op][m] = full.bstrides[op][ax];
+        m++;
+    }
+
+    /* store C order: innermost axis last; a 0-d iteration is one axis of 1 */
+    if (m == 0) {
+        it->ndim = 1;
+        it->shape[0] = 1;
+        return 0;
+    }
+    it->ndim = m;
+    for (int k = 0; k < m; k++) {
+        it->shape[m - 1 - k] = cshape[k];
+        for (int op = 0; op < nops; op++) it->bstrides[op][m - 1 - k] = cstr[op][k];
+    }
+    return 0;
+}
+
+int tl_iter_run(const tl_iter *it, tl_inner_fn fn, void *aux)
+{
+    if (it->size == 0) return 0;
+    int nops = it->nops, nd = it->ndim, inner = nd - 1;
+    int64_t idx[TL_MAXDIM] = {0};
+    int64_t inner_strides[TL_ITER_MAXOPS];
+    char *outer[TL_ITER_MAXOPS], *ptrs[TL_ITER_MAXOPS];
+    for (int op = 0; op < nops; op++) {
+        outer[op] = it->base[op];
+        inner_strides[op] = it->bstrides[op][inner];
+    }
+    int64_t n = it->shape[inner], since_check = 0;
+    for (;;) {
+        for (int64_t done = 0; done < n;) {
+            if (since_check >= TL_ITER_CHUNK) {
+                if (tl_check_interrupt() < 0) return -1;
+                since_check = 0;
+            }
+            int64_t len = n - done < TL_ITER_CHUNK ? n - done : TL_ITER_CHUNK;
+            for (int op = 0; op < nops; op++) ptrs[op] = outer[op] + done * inner_strides[op];
+            fn(len, ptrs, inner_strides, aux);
+            done += len;
+            since_check += len;
+        }
+        /* advance the odometer over the outer axes */
+        int d = inner - 1;
+        for (; d >= 0; d--) {
+            for (int op = 0; op < nops; op++) outer[op] += it->bstrides[op][d];
+            if (++idx[d] < it->shape[d]) break;
+            for (int op = 0; op < nops; op++) outer[op] -= it->shape[d] * it->bstrides[op][d];
+            idx[d] = 0;
+        }
+        if (d < 0) return 0;
+    }
+}

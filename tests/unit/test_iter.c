@@ -1,0 +1,323 @@
+/* test_iter.c — the iteration engine: axis order, coalescing, broadcasting, chunks; tensor basics */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "iter.h"
+
+/* What an inner loop saw: one record per call. */
+typedef struct {
+    int calls;
+    int64_t n[64];
+    int64_t stride0[64];
+    int64_t total;
+    int64_t sum;        /* sum of operand-0 int64 values visited */
+} run_log;
+
+static void log_inner(int64_t n, char **ptrs, const int64_t *bs, void *aux)
+{
+    run_log *log = aux;
+    if (log->calls < 64) {
+        log->n[log->calls] = n;
+        log->stride0[log->calls] = bs[0];
+    }
+    log->calls++;
+    log->total += n;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v;
+        memcpy(&v, ptrs[0] + i * bs[0], 8);
+        log->sum += v;
+    }
+}
+
+/* arange(n) as int64 in fresh storage. */
+static tl_tensor *arange_i64(int64_t n)
+{
+    int64_t shape[1] = {n};
+    tl_tensor *t = tl_tensor_empty(TL_I64, 1, shape);
+    cr_assert_not_null(t);
+    for (int64_t i = 0; i < n; i++) ((int64_t *)tl_tensor_data(t))[i] = i;
+    return t;
+}
+
+static tl_tensor *view(tl_tensor *base, int ndim, const int64_t *shape, const int64_t *strides, int64_t offset)
+{
+    tl_tensor *v = tl_tensor_view_of(base->storage, base->dtype, ndim, shape, strides, offset);
+    cr_assert_not_null(v, "%s", tl_errmsg());
+    return v;
+}
+
+static run_log run1(const tl_tensor *t)
+{
+    tl_iter it;
+    run_log log = {0};
+    cr_assert_eq(tl_iter_init(&it, 1, &t, t->ndim, t->shape), 0, "%s", tl_errmsg());
+    cr_assert_eq(tl_iter_run(&it, log_inner, &log), 0);
+    return log;
+}
+
+Test(iter, c_contiguous_is_one_run_of_24)
+{
+    tl_tensor *a = arange_i64(24);
+    tl_tensor *v = view(a, 3, (int64_t[]){2, 3, 4}, (int64_t[]){12, 4, 1}, 0);
+    run_log log = run1(v);
+    cr_assert_eq(log.calls, 1);
+    cr_assert_eq(log.n[0], 24);
+    cr_assert_eq(log.stride0[0], 8);
+    cr_assert_eq(log.sum, 276);
+    tl_tensor_release(v);
+    tl_tensor_release(a);
+}
+
+Test(iter, transpose_201_is_reordered_to_one_run_of_24)
+{
+    tl_tensor *a = arange_i64(24);
+    /* (2,3,4).transpose(2,0,1): shape (4,2,3), strides (1,12,4) */
+    tl_tensor *v = view(a, 3, (int64_t[]){4, 2, 3}, (int64_t[]){1, 12, 4}, 0);
+    run_log log = run1(v);
+    cr_assert_eq(log.calls, 1);
+    cr_assert_eq(log.n[0], 24);
+    cr_assert_eq(log.stride0[0], 8);
+    tl_tensor_release(v);
+    tl_tensor_release(a);
+}
+
+Test(iter, reversed_last_axis_is_flipped_to_one_run)
+{
+    tl_tensor *a = arange_i64(24);
+    /* [:, :, ::-1]: offset 3, strides (12, 4, -1) */
+    tl_tensor *v = view(a, 3, (int64_t[]){2, 3, 4}, (int64_t[]){12, 4, -1}, 3);
+    run_log log = run1(v);
+    cr_assert_eq(log.calls, 1);
+    cr_assert_eq(log.n[0], 24);
+    cr_assert_eq(log.stride0[0], 8);
+    cr_assert_eq(log.sum, 276);
+    tl_tensor_release(v);
+    tl_tensor_release(a);
+}
+
+Test(iter, sliced_last_axis_gives_six_runs_of_3)
+{
+    tl_tensor *a = arange_i64(24);
+    tl_tensor *v = view(a, 3, (int64_t[]){2, 3, 3}, (int64_t[]){12, 4, 1}, 0);
+    run_log log = run1(v);
+    cr_assert_eq(log.calls, 6);
+    for (int i = 0; i < 6; i++) cr_assert_eq(log.n[i], 3);
+    /* sum of a[:, :, :3] = 276 - sum of a[:, :, 3] (3+7+11+15+19+23 = 78) */
+    cr_assert_eq(log.sum, 198);
+    tl_tensor_release(v);
+    tl_tensor_release(a);
+}
+
+Test(iter, broadcasting_4_against_234_gives_six_runs_of_4)
+{
+    tl_tensor *a = arange_i64(24);
+    tl_tensor *b = arange_i64(4);
+    const tl_tensor *ops[2] = {a, b};
+    tl_tensor *out = view(a, 3, (int64_t[]){2, 3, 4}, (int64_t[]){12, 4, 1}, 0);
+    ops[0] = out;
+    tl_iter it;
+    run_log log = {0};
+    cr_assert_eq(tl_iter_init(&it, 2, ops, 3, out->shape), 0, "%s", tl_errmsg());
+    cr_assert_eq(it.ndim, 2);
+    cr_assert_eq(it.shape[0], 6);
+    cr_assert_eq(it.shape[1], 4);
+    cr_assert_eq(it.bstrides[1][0], 0);
+    cr_assert_eq(it.bstrides[1][1], 8);
+    cr_assert_eq(tl_iter_run(&it, log_inner, &log), 0);
+    cr_assert_eq(log.calls, 6);
+    for (int i = 0; i < 6; i++) cr_assert_eq(log.n[i], 4);
+    tl_tensor_release(out);
+    tl_tensor_release(b);
+    tl_tensor_release(a);
+}
+
+Test(iter, broadcasting_31_against_234_gives_six_runs_of_4)
+{
+    tl_tensor *a = arange_i64(24);
+    tl_tensor *b = arange_i64(3);
+    tl_tensor *col = view(b, 2, (int64_t[]){3, 1}, (int64_t[]){1, 1}, 0);
+    tl_tensor *out = view(a, 3, (int64_t[]){2, 3, 4}, (int64_t[]){12, 4, 1}, 0);
+    const tl_tensor *ops[2] = {out, col};
+    tl_iter it;
+    run_log log = {0};
+    cr_assert_eq(tl_iter_init(&it, 2, ops, 3, out->shape), 0, "%s", tl_errmsg());
+    cr_assert_eq(tl_iter_run(&it, log_inner, &log), 0);
+    cr_assert_eq(log.calls, 6);
+    for (int i = 0; i < 6; i++) cr_assert_eq(log.n[i], 4);
+    tl_tensor_release(out);
+    tl_tensor_release(col);
+    tl_tensor_release(b);
+    tl_tensor_release(a);
+}
+
+Test(iter, incompatible_operand_is_an_error)
+{
+    tl_tensor *a = arange_i64(12);
+    tl_tensor *b = arange_i64(5);
+    tl_tensor *out = view(a, 2, (int64_t[]){3, 4}, (int64_t[]){4, 1}, 0);
+    const tl_tensor *ops[2] = {out, b};
+    tl_iter it;
+    cr_assert_eq(tl_iter_init(&it, 2, ops, 2, out->shape), -1);
+    cr_assert_str_eq(tl_errmsg(), "cannot broadcast shape (5,) to (3, 4)");
+    tl_tensor_release(out);
+    tl_tensor_release(b);
+    tl_tensor_release(a);
+}
+
+Test(iter, empty_shape_runs_nothing)
+{
+    tl_tensor *t = tl_tensor_empty(TL_I64, 2, (int64_t[]){3, 0});
+    cr_assert_not_null(t);
+    run_log log = run1(t);
+    cr_assert_eq(log.calls, 0);
+    tl_tensor_release(t);
+}
+
+Test(iter, zero_d_runs_one_element)
+{
+    int64_t v = 42;
+    tl_tensor *t = tl_tensor_scalar(TL_I64, &v);
+    run_log log = run1(t);
+    cr_assert_eq(log.calls, 1);
+    cr_assert_eq(log.n[0], 1);
+    cr_assert_eq(log.sum, 42);
+    tl_tensor_release(t);
+}
+
+Test(iter, long_runs_are_split_into_chunks)
+{
+    tl_tensor *a = arange_i64(100000);
+    run_log log = run1(a);
+    cr_assert_gt(log.calls, 1);
+    cr_assert_eq(log.total, 100000);
+    for (int i = 0; i < log.calls - 1 && i < 64; i++) cr_assert_geq(log.n[i], 8192);
+    cr_assert_eq(log.sum, (int64_t)100000 * 99999 / 2);
+    tl_tensor_release(a);
+}
+
+Test(iter, interrupt_stops_between_chunks)
+{
+    tl_tensor *a = arange_i64(100000);
+    tl_iter it;
+    const tl_tensor *ops[1] = {a};
+    run_log log = {0};
+    cr_assert_eq(tl_iter_init(&it, 1, ops, 1, a->shape), 0);
+    tl_interrupt_flag = 1;
+    int rc = tl_iter_run(&it, log_inner, &log);
+    tl_interrupt_flag = 0;
+    cr_assert_eq(rc, -1);
+    cr_assert_str_eq(tl_errmsg(), "interrupted");
+    cr_assert_eq(log.calls, 1);       /* the first chunk ran, the second did not */
+    tl_tensor_release(a);
+}
+
+/* ---- tensor.c ------------------------------------------------------------ */
+
+Test(tensor, contiguity_follows_numpy_relaxed_rules)
+{
+    tl_tensor *a = arange_i64(24);
+    struct { int nd; int64_t shape[3], strides[3]; bool contiguous; } cases[] = {
+        {3, {2, 3, 4}, {12, 4, 1}, true},
+        {3, {4, 2, 3}, {1, 12, 4}, false},      /* transposed */
+        {3, {2, 3, 3}, {12, 4, 1}, false},      /* [:, :, :3] */
+        {3, {3, 1, 4}, {4, 999, 1}, true},      /* size-1 axis with any stride */
+        {1, {1, 0, 0}, {16, 0, 0}, true},
+        {2, {3, 0, 0}, {5, 7, 0}, true},        /* empty */
+        {2, {2, 4}, {12, 1}, false},
+        {1, {4, 0, 0}, {2, 0, 0}, false},
+        {0, {0}, {0}, true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tl_tensor t = *a;
+        t.ndim = cases[i].nd;
+        memcpy(t.shape, cases[i].shape, sizeof cases[i].shape);
+        memcpy(t.strides, cases[i].strides, sizeof cases[i].strides);
+        cr_assert_eq(tl_is_contiguous(&t), cases[i].contiguous, "case %zu", i);
+    }
+    tl_tensor_release(a);
+}
+
+Test(tensor, fresh_tensor_strides_match_numpy)
+{
+    int64_t s[3];
+    tl_contiguous_strides(3, (int64_t[]){2, 1, 3}, s);
+    cr_assert(s[0] == 3 && s[1] == 3 && s[2] == 1);
+    /* np.zeros((2, 0, 3)).strides == (0, 0, 0) */
+    tl_contiguous_strides(3, (int64_t[]){2, 0, 3}, s);
+    cr_assert(s[0] == 0 && s[1] == 0 && s[2] == 0);
+}
+
+Test(tensor, llama_embedding_bf16_strides)
+{
+    /* a (128256, 4096) bf16 tensor: element strides (4096, 1), byte strides (8192, 2) */
+    tl_storage *s = tl_storage_new(2, true);
+    int64_t shape[2] = {128256, 4096}, strides[2] = {0, 0};
+    tl_contiguous_strides(2, shape, strides);
+    cr_assert_eq(strides[0], 4096);
+    cr_assert_eq(strides[1], 1);
+    cr_assert_eq(strides[0] * (int64_t)tl_dtype_size(TL_BF16), 8192);
+    /* the arithmetic, over one element of storage with stride 0 (a broadcast view) */
+    tl_tensor *t = tl_tensor_view_of(s, TL_BF16, 2, shape, (int64_t[]){0, 0}, 0);
+    cr_assert_not_null(t, "%s", tl_errmsg());
+    cr_assert(t->readonly);
+    cr_assert_eq(tl_tensor_size(t), (int64_t)128256 * 4096);
+    tl_tensor_release(t);
+    /* the real strides address past a 2-byte storage: refused */
+    cr_assert_null(tl_tensor_view_of(s, TL_BF16, 2, shape, strides, 0));
+    tl_storage_release(s);
+}
+
+Test(tensor, shape_product_overflow_is_an_error)
+{
+    int64_t n;
+    int64_t big[3] = {INT64_C(1) << 40, INT64_C(1) << 40, 0};
+    cr_assert_eq(tl_shape_size(3, big, &n), -1);
+    cr_assert_eq(tl_shape_size(2, (int64_t[]){-1, 3}, &n), -1);
+    cr_assert_str_eq(tl_errmsg(), "negative dimensions are not allowed");
+    cr_assert_eq(tl_shape_size(2, (int64_t[]){7, 3}, &n), 0);
+    cr_assert_eq(n, 21);
+    cr_assert_null(tl_tensor_empty(TL_F64, 2, (int64_t[]){INT64_C(1) << 31, INT64_C(1) << 31}));
+    cr_assert_null(tl_tensor_empty(TL_U8, 2, (int64_t[]){INT64_C(1) << 62, 4}));
+}
+
+Test(tensor, view_bounds_are_checked_with_negative_strides)
+{
+    tl_tensor *a = arange_i64(10);
+    tl_tensor *v = tl_tensor_view_of(a->storage, TL_I64, 1, (int64_t[]){10}, (int64_t[]){-1}, 9);
+    cr_assert_not_null(v);
+    cr_assert_eq(*(int64_t *)tl_tensor_at(v, (int64_t[]){0}), 9);
+    cr_assert_eq(*(int64_t *)tl_tensor_at(v, (int64_t[]){9}), 0);
+    tl_tensor_release(v);
+    cr_assert_null(tl_tensor_view_of(a->storage, TL_I64, 1, (int64_t[]){10}, (int64_t[]){-1}, 8));
+    cr_assert_null(tl_tensor_view_of(a->storage, TL_I64, 1, (int64_t[]){6}, (int64_t[]){2}, 0));
+    cr_assert_null(tl_tensor_view_of(a->storage, TL_I64, 1, (int64_t[]){2}, (int64_t[]){INT64_MAX}, 0));
+    tl_tensor_release(a);
+}
+
+Test(tensor, shape_str_axis_and_broadcast_messages)
+{
+    char buf[64];
+    cr_assert_str_eq(tl_shape_str(2, (int64_t[]){3, 4}, buf, sizeof buf), "(3, 4)");
+    cr_assert_str_eq(tl_shape_str(1, (int64_t[]){5}, buf, sizeof buf), "(5,)");
+    cr_assert_str_eq(tl_shape_str(0, NULL, buf, sizeof buf), "()");
+    int ax;
+    cr_assert_eq(tl_normalize_axis(-1, 2, &ax), 0);
+    cr_assert_eq(ax, 1);
+    cr_assert_eq(tl_normalize_axis(3, 2, &ax), -1);
+    cr_assert_str_eq(tl_errmsg(), "axis 3 is out of bounds for array of dimension 2");
+    int n;
+    int64_t out[TL_MAXDIM];
+    cr_assert_eq(tl_broadcast_shapes(2, (int64_t[]){3, 4}, 1, (int64_t[]){5}, &n, out), -1);
+    cr_assert_str_eq(tl_errmsg(), "cannot broadcast shapes (3, 4) and (5,)");
+    cr_assert_eq(tl_broadcast_shapes(2, (int64_t[]){3, 1}, 3, (int64_t[]){2, 1, 4}, &n, out), 0);
+    cr_assert(n == 3 && out[0] == 2 && out[1] == 3 && out[2] == 4);
+}
+
+Test(tensor, storage_is_aligned_and_named)
+{
+    tl_storage *s = tl_storage_new(100, true);
+    cr_assert_eq((uintptr_t)s->data % 64, 0);
+    cr_assert_eq(strncmp(s->name, "heap#", 5), 0);
+    for (int i = 0; i < 100; i++) cr_assert_eq(((unsigned char *)s->data)[i], 0);
+    tl_storage_release(s);
+}
