@@ -312,8 +312,8 @@ tl_tensor *tl_view_broadcast_to(const tl_tensor *t, int ndim, const int64_t *sha
             strides[k] = 0;
         } else {
             int64_t d = t->shape[k - lead];
-            if (d == shape[k]) strides[k] = t->strides[k - lead];
-            else if (d == 1) strides[k] = 0;
+            if (d == 1) strides[k] = 0;   /* numpy zeroes size-1 axes' strides too */
+            else if (d == shape[k]) strides[k] = t->strides[k - lead];
             else ok = false;
         }
     }
