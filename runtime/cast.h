@@ -172,6 +172,23 @@ CAST_LOADSTORE_MEM(cast_c64, c64)
 CAST_LOADSTORE_MEM(cast_c128, c128)
 #undef CAST_LOADSTORE_MEM
 
+/* Element sizes as constants, for loops the compiler can vectorize. */
+#define CAST_SIZE_b1 1
+#define CAST_SIZE_u8 1
+#define CAST_SIZE_u16 2
+#define CAST_SIZE_u32 4
+#define CAST_SIZE_u64 8
+#define CAST_SIZE_i8 1
+#define CAST_SIZE_i16 2
+#define CAST_SIZE_i32 4
+#define CAST_SIZE_i64 8
+#define CAST_SIZE_f16 2
+#define CAST_SIZE_bf16 2
+#define CAST_SIZE_f32 4
+#define CAST_SIZE_f64 8
+#define CAST_SIZE_c64 8
+#define CAST_SIZE_c128 16
+
 /* Loads: the class each dtype loads into. */
 #define CAST_CLASS_b1 i64
 #define CAST_CLASS_u8 i64

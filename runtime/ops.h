@@ -45,6 +45,10 @@ int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_ten
 tl_tensor *tl_unary(tl_unop op, const tl_tensor *a);
 /* New tensor of dtype dt holding a's values (integer casts wrap; floats round to nearest even). */
 tl_tensor *tl_cast(const tl_tensor *a, tl_dtype dt);
+/* The cast kernel: converts n elements of dtype sd at src to dd at dst, byte
+   strides; vectorized for dense f32<->f16/bf16 runs. src and dst must not overlap
+   unless identical with sd == dd. */
+void tl_convert_run(int64_t n, const void *src, tl_dtype sd, int64_t sstride, void *dst, tl_dtype dd, int64_t dstride);
 /* dst[...] = src broadcast to dst's shape, cast to dst's dtype; overlap-safe.
    Fails on read-only dst. */
 int tl_assign(tl_tensor *dst, const tl_tensor *src);

@@ -1,0 +1,261 @@
+/* convert.c — casts and copies: the dtype conversion kernels, tl_cast, tl_copy, tl_contiguous, tl_assign */
+#include <immintrin.h>
+#include <string.h>
+
+#include "../cast.h"
+#include "iter.h"
+#include "ops.h"
+
+typedef void (*convert_loop)(int64_t n, const char *src, int64_t ss, char *dst, int64_t ds);
+
+/* ---- the 15x15 table of generic per-element loops -----------------------
+   loop_S_D converts n elements of dtype S to D. The contiguous branch has
+   constant strides so the compiler can vectorize the simple pairs. */
+#define DEF_LOOP(ED, D, S)                                                                 \
+    static void loop_##S##_##D(int64_t n, const char *s, int64_t ss, char *d, int64_t ds) \
+    {                                                                                      \
+        if (ss == CAST_SIZE_##S && ds == CAST_SIZE_##D) {                                  \
+            for (int64_t i = 0; i < n; i++)                                                \
+                CAST_ELEM(S, D, d + i * CAST_SIZE_##D, s + i * CAST_SIZE_##S);             \
+            return;                                                                        \
+        }                                                                                  \
+        for (int64_t i = 0; i < n; i++, s += ss, d += ds) CAST_ELEM(S, D, d, s);           \
+    }
+#define DEF_ROW(ES, S, unused) CAST_FOR_EACH_DTYPE_INNER(DEF_LOOP, S)
+CAST_FOR_EACH_DTYPE(DEF_ROW, unused)
+#undef DEF_ROW
+#undef DEF_LOOP
+
+#define TABLE_CELL(ED, D, S) [ED] = loop_##S##_##D,
+#define TABLE_ROW(ES, S, unused) [ES] = {CAST_FOR_EACH_DTYPE_INNER(TABLE_CELL, S)},
+static const convert_loop convert_table[TL_NDTYPES][TL_NDTYPES] = {
+    CAST_FOR_EACH_DTYPE(TABLE_ROW, unused)
+};
+#undef TABLE_ROW
+#undef TABLE_CELL
+
+/* ---- same-dtype copies ---------------------------------------------------- */
+
+#define DEF_COPY(N)                                                                         \
+    static void copy_##N(int64_t n, const char *s, int64_t ss, char *d, int64_t ds)        \
+    {                                                                                       \
+        for (int64_t i = 0; i < n; i++, s += ss, d += ds) memcpy(d, s, N);                  \
+    }
+DEF_COPY(1)
+DEF_COPY(2)
+DEF_COPY(4)
+DEF_COPY(8)
+DEF_COPY(16)
+#undef DEF_COPY
+
+/* Copies n items of size item with byte strides: memcpy when both are dense. */
+static void copy_run(int64_t n, size_t item, const char *s, int64_t ss, char *d, int64_t ds)
+{
+    if (ss == (int64_t)item && ds == (int64_t)item) {
+        memmove(d, s, (size_t)n * item);
+        return;
+    }
+    switch (item) {
+    case 1: copy_1(n, s, ss, d, ds); break;
+    case 2: copy_2(n, s, ss, d, ds); break;
+    case 4: copy_4(n, s, ss, d, ds); break;
+    case 8: copy_8(n, s, ss, d, ds); break;
+    default: copy_16(n, s, ss, d, ds); break;
+    }
+}
+
+/* ---- vectorized f32 <-> f16/bf16 for dense runs -----------------------------
+   Bit-identical to the scalar converters in cast.h: hardware F16C rounds the
+   same (nearest even), but NaNs are redone in scalar code because F16C
+   quiets signalling NaNs where numpy keeps the payload. */
+
+static bool have_avx512(void)
+{
+    static int cached = -1;
+    if (cached < 0) {
+        __builtin_cpu_init();
+        cached = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("f16c");
+    }
+    return cached;
+}
+
+__attribute__((target("avx512f,f16c")))
+static void f32_to_f16_avx512(int64_t n, const float *s, uint16_t *d)
+{
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512 x = _mm512_loadu_ps(s + i);
+        _mm256_storeu_si256((__m256i *)(d + i), _mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+        for (; nan; nan &= (__mmask16)(nan - 1)) {
+            int k = __builtin_ctz(nan);
+            d[i + k] = cast_f32_to_f16(s[i + k]);
+        }
+    }
+    for (; i < n; i++) d[i] = cast_f32_to_f16(s[i]);
+}
+
+__attribute__((target("avx512f,f16c")))
+static void f16_to_f32_avx512(int64_t n, const uint16_t *s, float *d)
+{
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512 x = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(s + i)));
+        _mm512_storeu_ps(d + i, x);
+        __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+        for (; nan; nan &= (__mmask16)(nan - 1)) {
+            int k = __builtin_ctz(nan);
+            d[i + k] = cast_f16_to_f32(s[i + k]);
+        }
+    }
+    for (; i < n; i++) d[i] = cast_f16_to_f32(s[i]);
+}
+
+/* bf16 RNE in integer lanes: (u + 0x7fff + lsb) >> 16, NaN -> (u >> 16) | 0x40. */
+__attribute__((target("avx512f")))
+static void f32_to_bf16_avx512(int64_t n, const float *s, uint16_t *d)
+{
+    const __m512i bias = _mm512_set1_epi32(0x7fff), one = _mm512_set1_epi32(1), quiet = _mm512_set1_epi32(0x40);
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512 x = _mm512_loadu_ps(s + i);
+        __m512i u = _mm512_castps_si512(x);
+        __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), one);
+        __m512i r = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(u, bias), lsb), 16);
+        __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+        r = _mm512_mask_blend_epi32(nan, r, _mm512_or_si512(_mm512_srli_epi32(u, 16), quiet));
+        _mm256_storeu_si256((__m256i *)(d + i), _mm512_cvtepi32_epi16(r));
+    }
+    for (; i < n; i++) d[i] = cast_f32_to_bf16(s[i]);
+}
+
+__attribute__((target("avx512f")))
+static void bf16_to_f32_avx512(int64_t n, const uint16_t *s, float *d)
+{
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512i h = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(s + i)));
+        _mm512_storeu_si512(d + i, _mm512_slli_epi32(h, 16));
+    }
+    for (; i < n; i++) d[i] = cast_bf16_to_f32(s[i]);
+}
+
+/* Dense f32<->f16/bf16 runs on AVX-512; returns false when not applicable. */
+static bool convert_dense_half(int64_t n, const char *src, tl_dtype sd, char *dst, tl_dtype dd)
+{
+    if (!have_avx512()) return false;
+    if (sd == TL_F32 && dd == TL_F16) f32_to_f16_avx512(n, (const float *)src, (uint16_t *)dst);
+    else if (sd == TL_F16 && dd == TL_F32) f16_to_f32_avx512(n, (const uint16_t *)src, (float *)dst);
+    else if (sd == TL_F32 && dd == TL_BF16) f32_to_bf16_avx512(n, (const float *)src, (uint16_t *)dst);
+    else if (sd == TL_BF16 && dd == TL_F32) bf16_to_f32_avx512(n, (const uint16_t *)src, (float *)dst);
+    else return false;
+    return true;
+}
+
+void tl_convert_run(int64_t n, const void *src, tl_dtype sd, int64_t sstride, void *dst, tl_dtype dd, int64_t dstride)
+{
+    if (sd == dd) {
+        copy_run(n, tl_dtype_size(sd), src, sstride, dst, dstride);
+        return;
+    }
+    /* the vector paths assume natural alignment of the element type */
+    if (sstride == (int64_t)tl_dtype_size(sd) && dstride == (int64_t)tl_dtype_size(dd) &&
+        ((uintptr_t)src % tl_dtype_size(sd)) == 0 && ((uintptr_t)dst % tl_dtype_size(dd)) == 0 &&
+        convert_dense_half(n, src, sd, dst, dd))
+        return;
+    convert_table[sd][dd](n, src, sstride, dst, dstride);
+}
+
+/* ---- tensor-level operations --------------------------------------------- */
+
+typedef struct { tl_dtype dst, src; } convert_aux;
+
+/* Inner loop for the iterator: operand 0 is the destination, 1 the source. */
+static void convert_inner(int64_t n, char **ptrs, const int64_t *bs, void *aux)
+{
+    const convert_aux *c = aux;
+    tl_convert_run(n, ptrs[1], c->src, bs[1], ptrs[0], c->dst, bs[0]);
+}
+
+/* dst = src (broadcast), with no overlap handling. */
+static int convert_into(tl_tensor *dst, const tl_tensor *src)
+{
+    tl_iter it;
+    const tl_tensor *ops[2] = {dst, src};
+    if (tl_iter_init(&it, 2, ops, dst->ndim, dst->shape) < 0) return -1;
+    convert_aux aux = {dst->dtype, src->dtype};
+    return tl_iter_run(&it, convert_inner, &aux);
+}
+
+tl_tensor *tl_cast(const tl_tensor *a, tl_dtype dt)
+{
+    tl_tensor *out = tl_tensor_empty(dt, a->ndim, a->shape);
+    if (!out) return NULL;
+    if (convert_into(out, a) < 0) {
+        tl_tensor_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+tl_tensor *tl_copy(const tl_tensor *t) { return tl_cast(t, t->dtype); }
+
+tl_tensor *tl_contiguous(const tl_tensor *t)
+{
+    if (!tl_is_contiguous(t)) return tl_copy(t);
+    tl_tensor *same = (tl_tensor *)t;
+    tl_tensor_retain(same);
+    return same;
+}
+
+/* Byte range [lo, hi) a tensor addresses inside its storage; false when empty. */
+static bool byte_range(const tl_tensor *t, int64_t *lo, int64_t *hi)
+{
+    int64_t item = (int64_t)tl_dtype_size(t->dtype), a = t->offset * item, b = a;
+    for (int i = 0; i < t->ndim; i++) {
+        if (t->shape[i] == 0) return false;
+        int64_t span = (t->shape[i] - 1) * t->strides[i] * item;
+        if (span < 0) a += span;
+        else b += span;
+    }
+    *lo = a;
+    *hi = b + item;
+    return true;
+}
+
+/* Cheap bounds test: could some byte of a and of b coincide? */
+static bool may_overlap(const tl_tensor *a, const tl_tensor *b)
+{
+    int64_t alo, ahi, blo, bhi;
+    if (a->storage != b->storage) return false;
+    if (!byte_range(a, &alo, &ahi) || !byte_range(b, &blo, &bhi)) return false;
+    return alo < bhi && blo < ahi;
+}
+
+/* True when src read element-by-element in dst's order is dst itself. */
+static bool same_view(const tl_tensor *dst, const tl_tensor *src)
+{
+    if (dst->storage != src->storage || dst->dtype != src->dtype || dst->offset != src->offset ||
+        dst->ndim != src->ndim)
+        return false;
+    for (int i = 0; i < dst->ndim; i++)
+        if (dst->shape[i] != src->shape[i] || (dst->shape[i] > 1 && dst->strides[i] != src->strides[i]))
+            return false;
+    return true;
+}
+
+int tl_assign(tl_tensor *dst, const tl_tensor *src)
+{
+    if (dst->readonly) {
+        tl_seterr("cannot write to a broadcast (read-only) view");
+        return -1;
+    }
+    if (same_view(dst, src)) return 0;   /* a[...] = a */
+    if (!may_overlap(dst, src)) return convert_into(dst, src);
+    /* overlapping: read all of src before writing any of dst, as numpy */
+    tl_tensor *tmp = tl_copy(src);
+    if (!tmp) return -1;
+    int rc = convert_into(dst, tmp);
+    tl_tensor_release(tmp);
+    return rc;
+}
