@@ -17,6 +17,16 @@ static uint64_t next_heap_id(void)
     return __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
 }
 
+/* Large buffers ask for transparent huge pages (as numpy does for >= 4 MiB):
+   first-touch page faults otherwise dominate copying a fresh 64 MiB tensor. */
+#define HUGEPAGE_MIN ((size_t)4 << 20)
+static void advise_hugepages(void *raw, size_t total)
+{
+    uintptr_t start = ((uintptr_t)raw + 4095) & ~(uintptr_t)4095;
+    uintptr_t end = ((uintptr_t)raw + total) & ~(uintptr_t)4095;
+    if (end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);   /* a hint: failure is harmless */
+}
+
 /* Heap storage is malloc'd (calloc'd when zeroed, so large zero buffers stay
    lazy pages) with room to align data to 64 bytes; map_base keeps the raw
    pointer for free(). */
@@ -39,6 +49,7 @@ tl_storage *tl_storage_new(size_t nbytes, bool zero)
         return NULL;
     }
     uintptr_t p = ((uintptr_t)raw + TL_ALIGN - 1) & ~(uintptr_t)(TL_ALIGN - 1);
+    if (total >= HUGEPAGE_MIN) advise_hugepages(raw, total);
     s->refcount = 1;
     s->data = (void *)p;
     s->nbytes = nbytes;
