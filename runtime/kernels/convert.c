@@ -76,12 +76,14 @@ static void copy_run(int64_t n, size_t item, const char *s, int64_t ss, char *d,
 
 static bool have_avx512(void)
 {
-    static int cached = -1;
-    if (cached < 0) {
+    static int cached = -1;   /* racing first calls compute the same value */
+    int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (v < 0) {
         __builtin_cpu_init();
-        cached = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("f16c");
+        v = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("f16c");
+        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
     }
-    return cached;
+    return v;
 }
 
 __attribute__((target("avx512f,f16c")))
