@@ -1,1 +1,348 @@
-/* kernels/elementwise.c — placeholder, filled in by its owner */
+/* kernels/elementwise.c — binary and unary elementwise ops, where, clip: dtype rules and dispatch */
+#include <string.h>
+
+#include "kern.h"
+
+/* ---- dtype rules ---------------------------------------------------------- */
+
+tl_dtype tl_float_for(tl_dtype d)
+{
+    switch (d) {
+    case TL_BOOL: case TL_U8: case TL_I8: return TL_F16;
+    case TL_U16: case TL_I16: return TL_F32;
+    case TL_U32: case TL_I32: case TL_U64: case TL_I64: return TL_F64;
+    default: return d;
+    }
+}
+
+static tl_dtype real_of(tl_dtype d)
+{
+    return d == TL_C64 ? TL_F32 : d == TL_C128 ? TL_F64 : d;
+}
+
+tl_dtype tl_binop_compute_dtype(tl_binop op, tl_dtype dt)
+{
+    bool intlike = tl_is_int(dt) || dt == TL_BOOL;
+    switch (op) {
+    case TL_ADD: case TL_SUB: case TL_MUL: case TL_FLOORDIV: case TL_MOD: case TL_POW:
+        return dt == TL_BOOL ? TL_I64 : dt;      /* true + true is 2, as Python */
+    case TL_DIV:
+        return intlike ? TL_F64 : dt;            /* integer / is true division */
+    case TL_ATAN2:
+        return intlike ? tl_float_for(dt) : dt;
+    default:
+        return dt;
+    }
+}
+
+tl_dtype tl_binop_result_dtype(tl_binop op, tl_dtype computation)
+{
+    if (tl_binop_is_comparison(op)) return TL_BOOL;
+    return tl_binop_compute_dtype(op, computation);
+}
+
+tl_dtype tl_unop_compute_dtype(tl_unop op, tl_dtype d)
+{
+    bool intlike = tl_is_int(d) || d == TL_BOOL;
+    switch (op) {
+    case TL_NEG: case TL_NOT: case TL_ABS: case TL_SIGN: case TL_CONJ:
+    case TL_ISNAN: case TL_ISINF: case TL_ISFINITE: case TL_RELU:
+        return d;
+    case TL_ROUND:
+        return d == TL_BOOL ? TL_F16 : d;        /* numpy rounds ints to themselves */
+    default:
+        return intlike ? tl_float_for(d) : d;    /* sqrt(i8) is f16, as numpy */
+    }
+}
+
+tl_dtype tl_unop_result_dtype(tl_unop op, tl_dtype d)
+{
+    switch (op) {
+    case TL_ISNAN: case TL_ISINF: case TL_ISFINITE: return TL_BOOL;
+    case TL_ABS: case TL_ANGLE: return real_of(tl_unop_compute_dtype(op, d));
+    default: return tl_unop_compute_dtype(op, d);
+    }
+}
+
+const char *tl_binop_name(tl_binop op)
+{
+    static const char *names[TL_NBINOPS] = {
+        "+", "-", "*", "/", "//", "%", "**", "==", "!=", "<", "<=", ">", ">=",
+        "&", "|", "^", "minimum", "maximum", "atan2",
+    };
+    return (unsigned)op < TL_NBINOPS ? names[op] : "?";
+}
+
+const char *tl_unop_name(tl_unop op)
+{
+    static const char *names[TL_NUNOPS] = {
+        "unary -", "~", "abs", "sign", "sqrt", "exp", "expm1", "log", "log1p", "log2",
+        "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "acos", "atan",
+        "floor", "ceil", "round", "trunc", "isnan", "isinf", "isfinite",
+        "conj", "angle", "sigmoid", "relu", "gelu", "gelu(approximate=\"tanh\")", "silu",
+    };
+    return (unsigned)op < TL_NUNOPS ? names[op] : "?";
+}
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+/* t itself (retained) when it already has dtype dt, else a converted copy. */
+static tl_tensor *as_dtype(const tl_tensor *t, tl_dtype dt)
+{
+    if (t->dtype == dt) {
+        tl_tensor_retain((tl_tensor *)t);
+        return (tl_tensor *)t;
+    }
+    return tl_cast(t, dt);
+}
+
+/* Byte range [lo, hi) of t inside its storage; false when t is empty. */
+static bool byte_range(const tl_tensor *t, int64_t *lo, int64_t *hi)
+{
+    int64_t item = (int64_t)tl_dtype_size(t->dtype), a = t->offset * item, b = a;
+    for (int i = 0; i < t->ndim; i++) {
+        if (t->shape[i] == 0) return false;
+        int64_t span = (t->shape[i] - 1) * t->strides[i] * item;
+        if (span < 0) a += span;
+        else b += span;
+    }
+    *lo = a;
+    *hi = b + item;
+    return true;
+}
+
+/* True when writing out while reading x (broadcast to out's shape) element
+   by element cannot clobber an element of x before it is read: no shared
+   bytes, or x is exactly out's own layout (x += y). */
+static bool alias_safe(const tl_tensor *out, const tl_tensor *x)
+{
+    int64_t olo, ohi, xlo, xhi;
+    if (out->storage != x->storage) return true;
+    if (!byte_range(out, &olo, &ohi) || !byte_range(x, &xlo, &xhi)) return true;
+    if (olo >= xhi || xlo >= ohi) return true;
+    if (tl_dtype_size(out->dtype) != tl_dtype_size(x->dtype) || tl_tensor_data(out) != tl_tensor_data(x))
+        return false;
+    for (int d = 0; d < out->ndim; d++) {
+        if (out->shape[d] == 1) continue;
+        int xd = d - (out->ndim - x->ndim);
+        int64_t xs = (xd >= 0 && x->shape[xd] != 1) ? x->strides[xd] : 0;
+        if (xs != out->strides[d]) return false;
+    }
+    return true;
+}
+
+/* Scans an integer tensor: sets *found when an element is zero (want_zero) or
+   negative (otherwise). Elements are little-endian integers of `size` bytes. */
+typedef struct scan_aux { int size; bool want_zero, is_signed, found; } scan_aux;
+
+static void scan_inner(int64_t n, char **p, const int64_t *s, void *vaux)
+{
+    scan_aux *a = vaux;
+    const char *q = p[0];
+    for (int64_t i = 0; i < n && !a->found; i++, q += s[0]) {
+        if (a->want_zero) {
+            bool zero = true;
+            for (int k = 0; k < a->size; k++) zero = zero && q[k] == 0;
+            a->found = zero;
+        } else {
+            a->found = a->is_signed && (q[a->size - 1] & 0x80);
+        }
+    }
+}
+
+/* Rejects integer // and % by zero and integer ** with a negative exponent
+   before anything is written, so a failed op leaves its output untouched. */
+static int check_int_operands(tl_binop op, tl_dtype cdt, const tl_tensor *b)
+{
+    if (!tl_is_int(cdt) || (op != TL_FLOORDIV && op != TL_MOD && op != TL_POW)) return 0;
+    if (op == TL_POW && tl_dtype_kind(cdt) == TL_KIND_UINT) return 0;
+    scan_aux aux = { (int)tl_dtype_size(cdt), op != TL_POW, tl_dtype_kind(cdt) == TL_KIND_INT, false };
+    tl_iter it;
+    const tl_tensor *ops[1] = { b };
+    if (tl_iter_init(&it, 1, ops, b->ndim, b->shape) < 0) return -1;
+    if (tl_iter_run(&it, scan_inner, &aux) < 0) return -1;
+    if (!aux.found) return 0;
+    tl_seterr(op == TL_POW ? "integers to negative integer powers are not allowed"
+                           : "integer division by zero");
+    return -1;
+}
+
+static int binary_loop_for(tl_binop op, tl_dtype dt, tl_dtype *cdt, tl_inner_fn *fn)
+{
+    if ((unsigned)op >= TL_NBINOPS || (unsigned)dt >= TL_NDTYPES) {
+        tl_seterr("invalid binary operator");
+        return -1;
+    }
+    *cdt = tl_binop_compute_dtype(op, dt);
+    *fn = tl_binary_loop(op, *cdt);
+    if (!*fn) {
+        tl_seterr("%s is not supported for dtype %s", tl_binop_name(op), tl_dtype_name(dt));
+        return -1;
+    }
+    return 0;
+}
+
+static int run_binary(tl_inner_fn fn, tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
+{
+    tl_iter it;
+    const tl_tensor *ops[3] = { out, a, b };
+    if (tl_iter_init(&it, 3, ops, out->ndim, out->shape) < 0) return -1;
+    return tl_kern_run(&it, fn, NULL);
+}
+
+/* Converts a and b to cdt and checks integer operands; both or neither returned. */
+static int prepare_operands(tl_binop op, tl_dtype cdt, const tl_tensor *a, const tl_tensor *b,
+                            tl_tensor **ca, tl_tensor **cb)
+{
+    *ca = as_dtype(a, cdt);
+    if (!*ca) return -1;
+    *cb = as_dtype(b, cdt);
+    if (!*cb || check_int_operands(op, cdt, *cb) < 0) {
+        tl_tensor_release(*ca);
+        if (*cb) tl_tensor_release(*cb);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- public API -------------------------------------------------------------- */
+
+tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dtype dt)
+{
+    tl_dtype cdt;
+    tl_inner_fn fn;
+    if (binary_loop_for(op, dt, &cdt, &fn) < 0) return NULL;
+    int nd;
+    int64_t shape[TL_MAXDIM];
+    if (tl_broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, &nd, shape) < 0) return NULL;
+    tl_tensor *ca, *cb;
+    if (prepare_operands(op, cdt, a, b, &ca, &cb) < 0) return NULL;
+    tl_tensor *out = tl_tensor_empty(tl_binop_result_dtype(op, dt), nd, shape);
+    if (out && run_binary(fn, out, ca, cb) < 0) {
+        tl_tensor_release(out);
+        out = NULL;
+    }
+    tl_tensor_release(ca);
+    tl_tensor_release(cb);
+    return out;
+}
+
+int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_tensor *b, tl_dtype dt)
+{
+    tl_dtype cdt;
+    tl_inner_fn fn;
+    if (binary_loop_for(op, dt, &cdt, &fn) < 0) return -1;
+    if (out->readonly) {
+        tl_seterr("cannot write to a broadcast (read-only) view");
+        return -1;
+    }
+    int nd, nd2;
+    int64_t shape[TL_MAXDIM], shape2[TL_MAXDIM];
+    if (tl_broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, &nd, shape) < 0) return -1;
+    bool fits = tl_broadcast_shapes(nd, shape, out->ndim, out->shape, &nd2, shape2) == 0 &&
+                nd2 == out->ndim && memcmp(shape2, out->shape, (size_t)nd2 * sizeof shape2[0]) == 0;
+    if (!fits) {
+        char s1[160], s2[160];
+        tl_seterr("non-broadcastable output operand with shape %s doesn't match the broadcast shape %s",
+                  tl_shape_str(out->ndim, out->shape, s1, sizeof s1), tl_shape_str(nd, shape, s2, sizeof s2));
+        return -1;
+    }
+    tl_tensor *ca, *cb;
+    if (prepare_operands(op, cdt, a, b, &ca, &cb) < 0) return -1;
+    int rc;
+    tl_dtype rdt = tl_binop_result_dtype(op, dt);
+    if (out->dtype == rdt && alias_safe(out, ca) && alias_safe(out, cb)) {
+        rc = run_binary(fn, out, ca, cb);
+    } else {
+        /* compute into a fresh tensor, then cast and copy: the no-alias result */
+        tl_tensor *tmp = tl_tensor_empty(rdt, out->ndim, out->shape);
+        rc = tmp ? run_binary(fn, tmp, ca, cb) : -1;
+        if (rc == 0) rc = tl_assign(out, tmp);
+        if (tmp) tl_tensor_release(tmp);
+    }
+    tl_tensor_release(ca);
+    tl_tensor_release(cb);
+    return rc;
+}
+
+tl_tensor *tl_unary(tl_unop op, const tl_tensor *a)
+{
+    if ((unsigned)op >= TL_NUNOPS) {
+        tl_seterr("invalid unary operator");
+        return NULL;
+    }
+    tl_dtype cdt = tl_unop_compute_dtype(op, a->dtype);
+    tl_inner_fn fn = tl_simd_unary_loop(op, cdt);
+    if (!fn) fn = tl_unary_loop(op, cdt);
+    if (!fn) {
+        tl_seterr("%s is not supported for dtype %s", tl_unop_name(op), tl_dtype_name(a->dtype));
+        return NULL;
+    }
+    tl_tensor *ca = as_dtype(a, cdt);
+    if (!ca) return NULL;
+    tl_tensor *out = tl_tensor_empty(tl_unop_result_dtype(op, a->dtype), a->ndim, a->shape);
+    if (out) {
+        tl_iter it;
+        const tl_tensor *ops[2] = { out, ca };
+        if (tl_iter_init(&it, 2, ops, out->ndim, out->shape) < 0 || tl_kern_run(&it, fn, NULL) < 0) {
+            tl_tensor_release(out);
+            out = NULL;
+        }
+    }
+    tl_tensor_release(ca);
+    return out;
+}
+
+/* ---- where, clip ---------------------------------------------------------------- */
+
+#define WHERE_LOOP(NAME, T)                                                           \
+    static void NAME(int64_t n, char **p, const int64_t *s, void *aux)                \
+    {                                                                                 \
+        (void)aux;                                                                    \
+        char *o = p[0];                                                               \
+        const char *c = p[1], *x = p[2], *y = p[3];                                   \
+        for (int64_t i = 0; i < n; i++, o += s[0], c += s[1], x += s[2], y += s[3])   \
+            *(T *)o = *(const bool *)c ? *(const T *)x : *(const T *)y;               \
+    }
+typedef struct { uint64_t lo, hi; } where_u128;
+WHERE_LOOP(where1, uint8_t)
+WHERE_LOOP(where2, uint16_t)
+WHERE_LOOP(where4, uint32_t)
+WHERE_LOOP(where8, uint64_t)
+WHERE_LOOP(where16, where_u128)
+
+tl_tensor *tl_where(const tl_tensor *cond, const tl_tensor *a, const tl_tensor *b, tl_dtype dt)
+{
+    int n1, n2;
+    int64_t s1[TL_MAXDIM], s2[TL_MAXDIM];
+    if (tl_broadcast_shapes(cond->ndim, cond->shape, a->ndim, a->shape, &n1, s1) < 0) return NULL;
+    if (tl_broadcast_shapes(n1, s1, b->ndim, b->shape, &n2, s2) < 0) return NULL;
+    tl_inner_fn fns[17] = { [1] = where1, [2] = where2, [4] = where4, [8] = where8, [16] = where16 };
+    tl_tensor *cc = as_dtype(cond, TL_BOOL), *ca = NULL, *cb = NULL, *out = NULL;
+    if (cc) ca = as_dtype(a, dt);
+    if (ca) cb = as_dtype(b, dt);
+    if (cb) out = tl_tensor_empty(dt, n2, s2);
+    if (out) {
+        tl_iter it;
+        const tl_tensor *ops[4] = { out, cc, ca, cb };
+        if (tl_iter_init(&it, 4, ops, n2, s2) < 0 || tl_kern_run(&it, fns[tl_dtype_size(dt)], NULL) < 0) {
+            tl_tensor_release(out);
+            out = NULL;
+        }
+    }
+    if (cc) tl_tensor_release(cc);
+    if (ca) tl_tensor_release(ca);
+    if (cb) tl_tensor_release(cb);
+    return out;
+}
+
+tl_tensor *tl_clip(const tl_tensor *a, const tl_tensor *lo, const tl_tensor *hi, tl_dtype dt)
+{
+    /* numpy's clip is minimum(maximum(a, lo), hi): NaN propagates, hi wins over lo */
+    if (!lo && !hi) return tl_cast(a, dt);
+    tl_tensor *t = lo ? tl_binary(TL_MAXIMUM, a, lo, dt) : as_dtype(a, dt);
+    if (!t || !hi) return t;
+    tl_tensor *r = tl_binary(TL_MINIMUM, t, hi, dt);
+    tl_tensor_release(t);
+    return r;
+}

@@ -1,0 +1,49 @@
+/* kernels/kern.h — internal interfaces shared by the kernel files (not public API) */
+#ifndef TL_KERN_H
+#define TL_KERN_H
+
+#include "../iter.h"
+#include "../ops.h"
+
+/* Below this many elements work runs on the calling thread only. */
+#define TL_PAR_GRAIN 32768
+
+/* ---- threads.c --------------------------------------------------------- */
+/* One task of a parallel loop; returns 0, or -1 with the error set. */
+typedef int (*tl_task_fn)(void *ctx, int64_t task);
+/* Runs fn(ctx, 0..ntasks-1) on the pool (the caller takes part). Tasks must
+   not depend on which thread runs them. Nested calls run serially. */
+int tl_parallel_for(int64_t ntasks, tl_task_fn fn, void *ctx);
+/* Threads a parallel loop over `work` elements would use (1 when small). */
+int tl_threads_for(int64_t work);
+/* tl_iter_run, split along outer axes over the pool when the plan is big. */
+int tl_kern_run(const tl_iter *it, tl_inner_fn fn, void *aux);
+
+/* ---- elementwise inner loops (binary_loops.c, unary_loops.c) ----------- */
+/* Inner loop for out = a OP b, all operands already in cdt (output in the
+   op's result dtype); NULL when the op has no loop for cdt. */
+tl_inner_fn tl_binary_loop(tl_binop op, tl_dtype cdt);
+tl_inner_fn tl_unary_loop(tl_unop op, tl_dtype cdt);
+/* Dtype a binary op computes in when the caller asks for dt (int / gives f64). */
+tl_dtype tl_binop_compute_dtype(tl_binop op, tl_dtype dt);
+/* The smallest float that holds every value of d exactly, as numpy picks
+   for sqrt(int8) -> f16; d itself for floats and complex. */
+tl_dtype tl_float_for(tl_dtype d);
+const char *tl_binop_name(tl_binop op);
+const char *tl_unop_name(tl_unop op);
+
+/* ---- simd_x86.c: SLEEF loops for contiguous f32/f64 runs ---------------- */
+/* An AVX-512 loop for op in cdt when the CPU has one (it falls back to the
+   portable loop on strided runs); NULL otherwise. */
+tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt);
+bool tl_cpu_has_avx512(void);
+/* False when TL_SIMD=0 is set in the environment. */
+bool tl_simd_enabled(void);
+
+/* ---- reduce helpers used by nn.c and linalg.c -------------------------- */
+/* numpy's pairwise sum of n floats at byte stride `stride` (8-way unrolled,
+   128-element leaves); blocked in 8192s like numpy's buffered reductions. */
+float tl_sum_f32(const char *p, int64_t n, int64_t stride);
+double tl_sum_f64(const char *p, int64_t n, int64_t stride);
+
+#endif

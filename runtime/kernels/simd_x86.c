@@ -1,0 +1,159 @@
+/* kernels/simd_x86.c — AVX-512 loops (SLEEF) for transcendental f32/f64 functions, picked at run time */
+#include <stdlib.h>
+
+#include "kern.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512dq,avx2,fma")
+#include <immintrin.h>
+#include <sleef.h>
+
+/* A loop over contiguous runs 16 (f32) or 8 (f64) lanes at a time with a
+   masked tail; strided runs fall back to the portable loop for the op. */
+#define SIMD_LOOP_F32(NAME, OP, BODY)                                                 \
+    static void NAME(int64_t n, char **p, const int64_t *s, void *aux)                \
+    {                                                                                 \
+        if (s[0] != 4 || s[1] != 4) {                                                 \
+            tl_unary_loop(OP, TL_F32)(n, p, s, aux);                                  \
+            return;                                                                   \
+        }                                                                             \
+        float *o = (float *)p[0];                                                     \
+        const float *a = (const float *)p[1];                                         \
+        int64_t i = 0;                                                                \
+        for (; i + 16 <= n; i += 16) {                                                \
+            __m512 x = _mm512_loadu_ps(a + i);                                        \
+            BODY;                                                                     \
+            _mm512_storeu_ps(o + i, x);                                               \
+        }                                                                             \
+        if (i < n) {                                                                  \
+            __mmask16 m = (__mmask16)((1u << (n - i)) - 1);                           \
+            __m512 x = _mm512_maskz_loadu_ps(m, a + i);                               \
+            BODY;                                                                     \
+            _mm512_mask_storeu_ps(o + i, m, x);                                       \
+        }                                                                             \
+    }
+
+#define SIMD_LOOP_F64(NAME, OP, BODY)                                                 \
+    static void NAME(int64_t n, char **p, const int64_t *s, void *aux)                \
+    {                                                                                 \
+        if (s[0] != 8 || s[1] != 8) {                                                 \
+            tl_unary_loop(OP, TL_F64)(n, p, s, aux);                                  \
+            return;                                                                   \
+        }                                                                             \
+        double *o = (double *)p[0];                                                   \
+        const double *a = (const double *)p[1];                                       \
+        int64_t i = 0;                                                                \
+        for (; i + 8 <= n; i += 8) {                                                  \
+            __m512d x = _mm512_loadu_pd(a + i);                                       \
+            BODY;                                                                     \
+            _mm512_storeu_pd(o + i, x);                                               \
+        }                                                                             \
+        if (i < n) {                                                                  \
+            __mmask8 m = (__mmask8)((1u << (n - i)) - 1);                             \
+            __m512d x = _mm512_maskz_loadu_pd(m, a + i);                              \
+            BODY;                                                                     \
+            _mm512_mask_storeu_pd(o + i, m, x);                                       \
+        }                                                                             \
+    }
+
+/* sigmoid without overflow: e = exp(-|x|); 1/(1+e) for x >= 0, e/(1+e) below. */
+static inline __m512 sigmoid16(__m512 x)
+{
+    __m512 one = _mm512_set1_ps(1.0f);
+    __m512 ax = _mm512_abs_ps(x);
+    __m512 e = Sleef_expf16_u10(_mm512_sub_ps(_mm512_setzero_ps(), ax));
+    __m512 d = _mm512_add_ps(one, e);
+    __mmask16 neg = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_LT_OQ);
+    return _mm512_div_ps(_mm512_mask_blend_ps(neg, one, e), d);
+}
+
+static inline __m512 gelu16(__m512 x)
+{
+    __m512 t = _mm512_mul_ps(x, _mm512_set1_ps(-0.70710678118654752440f));
+    return _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), x), Sleef_erfcf16_u15(t));
+}
+
+static inline __m512 gelu_tanh16(__m512 x)
+{
+    __m512 x3 = _mm512_mul_ps(_mm512_mul_ps(x, x), x);
+    __m512 inner = _mm512_mul_ps(_mm512_set1_ps(0.79788456080286535588f),
+                                 _mm512_fmadd_ps(_mm512_set1_ps(0.044715f), x3, x));
+    __m512 t = _mm512_add_ps(_mm512_set1_ps(1.0f), Sleef_tanhf16_u10(inner));
+    return _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), x), t);
+}
+
+SIMD_LOOP_F32(exp_f32, TL_EXP, x = Sleef_expf16_u10(x))
+SIMD_LOOP_F32(expm1_f32, TL_EXPM1, x = Sleef_expm1f16_u10(x))
+SIMD_LOOP_F32(log_f32, TL_LOG, x = Sleef_logf16_u10(x))
+SIMD_LOOP_F32(log1p_f32, TL_LOG1P, x = Sleef_log1pf16_u10(x))
+SIMD_LOOP_F32(log2_f32, TL_LOG2, x = Sleef_log2f16_u10(x))
+SIMD_LOOP_F32(tanh_f32, TL_TANH, x = Sleef_tanhf16_u10(x))
+SIMD_LOOP_F32(sin_f32, TL_SIN, x = Sleef_sinf16_u10(x))
+SIMD_LOOP_F32(cos_f32, TL_COS, x = Sleef_cosf16_u10(x))
+SIMD_LOOP_F32(sqrt_f32, TL_SQRT, x = _mm512_sqrt_ps(x))
+SIMD_LOOP_F32(sigmoid_f32, TL_SIGMOID, x = sigmoid16(x))
+SIMD_LOOP_F32(silu_f32, TL_SILU, x = _mm512_mul_ps(x, sigmoid16(x)))
+SIMD_LOOP_F32(gelu_f32, TL_GELU, x = gelu16(x))
+SIMD_LOOP_F32(gelu_tanh_f32, TL_GELU_TANH, x = gelu_tanh16(x))
+SIMD_LOOP_F64(exp_f64, TL_EXP, x = Sleef_expd8_u10(x))
+SIMD_LOOP_F64(log_f64, TL_LOG, x = Sleef_logd8_u10(x))
+SIMD_LOOP_F64(tanh_f64, TL_TANH, x = Sleef_tanhd8_u10(x))
+SIMD_LOOP_F64(sin_f64, TL_SIN, x = Sleef_sind8_u10(x))
+SIMD_LOOP_F64(cos_f64, TL_COS, x = Sleef_cosd8_u10(x))
+SIMD_LOOP_F64(sqrt_f64, TL_SQRT, x = _mm512_sqrt_pd(x))
+
+#pragma GCC pop_options
+
+bool tl_cpu_has_avx512(void)
+{
+    static int cached = -1;
+    if (cached < 0) {
+        __builtin_cpu_init();
+        cached = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+    }
+    return cached;
+}
+
+static const tl_inner_fn simd_f32[TL_NUNOPS] = {
+    [TL_EXP] = exp_f32, [TL_EXPM1] = expm1_f32, [TL_LOG] = log_f32, [TL_LOG1P] = log1p_f32,
+    [TL_LOG2] = log2_f32, [TL_TANH] = tanh_f32, [TL_SIN] = sin_f32, [TL_COS] = cos_f32,
+    [TL_SQRT] = sqrt_f32, [TL_SIGMOID] = sigmoid_f32, [TL_SILU] = silu_f32,
+    [TL_GELU] = gelu_f32, [TL_GELU_TANH] = gelu_tanh_f32,
+};
+static const tl_inner_fn simd_f64[TL_NUNOPS] = {
+    [TL_EXP] = exp_f64, [TL_LOG] = log_f64, [TL_TANH] = tanh_f64, [TL_SIN] = sin_f64,
+    [TL_COS] = cos_f64, [TL_SQRT] = sqrt_f64,
+};
+
+tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt)
+{
+    if ((unsigned)op >= TL_NUNOPS || !tl_simd_enabled() || !tl_cpu_has_avx512()) return NULL;
+    if (cdt == TL_F32) return simd_f32[op];
+    if (cdt == TL_F64) return simd_f64[op];
+    return NULL;
+}
+
+#else
+
+bool tl_cpu_has_avx512(void) { return false; }
+tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt)
+{
+    (void)op;
+    (void)cdt;
+    return NULL;
+}
+
+#endif
+
+/* TL_SIMD=0 in the environment turns the SLEEF loops off (for comparisons). */
+bool tl_simd_enabled(void)
+{
+    static int cached = -1;
+    if (cached < 0) {
+        const char *e = getenv("TL_SIMD");
+        cached = !(e && e[0] == '0');
+    }
+    return cached;
+}

@@ -1,0 +1,251 @@
+/* kernels/threads.c — a small pthread pool for kernels: parallel_for over fixed tasks */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kern.h"
+
+#define MAX_THREADS 64
+
+/* One parallel loop in flight. Workers and the caller claim task numbers
+   from `next`; the first failure is recorded and stops further claims. */
+typedef struct job {
+    tl_task_fn fn;
+    void *ctx;
+    int64_t ntasks;
+    int helpers;            /* workers with a smaller id take part */
+    atomic_llong next;
+    atomic_int failed;
+    char errmsg[512];
+} job;
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;   /* one job at a time */
+static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t work_cond = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;
+static job *current;
+static uint64_t generation;
+static int busy_workers;
+static int nworkers;
+static int nthreads_wanted;     /* 0: not yet read from TL_THREADS / the CPU count */
+static _Thread_local bool in_parallel;
+
+/* Claims and runs tasks of j until none are left or one failed. */
+static void run_tasks(job *j)
+{
+    for (;;) {
+        if (atomic_load(&j->failed)) return;
+        int64_t t = atomic_fetch_add(&j->next, 1);
+        if (t >= j->ntasks) return;
+        if (j->fn(j->ctx, t) != 0) {
+            if (atomic_exchange(&j->failed, 1) == 0)
+                snprintf(j->errmsg, sizeof j->errmsg, "%s", tl_errmsg());
+            return;
+        }
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    int id = (int)(intptr_t)arg;
+    in_parallel = true;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&state_lock);
+    for (;;) {
+        while (generation == seen) pthread_cond_wait(&work_cond, &state_lock);
+        seen = generation;
+        job *j = current;
+        pthread_mutex_unlock(&state_lock);
+        if (j && id < j->helpers) run_tasks(j);
+        pthread_mutex_lock(&state_lock);
+        if (--busy_workers == 0) pthread_cond_signal(&done_cond);
+    }
+    return NULL;
+}
+
+static int default_threads(void)
+{
+    const char *env = getenv("TL_THREADS");
+    if (env && *env) {
+        int n = atoi(env);
+        if (n >= 1) return n < MAX_THREADS ? n : MAX_THREADS;
+    }
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+    return n < MAX_THREADS ? (int)n : MAX_THREADS;
+}
+
+void tl_set_threads(int n)
+{
+    if (n < 1) n = 1;
+    if (n > MAX_THREADS) n = MAX_THREADS;
+    __atomic_store_n(&nthreads_wanted, n, __ATOMIC_RELAXED);
+}
+
+int tl_get_threads(void)
+{
+    int n = __atomic_load_n(&nthreads_wanted, __ATOMIC_RELAXED);
+    if (n == 0) {
+        n = default_threads();
+        __atomic_store_n(&nthreads_wanted, n, __ATOMIC_RELAXED);
+    }
+    return n;
+}
+
+int tl_threads_for(int64_t work)
+{
+    if (in_parallel || work < 2 * TL_PAR_GRAIN) return 1;
+    int n = tl_get_threads();
+    int64_t by_size = work / TL_PAR_GRAIN;
+    return by_size < n ? (int)by_size : n;
+}
+
+/* Starts workers until there are `want` of them; returns how many exist. */
+static int ensure_workers(int want)
+{
+    while (nworkers < want) {
+        pthread_t th;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        int rc = pthread_create(&th, &attr, worker_main, (void *)(intptr_t)nworkers);
+        pthread_attr_destroy(&attr);
+        if (rc != 0) break;
+        nworkers++;
+    }
+    return nworkers;
+}
+
+static int run_serial(int64_t ntasks, tl_task_fn fn, void *ctx)
+{
+    for (int64_t t = 0; t < ntasks; t++)
+        if (fn(ctx, t) != 0) return -1;
+    return 0;
+}
+
+int tl_parallel_for(int64_t ntasks, tl_task_fn fn, void *ctx)
+{
+    int nth = tl_get_threads();
+    if (ntasks <= 1 || nth <= 1 || in_parallel) return run_serial(ntasks, fn, ctx);
+    if (pthread_mutex_trylock(&pool_lock) != 0) return run_serial(ntasks, fn, ctx);
+    if (ensure_workers(nth - 1) <= 0) {
+        pthread_mutex_unlock(&pool_lock);
+        return run_serial(ntasks, fn, ctx);
+    }
+    job j = { .fn = fn, .ctx = ctx, .ntasks = ntasks, .helpers = nth - 1 };
+    atomic_init(&j.next, 0);
+    atomic_init(&j.failed, 0);
+    pthread_mutex_lock(&state_lock);
+    current = &j;
+    busy_workers = nworkers;     /* every worker wakes once per generation */
+    generation++;
+    pthread_cond_broadcast(&work_cond);
+    pthread_mutex_unlock(&state_lock);
+
+    in_parallel = true;
+    run_tasks(&j);
+    in_parallel = false;
+
+    pthread_mutex_lock(&state_lock);
+    while (busy_workers > 0) pthread_cond_wait(&done_cond, &state_lock);
+    current = NULL;
+    pthread_mutex_unlock(&state_lock);
+    pthread_mutex_unlock(&pool_lock);
+    if (atomic_load(&j.failed)) {
+        tl_seterr("%s", j.errmsg);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- splitting an iteration plan into independent pieces -------------- */
+
+typedef struct split_ctx {
+    tl_iter *pieces;
+    int64_t npieces, cap;
+    tl_inner_fn fn;
+    void *aux;
+} split_ctx;
+
+/* Appends the sub-plan of `it` covering [lo, hi) of its outermost axis. */
+static int add_piece(split_ctx *sc, const tl_iter *it, int64_t lo, int64_t hi, bool drop_axis)
+{
+    if (sc->npieces == sc->cap) {
+        int64_t cap = sc->cap ? sc->cap * 2 : 16;
+        tl_iter *p = realloc(sc->pieces, (size_t)cap * sizeof *p);
+        if (!p) { tl_seterr("out of memory"); return -1; }
+        sc->pieces = p;
+        sc->cap = cap;
+    }
+    tl_iter *s = &sc->pieces[sc->npieces++];
+    *s = *it;
+    for (int k = 0; k < it->nops; k++) s->base[k] = it->base[k] + lo * it->bstrides[k][0];
+    if (drop_axis) {
+        s->ndim = it->ndim - 1;
+        memmove(s->shape, it->shape + 1, (size_t)s->ndim * sizeof s->shape[0]);
+        for (int k = 0; k < it->nops; k++)
+            memmove(s->bstrides[k], it->bstrides[k] + 1, (size_t)s->ndim * sizeof(int64_t));
+        s->size = it->shape[0] ? it->size / it->shape[0] : 0;
+    } else {
+        s->shape[0] = hi - lo;
+        s->size = it->shape[0] ? it->size / it->shape[0] * (hi - lo) : 0;
+    }
+    return 0;
+}
+
+static int add_piece_whole(split_ctx *sc, const tl_iter *it)
+{
+    if (sc->npieces == sc->cap) {
+        int64_t cap = sc->cap ? sc->cap * 2 : 16;
+        tl_iter *p = realloc(sc->pieces, (size_t)cap * sizeof *p);
+        if (!p) { tl_seterr("out of memory"); return -1; }
+        sc->pieces = p;
+        sc->cap = cap;
+    }
+    sc->pieces[sc->npieces++] = *it;
+    return 0;
+}
+
+/* Cuts `it` into about `want` pieces along its outer axes. */
+static int split_plan(split_ctx *sc, const tl_iter *it, int64_t want)
+{
+    if (it->ndim == 0 || want <= 1) return add_piece_whole(sc, it);
+    int64_t n0 = it->shape[0];
+    if (n0 >= want || it->ndim == 1) {
+        int64_t parts = n0 < want ? n0 : want;
+        for (int64_t p = 0; p < parts; p++)
+            if (add_piece(sc, it, n0 * p / parts, n0 * (p + 1) / parts, false)) return -1;
+        return 0;
+    }
+    int64_t sub_want = (want + n0 - 1) / n0;
+    for (int64_t i = 0; i < n0; i++) {
+        split_ctx one = { 0 };
+        if (add_piece(&one, it, i, i + 1, true)) return -1;
+        int rc = split_plan(sc, &one.pieces[0], sub_want);
+        free(one.pieces);
+        if (rc) return -1;
+    }
+    return 0;
+}
+
+static int run_piece(void *ctx, int64_t t)
+{
+    split_ctx *sc = ctx;
+    return tl_iter_run(&sc->pieces[t], sc->fn, sc->aux);
+}
+
+int tl_kern_run(const tl_iter *it, tl_inner_fn fn, void *aux)
+{
+    int nth = tl_threads_for(it->size);
+    if (nth <= 1) return tl_iter_run(it, fn, aux);
+    int64_t want = it->size / TL_PAR_GRAIN;
+    if (want > 8 * (int64_t)nth) want = 8 * (int64_t)nth;
+    split_ctx sc = { .fn = fn, .aux = aux };
+    int rc = split_plan(&sc, it, want);
+    if (rc == 0) rc = tl_parallel_for(sc.npieces, run_piece, &sc);
+    free(sc.pieces);
+    return rc;
+}

@@ -1,0 +1,259 @@
+/* kernels/unary_loops.c — inner loops of the unary functions for every dtype */
+#pragma GCC optimize("O3")
+#include <complex.h>
+
+#include "loops.h"
+
+/* ---- dtype-independent loops ------------------------------------------ */
+
+/* Copies elements of `size` bytes (identity functions: abs of unsigned...). */
+#define COPY_LOOP(NAME, T) TL_UN_LOOP_P(NAME, T, T, x)
+COPY_LOOP(copy1, uint8_t)
+COPY_LOOP(copy2, uint16_t)
+COPY_LOOP(copy4, uint32_t)
+COPY_LOOP(copy8, uint64_t)
+
+/* A bool result that does not depend on the value (isnan of an integer). */
+static void fill_loop(int64_t n, char **p, const int64_t *s, bool v)
+{
+    char *o = p[0];
+    if (s[0] == 1) { memset(o, v, (size_t)n); return; }
+    for (int64_t i = 0; i < n; i++, o += s[0]) *(bool *)o = v;
+}
+static void false_loop(int64_t n, char **p, const int64_t *s, void *aux) { (void)aux; fill_loop(n, p, s, false); }
+static void true_loop(int64_t n, char **p, const int64_t *s, void *aux) { (void)aux; fill_loop(n, p, s, true); }
+
+/* ---- bool ---------------------------------------------------------------- */
+TL_UN_LOOP_P(b_not_l, bool, bool, !x)
+
+/* ---- integers ------------------------------------------------------------ */
+#define INT_UNARY(S, T, UW, ABS, SIGN, RELU)                                          \
+    TL_UN_LOOP(S##_neg_l, T, T, (T)(0 - (UW)x))                                       \
+    TL_UN_LOOP(S##_not_l, T, T, (T)~x)                                                \
+    TL_UN_LOOP(S##_abs_l, T, T, ABS)                                                  \
+    TL_UN_LOOP_P(S##_sign_l, T, T, SIGN)                                              \
+    TL_UN_LOOP(S##_relu_l, T, T, RELU)
+
+#define SABS(T, UW) (x < 0 ? (T)(0 - (UW)x) : x)
+INT_UNARY(i8, int8_t, uint32_t, SABS(int8_t, uint32_t), (int8_t)((x > 0) - (x < 0)), (x > 0 ? x : 0))
+INT_UNARY(i16, int16_t, uint32_t, SABS(int16_t, uint32_t), (int16_t)((x > 0) - (x < 0)), (x > 0 ? x : 0))
+INT_UNARY(i32, int32_t, uint32_t, SABS(int32_t, uint32_t), (int32_t)((x > 0) - (x < 0)), (x > 0 ? x : 0))
+INT_UNARY(i64, int64_t, uint64_t, SABS(int64_t, uint64_t), (int64_t)((x > 0) - (x < 0)), (x > 0 ? x : 0))
+INT_UNARY(u8, uint8_t, uint32_t, x, (uint8_t)(x > 0), x)
+INT_UNARY(u16, uint16_t, uint32_t, x, (uint16_t)(x > 0), x)
+INT_UNARY(u32, uint32_t, uint32_t, x, (uint32_t)(x > 0), x)
+INT_UNARY(u64, uint64_t, uint64_t, x, (uint64_t)(x > 0), x)
+
+/* ---- real floats: scalar definitions shared by f16/bf16/f32 (in float) and f64 */
+#define REAL_FUNCS(S, T, SUF, EXPF, TANHF, ERFCF, FABS, ATAN2)                       \
+    static inline T S##_sign(T x) { return x > 0 ? (T)1 : x < 0 ? (T)-1 : x == 0 ? (T)0 : x; } \
+    /* 1/(1+e^-x) without overflow: the exponent is never positive. */              \
+    static inline T S##_sigmoid(T x)                                                  \
+    {                                                                                 \
+        if (x >= 0) return (T)1 / ((T)1 + EXPF(-x));                                  \
+        T e = EXPF(x);                                                                \
+        return e / ((T)1 + e);                                                        \
+    }                                                                                 \
+    static inline T S##_relu(T x) { return x > 0 ? x : (x != x ? x : (T)0); }          \
+    /* Exact GELU; erfc keeps precision for negative x, where 1 + erf cancels. */     \
+    static inline T S##_gelu(T x) { return (T)0.5 * x * ERFCF(-x * (T)0.70710678118654752440); } \
+    static inline T S##_gelu_tanh(T x)                                                \
+    {                                                                                 \
+        T inner = (T)0.79788456080286535588 * (x + (T)0.044715 * x * x * x);          \
+        return (T)0.5 * x * ((T)1 + TANHF(inner));                                    \
+    }                                                                                 \
+    static inline T S##_silu(T x) { return x * S##_sigmoid(x); }                      \
+    static inline T S##_angle(T x) { return ATAN2((T)0, x); }                         \
+    static inline T S##_abs(T x) { return FABS(x); }
+
+REAL_FUNCS(f32, float, f, expf, tanhf, erfcf, fabsf, atan2f)
+REAL_FUNCS(f64, double, , exp, tanh, erfc, fabs, atan2)
+
+/* Every real unary function over one float type: WRAP(expr in F) converts the
+   float result back to storage type T; IN converts storage to F. */
+#define REAL_UNARY(S, T, IN, OUT, P, L)                                               \
+    L(S##_neg_l, T, T, OUT(-IN(x)))                                                   \
+    L(S##_abs_l, T, T, OUT(P##_abs(IN(x))))                                           \
+    TL_UN_LOOP_P(S##_sign_l, T, T, OUT(P##_sign(IN(x))))                              \
+    L(S##_sqrt_l, T, T, OUT(P##_SQRT(IN(x))))                                         \
+    TL_UN_LOOP_P(S##_exp_l, T, T, OUT(P##_EXP(IN(x))))                                \
+    TL_UN_LOOP_P(S##_expm1_l, T, T, OUT(P##_EXPM1(IN(x))))                            \
+    TL_UN_LOOP_P(S##_log_l, T, T, OUT(P##_LOG(IN(x))))                                \
+    TL_UN_LOOP_P(S##_log1p_l, T, T, OUT(P##_LOG1P(IN(x))))                            \
+    TL_UN_LOOP_P(S##_log2_l, T, T, OUT(P##_LOG2(IN(x))))                              \
+    TL_UN_LOOP_P(S##_sin_l, T, T, OUT(P##_SIN(IN(x))))                                \
+    TL_UN_LOOP_P(S##_cos_l, T, T, OUT(P##_COS(IN(x))))                                \
+    TL_UN_LOOP_P(S##_tan_l, T, T, OUT(P##_TAN(IN(x))))                                \
+    TL_UN_LOOP_P(S##_tanh_l, T, T, OUT(P##_TANH(IN(x))))                              \
+    TL_UN_LOOP_P(S##_sinh_l, T, T, OUT(P##_SINH(IN(x))))                              \
+    TL_UN_LOOP_P(S##_cosh_l, T, T, OUT(P##_COSH(IN(x))))                              \
+    TL_UN_LOOP_P(S##_asin_l, T, T, OUT(P##_ASIN(IN(x))))                              \
+    TL_UN_LOOP_P(S##_acos_l, T, T, OUT(P##_ACOS(IN(x))))                              \
+    TL_UN_LOOP_P(S##_atan_l, T, T, OUT(P##_ATAN(IN(x))))                              \
+    L(S##_floor_l, T, T, OUT(P##_FLOOR(IN(x))))                                       \
+    L(S##_ceil_l, T, T, OUT(P##_CEIL(IN(x))))                                         \
+    L(S##_round_l, T, T, OUT(P##_RINT(IN(x))))                                        \
+    L(S##_trunc_l, T, T, OUT(P##_TRUNC(IN(x))))                                       \
+    TL_UN_LOOP_P(S##_isnan_l, T, bool, isnan(IN(x)))                                  \
+    TL_UN_LOOP_P(S##_isinf_l, T, bool, isinf(IN(x)))                                  \
+    TL_UN_LOOP_P(S##_isfinite_l, T, bool, isfinite(IN(x)))                            \
+    TL_UN_LOOP_P(S##_angle_l, T, T, OUT(P##_angle(IN(x))))                            \
+    TL_UN_LOOP_P(S##_sigmoid_l, T, T, OUT(P##_sigmoid(IN(x))))                        \
+    L(S##_relu_l, T, T, OUT(P##_relu(IN(x))))                                         \
+    TL_UN_LOOP_P(S##_gelu_l, T, T, OUT(P##_gelu(IN(x))))                              \
+    TL_UN_LOOP_P(S##_gelu_tanh_l, T, T, OUT(P##_gelu_tanh(IN(x))))                    \
+    TL_UN_LOOP_P(S##_silu_l, T, T, OUT(P##_silu(IN(x))))
+
+#define f32_SQRT sqrtf
+#define f32_EXP expf
+#define f32_EXPM1 expm1f
+#define f32_LOG logf
+#define f32_LOG1P log1pf
+#define f32_LOG2 log2f
+#define f32_SIN sinf
+#define f32_COS cosf
+#define f32_TAN tanf
+#define f32_TANH tanhf
+#define f32_SINH sinhf
+#define f32_COSH coshf
+#define f32_ASIN asinf
+#define f32_ACOS acosf
+#define f32_ATAN atanf
+#define f32_FLOOR floorf
+#define f32_CEIL ceilf
+#define f32_RINT rintf
+#define f32_TRUNC truncf
+#define f64_SQRT sqrt
+#define f64_EXP exp
+#define f64_EXPM1 expm1
+#define f64_LOG log
+#define f64_LOG1P log1p
+#define f64_LOG2 log2
+#define f64_SIN sin
+#define f64_COS cos
+#define f64_TAN tan
+#define f64_TANH tanh
+#define f64_SINH sinh
+#define f64_COSH cosh
+#define f64_ASIN asin
+#define f64_ACOS acos
+#define f64_ATAN atan
+#define f64_FLOOR floor
+#define f64_CEIL ceil
+#define f64_RINT rint
+#define f64_TRUNC trunc
+
+#define ID(x) (x)
+REAL_UNARY(f32, float, ID, ID, f32, TL_UN_LOOP)
+REAL_UNARY(f64, double, ID, ID, f64, TL_UN_LOOP)
+REAL_UNARY(f16, uint16_t, H2F, F2H, f32, TL_UN_LOOP_P)
+REAL_UNARY(bf16, uint16_t, B2F, F2B, f32, TL_UN_LOOP_P)
+
+/* ---- complex ------------------------------------------------------------- */
+#define COMPLEX_UNARY(S, C, T, CT, MK, SUF)                                           \
+    static inline CT S##_in(C x) { return MK(x.re, x.im); }                          \
+    static inline C S##_out(CT z) { return (C){ creal##SUF(z), cimag##SUF(z) }; }    \
+    /* numpy 1.24's sign: the sign of the first nonzero part, as a complex. */       \
+    static inline C S##_sign(C x)                                                     \
+    {                                                                                 \
+        if (x.re > 0 || (x.re == 0 && x.im > 0)) return (C){ 1, 0 };                  \
+        if (x.re < 0 || (x.re == 0 && x.im < 0)) return (C){ -1, 0 };                 \
+        if (x.re == 0 && x.im == 0) return (C){ 0, 0 };                               \
+        return (C){ (T)NAN, 0 };                                                      \
+    }                                                                                 \
+    /* numpy's nc_expm1 and nc_log1p: keep precision near zero. */                   \
+    static inline C S##_expm1(C x)                                                    \
+    {                                                                                 \
+        T a = sin##SUF(x.im / 2);                                                     \
+        return (C){ expm1##SUF(x.re) * cos##SUF(x.im) - 2 * a * a,                    \
+                    exp##SUF(x.re) * sin##SUF(x.im) };                                \
+    }                                                                                 \
+    static inline C S##_log1p(C x)                                                    \
+    {                                                                                 \
+        T l = hypot##SUF(x.re + 1, x.im);                                             \
+        return (C){ log##SUF(l), atan2##SUF(x.im, x.re + 1) };                        \
+    }                                                                                 \
+    static inline C S##_log2(C x)                                                     \
+    {                                                                                 \
+        C r = S##_out(clog##SUF(S##_in(x)));                                          \
+        return (C){ r.re / (T)0.69314718055994530942, r.im / (T)0.69314718055994530942 }; \
+    }                                                                                 \
+    TL_UN_LOOP_P(S##_neg_l, C, C, ((C){ -x.re, -x.im }))                              \
+    TL_UN_LOOP_P(S##_abs_l, C, T, hypot##SUF(x.re, x.im))                             \
+    TL_UN_LOOP_P(S##_sign_l, C, C, S##_sign(x))                                       \
+    TL_UN_LOOP_P(S##_sqrt_l, C, C, S##_out(csqrt##SUF(S##_in(x))))                    \
+    TL_UN_LOOP_P(S##_exp_l, C, C, S##_out(cexp##SUF(S##_in(x))))                      \
+    TL_UN_LOOP_P(S##_expm1_l, C, C, S##_expm1(x))                                     \
+    TL_UN_LOOP_P(S##_log_l, C, C, S##_out(clog##SUF(S##_in(x))))                      \
+    TL_UN_LOOP_P(S##_log1p_l, C, C, S##_log1p(x))                                     \
+    TL_UN_LOOP_P(S##_log2_l, C, C, S##_log2(x))                                       \
+    TL_UN_LOOP_P(S##_sin_l, C, C, S##_out(csin##SUF(S##_in(x))))                      \
+    TL_UN_LOOP_P(S##_cos_l, C, C, S##_out(ccos##SUF(S##_in(x))))                      \
+    TL_UN_LOOP_P(S##_tan_l, C, C, S##_out(ctan##SUF(S##_in(x))))                      \
+    TL_UN_LOOP_P(S##_tanh_l, C, C, S##_out(ctanh##SUF(S##_in(x))))                    \
+    TL_UN_LOOP_P(S##_sinh_l, C, C, S##_out(csinh##SUF(S##_in(x))))                    \
+    TL_UN_LOOP_P(S##_cosh_l, C, C, S##_out(ccosh##SUF(S##_in(x))))                    \
+    TL_UN_LOOP_P(S##_asin_l, C, C, S##_out(casin##SUF(S##_in(x))))                    \
+    TL_UN_LOOP_P(S##_acos_l, C, C, S##_out(cacos##SUF(S##_in(x))))                    \
+    TL_UN_LOOP_P(S##_atan_l, C, C, S##_out(catan##SUF(S##_in(x))))                    \
+    TL_UN_LOOP_P(S##_round_l, C, C, ((C){ rint##SUF(x.re), rint##SUF(x.im) }))        \
+    TL_UN_LOOP_P(S##_isnan_l, C, bool, isnan(x.re) || isnan(x.im))                    \
+    TL_UN_LOOP_P(S##_isinf_l, C, bool, isinf(x.re) || isinf(x.im))                    \
+    TL_UN_LOOP_P(S##_isfinite_l, C, bool, isfinite(x.re) && isfinite(x.im))           \
+    TL_UN_LOOP_P(S##_conj_l, C, C, ((C){ x.re, -x.im }))                              \
+    TL_UN_LOOP_P(S##_angle_l, C, T, atan2##SUF(x.im, x.re))
+
+COMPLEX_UNARY(c64, tl_cf, float, float complex, CMPLXF, f)
+COMPLEX_UNARY(c128, tl_cd, double, double complex, CMPLX, )
+
+/* ---- the table ------------------------------------------------------------ */
+#define INT_ENTRIES(D, S, COPY)                                                       \
+    [TL_NEG][D] = S##_neg_l, [TL_NOT][D] = S##_not_l, [TL_ABS][D] = S##_abs_l,        \
+    [TL_SIGN][D] = S##_sign_l, [TL_RELU][D] = S##_relu_l, [TL_ROUND][D] = COPY,       \
+    [TL_CONJ][D] = COPY, [TL_ISNAN][D] = false_loop, [TL_ISINF][D] = false_loop,      \
+    [TL_ISFINITE][D] = true_loop
+
+#define REAL_ENTRIES(D, S, COPY)                                                      \
+    [TL_NEG][D] = S##_neg_l, [TL_ABS][D] = S##_abs_l, [TL_SIGN][D] = S##_sign_l,      \
+    [TL_SQRT][D] = S##_sqrt_l, [TL_EXP][D] = S##_exp_l, [TL_EXPM1][D] = S##_expm1_l,  \
+    [TL_LOG][D] = S##_log_l, [TL_LOG1P][D] = S##_log1p_l, [TL_LOG2][D] = S##_log2_l,  \
+    [TL_SIN][D] = S##_sin_l, [TL_COS][D] = S##_cos_l, [TL_TAN][D] = S##_tan_l,        \
+    [TL_TANH][D] = S##_tanh_l, [TL_SINH][D] = S##_sinh_l, [TL_COSH][D] = S##_cosh_l,  \
+    [TL_ASIN][D] = S##_asin_l, [TL_ACOS][D] = S##_acos_l, [TL_ATAN][D] = S##_atan_l,  \
+    [TL_FLOOR][D] = S##_floor_l, [TL_CEIL][D] = S##_ceil_l,                           \
+    [TL_ROUND][D] = S##_round_l, [TL_TRUNC][D] = S##_trunc_l,                         \
+    [TL_ISNAN][D] = S##_isnan_l, [TL_ISINF][D] = S##_isinf_l,                         \
+    [TL_ISFINITE][D] = S##_isfinite_l, [TL_CONJ][D] = COPY,                           \
+    [TL_ANGLE][D] = S##_angle_l, [TL_SIGMOID][D] = S##_sigmoid_l,                     \
+    [TL_RELU][D] = S##_relu_l, [TL_GELU][D] = S##_gelu_l,                             \
+    [TL_GELU_TANH][D] = S##_gelu_tanh_l, [TL_SILU][D] = S##_silu_l
+
+#define COMPLEX_ENTRIES(D, S)                                                         \
+    [TL_NEG][D] = S##_neg_l, [TL_ABS][D] = S##_abs_l, [TL_SIGN][D] = S##_sign_l,      \
+    [TL_SQRT][D] = S##_sqrt_l, [TL_EXP][D] = S##_exp_l, [TL_EXPM1][D] = S##_expm1_l,  \
+    [TL_LOG][D] = S##_log_l, [TL_LOG1P][D] = S##_log1p_l, [TL_LOG2][D] = S##_log2_l,  \
+    [TL_SIN][D] = S##_sin_l, [TL_COS][D] = S##_cos_l, [TL_TAN][D] = S##_tan_l,        \
+    [TL_TANH][D] = S##_tanh_l, [TL_SINH][D] = S##_sinh_l, [TL_COSH][D] = S##_cosh_l,  \
+    [TL_ASIN][D] = S##_asin_l, [TL_ACOS][D] = S##_acos_l, [TL_ATAN][D] = S##_atan_l,  \
+    [TL_ROUND][D] = S##_round_l, [TL_ISNAN][D] = S##_isnan_l,                         \
+    [TL_ISINF][D] = S##_isinf_l, [TL_ISFINITE][D] = S##_isfinite_l,                   \
+    [TL_CONJ][D] = S##_conj_l, [TL_ANGLE][D] = S##_angle_l
+
+static const tl_inner_fn unary_table[TL_NUNOPS][TL_NDTYPES] = {
+    [TL_NOT][TL_BOOL] = b_not_l, [TL_ABS][TL_BOOL] = copy1, [TL_CONJ][TL_BOOL] = copy1,
+    [TL_ISNAN][TL_BOOL] = false_loop, [TL_ISINF][TL_BOOL] = false_loop,
+    [TL_ISFINITE][TL_BOOL] = true_loop,
+    INT_ENTRIES(TL_U8, u8, copy1), INT_ENTRIES(TL_U16, u16, copy2),
+    INT_ENTRIES(TL_U32, u32, copy4), INT_ENTRIES(TL_U64, u64, copy8),
+    INT_ENTRIES(TL_I8, i8, copy1), INT_ENTRIES(TL_I16, i16, copy2),
+    INT_ENTRIES(TL_I32, i32, copy4), INT_ENTRIES(TL_I64, i64, copy8),
+    REAL_ENTRIES(TL_F16, f16, copy2), REAL_ENTRIES(TL_BF16, bf16, copy2),
+    REAL_ENTRIES(TL_F32, f32, copy4), REAL_ENTRIES(TL_F64, f64, copy8),
+    COMPLEX_ENTRIES(TL_C64, c64), COMPLEX_ENTRIES(TL_C128, c128),
+};
+
+tl_inner_fn tl_unary_loop(tl_unop op, tl_dtype cdt)
+{
+    if ((unsigned)op >= TL_NUNOPS || (unsigned)cdt >= TL_NDTYPES) return NULL;
+    return unary_table[op][cdt];
+}
