@@ -6,13 +6,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A loaded program text: lines are found on demand for error carets. */
+typedef struct Arena Arena;
+typedef struct Node Node;
+
+/* A loaded program text: lines are found on demand for error carets.
+   It owns the arena its syntax tree lives in. */
 typedef struct Source {
     char *name;        /* file name as given, "<stdin>", "<-e>", "<shell>" */
     char *dir;         /* folder for include() */
     char *text;        /* NUL-terminated (embedded NULs possible: use len) */
     size_t len;
     int refcount;
+    Arena *arena;      /* the parsed tree (NULL until parsed) */
+    Node *root;
 } Source;
 
 /* A place in a source, for errors: 1-based line and column (columns count bytes). */
@@ -94,8 +100,7 @@ struct FnDef {
     char **slot_names;
 };
 
-/* Node allocation lives in an arena owned by the parse result. */
-typedef struct Arena Arena;
+/* Node allocation lives in an arena owned by the Source. */
 Arena *arena_new(void);
 void *arena_alloc(Arena *a, size_t n);   /* zeroed, 16-byte aligned; NULL on OOM */
 char *arena_strndup(Arena *a, const char *s, size_t n);

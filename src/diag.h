@@ -16,11 +16,14 @@ typedef struct Diag {
     char msg[DIAG_MSG_MAX];
     int ntrace;
     Span trace[DIAG_MAX_TRACE];   /* innermost call site first */
+    int trace_repeat[DIAG_MAX_TRACE]; /* how many more times the same site repeated */
     int trace_omitted;
 } Diag;
 
 void diag_set(Diag *d, Span at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Prints the error, the source line and a caret; then "called from" lines. */
 void diag_print(FILE *out, const Diag *d);
+/* Records one more call site around the error (consecutive repeats are counted, not listed). */
+void diag_add_trace(Diag *d, Span at);
 
 #endif

@@ -1,0 +1,648 @@
+/* eval.c — the tree-walking evaluator: statements, expressions, calls */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arith.h"
+#include "eval.h"
+#include "ops.h"
+#include "literal.h"
+#include "subscript.h"
+#include "token.h"
+
+/* Calls deeper than this are "recursion too deep" even if stack remains. */
+#define MAX_CALL_DEPTH 10000
+/* Arguments kept on the C stack; more go to the heap. */
+#define SMALL_ARGS 8
+
+typedef enum Exec { X_NORMAL, X_BREAK, X_CONTINUE, X_RETURN, X_ERROR } Exec;
+
+/* Where names live while evaluating: the current function frame (NULL at top level). */
+typedef struct Ctx {
+    Interp *I;
+    Frame *frame;
+    Value ret;
+} Ctx;
+
+static bool eval(Ctx *C, Node *n, Value *out);
+static Exec exec(Ctx *C, Node *n);
+
+/* eval with the callback signature subscript.c uses to evaluate index items. */
+static bool eval_cb(void *ctx, Node *n, Value *out) { return eval(ctx, n, out); }
+
+static bool interrupted(Ctx *C, Span at)
+{
+    if (!tl_interrupt_flag) return false;
+    interp_error(C->I, at, "interrupted");
+    return true;
+}
+
+/* The slot a resolved name refers to. */
+static Value *slot_of(Ctx *C, const Node *n)
+{
+    if (n->depth < 0) return &C->I->globals->slots[n->slot];
+    Frame *f = C->frame;
+    for (int d = n->depth; d > 0; d--) f = f->parent;
+    return &f->slots[n->slot];
+}
+
+static bool load_name(Ctx *C, Node *n, Value *out)
+{
+    Value *s = slot_of(C, n);
+    if (s->kind == V_UNDEF) return interp_error(C->I, n->at, "name '%s' is not defined", n->name);
+    *out = val_retain(*s);
+    return true;
+}
+
+static void store_slot(Value *s, Value v)
+{
+    Value old = *s;
+    *s = v;
+    val_release(old);
+}
+
+/* ---- calls ------------------------------------------------------------- */
+
+/* Binds arguments to parameters in a new frame and runs the body. */
+static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *body_ran)
+{
+    Interp *I = C->I;
+    FnDef *def = fn->def;
+    if (a->npos > def->nparams)
+        return interp_error(I, a->at, "%s() takes %d argument%s but %d were given", def->name, def->nparams,
+                            def->nparams == 1 ? "" : "s", a->npos);
+    Frame *f = frame_new(fn->env, def->nslots);
+    if (!f) return interp_error_rt(I, a->at);
+    for (int i = 0; i < a->npos; i++) f->slots[i] = val_retain(a->pos[i]);
+    for (int k = 0; k < a->nkw; k++) {
+        int p = -1;
+        for (int i = 0; i < def->nparams; i++)
+            if (strcmp(def->params[i], a->kwnames[k]) == 0) p = i;
+        if (p < 0) {
+            frame_release(f);
+            return interp_error(I, a->at, "%s() got an unexpected keyword argument '%s'", def->name, a->kwnames[k]);
+        }
+        if (f->slots[p].kind != V_UNDEF) {
+            frame_release(f);
+            return interp_error(I, a->at, "%s() got multiple values for argument '%s'", def->name, a->kwnames[k]);
+        }
+        f->slots[p] = val_retain(a->kw[k]);
+    }
+    for (int i = 0; i < def->nparams; i++) {
+        if (f->slots[i].kind != V_UNDEF) continue;
+        if (!fn->has_default[i]) {
+            frame_release(f);
+            return interp_error(I, a->at, "%s() missing argument '%s'", def->name, def->params[i]);
+        }
+        f->slots[i] = val_retain(fn->defaults[i]);
+    }
+    Ctx inner = { .I = I, .frame = f, .ret = val_none() };
+    *body_ran = true;
+    bool ok = true;
+    if (def->body_is_expr) {
+        ok = eval(&inner, def->body, out);
+    } else {
+        Exec x = exec(&inner, def->body);
+        if (x == X_ERROR) ok = false;
+        else if (x == X_RETURN) *out = inner.ret;
+        else if (x == X_BREAK || x == X_CONTINUE) ok = interp_error(I, def->at, "break or continue outside a loop");
+        else *out = val_none();
+    }
+    frame_release(f);
+    return ok;
+}
+
+static bool call_value(Ctx *C, Value fn, CallArgs *a, Value *out)
+{
+    Interp *I = C->I;
+    char here;
+    if (++I->call_depth > MAX_CALL_DEPTH || (I->stack_base && (size_t)(I->stack_base - &here) > I->stack_limit)) {
+        I->call_depth--;
+        return interp_error(I, a->at, "recursion too deep (more than %d nested calls)", MAX_CALL_DEPTH);
+    }
+    if (interrupted(C, a->at)) { I->call_depth--; return false; }
+    bool ok;
+    if (fn.kind == V_BUILTIN) {
+        a->self = fn.as.bi;
+        ok = fn.as.bi->fn(I, a, out);
+    } else if (fn.kind == V_FUNC) {
+        bool body_ran = false;   /* argument-binding errors already point at this call */
+        ok = call_closure(C, fn.as.fn, a, out, &body_ran);
+        if (!ok && body_ran && strcmp(I->err.msg, "interrupted") != 0) diag_add_trace(&I->err, a->at);
+    } else {
+        ok = interp_error(I, a->at, "a %s is not callable", val_kind_name(fn));
+    }
+    I->call_depth--;
+    return ok;
+}
+
+bool interp_call(Interp *I, Value fn, int npos, Value *pos, Span at, Value *out)
+{
+    Ctx C = { .I = I, .frame = NULL };
+    CallArgs a = { .npos = npos, .pos = pos, .at = at };
+    return call_value(&C, fn, &a, out);
+}
+
+/* The function `a.name` refers to: the bound value if callable, else the builtin of that name. */
+static bool method_target(Ctx *C, Node *n, Value *fn)
+{
+    Value *s = slot_of(C, n);
+    if (s->kind == V_FUNC || s->kind == V_BUILTIN) {
+        *fn = val_retain(*s);
+        return true;
+    }
+    const Builtin *b = builtin_find(n->name);
+    if (!b) return interp_error(C->I, n->at, "no function named '%s' (in .%s)", n->name, n->name);
+    *fn = (Value){ .kind = V_BUILTIN };
+    fn->as.bi = b;
+    return true;
+}
+
+/* Evaluates call arguments (with an optional receiver first) and calls fn. */
+static bool eval_call(Ctx *C, Node *n, Value fn, Value *receiver, Value *out)
+{
+    int extra = receiver ? 1 : 0;
+    int total = n->n + extra;
+    Value small[SMALL_ARGS];
+    const char *small_names[SMALL_ARGS];
+    Value *vals = total <= SMALL_ARGS ? small : malloc(sizeof(Value) * (size_t)total);
+    const char **names = total <= SMALL_ARGS ? small_names : malloc(sizeof(char *) * (size_t)total);
+    if (!vals || !names) {
+        if (vals != small) free(vals);
+        if (names != small_names) free((void *)names);
+        return interp_error(C->I, n->at, "out of memory");
+    }
+    int npos = 0, nkw = 0, done = 0;
+    bool ok = true;
+    if (receiver) vals[npos++] = val_retain(*receiver);
+    done = npos;
+    /* positional arguments first (the parser keeps them first), then keywords */
+    for (int i = 0; i < n->n && ok; i++) {
+        Value v;
+        if (!eval(C, n->list[i], &v)) { ok = false; break; }
+        vals[done++] = v;
+        if (n->names && n->names[i]) names[nkw++] = n->names[i];
+        else npos++;
+    }
+    if (ok) {
+        CallArgs a = { .npos = npos, .pos = vals, .nkw = nkw, .kwnames = names, .kw = vals + npos, .at = n->at };
+        ok = call_value(C, fn, &a, out);
+    }
+    for (int i = 0; i < done; i++) val_release(vals[i]);
+    if (vals != small) free(vals);
+    if (names != small_names) free((void *)names);
+    return ok;
+}
+
+/* ---- closures ---------------------------------------------------------- */
+
+static bool make_closure(Ctx *C, FnDef *def, Value *out)
+{
+    Closure *c = calloc(1, sizeof(Closure));
+    if (!c) return interp_error(C->I, def->at, "out of memory");
+    c->refcount = 1;
+    c->def = def;
+    c->defaults = calloc((size_t)def->nparams + 1, sizeof(Value));
+    c->has_default = calloc((size_t)def->nparams + 1, sizeof(bool));
+    if (!c->defaults || !c->has_default) {
+        free(c->defaults); free(c->has_default); free(c);
+        return interp_error(C->I, def->at, "out of memory");
+    }
+    for (int i = 0; i < def->nparams; i++) {
+        c->defaults[i] = val_none();
+        if (!def->defaults[i]) continue;
+        if (!eval(C, def->defaults[i], &c->defaults[i])) {
+            Value v = { .kind = V_FUNC };
+            v.as.fn = c;
+            val_release(v);
+            return false;
+        }
+        c->has_default[i] = true;
+    }
+    c->env = C->frame;
+    if (c->env) c->env->refcount++;
+    c->src = (Source *)def->at.src;
+    if (c->src) c->src->refcount++;
+    *out = (Value){ .kind = V_FUNC };
+    out->as.fn = c;
+    return true;
+}
+
+/* ---- literals ---------------------------------------------------------- */
+
+static bool eval_list(Ctx *C, Node *n, Value *out)
+{
+    Value small[SMALL_ARGS];
+    Value *items = n->n <= SMALL_ARGS ? small : malloc(sizeof(Value) * (size_t)n->n);
+    if (!items) return interp_error(C->I, n->at, "out of memory");
+    int done = 0;
+    bool ok = true;
+    for (; done < n->n; done++)
+        if (!eval(C, n->list[done], &items[done])) { ok = false; break; }
+    if (ok) ok = literal_tensor(C->I, n->at, done, items, out);
+    for (int i = 0; i < done; i++) val_release(items[i]);
+    if (items != small) free(items);
+    return ok;
+}
+
+static bool eval_tuple(Ctx *C, Node *n, Value *out)
+{
+    Value t = val_tuple_new(n->n);
+    if (t.kind != V_TUPLE) return interp_error_rt(C->I, n->at);
+    for (int i = 0; i < n->n; i++)
+        if (!eval(C, n->list[i], &t.as.tu->items[i])) { val_release(t); return false; }
+    *out = t;
+    return true;
+}
+
+static bool eval_dict(Ctx *C, Node *n, Value *out)
+{
+    Value d = val_dict_new();
+    if (d.kind != V_DICT) return interp_error_rt(C->I, n->at);
+    for (int i = 0; i + 1 < n->n; i += 2) {
+        Value k, v;
+        if (!eval(C, n->list[i], &k)) { val_release(d); return false; }
+        if (k.kind != V_STR) {
+            val_release(k);
+            val_release(d);
+            return interp_error(C->I, n->list[i]->at, "dict keys must be strings, not %s", val_kind_name(k));
+        }
+        if (!eval(C, n->list[i + 1], &v)) { val_release(k); val_release(d); return false; }
+        bool ok = dict_set(d.as.d, k.as.s->data, k.as.s->len, v);
+        val_release(k);
+        if (!ok) { val_release(d); return interp_error_rt(C->I, n->at); }
+    }
+    *out = d;
+    return true;
+}
+
+/* ---- expressions ------------------------------------------------------- */
+
+static bool eval_truthy(Ctx *C, Node *n, bool *t)
+{
+    Value v;
+    if (!eval(C, n, &v)) return false;
+    bool ok = val_truthy(v, t);
+    val_release(v);
+    if (!ok) return interp_error_rt(C->I, n->at);
+    return true;
+}
+
+static bool eval(Ctx *C, Node *n, Value *out)
+{
+    Interp *I = C->I;
+    switch (n->kind) {
+    case N_INT: *out = val_i64(n->ival); out->weak = true; return true;
+    case N_FLOAT: *out = val_f64(n->fval); out->weak = true; return true;
+    case N_IMAG:
+        *out = (Value){ .kind = V_NUM, .dtype = TL_C128, .weak = true };
+        out->as.num.c128[0] = 0.0;
+        out->as.num.c128[1] = n->fval;
+        return true;
+    case N_TRUE: *out = val_bool(true); out->weak = true; return true;
+    case N_FALSE: *out = val_bool(false); out->weak = true; return true;
+    case N_NONE: *out = val_none(); return true;
+    case N_STR:
+        *out = val_str(n->str, n->slen);
+        return out->kind == V_STR || interp_error_rt(I, n->at);
+    case N_NAME: return load_name(C, n, out);
+    case N_UNARY: {
+        Value a;
+        if (!eval(C, n->a, &a)) return false;
+        bool ok = arith_unary(I, n->op, a, n->at, out);
+        val_release(a);
+        return ok;
+    }
+    case N_BINARY: {
+        Value a, b;
+        if (!eval(C, n->a, &a)) return false;
+        if (!eval(C, n->b, &b)) { val_release(a); return false; }
+        bool ok = arith_binary(I, n->op, a, b, n->at, out);
+        val_release(a);
+        val_release(b);
+        return ok;
+    }
+    case N_AND: case N_OR: {
+        Value a;
+        if (!eval(C, n->a, &a)) return false;
+        bool t;
+        if (!val_truthy(a, &t)) { val_release(a); return interp_error_rt(I, n->a->at); }
+        if ((n->kind == N_AND) != t) { *out = a; return true; }
+        val_release(a);
+        return eval(C, n->b, out);
+    }
+    case N_COND: {
+        bool t;
+        if (!eval_truthy(C, n->b, &t)) return false;
+        return eval(C, t ? n->a : n->c, out);
+    }
+    case N_CALL: {
+        Value fn;
+        if (!eval(C, n->a, &fn)) return false;
+        bool ok = eval_call(C, n, fn, NULL, out);
+        val_release(fn);
+        return ok;
+    }
+    case N_METHOD: case N_ATTR: {
+        Value recv, fn;
+        if (!eval(C, n->a, &recv)) return false;
+        if (!method_target(C, n, &fn)) { val_release(recv); return false; }
+        bool ok;
+        if (n->kind == N_METHOD) {
+            ok = eval_call(C, n, fn, &recv, out);
+        } else {
+            CallArgs a = { .npos = 1, .pos = &recv, .at = n->at };
+            ok = call_value(C, fn, &a, out);
+        }
+        val_release(fn);
+        val_release(recv);
+        return ok;
+    }
+    case N_INDEX: {
+        Value base;
+        if (!eval(C, n->a, &base)) return false;
+        bool ok = subscript_get(I, eval_cb, C, base, n, out);
+        val_release(base);
+        return ok;
+    }
+    case N_LIST: return eval_list(C, n, out);
+    case N_TUPLE: return eval_tuple(C, n, out);
+    case N_DICT: return eval_dict(C, n, out);
+    case N_LAMBDA: return make_closure(C, n->fn, out);
+    case N_SLICE: case N_ELLIPSIS:
+        return interp_error(I, n->at, "slices and ... are only allowed inside [ ]");
+    default:
+        return interp_error(I, n->at, "this statement has no value");
+    }
+}
+
+/* ---- statements -------------------------------------------------------- */
+
+/* Assigns v (owned) to a target expression: a name, an index, or a tuple of targets. */
+static bool assign_to(Ctx *C, Node *t, Value v)
+{
+    switch (t->kind) {
+    case N_NAME:
+        store_slot(slot_of(C, t), v);
+        return true;
+    case N_INDEX: {
+        Value base;
+        if (!eval(C, t->a, &base)) { val_release(v); return false; }
+        bool ok = subscript_set(C->I, eval_cb, C, base, t, v);
+        val_release(base);
+        val_release(v);
+        return ok;
+    }
+    case N_TUPLE: {
+        int n = t->n;
+        if (v.kind == V_TUPLE) {
+            if (v.as.tu->n != n) {
+                val_release(v);
+                return interp_error(C->I, t->at, "cannot unpack a tuple of %d values into %d names", v.as.tu->n, n);
+            }
+            for (int i = 0; i < n; i++)
+                if (!assign_to(C, t->list[i], val_retain(v.as.tu->items[i]))) { val_release(v); return false; }
+            val_release(v);
+            return true;
+        }
+        if (v.kind == V_TENSOR && v.as.t->shape[0] == n) {
+            for (int i = 0; i < n; i++) {
+                tl_tensor *row = tl_view_index(v.as.t, 0, i);
+                if (!row) { val_release(v); return interp_error_rt(C->I, t->at); }
+                if (!assign_to(C, t->list[i], val_from_tensor(row))) { val_release(v); return false; }
+            }
+            val_release(v);
+            return true;
+        }
+        interp_error(C->I, t->at, "cannot unpack a %s into %d names", val_kind_name(v), n);
+        val_release(v);
+        return false;
+    }
+    default:
+        val_release(v);
+        return interp_error(C->I, t->at, "cannot assign to this expression");
+    }
+}
+
+/* x op= e: tensors update in place (result cast to x's dtype), everything else rebinds. */
+static bool exec_opassign(Ctx *C, Node *n)
+{
+    Interp *I = C->I;
+    Node *t = n->a;
+    int tok = n->op;
+    Value rhs;
+    if (!eval(C, n->b, &rhs)) return false;
+    if (t->kind == N_INDEX) {
+        Value base, cur, res;
+        if (!eval(C, t->a, &base)) { val_release(rhs); return false; }
+        bool ok = subscript_get(I, eval_cb, C, base, t, &cur);
+        if (ok) {
+            ok = arith_binary(I, tok, cur, rhs, n->at, &res);
+            val_release(cur);
+            if (ok) {
+                ok = subscript_set(I, eval_cb, C, base, t, res);
+                val_release(res);
+            }
+        }
+        val_release(base);
+        val_release(rhs);
+        return ok;
+    }
+    Value *s = slot_of(C, t);
+    if (s->kind == V_UNDEF) { val_release(rhs); return interp_error(I, t->at, "name '%s' is not defined", t->name); }
+    if (s->kind == V_TENSOR && tok != TK_AT && !s->as.t->readonly) {
+        tl_tensor *x = s->as.t;
+        int op = arith_token_binop(tok);
+        tl_dtype dt;
+        bool ok = op >= 0 && val_is_numeric(rhs) && arith_result_dtype(I, (tl_binop)op, *s, rhs, n->at, &dt);
+        if (ok && tl_dtype_kind(dt) > tl_dtype_kind(x->dtype) && !(tl_is_int(dt) && tl_is_int(x->dtype))) {
+            val_release(rhs);
+            return interp_error(I, n->at, "cannot store the %s result of %s in place in a %s tensor",
+                                tl_dtype_name(dt), token_kind_name((TokenKind)tok), tl_dtype_name(x->dtype));
+        }
+        if (ok) {
+            tl_tensor *r = val_to_tensor(rhs);
+            ok = r && tl_binary_into((tl_binop)op, x, x, r, dt) == 0;
+            if (r) tl_tensor_release(r);
+            val_release(rhs);
+            return ok || interp_error_rt(I, n->at);
+        }
+    }
+    Value res;
+    Value cur = val_retain(*s);
+    bool ok = arith_binary(I, tok, cur, rhs, n->at, &res);
+    val_release(cur);
+    val_release(rhs);
+    if (!ok) return false;
+    store_slot(slot_of(C, t), res);
+    return true;
+}
+
+/* True when a call node passes any keyword argument. */
+static bool call_has_keywords(const Node *call)
+{
+    for (int i = 0; call->names && i < call->n; i++)
+        if (call->names[i]) return true;
+    return false;
+}
+
+/* Evaluates range(stop), range(start, stop) or range(start, stop, step) arguments as integers. */
+static bool range_bounds(Ctx *C, Node *call, int64_t *start, int64_t *stop, int64_t *step)
+{
+    if (call->n < 1 || call->n > 3) return interp_error(C->I, call->at, "range() takes 1 to 3 arguments, got %d", call->n);
+    int64_t v[3];
+    for (int i = 0; i < call->n; i++) {
+        Value x;
+        if (!eval(C, call->list[i], &x)) return false;
+        bool ok = x.kind == V_NUM && (tl_is_int((tl_dtype)x.dtype) || x.dtype == TL_BOOL);
+        if (ok) v[i] = tl_scalar_to_i64(x.as.num.bytes, (tl_dtype)x.dtype);
+        val_release(x);
+        if (!ok) return interp_error(C->I, call->list[i]->at, "range() arguments must be integers");
+    }
+    *start = call->n == 1 ? 0 : v[0];
+    *stop = call->n == 1 ? v[0] : v[1];
+    *step = call->n == 3 ? v[2] : 1;
+    if (*step == 0) return interp_error(C->I, call->at, "range() step must not be zero");
+    return true;
+}
+
+/* Iterates a for loop over range(...) lazily, or over a tensor's first axis, a tuple, a dict's keys. */
+static Exec exec_for(Ctx *C, Node *n)
+{
+    Interp *I = C->I;
+    Node *it = n->a;
+    Value *var = slot_of(C, n);
+    int64_t start = 0, stop = 0, step = 1;
+    bool is_range = false;
+    Value seq = val_none();
+    if (it->kind == N_CALL && it->a->kind == N_NAME && !call_has_keywords(it)) {
+        Value f;
+        if (!eval(C, it->a, &f)) return X_ERROR;
+        if (f.kind == V_BUILTIN && strcmp(f.as.bi->name, "range") == 0) {
+            is_range = true;
+            if (!range_bounds(C, it, &start, &stop, &step)) { val_release(f); return X_ERROR; }
+        }
+        val_release(f);
+    }
+    if (!is_range && !eval(C, it, &seq)) return X_ERROR;
+    int64_t count;
+    if (is_range) {
+        count = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
+                         : (start > stop ? (start - stop - step - 1) / -step : 0);
+    } else if (seq.kind == V_TENSOR) {
+        count = seq.as.t->shape[0];
+    } else if (seq.kind == V_TUPLE) {
+        count = seq.as.tu->n;
+    } else if (seq.kind == V_DICT) {
+        count = seq.as.d->n;
+    } else {
+        interp_error(I, it->at, "cannot iterate over a %s", val_kind_name(seq));
+        val_release(seq);
+        return X_ERROR;
+    }
+    Exec result = X_NORMAL;
+    for (int64_t i = 0; i < count; i++) {
+        if (interrupted(C, n->at)) { result = X_ERROR; break; }
+        Value item;
+        if (is_range) {
+            item = val_i64(start + i * step);
+        } else if (seq.kind == V_TENSOR) {
+            tl_tensor *row = tl_view_index(seq.as.t, 0, i);
+            if (!row) { interp_error_rt(I, it->at); result = X_ERROR; break; }
+            item = val_from_tensor(row);
+        } else if (seq.kind == V_TUPLE) {
+            item = val_retain(seq.as.tu->items[i]);
+        } else {
+            if (i >= seq.as.d->n) break;
+            item = val_str(seq.as.d->keys[i]->data, seq.as.d->keys[i]->len);
+        }
+        var = slot_of(C, n);
+        store_slot(var, item);
+        Exec x = exec(C, n->b);
+        if (x == X_BREAK) break;
+        if (x == X_RETURN || x == X_ERROR) { result = x; break; }
+    }
+    val_release(seq);
+    return result;
+}
+
+static Exec exec(Ctx *C, Node *n)
+{
+    Interp *I = C->I;
+    switch (n->kind) {
+    case N_BLOCK:
+        for (int i = 0; i < n->n; i++) {
+            Exec x = exec(C, n->list[i]);
+            if (x != X_NORMAL) return x;
+        }
+        return X_NORMAL;
+    case N_EXPR_STMT: {
+        Value v;
+        if (!eval(C, n->a, &v)) return X_ERROR;
+        if (n->echo && v.kind != V_NONE && I->echo_enabled) {
+            if (!interp_echo(I, v, I->out)) { val_release(v); return interp_error_rt(I, n->at), X_ERROR; }
+            val_release(I->last);
+            I->last = v;
+            return X_NORMAL;
+        }
+        val_release(v);
+        return X_NORMAL;
+    }
+    case N_ASSIGN: {
+        Value v;
+        if (!eval(C, n->b, &v)) return X_ERROR;
+        return assign_to(C, n->a, v) ? X_NORMAL : X_ERROR;
+    }
+    case N_OPASSIGN: return exec_opassign(C, n) ? X_NORMAL : X_ERROR;
+    case N_FNDEF: {
+        Value f;
+        if (!make_closure(C, n->fn, &f)) return X_ERROR;
+        store_slot(slot_of(C, n), f);
+        return X_NORMAL;
+    }
+    case N_IF: {
+        bool t;
+        if (!eval_truthy(C, n->a, &t)) return X_ERROR;
+        if (t) return exec(C, n->b);
+        return n->c ? exec(C, n->c) : X_NORMAL;
+    }
+    case N_WHILE:
+        for (;;) {
+            if (interrupted(C, n->at)) return X_ERROR;
+            bool t;
+            if (!eval_truthy(C, n->a, &t)) return X_ERROR;
+            if (!t) return X_NORMAL;
+            Exec x = exec(C, n->b);
+            if (x == X_BREAK) return X_NORMAL;
+            if (x == X_RETURN || x == X_ERROR) return x;
+        }
+    case N_FOR: return exec_for(C, n);
+    case N_BREAK: return X_BREAK;
+    case N_CONTINUE: return X_CONTINUE;
+    case N_RETURN:
+        if (!C->frame) return interp_error(I, n->at, "return outside a function"), X_ERROR;
+        if (n->a) {
+            if (!eval(C, n->a, &C->ret)) return X_ERROR;
+        } else {
+            C->ret = val_none();
+        }
+        return X_RETURN;
+    default: {
+        Value v;
+        if (!eval(C, n, &v)) return X_ERROR;
+        val_release(v);
+        return X_NORMAL;
+    }
+    }
+}
+
+bool eval_program(Interp *I, Node *root)
+{
+    char base;
+    bool outermost = I->stack_base == NULL;
+    if (outermost) I->stack_base = &base;
+    Ctx C = { .I = I, .frame = NULL };
+    Exec x = exec(&C, root);
+    if (outermost) I->stack_base = NULL;
+    if (x == X_BREAK || x == X_CONTINUE) return interp_error(I, root->at, "break or continue outside a loop");
+    return x != X_ERROR;
+}

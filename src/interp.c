@@ -1,0 +1,279 @@
+/* interp.c — the interpreter state: globals, sources, running programs, errors, echo */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "eval.h"
+#include "interp.h"
+#include "parse.h"
+#include "resolve.h"
+
+/* ---- the global symbol table ------------------------------------------- */
+
+static uint64_t hash_name(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+int symtab_find(const Symtab *s, const char *name)
+{
+    if (!s->nbuckets) return -1;
+    uint64_t mask = (uint64_t)s->nbuckets - 1;
+    for (uint64_t h = hash_name(name) & mask;; h = (h + 1) & mask) {
+        int e = s->buckets[h];
+        if (e == 0) return -1;
+        if (strcmp(s->names[e - 1], name) == 0) return e - 1;
+    }
+}
+
+/* Doubles the bucket array and reinserts every name. */
+static bool symtab_grow(Symtab *s)
+{
+    int nb = s->nbuckets ? s->nbuckets * 2 : 256;
+    int *b = calloc((size_t)nb, sizeof(int));
+    if (!b) return false;
+    for (int i = 0; i < s->n; i++) {
+        uint64_t h = hash_name(s->names[i]) & (uint64_t)(nb - 1);
+        while (b[h]) h = (h + 1) & (uint64_t)(nb - 1);
+        b[h] = i + 1;
+    }
+    free(s->buckets);
+    s->buckets = b;
+    s->nbuckets = nb;
+    return true;
+}
+
+int symtab_intern(Symtab *s, const char *name)
+{
+    int i = symtab_find(s, name);
+    if (i >= 0) return i;
+    if ((s->n + 1) * 2 > s->nbuckets && !symtab_grow(s)) return -1;
+    if (s->n == s->cap) {
+        int ncap = s->cap ? s->cap * 2 : 64;
+        char **nn = realloc(s->names, (size_t)ncap * sizeof *nn);
+        if (!nn) return -1;
+        s->names = nn;
+        s->cap = ncap;
+    }
+    char *copy = strdup(name);
+    if (!copy) return -1;
+    s->names[s->n] = copy;
+    uint64_t mask = (uint64_t)s->nbuckets - 1;
+    uint64_t h = hash_name(name) & mask;
+    while (s->buckets[h]) h = (h + 1) & mask;
+    s->buckets[h] = s->n + 1;
+    return s->n++;
+}
+
+static void symtab_free(Symtab *s)
+{
+    for (int i = 0; i < s->n; i++) free(s->names[i]);
+    free(s->names);
+    free(s->buckets);
+}
+
+/* ---- sources ----------------------------------------------------------- */
+
+Source *source_new(const char *name, const char *text, size_t len)
+{
+    Source *s = calloc(1, sizeof(Source));
+    if (!s) return NULL;
+    s->refcount = 1;
+    s->name = strdup(name);
+    s->text = malloc(len + 1);
+    if (!s->name || !s->text) { free(s->name); free(s->text); free(s); return NULL; }
+    memcpy(s->text, text, len);
+    s->text[len] = 0;
+    s->len = len;
+    const char *slash = strrchr(name, '/');
+    s->dir = slash ? strndup(name, (size_t)(slash - name + 1)) : strdup("");
+    if (!s->dir) { source_release(s); return NULL; }
+    return s;
+}
+
+Source *source_from_file(const char *path, char *errbuf, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(errbuf, errlen, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 65536;
+            char *nb = realloc(buf, cap);
+            if (!nb) { free(buf); fclose(f); snprintf(errbuf, errlen, "out of memory reading %s", path); return NULL; }
+            buf = nb;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    bool err = ferror(f);
+    fclose(f);
+    if (err) { free(buf); snprintf(errbuf, errlen, "cannot read %s", path); return NULL; }
+    Source *s = source_new(path, buf ? buf : "", len);
+    free(buf);
+    if (!s) snprintf(errbuf, errlen, "out of memory");
+    return s;
+}
+
+void source_release(Source *s)
+{
+    if (!s || --s->refcount > 0) return;
+    if (s->root) resolve_free(s->root);
+    if (s->arena) arena_free(s->arena);
+    free(s->name);
+    free(s->dir);
+    free(s->text);
+    free(s);
+}
+
+/* ---- interpreter ------------------------------------------------------- */
+
+/* How much C stack the evaluator may use before "recursion too deep". */
+static size_t stack_budget(void)
+{
+    struct rlimit rl;
+    size_t total = 8u << 20;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) total = (size_t)rl.rlim_cur;
+    if (total > (256u << 20)) total = 256u << 20;
+    return total > (2u << 20) ? total - (1u << 20) - total / 8 : total / 2;
+}
+
+bool interp_set_global(Interp *I, const char *name, Value v)
+{
+    int slot = symtab_intern(&I->gsyms, name);
+    if (slot < 0 || !frame_ensure(I->globals, I->gsyms.n)) {
+        val_release(v);
+        return false;
+    }
+    Value old = I->globals->slots[slot];
+    I->globals->slots[slot] = v;
+    val_release(old);
+    return true;
+}
+
+Interp *interp_new(void)
+{
+    Interp *I = calloc(1, sizeof(Interp));
+    if (!I) return NULL;
+    I->globals = frame_new(NULL, 0);
+    if (!I->globals) { free(I); return NULL; }
+    I->out = stdout;
+    I->echo_enabled = true;
+    I->last = val_none();
+    I->stack_limit = stack_budget();
+    for (const Builtin *const *tab = stdlib_tables; *tab; tab++)
+        for (const Builtin *b = *tab; b->name; b++) {
+            Value v = { .kind = V_BUILTIN };
+            v.as.bi = b;
+            if (!interp_set_global(I, b->name, v)) { interp_free(I); return NULL; }
+        }
+    return I;
+}
+
+void interp_free(Interp *I)
+{
+    if (!I) return;
+    val_release(I->last);
+    frame_clear(I->globals);
+    frame_release(I->globals);
+    for (int i = 0; i < I->nsources; i++) source_release(I->sources[i]);
+    free(I->sources);
+    symtab_free(&I->gsyms);
+    free(I);
+}
+
+static bool keep_source(Interp *I, Source *src)
+{
+    if (I->nsources == I->capsources) {
+        int ncap = I->capsources ? I->capsources * 2 : 16;
+        Source **ns = realloc(I->sources, (size_t)ncap * sizeof *ns);
+        if (!ns) return false;
+        I->sources = ns;
+        I->capsources = ncap;
+    }
+    src->refcount++;
+    I->sources[I->nsources++] = src;
+    return true;
+}
+
+bool interp_parse(Interp *I, Source *src, bool *incomplete)
+{
+    if (incomplete) *incomplete = false;
+    if (!src->arena) {
+        src->arena = arena_new();
+        if (!src->arena) return interp_error(I, (Span){ src, 1, 1 }, "out of memory");
+    }
+    ParseResult pr = parse_program(src, src->arena, &I->err);
+    if (!pr.root) {
+        if (incomplete) *incomplete = pr.incomplete;
+        return false;
+    }
+    src->root = pr.root;
+    if (!resolve_program(I, pr.root) || !frame_ensure(I->globals, I->gsyms.n))
+        return interp_error(I, (Span){ src, 1, 1 }, "out of memory");
+    return true;
+}
+
+bool interp_run_source(Interp *I, Source *src, bool echo)
+{
+    if (!keep_source(I, src)) return interp_error(I, (Span){ src, 1, 1 }, "out of memory");
+    if (!src->root && !interp_parse(I, src, NULL)) return false;
+    bool saved = I->echo_enabled;
+    I->echo_enabled = echo;
+    bool ok = eval_program(I, src->root);
+    I->echo_enabled = saved;
+    return ok;
+}
+
+bool interp_error(Interp *I, Span at, const char *fmt, ...)
+{
+    Diag *d = &I->err;
+    d->at = at;
+    d->ntrace = 0;
+    d->trace_omitted = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+bool interp_error_rt(Interp *I, Span at) { return interp_error(I, at, "%s", tl_errmsg()); }
+
+/* ---- echo -------------------------------------------------------------- */
+
+static int file_writer(void *ctx, const char *s, size_t n) { return fwrite(s, 1, n, ctx) == n ? 0 : -1; }
+
+bool interp_echo(Interp *I, Value v, FILE *out)
+{
+    (void)I;
+    if (val_write(v, file_writer, out) != 0) {
+        fputc('\n', out);
+        return false;
+    }
+    if (val_is_numeric(v)) {
+        tl_dtype d = val_dtype(v);
+        if (d != TL_I64 && d != TL_F64 && d != TL_C128 && d != TL_BOOL) fprintf(out, ", dtype=%s", tl_dtype_name(d));
+    }
+    fputc('\n', out);
+    return true;
+}
+
+/* ---- builtins ---------------------------------------------------------- */
+
+const Builtin *builtin_find(const char *name)
+{
+    for (const Builtin *const *tab = stdlib_tables; *tab; tab++)
+        for (const Builtin *b = *tab; b->name; b++)
+            if (strcmp(b->name, name) == 0) return b;
+    return NULL;
+}

@@ -1,0 +1,165 @@
+/* main.c — the command line: scripts, -e, -i, stdin programs, --test, the shell */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "golden.h"
+#include "interp.h"
+#include "shell.h"
+
+#define TL_VERSION "0.1.0"
+
+/* The interpreter runs on a thread with this much reserved stack (pages are touched only as
+   used), so the call-depth limit, not the C stack, is what deep recursion hits, in every build. */
+#define EVAL_STACK_BYTES ((size_t)1 << 30)
+/* Room kept free below the evaluator's stack check for builtins and the runtime. */
+#define EVAL_STACK_MARGIN ((size_t)64 << 20)
+
+/* Exit statuses (SPEC §1); 130 is a script stopped by Ctrl-C. */
+enum { EXIT_OK = 0, EXIT_ERROR = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
+
+static const char usage[] =
+    "usage: tl [FILE.tl [ARGS...]]       run a script (argv holds ARGS)\n"
+    "       tl -e 'CODE'                 run CODE\n"
+    "       tl -i FILE.tl                run FILE, then open the shell\n"
+    "       tl --test [--update] PATH... golden tests: compare X.tl's output with X.out/X.err\n"
+    "       tl --version | --help\n"
+    "With no arguments tl opens the shell on a terminal, or runs the program on stdin.\n";
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    tl_interrupt_flag = 1;
+}
+
+/* Binds argv to a tuple of strings. */
+static bool set_argv(Interp *I, int argc, char **argv)
+{
+    Value t = val_tuple_new(argc);
+    if (t.kind != V_TUPLE) return false;
+    for (int i = 0; i < argc; i++) t.as.tu->items[i] = val_cstr(argv[i]);
+    return interp_set_global(I, "argv", t);
+}
+
+/* Runs a source as a script; prints an error and returns the exit status. */
+static int run_script(Interp *I, Source *src)
+{
+    bool ok = interp_run_source(I, src, true);
+    source_release(src);
+    fflush(stdout);
+    if (ok) return EXIT_OK;
+    if (tl_interrupt_flag) {
+        fprintf(stderr, "interrupted\n");
+        return EXIT_INTERRUPTED;
+    }
+    diag_print(stderr, &I->err);
+    return EXIT_ERROR;
+}
+
+static Source *read_stdin_source(void)
+{
+    StrBuf b = { 0 };
+    char buf[65536];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, stdin)) > 0)
+        if (!sb_append(&b, buf, got)) { sb_free(&b); return NULL; }
+    Source *s = source_new("<stdin>", b.data ? b.data : "", b.len);
+    sb_free(&b);
+    return s;
+}
+
+static int finish(Interp *I, int status)
+{
+    interp_free(I);
+    return status;
+}
+
+static bool on_big_stack = false;
+
+static int tl_main(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) { printf("tl %s\n", TL_VERSION); return EXIT_OK; }
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) { fputs(usage, stdout); return EXIT_OK; }
+    if (argc >= 2 && strcmp(argv[1], "--test") == 0) {
+        bool update = argc >= 3 && strcmp(argv[2], "--update") == 0;
+        int first = update ? 3 : 2;
+        if (first >= argc) { fputs(usage, stderr); return EXIT_USAGE; }
+        char self[4096];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n <= 0) { fprintf(stderr, "tl --test: cannot find the tl executable\n"); return EXIT_ERROR; }
+        self[n] = 0;
+        return golden_main(self, argc - first, argv + first, update);
+    }
+
+    struct sigaction sa = { 0 };
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+
+    Interp *I = interp_new();
+    if (!I) { fprintf(stderr, "tl: out of memory\n"); return EXIT_ERROR; }
+    if (on_big_stack) I->stack_limit = EVAL_STACK_BYTES - EVAL_STACK_MARGIN;
+    char errbuf[512];
+
+    if (argc >= 2 && strcmp(argv[1], "-e") == 0) {
+        if (argc < 3) { fputs(usage, stderr); return finish(I, EXIT_USAGE); }
+        set_argv(I, argc - 3, argv + 3);
+        Source *src = source_new("<-e>", argv[2], strlen(argv[2]));
+        if (!src) return finish(I, EXIT_ERROR);
+        return finish(I, run_script(I, src));
+    }
+    if (argc >= 2 && strcmp(argv[1], "-i") == 0) {
+        if (argc < 3) { fputs(usage, stderr); return finish(I, EXIT_USAGE); }
+        set_argv(I, argc - 3, argv + 3);
+        Source *src = source_from_file(argv[2], errbuf, sizeof errbuf);
+        if (!src) { fprintf(stderr, "tl: %s\n", errbuf); return finish(I, EXIT_ERROR); }
+        int st = run_script(I, src);
+        if (st == EXIT_INTERRUPTED) tl_interrupt_flag = 0;
+        return finish(I, shell_run(I));
+    }
+    if (argc >= 2 && argv[1][0] == '-' && argv[1][1] != 0) {
+        fprintf(stderr, "tl: unknown option %s\n", argv[1]);
+        fputs(usage, stderr);
+        return finish(I, EXIT_USAGE);
+    }
+    if (argc >= 2) {
+        set_argv(I, argc - 2, argv + 2);
+        Source *src = source_from_file(argv[1], errbuf, sizeof errbuf);
+        if (!src) { fprintf(stderr, "tl: %s\n", errbuf); return finish(I, EXIT_ERROR); }
+        return finish(I, run_script(I, src));
+    }
+    set_argv(I, 0, NULL);
+    if (isatty(0)) return finish(I, shell_run(I));
+    Source *src = read_stdin_source();
+    if (!src) { fprintf(stderr, "tl: out of memory\n"); return finish(I, EXIT_ERROR); }
+    return finish(I, run_script(I, src));
+}
+
+typedef struct MainArgs { int argc; char **argv; int status; } MainArgs;
+
+static void *main_thread(void *p)
+{
+    MainArgs *m = p;
+    m->status = tl_main(m->argc, m->argv);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    MainArgs m = { argc, argv, EXIT_ERROR };
+    pthread_attr_t attr;
+    pthread_t th;
+    if (pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, EVAL_STACK_BYTES) == 0) {
+        on_big_stack = true;
+        if (pthread_create(&th, &attr, main_thread, &m) == 0) {
+            pthread_join(th, NULL);
+            pthread_attr_destroy(&attr);
+            return m.status;
+        }
+        on_big_stack = false;
+    }
+    return tl_main(argc, argv);   /* no thread: the ordinary stack, with the rlimit-based budget */
+}

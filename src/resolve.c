@@ -1,0 +1,135 @@
+/* resolve.c — binds every name to a slot once: locals by index, outer functions by depth, globals by table */
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp.h"
+#include "resolve.h"
+
+/* One function's scope while resolving: its locals, in slot order. */
+typedef struct Scope {
+    struct Scope *parent;
+    FnDef *fn;
+    char **names;
+    int n, cap;
+} Scope;
+
+typedef struct Resolver {
+    Interp *I;
+    bool ok;
+} Resolver;
+
+static int scope_find(const Scope *s, const char *name)
+{
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->names[i], name) == 0) return i;
+    return -1;
+}
+
+static void scope_add(Resolver *R, Scope *s, char *name)
+{
+    if (scope_find(s, name) >= 0) return;
+    if (s->n == s->cap) {
+        int ncap = s->cap ? s->cap * 2 : 8;
+        char **nn = realloc(s->names, (size_t)ncap * sizeof *nn);
+        if (!nn) { R->ok = false; return; }
+        s->names = nn;
+        s->cap = ncap;
+    }
+    s->names[s->n++] = name;
+}
+
+/* Adds the names a statement list assigns to (without entering nested functions). */
+static void collect_target(Resolver *R, Scope *s, Node *t)
+{
+    if (!t) return;
+    if (t->kind == N_NAME) scope_add(R, s, t->name);
+    else if (t->kind == N_TUPLE)
+        for (int i = 0; i < t->n; i++) collect_target(R, s, t->list[i]);
+}
+
+static void collect_locals(Resolver *R, Scope *s, Node *n)
+{
+    if (!n) return;
+    switch (n->kind) {
+    case N_ASSIGN: case N_OPASSIGN: collect_target(R, s, n->a); break;
+    case N_FNDEF: scope_add(R, s, n->name); break;
+    case N_FOR: scope_add(R, s, n->name); collect_locals(R, s, n->b); break;
+    case N_IF: collect_locals(R, s, n->b); collect_locals(R, s, n->c); break;
+    case N_WHILE: collect_locals(R, s, n->b); break;
+    case N_BLOCK:
+        for (int i = 0; i < n->n; i++) collect_locals(R, s, n->list[i]);
+        break;
+    default: break;
+    }
+}
+
+/* Fills depth/slot for a name used in scope s (NULL = top level). */
+static void bind_name(Resolver *R, Scope *s, Node *n, const char *name)
+{
+    int depth = 0;
+    for (Scope *sc = s; sc; sc = sc->parent, depth++) {
+        int i = scope_find(sc, name);
+        if (i >= 0) {
+            n->depth = depth;
+            n->slot = i;
+            return;
+        }
+    }
+    n->depth = -1;
+    n->slot = symtab_intern(&R->I->gsyms, name);
+    if (n->slot < 0) R->ok = false;
+}
+
+static void resolve_node(Resolver *R, Scope *s, Node *n);
+
+static void resolve_fn(Resolver *R, Scope *outer, FnDef *fn)
+{
+    for (int i = 0; i < fn->nparams; i++) resolve_node(R, outer, fn->defaults[i]);
+    Scope sc = { .parent = outer, .fn = fn };
+    for (int i = 0; i < fn->nparams; i++) scope_add(R, &sc, fn->params[i]);
+    if (!fn->body_is_expr) collect_locals(R, &sc, fn->body);
+    resolve_node(R, &sc, fn->body);
+    fn->nslots = sc.n;
+    fn->slot_names = sc.names;   /* kept: FnDefs live as long as their source */
+}
+
+static void resolve_node(Resolver *R, Scope *s, Node *n)
+{
+    if (!n || !R->ok) return;
+    switch (n->kind) {
+    case N_NAME: bind_name(R, s, n, n->name); return;
+    case N_FOR: bind_name(R, s, n, n->name); break;
+    case N_FNDEF: bind_name(R, s, n, n->name); resolve_fn(R, s, n->fn); return;
+    case N_LAMBDA: resolve_fn(R, s, n->fn); return;
+    case N_ATTR: case N_METHOD: bind_name(R, s, n, n->name); break;  /* a.f(x) is f(a, x) */
+    default: break;
+    }
+    resolve_node(R, s, n->a);
+    resolve_node(R, s, n->b);
+    resolve_node(R, s, n->c);
+    for (int i = 0; i < n->n; i++) resolve_node(R, s, n->list[i]);
+}
+
+bool resolve_program(Interp *I, Node *root)
+{
+    Resolver R = { .I = I, .ok = true };
+    resolve_node(&R, NULL, root);
+    if (!R.ok) tl_seterr("out of memory");
+    return R.ok;
+}
+
+/* Frees the slot-name arrays the resolver attached to every FnDef under n. */
+void resolve_free(Node *n)
+{
+    if (!n) return;
+    if ((n->kind == N_FNDEF || n->kind == N_LAMBDA) && n->fn) {
+        free(n->fn->slot_names);
+        n->fn->slot_names = NULL;
+        for (int i = 0; i < n->fn->nparams; i++) resolve_free(n->fn->defaults[i]);
+        resolve_free(n->fn->body);
+    }
+    resolve_free(n->a);
+    resolve_free(n->b);
+    resolve_free(n->c);
+    for (int i = 0; i < n->n; i++) resolve_free(n->list[i]);
+}

@@ -1,0 +1,192 @@
+/* subscript.c — a[...] on values: tensors (views and advanced indexing), tuples, strings, dicts */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops.h"
+#include "subscript.h"
+
+/* Evaluated index items of one N_INDEX, owning the tensors they hold. */
+typedef struct IndexItems {
+    int n;
+    tl_index_item items[TL_MAXDIM * 2];
+    Value held[TL_MAXDIM * 2];
+} IndexItems;
+
+static void items_free(IndexItems *ix)
+{
+    for (int i = 0; i < ix->n; i++) val_release(ix->held[i]);
+    ix->n = 0;
+}
+
+/* Evaluates an optional integer slice bound. */
+static bool slice_bound(Interp *I, SubscriptEval ev, void *ctx, Node *n, int64_t *out, bool *has)
+{
+    *has = false;
+    if (!n) return true;
+    Value v;
+    if (!ev(ctx, n, &v)) return false;
+    if (v.kind == V_NONE) return true;
+    bool ok = v.kind == V_NUM && (tl_is_int((tl_dtype)v.dtype) || v.dtype == TL_BOOL);
+    if (ok) *out = tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype);
+    val_release(v);
+    if (!ok) return interp_error(I, n->at, "slice bounds must be integers or none");
+    *has = true;
+    return true;
+}
+
+/* Turns the index expressions of idx into runtime index items. */
+static bool eval_items(Interp *I, SubscriptEval ev, void *ctx, Node *idx, IndexItems *ix)
+{
+    ix->n = 0;
+    if (idx->n > TL_MAXDIM * 2) return interp_error(I, idx->at, "too many indices (%d)", idx->n);
+    for (int i = 0; i < idx->n; i++) {
+        Node *e = idx->list[i];
+        tl_index_item *it = &ix->items[ix->n];
+        memset(it, 0, sizeof *it);
+        ix->held[ix->n] = val_none();
+        if (e->kind == N_ELLIPSIS) {
+            it->kind = TL_IDX_ELLIPSIS;
+        } else if (e->kind == N_SLICE) {
+            it->kind = TL_IDX_SLICE;
+            bool has_step;
+            it->step = 1;
+            if (!slice_bound(I, ev, ctx, e->a, &it->start, &it->has_start) ||
+                !slice_bound(I, ev, ctx, e->b, &it->stop, &it->has_stop) ||
+                !slice_bound(I, ev, ctx, e->c, &it->step, &has_step)) {
+                items_free(ix);
+                return false;
+            }
+            if (!has_step) it->step = 1;
+            if (it->step == 0) { items_free(ix); return interp_error(I, e->at, "slice step cannot be zero"); }
+        } else {
+            Value v;
+            if (!ev(ctx, e, &v)) { items_free(ix); return false; }
+            if (v.kind == V_NONE) {
+                it->kind = TL_IDX_NEWAXIS;
+            } else if (v.kind == V_NUM && tl_is_int((tl_dtype)v.dtype)) {
+                it->kind = TL_IDX_INT;
+                it->i = tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype);
+            } else if (v.kind == V_NUM || v.kind == V_TENSOR) {
+                tl_dtype d = val_dtype(v);
+                if (!tl_is_int(d) && d != TL_BOOL) {
+                    val_release(v);
+                    items_free(ix);
+                    return interp_error(I, e->at, "indices must be integers, slices, none, ... or integer/bool tensors, not %s",
+                                        tl_dtype_name(d));
+                }
+                tl_tensor *t = val_to_tensor(v);
+                val_release(v);
+                if (!t) { items_free(ix); return interp_error_rt(I, e->at); }
+                v = (Value){ .kind = V_TENSOR };
+                v.as.t = t;
+                it->kind = TL_IDX_TENSOR;
+                it->tensor = t;
+                ix->held[ix->n] = v;
+            } else {
+                Value bad = v;
+                items_free(ix);
+                interp_error(I, e->at, "a %s cannot be used as an index", val_kind_name(bad));
+                val_release(bad);
+                return false;
+            }
+        }
+        ix->n++;
+    }
+    return true;
+}
+
+/* A single integer index into a sequence of length len, Python style. */
+static bool seq_index(Interp *I, SubscriptEval ev, void *ctx, Node *idx, int64_t len, int64_t *out)
+{
+    if (idx->n != 1 || idx->list[0]->kind == N_SLICE || idx->list[0]->kind == N_ELLIPSIS)
+        return interp_error(I, idx->at, "tuples and strings take one integer index");
+    Value v;
+    if (!ev(ctx, idx->list[0], &v)) return false;
+    bool ok = v.kind == V_NUM && tl_is_int((tl_dtype)v.dtype);
+    int64_t i = ok ? tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype) : 0;
+    val_release(v);
+    if (!ok) return interp_error(I, idx->list[0]->at, "index must be an integer");
+    if (i < 0) i += len;
+    if (i < 0 || i >= len) return interp_error(I, idx->list[0]->at, "index %lld is out of range for length %lld",
+                                               (long long)(i < 0 ? i - len : i), (long long)len);
+    *out = i;
+    return true;
+}
+
+static bool dict_key(Interp *I, SubscriptEval ev, void *ctx, Node *idx, Value *key)
+{
+    if (idx->n != 1) return interp_error(I, idx->at, "dicts take one string key");
+    if (!ev(ctx, idx->list[0], key)) return false;
+    if (key->kind != V_STR) {
+        val_release(*key);
+        return interp_error(I, idx->list[0]->at, "dict keys must be strings");
+    }
+    return true;
+}
+
+bool subscript_get(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx, Value *out)
+{
+    switch (base.kind) {
+    case V_TENSOR: case V_NUM: {
+        IndexItems ix;
+        if (!eval_items(I, ev, ctx, idx, &ix)) return false;
+        tl_tensor *t = val_to_tensor(base);
+        tl_tensor *r = t ? tl_index_get(t, ix.n, ix.items) : NULL;
+        if (t) tl_tensor_release(t);
+        items_free(&ix);
+        if (!r) return interp_error_rt(I, idx->at);
+        *out = val_from_tensor(r);
+        return true;
+    }
+    case V_TUPLE: {
+        int64_t i;
+        if (!seq_index(I, ev, ctx, idx, base.as.tu->n, &i)) return false;
+        *out = val_retain(base.as.tu->items[i]);
+        return true;
+    }
+    case V_STR: {
+        int64_t i;
+        if (!seq_index(I, ev, ctx, idx, (int64_t)base.as.s->len, &i)) return false;
+        *out = val_str(base.as.s->data + i, 1);
+        return out->kind == V_STR || interp_error_rt(I, idx->at);
+    }
+    case V_DICT: {
+        Value key;
+        if (!dict_key(I, ev, ctx, idx, &key)) return false;
+        Value *v = dict_get(base.as.d, key.as.s->data, key.as.s->len);
+        if (!v) {
+            interp_error(I, idx->list[0]->at, "no key \"%.200s\" in this dict", key.as.s->data);
+            val_release(key);
+            return false;
+        }
+        val_release(key);
+        *out = val_retain(*v);
+        return true;
+    }
+    default:
+        return interp_error(I, idx->at, "a %s cannot be indexed", val_kind_name(base));
+    }
+}
+
+bool subscript_set(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx, Value v)
+{
+    if (base.kind == V_DICT) {
+        Value key;
+        if (!dict_key(I, ev, ctx, idx, &key)) return false;
+        bool ok = dict_set(base.as.d, key.as.s->data, key.as.s->len, val_retain(v));
+        val_release(key);
+        return ok || interp_error_rt(I, idx->at);
+    }
+    if (base.kind != V_TENSOR)
+        return interp_error(I, idx->at, "cannot assign into a %s%s", val_kind_name(base),
+                            base.kind == V_NUM ? " (numbers are values, not views)" : "");
+    if (!val_is_numeric(v))
+        return interp_error(I, idx->at, "cannot store a %s in a tensor", val_kind_name(v));
+    IndexItems ix;
+    if (!eval_items(I, ev, ctx, idx, &ix)) return false;
+    tl_tensor *src = val_to_tensor(v);
+    int rc = src ? tl_index_set(base.as.t, ix.n, ix.items, src) : -1;
+    if (src) tl_tensor_release(src);
+    items_free(&ix);
+    return rc == 0 || interp_error_rt(I, idx->at);
+}

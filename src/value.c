@@ -1,0 +1,400 @@
+/* value.c — refcounting, strings, tuples, dicts, frames, and the print form of values */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "interp.h"
+#include "value.h"
+
+static void closure_free(Closure *c);
+static void frame_maybe_collect(Frame *f);
+
+Value val_retain(Value v)
+{
+    switch (v.kind) {
+    case V_TENSOR: tl_tensor_retain(v.as.t); break;
+    case V_STR: v.as.s->refcount++; break;
+    case V_TUPLE: v.as.tu->refcount++; break;
+    case V_DICT: v.as.d->refcount++; break;
+    case V_FUNC: v.as.fn->refcount++; break;
+    default: break;
+    }
+    return v;
+}
+
+void val_release(Value v)
+{
+    switch (v.kind) {
+    case V_TENSOR: tl_tensor_release(v.as.t); break;
+    case V_STR:
+        if (--v.as.s->refcount == 0) free(v.as.s);
+        break;
+    case V_TUPLE:
+        if (--v.as.tu->refcount == 0) {
+            for (int i = 0; i < v.as.tu->n; i++) val_release(v.as.tu->items[i]);
+            free(v.as.tu);
+        }
+        break;
+    case V_DICT:
+        if (--v.as.d->refcount == 0) {
+            Dict *d = v.as.d;
+            for (int i = 0; i < d->n; i++) {
+                if (--d->keys[i]->refcount == 0) free(d->keys[i]);
+                val_release(d->vals[i]);
+            }
+            free(d->keys);
+            free(d->vals);
+            free(d->label);
+            free(d);
+        }
+        break;
+    case V_FUNC: {
+        Closure *c = v.as.fn;
+        if (--c->refcount == 0) closure_free(c);
+        else if (c->refcount == 1 && c->env) frame_maybe_collect(c->env);
+        break;
+    }
+    default: break;
+    }
+}
+
+static void closure_free(Closure *c)
+{
+    if (c->defaults) {
+        for (int i = 0; i < c->def->nparams; i++) val_release(c->defaults[i]);
+        free(c->defaults);
+    }
+    free(c->has_default);
+    if (c->env) frame_release(c->env);
+    if (c->src) source_release(c->src);
+    free(c);
+}
+
+Value val_str(const char *s, size_t n)
+{
+    Str *p = malloc(sizeof(Str) + n + 1);
+    if (!p) { tl_seterr("out of memory"); return (Value){ .kind = V_UNDEF }; }
+    p->refcount = 1;
+    p->len = n;
+    if (n) memcpy(p->data, s, n);
+    p->data[n] = 0;
+    Value v = { .kind = V_STR };
+    v.as.s = p;
+    return v;
+}
+
+Value val_cstr(const char *s) { return val_str(s, strlen(s)); }
+
+Value val_tuple_new(int n)
+{
+    Tuple *t = malloc(sizeof(Tuple) + (size_t)n * sizeof(Value));
+    if (!t) { tl_seterr("out of memory"); return (Value){ .kind = V_UNDEF }; }
+    t->refcount = 1;
+    t->n = n;
+    for (int i = 0; i < n; i++) t->items[i] = val_none();
+    Value v = { .kind = V_TUPLE };
+    v.as.tu = t;
+    return v;
+}
+
+Value val_dict_new(void)
+{
+    Dict *d = calloc(1, sizeof(Dict));
+    if (!d) { tl_seterr("out of memory"); return (Value){ .kind = V_UNDEF }; }
+    d->refcount = 1;
+    Value v = { .kind = V_DICT };
+    v.as.d = d;
+    return v;
+}
+
+Value *dict_get(Dict *d, const char *key, size_t klen)
+{
+    for (int i = 0; i < d->n; i++)
+        if (d->keys[i]->len == klen && memcmp(d->keys[i]->data, key, klen) == 0) return &d->vals[i];
+    return NULL;
+}
+
+bool dict_set(Dict *d, const char *key, size_t klen, Value v)
+{
+    Value *slot = dict_get(d, key, klen);
+    if (slot) {
+        val_release(*slot);
+        *slot = v;
+        return true;
+    }
+    if (d->n == d->cap) {
+        int ncap = d->cap ? d->cap * 2 : 8;
+        Str **nk = realloc(d->keys, (size_t)ncap * sizeof *nk);
+        if (!nk) goto oom;
+        d->keys = nk;
+        Value *nv = realloc(d->vals, (size_t)ncap * sizeof *nv);
+        if (!nv) goto oom;
+        d->vals = nv;
+        d->cap = ncap;
+    }
+    Value ks = val_str(key, klen);
+    if (ks.kind != V_STR) goto oom;
+    d->keys[d->n] = ks.as.s;
+    d->vals[d->n] = v;
+    d->n++;
+    return true;
+oom:
+    val_release(v);
+    tl_seterr("out of memory");
+    return false;
+}
+
+Value val_from_tensor(tl_tensor *t)
+{
+    Value v;
+    if (t->ndim == 0) {
+        v = (Value){ .kind = V_NUM, .dtype = (uint8_t)t->dtype };
+        memcpy(v.as.num.bytes, tl_tensor_data(t), tl_dtype_size(t->dtype));
+        tl_tensor_release(t);
+        return v;
+    }
+    v = (Value){ .kind = V_TENSOR };
+    v.as.t = t;
+    return v;
+}
+
+tl_tensor *val_to_tensor(Value v)
+{
+    if (v.kind == V_NUM) return tl_tensor_scalar((tl_dtype)v.dtype, v.as.num.bytes);
+    if (v.kind == V_TENSOR) { tl_tensor_retain(v.as.t); return v.as.t; }
+    tl_seterr("expected a tensor, got %s", val_kind_name(v));
+    return NULL;
+}
+
+const char *val_kind_name(Value v)
+{
+    switch (v.kind) {
+    case V_NONE: return "none";
+    case V_NUM: return "number";
+    case V_TENSOR: return "tensor";
+    case V_STR: return "string";
+    case V_TUPLE: return "tuple";
+    case V_DICT: return "dict";
+    case V_FUNC: return "function";
+    case V_BUILTIN: return "builtin function";
+    default: return "undefined";
+    }
+}
+
+bool val_truthy(Value v, bool *out)
+{
+    switch (v.kind) {
+    case V_NONE: *out = false; return true;
+    case V_NUM: *out = tl_scalar_is_nonzero(v.as.num.bytes, (tl_dtype)v.dtype); return true;
+    case V_TENSOR:
+        if (tl_tensor_size(v.as.t) != 1) {
+            tl_seterr("the truth value of a tensor with %lld elements is ambiguous; use any() or all()",
+                      (long long)tl_tensor_size(v.as.t));
+            return false;
+        }
+        *out = tl_scalar_is_nonzero(tl_tensor_data(v.as.t), v.as.t->dtype);
+        return true;
+    case V_STR: *out = v.as.s->len > 0; return true;
+    case V_TUPLE: *out = v.as.tu->n > 0; return true;
+    case V_DICT: *out = v.as.d->n > 0; return true;
+    default: *out = true; return true;
+    }
+}
+
+/* ---- string buffers ---------------------------------------------------- */
+
+bool sb_append(StrBuf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t ncap = b->cap ? b->cap : 64;
+        while (ncap < b->len + n + 1) ncap *= 2;
+        char *nd = realloc(b->data, ncap);
+        if (!nd) { tl_seterr("out of memory"); return false; }
+        b->data = nd;
+        b->cap = ncap;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = 0;
+    return true;
+}
+
+bool sb_printf(StrBuf *b, const char *fmt, ...)
+{
+    char tmp[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0) return false;
+    if ((size_t)n < sizeof tmp) return sb_append(b, tmp, (size_t)n);
+    char *big = malloc((size_t)n + 1);
+    if (!big) { tl_seterr("out of memory"); return false; }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    bool ok = sb_append(b, big, (size_t)n);
+    free(big);
+    return ok;
+}
+
+void sb_free(StrBuf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+/* ---- print forms ------------------------------------------------------- */
+
+static int write_str(tl_write_fn w, void *ctx, const char *s) { return w(ctx, s, strlen(s)); }
+
+/* Writes a string the way it appears inside a tuple or dict: quoted, escaped. */
+static int write_quoted(tl_write_fn w, void *ctx, const Str *s)
+{
+    if (w(ctx, "\"", 1)) return -1;
+    for (size_t i = 0; i < s->len; i++) {
+        char c = s->data[i];
+        const char *esc = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\\' ? "\\\\" : c == '"' ? "\\\"" : NULL;
+        if (esc ? write_str(w, ctx, esc) : w(ctx, &c, 1)) return -1;
+    }
+    return w(ctx, "\"", 1);
+}
+
+static int write_nested(Value v, tl_write_fn w, void *ctx)
+{
+    if (v.kind == V_STR) return write_quoted(w, ctx, v.as.s);
+    return val_write(v, w, ctx);
+}
+
+/* A one-line summary for dict listings: tensors as dtype and shape. */
+static int write_summary(Value v, tl_write_fn w, void *ctx)
+{
+    if (v.kind == V_TENSOR) {
+        char shp[TL_MAXDIM * 22 + 8];
+        tl_shape_str(v.as.t->ndim, v.as.t->shape, shp, sizeof shp);
+        if (write_str(w, ctx, tl_dtype_name(v.as.t->dtype)) || w(ctx, " ", 1)) return -1;
+        return write_str(w, ctx, shp);
+    }
+    if (v.kind == V_DICT) {
+        char tmp[64];
+        snprintf(tmp, sizeof tmp, "dict with %d entries", v.as.d->n);
+        return write_str(w, ctx, tmp);
+    }
+    return write_nested(v, w, ctx);
+}
+
+int val_write(Value v, tl_write_fn w, void *ctx)
+{
+    char buf[128];
+    switch (v.kind) {
+    case V_NONE: return write_str(w, ctx, "none");
+    case V_NUM:
+        if (tl_fmt_scalar(v.as.num.bytes, (tl_dtype)v.dtype, buf, sizeof buf) < 0) return -1;
+        return write_str(w, ctx, buf);
+    case V_TENSOR: return tl_fmt_tensor(v.as.t, &tl_print_options, w, ctx);
+    case V_STR: return w(ctx, v.as.s->data, v.as.s->len);
+    case V_TUPLE: {
+        if (w(ctx, "(", 1)) return -1;
+        for (int i = 0; i < v.as.tu->n; i++) {
+            if (i && w(ctx, ", ", 2)) return -1;
+            if (write_nested(v.as.tu->items[i], w, ctx)) return -1;
+        }
+        return write_str(w, ctx, v.as.tu->n == 1 ? ",)" : ")");
+    }
+    case V_DICT: {
+        Dict *d = v.as.d;
+        if (d->n == 0) return write_str(w, ctx, "{}");
+        for (int i = 0; i < d->n; i++) {
+            if (i && w(ctx, "\n", 1)) return -1;
+            if (w(ctx, d->keys[i]->data, d->keys[i]->len) || w(ctx, ": ", 2)) return -1;
+            if (write_summary(d->vals[i], w, ctx)) return -1;
+        }
+        return 0;
+    }
+    case V_FUNC:
+        snprintf(buf, sizeof buf, "<fn %s>", v.as.fn->def->name);
+        return write_str(w, ctx, buf);
+    case V_BUILTIN:
+        snprintf(buf, sizeof buf, "<builtin %s>", v.as.bi->name);
+        return write_str(w, ctx, buf);
+    default: return write_str(w, ctx, "<undefined>");
+    }
+}
+
+static int sb_writer(void *ctx, const char *s, size_t n) { return sb_append(ctx, s, n) ? 0 : -1; }
+
+bool val_format(StrBuf *b, Value v) { return val_write(v, sb_writer, b) == 0; }
+
+/* ---- frames ------------------------------------------------------------ */
+
+Frame *frame_new(Frame *parent, int nslots)
+{
+    Frame *f = calloc(1, sizeof(Frame));
+    if (!f) { tl_seterr("out of memory"); return NULL; }
+    f->refcount = 1;
+    f->parent = parent;
+    if (parent) parent->refcount++;
+    if (!frame_ensure(f, nslots)) { free(f); if (parent) frame_release(parent); return NULL; }
+    return f;
+}
+
+bool frame_ensure(Frame *f, int nslots)
+{
+    if (nslots <= f->cap) {
+        if (nslots > f->nslots) f->nslots = nslots;
+        return true;
+    }
+    int ncap = f->cap ? f->cap : 8;
+    while (ncap < nslots) ncap *= 2;
+    Value *ns = realloc(f->slots, (size_t)ncap * sizeof(Value));
+    if (!ns) { tl_seterr("out of memory"); return false; }
+    for (int i = f->cap; i < ncap; i++) ns[i] = (Value){ .kind = V_UNDEF };
+    f->slots = ns;
+    f->cap = ncap;
+    f->nslots = nslots;
+    return true;
+}
+
+void frame_clear(Frame *f)
+{
+    for (int i = 0; i < f->nslots; i++) {
+        Value v = f->slots[i];
+        f->slots[i] = (Value){ .kind = V_UNDEF };
+        val_release(v);
+    }
+}
+
+void frame_release(Frame *f)
+{
+    if (--f->refcount == 0) {
+        f->refcount = 1;           /* guard: releasing slots may come back here */
+        f->collecting = true;
+        frame_clear(f);
+        free(f->slots);
+        Frame *parent = f->parent;
+        free(f);
+        if (parent) frame_release(parent);
+        return;
+    }
+    frame_maybe_collect(f);
+}
+
+/* Frees a frame kept alive only by closures that live in its own slots. */
+static void frame_maybe_collect(Frame *f)
+{
+    if (f->collecting) return;
+    int64_t internal = 0;
+    for (int i = 0; i < f->nslots; i++) {
+        Value v = f->slots[i];
+        if (v.kind == V_FUNC && v.as.fn->env == f && v.as.fn->refcount == 1) internal++;
+    }
+    if (internal == 0 || f->refcount != internal) return;
+    f->collecting = true;
+    f->refcount++;
+    frame_clear(f);
+    f->collecting = false;
+    frame_release(f);
+}

@@ -1,0 +1,121 @@
+/* value.h — the language's values: inline scalars and refcounted heap objects */
+#ifndef TL_VALUE_H
+#define TL_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ast.h"
+#include "format.h"
+#include "tensor.h"
+
+typedef enum ValueKind {
+    V_NONE,
+    V_NUM,      /* a 0-d number held inline: dtype + native bytes (no heap) */
+    V_TENSOR,   /* a tensor of ndim >= 1 (0-d results always become V_NUM) */
+    V_STR,
+    V_TUPLE,
+    V_DICT,
+    V_FUNC,     /* a closure */
+    V_BUILTIN,
+    V_UNDEF,    /* internal: a slot not yet assigned; never seen by programs */
+} ValueKind;
+
+typedef struct Str { int64_t refcount; size_t len; char data[]; } Str;
+typedef struct Tuple Tuple;
+typedef struct Dict Dict;
+typedef struct Closure Closure;
+typedef struct Builtin Builtin;
+
+typedef struct Value {
+    uint8_t kind;       /* ValueKind */
+    uint8_t dtype;      /* V_NUM: tl_dtype */
+    bool weak;          /* V_NUM/V_TENSOR: a literal (or computed only from literals): NEP 50 weak */
+    union {
+        tl_scalar num;
+        tl_tensor *t;
+        Str *s;
+        Tuple *tu;
+        Dict *d;
+        Closure *fn;
+        const Builtin *bi;
+    } as;
+} Value;
+
+struct Tuple { int64_t refcount; int n; Value items[]; };
+
+/* Insertion-ordered string-keyed dictionary. */
+struct Dict {
+    int64_t refcount;
+    int n, cap;
+    Str **keys;
+    Value *vals;
+    char *label;        /* optional: what info/print calls it (a file name) */
+};
+
+/* A call frame: slots for a function's locals; closures keep their frame alive. */
+typedef struct Frame {
+    int64_t refcount;
+    struct Frame *parent;
+    int nslots, cap;
+    Value *slots;
+    bool collecting;
+} Frame;
+
+struct Closure {
+    int64_t refcount;
+    FnDef *def;
+    Frame *env;         /* the frame the function was defined in */
+    Value *defaults;    /* def->nparams entries; V_NONE kind with no default marked by has_default */
+    bool *has_default;
+    Source *src;        /* keeps the defining source (and its AST arena) alive */
+};
+
+static inline Value val_none(void) { Value v = { .kind = V_NONE }; return v; }
+static inline Value val_i64(int64_t x) { Value v = { .kind = V_NUM, .dtype = TL_I64 }; v.as.num.i64 = x; return v; }
+static inline Value val_f64(double x) { Value v = { .kind = V_NUM, .dtype = TL_F64 }; v.as.num.f64 = x; return v; }
+static inline Value val_bool(bool x) { Value v = { .kind = V_NUM, .dtype = TL_BOOL }; v.as.num.b = x; return v; }
+static inline Value val_num(tl_dtype d, const tl_scalar *s) { Value v = { .kind = V_NUM, .dtype = (uint8_t)d }; v.as.num = *s; return v; }
+
+/* Refcounting: retain returns its argument for convenience. */
+Value val_retain(Value v);
+void val_release(Value v);
+
+Value val_str(const char *s, size_t n);
+Value val_cstr(const char *s);
+Value val_tuple_new(int n);                 /* items are V_NONE; fill them */
+Value val_dict_new(void);
+/* Takes ownership of v; replaces an existing key. Returns false on OOM. */
+bool dict_set(Dict *d, const char *key, size_t klen, Value v);
+/* Borrowed pointer or NULL. */
+Value *dict_get(Dict *d, const char *key, size_t klen);
+
+/* Wraps a runtime tensor (takes ownership): 0-d becomes V_NUM. */
+Value val_from_tensor(tl_tensor *t);
+/* A tensor for any numeric value (V_NUM → new 0-d tensor; V_TENSOR → retained). NULL if not numeric. */
+tl_tensor *val_to_tensor(Value v);
+static inline bool val_is_numeric(Value v) { return v.kind == V_NUM || v.kind == V_TENSOR; }
+static inline tl_dtype val_dtype(Value v) { return v.kind == V_NUM ? (tl_dtype)v.dtype : v.as.t->dtype; }
+
+const char *val_kind_name(Value v);         /* "tensor", "string", "tuple", ... for messages */
+bool val_truthy(Value v, bool *out);        /* false (error set in tl_errmsg) if ambiguous */
+
+/* Text forms: print form (strings raw) into a growing buffer. */
+typedef struct StrBuf { char *data; size_t len, cap; } StrBuf;
+bool sb_append(StrBuf *b, const char *s, size_t n);
+bool sb_printf(StrBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_free(StrBuf *b);
+/* Appends the print form of v. Returns false with tl error set on failure (e.g. interrupted). */
+bool val_format(StrBuf *b, Value v);
+/* Streams the print form of v; returns 0, or -1 with the tl error set. */
+int val_write(Value v, tl_write_fn w, void *ctx);
+
+/* Frames: slots start V_UNDEF. Releasing also breaks frame<->closure cycles
+   once nothing outside the frame refers to it or to its own closures. */
+Frame *frame_new(Frame *parent, int nslots);
+void frame_release(Frame *f);
+bool frame_ensure(Frame *f, int nslots);
+void frame_clear(Frame *f);
+
+#endif

@@ -1,0 +1,230 @@
+/* core.c — builtins about the language itself: print, str, fmt, len, keys, range, include, help, time, printopts */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "builtins.h"
+#include "format.h"
+
+static int file_writer(void *ctx, const char *s, size_t n) { return fwrite(s, 1, n, ctx) == n ? 0 : -1; }
+
+/* print(x, y, ...): print forms separated by spaces, then a newline; streams big tensors. */
+static bool bi_print(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "print", 0, -1, NULL)) return false;
+    for (int i = 0; i < a->npos; i++) {
+        if (i) fputc(' ', I->out);
+        if (val_write(a->pos[i], file_writer, I->out) != 0) {
+            fputc('\n', I->out);
+            return interp_error_rt(I, a->at);
+        }
+    }
+    fputc('\n', I->out);
+    *out = val_none();
+    return true;
+}
+
+static bool bi_str(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "str", 1, 1, NULL)) return false;
+    if (a->pos[0].kind == V_STR) { *out = val_retain(a->pos[0]); return true; }
+    StrBuf b = { 0 };
+    bool ok = val_format(&b, a->pos[0]);
+    if (ok) *out = val_str(b.data ? b.data : "", b.len);
+    sb_free(&b);
+    if (!ok || out->kind != V_STR) return interp_error_rt(I, a->at);
+    return true;
+}
+
+/* fmt("{} has shape {}", a, b): each {} takes the next argument's print form; {{ and }} are braces. */
+static bool bi_fmt(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "fmt", 1, -1, NULL)) return false;
+    if (a->pos[0].kind != V_STR) return interp_error(I, a->at, "fmt(): the first argument must be a string");
+    const Str *f = a->pos[0].as.s;
+    StrBuf b = { 0 };
+    int next = 1;
+    bool ok = true;
+    for (size_t i = 0; i < f->len && ok; i++) {
+        char c = f->data[i];
+        if ((c == '{' || c == '}') && i + 1 < f->len && f->data[i + 1] == c) {
+            ok = sb_append(&b, &c, 1);
+            i++;
+        } else if (c == '{' && i + 1 < f->len && f->data[i + 1] == '}') {
+            if (next >= a->npos) {
+                sb_free(&b);
+                return interp_error(I, a->at, "fmt(): more {} than arguments (%d given)", a->npos - 1);
+            }
+            ok = val_format(&b, a->pos[next++]);
+            i++;
+        } else {
+            ok = sb_append(&b, &c, 1);
+        }
+    }
+    if (ok && next < a->npos) {
+        sb_free(&b);
+        return interp_error(I, a->at, "fmt(): %d arguments but only %d {}", a->npos - 1, next - 1);
+    }
+    if (ok) *out = val_str(b.data ? b.data : "", b.len);
+    sb_free(&b);
+    if (!ok || out->kind != V_STR) return interp_error_rt(I, a->at);
+    return true;
+}
+
+static bool bi_len(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "len", 1, 1, NULL)) return false;
+    Value v = a->pos[0];
+    switch (v.kind) {
+    case V_STR: *out = val_i64((int64_t)v.as.s->len); return true;
+    case V_TUPLE: *out = val_i64(v.as.tu->n); return true;
+    case V_DICT: *out = val_i64(v.as.d->n); return true;
+    case V_TENSOR: *out = val_i64(v.as.t->shape[0]); return true;
+    default: return interp_error(I, a->at, "len() of a %s is not defined", val_kind_name(v));
+    }
+}
+
+static bool bi_keys(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "keys", 1, 1, NULL)) return false;
+    if (a->pos[0].kind != V_DICT) return interp_error(I, a->at, "keys() takes a dict, not a %s", val_kind_name(a->pos[0]));
+    Dict *d = a->pos[0].as.d;
+    Value t = val_tuple_new(d->n);
+    if (t.kind != V_TUPLE) return interp_error_rt(I, a->at);
+    for (int i = 0; i < d->n; i++) t.as.tu->items[i] = val_str(d->keys[i]->data, d->keys[i]->len);
+    *out = t;
+    return true;
+}
+
+/* range(...) outside a for loop: an i64 tensor (a for loop iterates range lazily). */
+static bool bi_range(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "range", 1, 3, NULL)) return false;
+    int64_t v[3];
+    for (int i = 0; i < a->npos; i++)
+        if (!arg_int(I, a, "range", i, NULL, 0, &v[i])) return false;
+    int64_t start = a->npos == 1 ? 0 : v[0], stop = a->npos == 1 ? v[0] : v[1], step = a->npos == 3 ? v[2] : 1;
+    if (step == 0) return interp_error(I, a->at, "range() step must not be zero");
+    return ret_tensor(I, a, tl_arange((double)start, (double)stop, (double)step, TL_I64), out);
+}
+
+/* include("path.tl"): runs a file in the global scope; the path is relative to the including file. */
+static bool bi_include(Interp *I, CallArgs *a, Value *out)
+{
+    const char *path;
+    if (!args_check(I, a, "include", 1, 1, NULL) || !arg_string(I, a, "include", 0, NULL, NULL, &path)) return false;
+    if (I->include_depth >= 64) return interp_error(I, a->at, "include() nested too deeply (a file includes itself?)");
+    const char *dir = a->at.src && a->at.src->dir && path[0] != '/' ? a->at.src->dir : "";
+    size_t n = strlen(dir) + strlen(path) + 1;
+    char *full = malloc(n);
+    if (!full) return interp_error(I, a->at, "out of memory");
+    snprintf(full, n, "%s%s", dir, path);
+    char err[512];
+    Source *src = source_from_file(full, err, sizeof err);
+    free(full);
+    if (!src) return interp_error(I, a->at, "include(): %s", err);
+    I->include_depth++;
+    bool ok = interp_run_source(I, src, I->echo_enabled);
+    I->include_depth--;
+    source_release(src);
+    if (!ok) {
+        diag_add_trace(&I->err, a->at);
+        return false;
+    }
+    *out = val_none();
+    return true;
+}
+
+static bool bi_help(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "help", 0, 1, NULL)) return false;
+    *out = val_none();
+    if (a->npos == 0) {
+        fprintf(I->out, "help(NAME) describes a builtin. Builtins:\n");
+        int col = 0;
+        for (const Builtin *const *tab = stdlib_tables; *tab; tab++)
+            for (const Builtin *b = *tab; b->name; b++) {
+                int w = (int)strlen(b->name) + 1;
+                if (col + w > 75) { fputc('\n', I->out); col = 0; }
+                fprintf(I->out, "%s ", b->name);
+                col += w;
+            }
+        fputc('\n', I->out);
+        return true;
+    }
+    const Builtin *b = NULL;
+    Value v = a->pos[0];
+    if (v.kind == V_BUILTIN) b = v.as.bi;
+    else if (v.kind == V_STR) b = builtin_find(v.as.s->data);
+    else if (v.kind == V_FUNC) {
+        FnDef *d = v.as.fn->def;
+        fprintf(I->out, "%s(", d->name);
+        for (int i = 0; i < d->nparams; i++) fprintf(I->out, "%s%s%s", i ? ", " : "", d->params[i], d->defaults[i] ? "=..." : "");
+        fprintf(I->out, "): a function defined in %s:%d\n", d->at.src ? d->at.src->name : "?", d->at.line);
+        return true;
+    }
+    if (!b) return interp_error(I, a->at, "help(): no builtin named %s", v.kind == V_STR ? v.as.s->data : "that");
+    fprintf(I->out, "%s\n  %s\n", b->signature, b->help);
+    return true;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* time(f): calls f() once and returns the seconds it took. */
+static bool bi_time(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "time", 1, 1, NULL)) return false;
+    Value r;
+    double t0 = now_seconds();
+    if (!interp_call(I, a->pos[0], 0, NULL, a->at, &r)) return false;
+    double t1 = now_seconds();
+    val_release(r);
+    *out = val_f64(t1 - t0);
+    return true;
+}
+
+static bool bi_printopts(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "precision", "threshold", "edgeitems", "linewidth", "suppress", NULL };
+    if (!args_check(I, a, "printopts", 0, 0, kws)) return false;
+    tl_printopts o = tl_print_options;
+    int64_t precision, threshold, edgeitems, linewidth;
+    bool suppress;
+    if (!arg_int(I, a, "printopts", -1, "precision", o.precision, &precision) ||
+        !arg_int(I, a, "printopts", -1, "threshold", o.threshold, &threshold) ||
+        !arg_int(I, a, "printopts", -1, "edgeitems", o.edgeitems, &edgeitems) ||
+        !arg_int(I, a, "printopts", -1, "linewidth", o.linewidth, &linewidth) ||
+        !arg_bool(I, a, "printopts", -1, "suppress", o.suppress, &suppress))
+        return false;
+    if (precision < 0 || precision > 100 || threshold < 0 || edgeitems < 0 || edgeitems > 1000000 || linewidth < 1 || linewidth > 100000)
+        return interp_error(I, a->at, "printopts(): precision must be 0..100, linewidth 1..100000, threshold and edgeitems >= 0");
+    o.precision = (int)precision;
+    o.threshold = threshold;
+    o.edgeitems = (int)edgeitems;
+    o.linewidth = (int)linewidth;
+    o.suppress = suppress;
+    tl_print_options = o;
+    *out = val_none();
+    return true;
+}
+
+const Builtin bi_core_table[] = {
+    { "print", bi_print, "print(x, ...)", "writes its arguments separated by spaces, then a newline", 0 },
+    { "str", bi_str, "str(x)", "the print form of any value, as a string", 0 },
+    { "fmt", bi_fmt, "fmt(template, args...)", "replaces each {} in template with the next argument's print form", 0 },
+    { "len", bi_len, "len(x)", "length of a string, tuple, dict, or a tensor's first axis", 0 },
+    { "keys", bi_keys, "keys(d)", "the keys of a dict, as a tuple of strings", 0 },
+    { "range", bi_range, "range(stop) | range(start, stop, step=1)", "integers from start to stop (lazy in a for loop)", 0 },
+    { "include", bi_include, "include(path)", "runs another .tl file (path relative to this file's folder)", 0 },
+    { "help", bi_help, "help(name)", "prints a builtin's signature and description", 0 },
+    { "time", bi_time, "time(f)", "calls f() and returns the seconds it took", 0 },
+    { "printopts", bi_printopts, "printopts(precision=8, threshold=1000, edgeitems=3, linewidth=75, suppress=false)",
+      "changes how tensors print", 0 },
+    { NULL, NULL, NULL, NULL, 0 },
+};

@@ -1,0 +1,154 @@
+/* introspect.c — what a value is: shape ndim size dtype strides info shares_memory, and dtype casts */
+#include <stdio.h>
+#include <string.h>
+
+#include "builtins.h"
+
+/* Applies to any numeric value; 0-d numbers have shape (). */
+static bool numeric_arg(Interp *I, CallArgs *a, const char *fname, tl_tensor **t)
+{
+    if (!args_check(I, a, fname, 1, 1, NULL)) return false;
+    return arg_tensor(I, a, fname, 0, NULL, t);
+}
+
+static bool bi_shape(Interp *I, CallArgs *a, Value *out)
+{
+    tl_tensor *t;
+    if (!numeric_arg(I, a, "shape", &t)) return false;
+    *out = shape_tuple(t->ndim, t->shape);
+    tl_tensor_release(t);
+    return out->kind == V_TUPLE || interp_error_rt(I, a->at);
+}
+
+static bool bi_strides(Interp *I, CallArgs *a, Value *out)
+{
+    tl_tensor *t;
+    if (!numeric_arg(I, a, "strides", &t)) return false;
+    *out = shape_tuple(t->ndim, t->strides);
+    tl_tensor_release(t);
+    return out->kind == V_TUPLE || interp_error_rt(I, a->at);
+}
+
+static bool bi_ndim(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "ndim", 1, 1, NULL)) return false;
+    Value v = a->pos[0];
+    if (!val_is_numeric(v)) return interp_error(I, a->at, "ndim() takes a tensor, not a %s", val_kind_name(v));
+    *out = val_i64(v.kind == V_NUM ? 0 : v.as.t->ndim);
+    return true;
+}
+
+static bool bi_size(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "size", 1, 1, NULL)) return false;
+    Value v = a->pos[0];
+    if (!val_is_numeric(v)) return interp_error(I, a->at, "size() takes a tensor, not a %s", val_kind_name(v));
+    *out = val_i64(v.kind == V_NUM ? 1 : tl_tensor_size(v.as.t));
+    return true;
+}
+
+static bool bi_dtype(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "dtype", 1, 1, NULL)) return false;
+    Value v = a->pos[0];
+    if (!val_is_numeric(v)) return interp_error(I, a->at, "dtype() takes a tensor, not a %s", val_kind_name(v));
+    *out = val_cstr(tl_dtype_name(val_dtype(v)));
+    return true;
+}
+
+static void print_tuple(FILE *f, int n, const int64_t *v, int64_t scale)
+{
+    fputc('(', f);
+    for (int i = 0; i < n; i++) fprintf(f, "%s%lld", i ? ", " : "", (long long)(v[i] * scale));
+    fputs(n == 1 ? ",)" : ")", f);
+}
+
+/* info(a): dtype, shape, strides (elements and bytes), offset, contiguity, storage. */
+static bool bi_info(Interp *I, CallArgs *a, Value *out)
+{
+    tl_tensor *t;
+    if (!numeric_arg(I, a, "info", &t)) return false;
+    FILE *f = I->out;
+    int64_t isz = (int64_t)tl_dtype_size(t->dtype);
+    fprintf(f, "dtype:      %s (%lld bytes per element)\n", tl_dtype_name(t->dtype), (long long)isz);
+    fprintf(f, "shape:      ");
+    print_tuple(f, t->ndim, t->shape, 1);
+    fprintf(f, "\nstrides:    ");
+    print_tuple(f, t->ndim, t->strides, 1);
+    fprintf(f, " elements, ");
+    print_tuple(f, t->ndim, t->strides, isz);
+    fprintf(f, " bytes\noffset:     %lld elements (%lld bytes)\n", (long long)t->offset, (long long)(t->offset * isz));
+    fprintf(f, "contiguous: %s%s\n", tl_is_contiguous(t) ? "true" : "false", t->readonly ? " (read-only view)" : "");
+    fprintf(f, "storage:    %s, %zu bytes%s\n", t->storage->name, t->storage->nbytes,
+            t->storage->kind == TL_STORAGE_MAPPED ? " (mapped file)" : "");
+    tl_tensor_release(t);
+    *out = val_none();
+    return true;
+}
+
+static bool bi_shares_memory(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "shares_memory", 2, 2, NULL)) return false;
+    if (a->pos[0].kind != V_TENSOR || a->pos[1].kind != V_TENSOR) {
+        *out = val_bool(false);   /* numbers are values: they never share */
+        return true;
+    }
+    *out = val_bool(tl_shares_memory(a->pos[0].as.t, a->pos[1].as.t));
+    return true;
+}
+
+/* f32(x), i64(x), ...: a cast to the dtype named by the builtin's tag (a strong value). */
+static bool bi_cast(Interp *I, CallArgs *a, Value *out)
+{
+    const char *name = a->self->name;
+    tl_tensor *t;
+    if (!numeric_arg(I, a, name, &t)) return false;
+    tl_tensor *r = tl_cast(t, (tl_dtype)a->self->tag);
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
+}
+
+static bool bi_astype(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "dtype", NULL };
+    tl_dtype d;
+    tl_tensor *t;
+    if (!args_check(I, a, "astype", 1, 2, kws) || !arg_dtype(I, a, "astype", 1, "dtype", TL_NDTYPES, &d)) return false;
+    if (d == TL_NDTYPES) return interp_error(I, a->at, "astype() missing dtype");
+    if (!arg_tensor(I, a, "astype", 0, NULL, &t)) return false;
+    tl_tensor *r = tl_cast(t, d);
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
+}
+
+static bool bi_bitcast(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "dtype", NULL };
+    tl_dtype d;
+    tl_tensor *t;
+    if (!args_check(I, a, "bitcast", 1, 2, kws) || !arg_dtype(I, a, "bitcast", 1, "dtype", TL_NDTYPES, &d)) return false;
+    if (d == TL_NDTYPES) return interp_error(I, a->at, "bitcast() missing dtype");
+    if (!arg_tensor(I, a, "bitcast", 0, NULL, &t)) return false;
+    tl_tensor *r = tl_view_bitcast(t, d);
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
+}
+
+#define CAST(NAME, DT) { NAME, bi_cast, NAME "(x)", "casts to " NAME " (a copy; floats round to nearest even, ints wrap)", DT }
+
+const Builtin bi_introspect_table[] = {
+    { "shape", bi_shape, "shape(x)", "the shape as a tuple", 0 },
+    { "ndim", bi_ndim, "ndim(x)", "the number of axes", 0 },
+    { "size", bi_size, "size(x)", "the number of elements", 0 },
+    { "dtype", bi_dtype, "dtype(x)", "the dtype's name, such as \"f32\"", 0 },
+    { "strides", bi_strides, "strides(x)", "strides in elements, as a tuple", 0 },
+    { "info", bi_info, "info(x)", "prints dtype, shape, strides, offset, contiguity and storage", 0 },
+    { "shares_memory", bi_shares_memory, "shares_memory(a, b)", "true when some element of a and of b occupy the same bytes", 0 },
+    { "astype", bi_astype, "astype(x, dtype)", "a copy cast to dtype (a name such as \"f16\")", 0 },
+    { "bitcast", bi_bitcast, "bitcast(x, dtype)", "reinterprets the bytes as dtype without copying", 0 },
+    CAST("bool", TL_BOOL), CAST("u8", TL_U8), CAST("u16", TL_U16), CAST("u32", TL_U32), CAST("u64", TL_U64),
+    CAST("i8", TL_I8), CAST("i16", TL_I16), CAST("i32", TL_I32), CAST("i64", TL_I64),
+    CAST("f16", TL_F16), CAST("bf16", TL_BF16), CAST("f32", TL_F32), CAST("f64", TL_F64),
+    CAST("c64", TL_C64), CAST("c128", TL_C128),
+    { NULL, NULL, NULL, NULL, 0 },
+};
