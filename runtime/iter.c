@@ -159,6 +159,13 @@ int tl_iter_init(tl_iter *it, int nops, const tl_tensor *const *ops, int ndim, c
 int tl_iter_run(const tl_iter *it, tl_inner_fn fn, void *aux)
 {
     if (it->size == 0) return 0;
+    if (it->ndim == 0) {                /* hand-made 0-d plan: one element */
+        static const int64_t zero[TL_ITER_MAXOPS];
+        char *ptrs[TL_ITER_MAXOPS];
+        memcpy(ptrs, it->base, sizeof ptrs);
+        fn(1, ptrs, zero, aux);
+        return 0;
+    }
     int nops = it->nops, nd = it->ndim, inner = nd - 1;
     int64_t idx[TL_MAXDIM] = {0};
     int64_t inner_strides[TL_ITER_MAXOPS];

@@ -13,7 +13,7 @@ typedef void (*tl_inner_fn)(int64_t n, char **ptrs, const int64_t *byte_strides,
    shape, with axes coalesced and ordered for locality. Kernels never see shapes. */
 typedef struct tl_iter {
     int nops;
-    int ndim;                                   /* after coalescing; innermost axis is ndim-1 */
+    int ndim;                                   /* after coalescing; innermost axis is ndim-1; tl_iter_init gives >= 1 (0-d: one axis of 1) */
     int64_t shape[TL_MAXDIM];
     int64_t bstrides[TL_ITER_MAXOPS][TL_MAXDIM]; /* byte strides per operand */
     char *base[TL_ITER_MAXOPS];
