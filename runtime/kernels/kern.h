@@ -18,6 +18,9 @@ int tl_parallel_for(int64_t ntasks, tl_task_fn fn, void *ctx);
 int tl_threads_for(int64_t work);
 /* tl_iter_run, split along outer axes over the pool when the plan is big. */
 int tl_kern_run(const tl_iter *it, tl_inner_fn fn, void *aux);
+/* The same when each element of the plan costs `cost` units of work
+   (a reduction whose every output reads a run of `cost` inputs). */
+int tl_kern_run_cost(const tl_iter *it, tl_inner_fn fn, void *aux, int64_t cost);
 
 /* ---- elementwise inner loops (binary_loops.c, unary_loops.c) ----------- */
 /* Inner loop for out = a OP b, all operands already in cdt (output in the

@@ -1,1 +1,659 @@
-/* kernels/reduce.c — placeholder, filled in by its owner */
+/* kernels/reduce.c — reductions over any set of axes: dtype rules, the plan, threading, cumsum */
+#include <math.h>
+#include <stdlib.h>
+
+#include "reduce_loops.h"
+
+static const char *redop_names[TL_NREDOPS] = {
+    "sum", "prod", "mean", "var", "std", "minimum", "maximum", "argmin", "argmax",
+    "any", "all", "norm", "logsumexp",
+};
+
+/* ---- dtype rules (SPEC §5) -------------------------------------------------- */
+
+static tl_dtype real_of(tl_dtype d) { return d == TL_C64 ? TL_F32 : d == TL_C128 ? TL_F64 : d; }
+static bool is_half(tl_dtype d) { return d == TL_F16 || d == TL_BF16; }
+static bool intlike(tl_dtype d) { return tl_is_int(d) || d == TL_BOOL; }
+
+tl_dtype tl_reduce_result_dtype(tl_redop op, tl_dtype in)
+{
+    switch (op) {
+    case TL_RSUM: case TL_RPROD:
+        if (tl_dtype_kind(in) == TL_KIND_UINT) return TL_U64;
+        if (intlike(in)) return TL_I64;
+        return in;
+    case TL_RMEAN:
+        return intlike(in) ? TL_F64 : in;
+    case TL_RVAR: case TL_RSTD: case TL_RNORM: case TL_RLOGSUMEXP:
+        return intlike(in) ? TL_F64 : real_of(in);
+    case TL_RARGMIN: case TL_RARGMAX:
+        return TL_I64;
+    case TL_RANY: case TL_RALL:
+        return TL_BOOL;
+    default:
+        return in;
+    }
+}
+
+/* The dtype the kernels read: sums widen to 64-bit ints or f32; min/max
+   compare in the widest type of the kind (exact, cast back after). */
+static tl_dtype work_dtype(tl_redop op, tl_dtype in)
+{
+    if (op == TL_RANY || op == TL_RALL) return TL_BOOL;
+    if (tl_dtype_kind(in) == TL_KIND_UINT || in == TL_BOOL) return TL_U64;
+    if (tl_is_int(in)) return TL_I64;
+    if (is_half(in)) return TL_F32;
+    if (in == TL_C64 && op != TL_RSUM && op != TL_RPROD) return TL_C128;
+    return in;
+}
+
+/* Float dtype that mean/var/norm/logsumexp compute in. */
+static tl_dtype float_work(tl_dtype in)
+{
+    if (intlike(in)) return TL_F64;
+    if (is_half(in)) return TL_F32;
+    return in;
+}
+
+/* ---- small tensor helpers ------------------------------------------------------ */
+
+static tl_tensor *as_dtype(const tl_tensor *t, tl_dtype dt)
+{
+    if (t->dtype == dt) {
+        tl_tensor_retain((tl_tensor *)t);
+        return (tl_tensor *)t;
+    }
+    return tl_cast(t, dt);
+}
+
+/* Replaces *t by a cast of it (releasing the old one); false on failure. */
+static bool recast(tl_tensor **t, tl_dtype dt)
+{
+    if (!*t || (*t)->dtype == dt) return *t != NULL;
+    tl_tensor *c = tl_cast(*t, dt);
+    tl_tensor_release(*t);
+    *t = c;
+    return c != NULL;
+}
+
+static tl_tensor *scalar_f64(tl_dtype dt, double v)
+{
+    tl_scalar s;
+    tl_scalar_convert(&s, dt, &v, TL_F64);
+    return tl_tensor_scalar(dt, &s);
+}
+
+/* ---- the plan: kept axes, then one reduced axis of R elements at stride rs ---- */
+
+typedef struct plan {
+    tl_tensor *src;              /* the tensor the plan points into (owned) */
+    int nk;                      /* kept axes, in the input's order */
+    int64_t kshape[TL_MAXDIM], kstride[TL_MAXDIM];
+    int64_t offset;              /* element offset of src's first element */
+    int64_t R, rs;               /* reduced count and stride (elements) */
+    int64_t M;                   /* product of kept dims */
+} plan;
+
+/* Merges reduced axes (ordered outer to inner) into one when their strides allow. */
+static bool coalesce_reduced(int n, const int64_t *shape, const int64_t *stride, int64_t *R, int64_t *rs)
+{
+    int64_t cs = 0, cn = 1;
+    bool have = false;
+    for (int i = 0; i < n; i++) {
+        if (shape[i] == 1) continue;
+        if (!have) { cn = shape[i]; cs = stride[i]; have = true; continue; }
+        if (cs != shape[i] * stride[i]) return false;
+        cn *= shape[i];
+        cs = stride[i];
+    }
+    *R = cn;
+    *rs = have ? cs : 1;
+    return true;
+}
+
+/* Builds the plan for reducing the axes in mask of x. Reduced axes are put in
+   memory order (C order for argmin/argmax, whose index is the flat C index);
+   when they do not merge into one strided axis the data is copied first. */
+static int make_plan(plan *p, const tl_tensor *x, const bool *mask, bool c_order)
+{
+    int perm[TL_MAXDIM], nk = 0, nr = 0, red[TL_MAXDIM];
+    for (int d = 0; d < x->ndim; d++) {
+        if (mask[d]) red[nr++] = d;
+        else perm[nk++] = d;
+    }
+    if (!c_order)   /* stable sort of reduced axes by |stride|, largest first */
+        for (int i = 1; i < nr; i++)
+            for (int j = i; j > 0 && llabs(x->strides[red[j - 1]]) < llabs(x->strides[red[j]]); j--) {
+                int t = red[j]; red[j] = red[j - 1]; red[j - 1] = t;
+            }
+    for (int i = 0; i < nr; i++) perm[nk + i] = red[i];
+    tl_tensor *v = tl_view_permute(x, perm);
+    if (!v) return -1;
+    int64_t R, rs;
+    if (!coalesce_reduced(nr, v->shape + nk, v->strides + nk, &R, &rs)) {
+        tl_tensor *c = tl_copy(v);
+        tl_tensor_release(v);
+        if (!c) return -1;
+        v = c;
+        if (tl_shape_size(nr, v->shape + nk, &R) < 0) { tl_tensor_release(v); return -1; }
+        rs = 1;
+    }
+    p->src = v;
+    p->nk = nk;
+    p->M = 1;
+    for (int i = 0; i < nk; i++) {
+        p->kshape[i] = v->shape[i];
+        p->kstride[i] = v->strides[i];
+        p->M *= v->shape[i];
+    }
+    p->offset = v->offset;
+    p->R = R;
+    p->rs = rs;
+    return 0;
+}
+
+/* ---- strategy (a): one output from a long run, in fixed blocks ---------------- */
+
+typedef struct single_ctx {
+    const tl_reduce_kernel *k;
+    const char *base;
+    int64_t R, rs_bytes, blocks_per_task, nblocks;
+    unsigned char *partials;     /* 16 bytes per block */
+} single_ctx;
+
+static int single_task(void *vctx, int64_t t)
+{
+    single_ctx *c = vctx;
+    if (tl_check_interrupt() < 0) return -1;
+    int64_t b0 = t * c->blocks_per_task, b1 = b0 + c->blocks_per_task;
+    if (b1 > c->nblocks) b1 = c->nblocks;
+    for (int64_t b = b0; b < b1; b++) {
+        int64_t start = b * TL_SUM_BLOCK, len = c->R - start < TL_SUM_BLOCK ? c->R - start : TL_SUM_BLOCK;
+        c->k->run(c->partials + 16 * b, c->base + start * c->rs_bytes, len, c->rs_bytes);
+    }
+    return 0;
+}
+
+/* Adds per-block sums in block order from +0: numpy's order, any thread count. */
+static void add_partials(tl_dtype w, const unsigned char *parts, int64_t nb, void *out)
+{
+    if (w == TL_F32 || w == TL_C64) {
+        float acc[2] = { 0, 0 };
+        for (int64_t b = 0; b < nb; b++) {
+            const float *v = (const float *)(parts + 16 * b);
+            acc[0] += v[0];
+            if (w == TL_C64) acc[1] += v[1];
+        }
+        memcpy(out, acc, w == TL_C64 ? 8 : 4);
+    } else if (w == TL_F64 || w == TL_C128) {
+        double acc[2] = { 0, 0 };
+        for (int64_t b = 0; b < nb; b++) {
+            const double *v = (const double *)(parts + 16 * b);
+            acc[0] += v[0];
+            if (w == TL_C128) acc[1] += v[1];
+        }
+        memcpy(out, acc, w == TL_C128 ? 16 : 8);
+    } else {
+        uint64_t acc = 0;
+        for (int64_t b = 0; b < nb; b++) acc += *(const uint64_t *)(parts + 16 * b);
+        memcpy(out, &acc, 8);
+    }
+}
+
+static int reduce_single(tl_redop op, tl_dtype w, const tl_reduce_kernel *k, const char *base,
+                         int64_t R, int64_t rs_bytes, void *out)
+{
+    int nth = tl_threads_for(R);
+    if (nth <= 1 || op == TL_RPROD) {   /* products stay sequential, as numpy */
+        k->run(out, base, R, rs_bytes);
+        return tl_check_interrupt();
+    }
+    single_ctx c = { .k = k, .base = base, .R = R, .rs_bytes = rs_bytes };
+    c.nblocks = (R + TL_SUM_BLOCK - 1) / TL_SUM_BLOCK;
+    int64_t ntasks = 4 * (int64_t)nth;
+    c.blocks_per_task = (c.nblocks + ntasks - 1) / ntasks;
+    ntasks = (c.nblocks + c.blocks_per_task - 1) / c.blocks_per_task;
+    c.partials = malloc((size_t)c.nblocks * 16);
+    if (!c.partials) { tl_seterr("out of memory"); return -1; }
+    int rc = tl_parallel_for(ntasks, single_task, &c);
+    if (rc == 0) {
+        size_t es = tl_dtype_size(w);
+        if (op == TL_RSUM) {
+            add_partials(w, c.partials, c.nblocks, out);
+        } else if (op == TL_RARGMIN || op == TL_RARGMAX) {
+            /* the winner among each block's winner, then its global index */
+            unsigned char *cand = malloc((size_t)c.nblocks * es);
+            if (!cand) { free(c.partials); tl_seterr("out of memory"); return -1; }
+            for (int64_t b = 0; b < c.nblocks; b++) {
+                int64_t idx = b * TL_SUM_BLOCK + *(int64_t *)(c.partials + 16 * b);
+                memcpy(cand + b * es, base + idx * rs_bytes, es);
+            }
+            int64_t bb;
+            k->run(&bb, (const char *)cand, c.nblocks, (int64_t)es);
+            *(int64_t *)out = bb * TL_SUM_BLOCK + *(int64_t *)(c.partials + 16 * bb);
+            free(cand);
+        } else {
+            /* min/max/any/all: the same kernel over the block results */
+            for (int64_t b = 0; b < c.nblocks; b++) memmove(c.partials + b * es, c.partials + 16 * b, es);
+            k->run(out, (const char *)c.partials, c.nblocks, (int64_t)es);
+        }
+    }
+    free(c.partials);
+    return rc;
+}
+
+/* ---- strategy (b): reduce a leading axis into a contiguous row of outputs ---- */
+
+#define OUTER_COLS 4096
+
+typedef struct outer_ctx {
+    const tl_reduce_kernel *k;
+    size_t es;
+    bool from_identity;                           /* sum/prod: start at 0 or 1 */
+    unsigned char identity[16];
+    const char *base;
+    char *out;
+    int nouter;                                   /* kept axes outside the row */
+    int64_t oshape[TL_MAXDIM], ostride[TL_MAXDIM];
+    int64_t K, R, rs_bytes, col_blocks;
+} outer_ctx;
+
+/* One block of columns of one outer index: every row added in order, so
+   each output sees numpy's sequential order whatever the thread count. */
+static int outer_task(void *vctx, int64_t t)
+{
+    outer_ctx *c = vctx;
+    if (tl_check_interrupt() < 0) return -1;
+    int64_t o = t / c->col_blocks, cb = t % c->col_blocks;
+    int64_t j0 = cb * OUTER_COLS, n = c->K - j0 < OUTER_COLS ? c->K - j0 : OUTER_COLS;
+    const char *src = c->base + (int64_t)c->es * j0;
+    char *acc = c->out + (int64_t)c->es * (o * c->K + j0);
+    for (int d = c->nouter - 1; d >= 0; d--) {
+        src += (o % c->oshape[d]) * c->ostride[d] * (int64_t)c->es;
+        o /= c->oshape[d];
+    }
+    int64_t r0 = 0;
+    if (c->from_identity) {
+        for (int64_t j = 0; j < n; j++) memcpy(acc + (int64_t)c->es * j, c->identity, c->es);
+    } else {
+        memcpy(acc, src, (size_t)n * c->es);
+        r0 = 1;
+    }
+    for (int64_t r = r0; r < c->R; r++) c->k->outer(acc, src + r * c->rs_bytes, n);
+    return 0;
+}
+
+/* Uses strategy (b) when the kept axes end in a contiguous run; else returns 1. */
+static int try_outer(tl_redop op, tl_dtype w, const tl_reduce_kernel *k, const plan *p, char *out)
+{
+    if (!k->outer || p->rs == 1 || p->R < 2) return 1;
+    /* coalesce kept axes (dropping size 1) and look for a stride-1 innermost run */
+    int64_t sh[TL_MAXDIM], st[TL_MAXDIM];
+    int n = 0;
+    for (int i = 0; i < p->nk; i++) {
+        if (p->kshape[i] == 1) continue;
+        if (n > 0 && st[n - 1] == p->kshape[i] * p->kstride[i]) {
+            sh[n - 1] *= p->kshape[i];
+            st[n - 1] = p->kstride[i];
+            continue;
+        }
+        sh[n] = p->kshape[i];
+        st[n] = p->kstride[i];
+        n++;
+    }
+    if (n == 0 || st[n - 1] != 1) return 1;
+    outer_ctx c = { .k = k, .es = tl_dtype_size(w), .out = out, .nouter = n - 1,
+                    .K = sh[n - 1], .R = p->R };
+    c.base = (const char *)p->src->storage->data + p->offset * (int64_t)c.es;
+    c.rs_bytes = p->rs * (int64_t)c.es;
+    memcpy(c.oshape, sh, sizeof(int64_t) * (size_t)(n - 1));
+    memcpy(c.ostride, st, sizeof(int64_t) * (size_t)(n - 1));
+    c.from_identity = op == TL_RSUM || op == TL_RPROD;
+    if (op == TL_RPROD) {
+        double one = 1.0;
+        tl_scalar_convert(c.identity, w, &one, TL_F64);
+    }
+    c.col_blocks = (c.K + OUTER_COLS - 1) / OUTER_COLS;
+    int64_t ntasks = c.col_blocks * (p->M / c.K);
+    if (tl_threads_for(p->M * p->R) <= 1) {
+        for (int64_t t = 0; t < ntasks; t++)
+            if (outer_task(&c, t) < 0) return -1;
+        return 0;
+    }
+    return tl_parallel_for(ntasks, outer_task, &c);
+}
+
+/* ---- strategy (c): one run per output, outputs spread over threads ------------- */
+
+typedef struct run_aux { const tl_reduce_kernel *k; int64_t R, rs_bytes; } run_aux;
+
+static void run_inner(int64_t n, char **p, const int64_t *s, void *vaux)
+{
+    run_aux *a = vaux;
+    char *o = p[0];
+    const char *x = p[1];
+    for (int64_t i = 0; i < n; i++, o += s[0], x += s[1]) a->k->run(o, x, a->R, a->rs_bytes);
+}
+
+static int reduce_per_output(const tl_reduce_kernel *k, const plan *p, tl_dtype w, tl_tensor *out)
+{
+    int64_t es = (int64_t)tl_dtype_size(w);
+    /* a view of the first element of every run, in the kept shape */
+    tl_tensor *starts = tl_tensor_view_of(p->src->storage, w, p->nk, p->kshape, p->kstride, p->offset);
+    if (!starts) return -1;
+    tl_iter it;
+    const tl_tensor *ops[2] = { out, starts };
+    run_aux aux = { k, p->R, p->rs * es };
+    int rc = tl_iter_init(&it, 2, ops, p->nk, p->kshape);
+    if (rc == 0) rc = tl_kern_run_cost(&it, run_inner, &aux, p->R);
+    tl_tensor_release(starts);
+    return rc;
+}
+
+/* ---- the core reductions: sum prod min max argmin argmax any all ------------ */
+
+static void reduced_shape(const tl_tensor *a, const bool *mask, bool keepdims, int *nd, int64_t *shape)
+{
+    *nd = 0;
+    for (int d = 0; d < a->ndim; d++) {
+        if (!mask[d]) shape[(*nd)++] = a->shape[d];
+        else if (keepdims) shape[(*nd)++] = 1;
+    }
+}
+
+/* Result for an empty reduction over a non-empty output, or an error. */
+static tl_tensor *empty_reduction(tl_redop op, tl_dtype rdt, int nd, const int64_t *shape)
+{
+    double v;
+    switch (op) {
+    case TL_RSUM: case TL_RANY: v = 0; break;
+    case TL_RPROD: case TL_RALL: v = 1; break;
+    case TL_RARGMIN: case TL_RARGMAX:
+        tl_seterr("attempt to get %s of an empty sequence", redop_names[op]);
+        return NULL;
+    default:
+        tl_seterr("zero-size array to reduction operation %s which has no identity", redop_names[op]);
+        return NULL;
+    }
+    tl_scalar s;
+    tl_scalar_convert(&s, rdt, &v, TL_F64);
+    return tl_full(rdt, nd, shape, &s);
+}
+
+static tl_tensor *reduce_core(tl_redop op, const tl_tensor *a, const bool *mask, bool keepdims)
+{
+    tl_dtype rdt = tl_reduce_result_dtype(op, a->dtype), w = work_dtype(op, a->dtype);
+    const tl_reduce_kernel *k = tl_reduce_kernel_for(op, w);
+    if (!k) {
+        tl_seterr("%s is not supported for dtype %s", redop_names[op], tl_dtype_name(a->dtype));
+        return NULL;
+    }
+    int nd, knd;
+    int64_t shape[TL_MAXDIM], kshape[TL_MAXDIM];
+    reduced_shape(a, mask, keepdims, &nd, shape);
+    reduced_shape(a, mask, false, &knd, kshape);
+    int64_t M, total;
+    if (tl_shape_size(knd, kshape, &M) < 0 || tl_shape_size(a->ndim, a->shape, &total) < 0) return NULL;
+    if (M == 0) return tl_tensor_empty(rdt, nd, shape);
+    if (total == 0) return empty_reduction(op, rdt, nd, shape);
+
+    tl_tensor *x = as_dtype(a, w);
+    if (!x) return NULL;
+    plan p;
+    int rc = make_plan(&p, x, mask, op == TL_RARGMIN || op == TL_RARGMAX);
+    tl_tensor_release(x);
+    if (rc < 0) return NULL;
+    tl_dtype odt = (op == TL_RARGMIN || op == TL_RARGMAX) ? TL_I64 : w;
+    tl_tensor *out = tl_tensor_empty(odt, knd, kshape);
+    if (!out) rc = -1;
+    else if (M == 1) {
+        int64_t es = (int64_t)tl_dtype_size(w);
+        const char *base = (const char *)p.src->storage->data + p.offset * es;
+        rc = reduce_single(op, w, k, base, p.R, p.rs * es, tl_tensor_data(out));
+    } else {
+        rc = try_outer(op, w, k, &p, tl_tensor_data(out));
+        if (rc == 1) rc = reduce_per_output(k, &p, w, out);
+    }
+    tl_tensor_release(p.src);
+    if (rc < 0 || !recast(&out, rdt)) {
+        if (out) tl_tensor_release(out);
+        return NULL;
+    }
+    if (keepdims && nd != knd) {
+        tl_tensor *r = tl_reshape(out, nd, shape);
+        tl_tensor_release(out);
+        out = r;
+    }
+    return out;
+}
+
+/* ---- composed reductions: mean var std norm logsumexp ------------------------- */
+
+static int64_t reduced_count(const tl_tensor *a, const bool *mask)
+{
+    int64_t R = 1;
+    for (int d = 0; d < a->ndim; d++)
+        if (mask[d]) R *= a->shape[d];
+    return R;
+}
+
+/* t OP scalar(v) in t's dtype, releasing t. */
+static tl_tensor *with_scalar(tl_binop op, tl_tensor *t, double v)
+{
+    if (!t) return NULL;
+    tl_tensor *s = scalar_f64(t->dtype, v);
+    tl_tensor *r = s ? tl_binary(op, t, s, t->dtype) : NULL;
+    if (s) tl_tensor_release(s);
+    tl_tensor_release(t);
+    return r;
+}
+
+/* |x|^2 elementwise: x*x, or re*re + im*im for complex (numpy's x * conj(x)). */
+static tl_tensor *abs_squared(const tl_tensor *x)
+{
+    if (!tl_is_complex(x->dtype)) return tl_binary(TL_MUL, x, x, x->dtype);
+    tl_tensor *re = tl_view_real(x), *im = tl_view_imag(x), *r2 = NULL, *i2 = NULL, *s = NULL;
+    if (re && im) r2 = tl_binary(TL_MUL, re, re, re->dtype);
+    if (r2) i2 = tl_binary(TL_MUL, im, im, im->dtype);
+    if (i2) s = tl_binary(TL_ADD, r2, i2, r2->dtype);
+    tl_tensor *all[4] = { re, im, r2, i2 };
+    for (int i = 0; i < 4; i++) if (all[i]) tl_tensor_release(all[i]);
+    return s;
+}
+
+static tl_tensor *mean_of(const tl_tensor *a, const bool *mask, bool keepdims)
+{
+    tl_tensor *x = as_dtype(a, float_work(a->dtype));
+    if (!x) return NULL;
+    tl_tensor *s = reduce_core(TL_RSUM, x, mask, keepdims);
+    tl_tensor_release(x);
+    return with_scalar(TL_DIV, s, (double)reduced_count(a, mask));
+}
+
+/* numpy's _var: mean, deviations, |d|^2, sum, divide by max(R - ddof, 0). */
+static tl_tensor *var_of(const tl_tensor *a, const bool *mask, bool keepdims, int64_t ddof)
+{
+    tl_tensor *x = as_dtype(a, float_work(a->dtype));
+    if (!x) return NULL;
+    tl_tensor *m = mean_of(x, mask, true), *d = NULL, *sq = NULL, *s = NULL;
+    if (m) d = tl_binary(TL_SUB, x, m, x->dtype);
+    if (d) sq = abs_squared(d);
+    if (sq) s = reduce_core(TL_RSUM, sq, mask, keepdims);
+    int64_t dof = reduced_count(a, mask) - ddof;
+    tl_tensor *all[4] = { x, m, d, sq };
+    for (int i = 0; i < 4; i++) if (all[i]) tl_tensor_release(all[i]);
+    return with_scalar(TL_DIV, s, (double)(dof > 0 ? dof : 0));
+}
+
+static tl_tensor *norm_of(const tl_tensor *a, const bool *mask, bool keepdims)
+{
+    tl_tensor *x = as_dtype(a, float_work(a->dtype));
+    if (!x) return NULL;
+    tl_tensor *sq = abs_squared(x), *s = NULL, *r = NULL;
+    tl_tensor_release(x);
+    if (sq) s = reduce_core(TL_RSUM, sq, mask, keepdims);
+    if (s) r = tl_unary(TL_SQRT, s);
+    if (sq) tl_tensor_release(sq);
+    if (s) tl_tensor_release(s);
+    return r;
+}
+
+/* max + log(sum(exp(x - max))), with a non-finite max replaced by 0 (scipy). */
+static tl_tensor *logsumexp_of(const tl_tensor *a, const bool *mask, bool keepdims)
+{
+    if (tl_is_complex(a->dtype)) {
+        tl_seterr("logsumexp is not supported for dtype %s", tl_dtype_name(a->dtype));
+        return NULL;
+    }
+    tl_tensor *x = as_dtype(a, float_work(a->dtype));
+    if (!x) return NULL;
+    if (reduced_count(a, mask) == 0) {            /* log(0) = -inf over empty axes */
+        tl_tensor *s = reduce_core(TL_RSUM, x, mask, keepdims);
+        tl_tensor_release(x);
+        return with_scalar(TL_ADD, s, -INFINITY);
+    }
+    tl_tensor *m = reduce_core(TL_RMAX, x, mask, true), *fin = NULL, *zero = NULL, *mf = NULL;
+    tl_tensor *d = NULL, *e = NULL, *s = NULL, *l = NULL, *r = NULL;
+    if (m) fin = tl_unary(TL_ISFINITE, m);
+    if (fin) zero = scalar_f64(x->dtype, 0.0);
+    if (zero) mf = tl_where(fin, m, zero, x->dtype);
+    if (mf) d = tl_binary(TL_SUB, x, mf, x->dtype);
+    if (d) e = tl_unary(TL_EXP, d);
+    if (e) s = reduce_core(TL_RSUM, e, mask, true);
+    if (s) l = tl_unary(TL_LOG, s);
+    if (l) r = tl_binary(TL_ADD, l, mf, x->dtype);
+    tl_tensor *all[9] = { x, m, fin, zero, mf, d, e, s, l };
+    for (int i = 0; i < 9; i++) if (all[i]) tl_tensor_release(all[i]);
+    if (r && !keepdims) {
+        int nd;
+        int64_t shape[TL_MAXDIM];
+        reduced_shape(a, mask, false, &nd, shape);
+        tl_tensor *v = tl_reshape(r, nd, shape);
+        tl_tensor_release(r);
+        r = v;
+    }
+    return r;
+}
+
+static tl_tensor *reduce_mask(tl_redop op, const tl_tensor *a, const bool *mask, bool keepdims, int64_t ddof)
+{
+    tl_dtype rdt = tl_reduce_result_dtype(op, a->dtype);
+    tl_tensor *r;
+    switch (op) {
+    case TL_RMEAN: r = mean_of(a, mask, keepdims); break;
+    case TL_RVAR: r = var_of(a, mask, keepdims, ddof); break;
+    case TL_RSTD:
+        r = var_of(a, mask, keepdims, ddof);
+        if (r) {
+            tl_tensor *s = tl_unary(TL_SQRT, r);
+            tl_tensor_release(r);
+            r = s;
+        }
+        break;
+    case TL_RNORM: r = norm_of(a, mask, keepdims); break;
+    case TL_RLOGSUMEXP: r = logsumexp_of(a, mask, keepdims); break;
+    default: return reduce_core(op, a, mask, keepdims);
+    }
+    if (!recast(&r, rdt)) return NULL;
+    return r;
+}
+
+tl_tensor *tl_reduce(tl_redop op, const tl_tensor *a, int naxes, const int *axes, bool keepdims, int64_t ddof)
+{
+    if ((unsigned)op >= TL_NREDOPS) {
+        tl_seterr("invalid reduction");
+        return NULL;
+    }
+    bool mask[TL_MAXDIM] = { false };
+    if (naxes == 0) {
+        for (int d = 0; d < a->ndim; d++) mask[d] = true;
+    }
+    for (int i = 0; i < naxes; i++) {
+        if (axes[i] < 0 || axes[i] >= a->ndim) {
+            tl_seterr("axis %d is out of bounds for array of dimension %d", axes[i], a->ndim);
+            return NULL;
+        }
+        if (mask[axes[i]]) {
+            tl_seterr("duplicate value in 'axis'");
+            return NULL;
+        }
+        mask[axes[i]] = true;
+    }
+    return reduce_mask(op, a, mask, keepdims, ddof);
+}
+
+/* ---- cumsum: sequential along the axis (numpy's add.accumulate) ---------------- */
+
+typedef struct cumsum_ctx {
+    tl_dtype w;
+    const char *x;
+    char *out;
+    int64_t outer, L, inner, col_blocks;   /* inner counts reals for complex */
+} cumsum_ctx;
+
+#define CUMSUM_COLS 4096
+
+/* out[k] = out[k-1] + x[k] for one outer index and a block of columns. */
+static int cumsum_task(void *vctx, int64_t t)
+{
+    cumsum_ctx *c = vctx;
+    if (tl_check_interrupt() < 0) return -1;
+    int64_t o = t / c->col_blocks, j0 = (t % c->col_blocks) * CUMSUM_COLS;
+    int64_t n = c->inner - j0 < CUMSUM_COLS ? c->inner - j0 : CUMSUM_COLS;
+    int64_t row = c->inner, base = o * c->L * row + j0;
+#define CUMSUM_LOOP(T)                                                                \
+    {                                                                                 \
+        const T *x = (const T *)c->x + base;                                          \
+        T *y = (T *)c->out + base;                                                    \
+        for (int64_t j = 0; j < n; j++) y[j] = (T)0 + x[j];                           \
+        for (int64_t k = 1; k < c->L; k++)                                            \
+            for (int64_t j = 0; j < n; j++) y[k * row + j] = y[(k - 1) * row + j] + x[k * row + j]; \
+    }
+    if (c->w == TL_F32 || c->w == TL_C64) CUMSUM_LOOP(float)
+    else if (c->w == TL_F64 || c->w == TL_C128) CUMSUM_LOOP(double)
+    else CUMSUM_LOOP(uint64_t)
+#undef CUMSUM_LOOP
+    return 0;
+}
+
+tl_tensor *tl_cumsum(const tl_tensor *a, int axis)
+{
+    tl_tensor *src;
+    if (axis == -1000) {
+        int64_t n = tl_tensor_size(a);
+        src = tl_reshape(a, 1, &n);
+        axis = 0;
+    } else {
+        int ax;
+        if (tl_normalize_axis(axis, a->ndim, &ax) < 0) return NULL;
+        axis = ax;
+        src = (tl_tensor *)a;
+        tl_tensor_retain(src);
+    }
+    if (!src) return NULL;
+    tl_dtype rdt = tl_reduce_result_dtype(TL_RSUM, a->dtype), w = work_dtype(TL_RSUM, a->dtype);
+    tl_tensor *x = (src->dtype == w && tl_is_contiguous(src)) ? (tl_tensor_retain(src), src) : tl_cast(src, w);
+    tl_tensor *out = x ? tl_tensor_empty(w, src->ndim, src->shape) : NULL;
+    int rc = out ? 0 : -1;
+    if (rc == 0 && tl_tensor_size(out) > 0) {
+        cumsum_ctx c = { .w = w, .x = tl_tensor_data(x), .out = tl_tensor_data(out), .outer = 1, .inner = 1 };
+        for (int d = 0; d < axis; d++) c.outer *= src->shape[d];
+        for (int d = axis + 1; d < src->ndim; d++) c.inner *= src->shape[d];
+        if (tl_is_complex(w)) c.inner *= 2;
+        c.L = src->shape[axis];
+        c.col_blocks = (c.inner + CUMSUM_COLS - 1) / CUMSUM_COLS;
+        int64_t ntasks = c.outer * c.col_blocks;
+        if (tl_threads_for(tl_tensor_size(out)) <= 1) {
+            for (int64_t t = 0; t < ntasks && rc == 0; t++) rc = cumsum_task(&c, t);
+        } else {
+            rc = tl_parallel_for(ntasks, cumsum_task, &c);
+        }
+    }
+    tl_tensor_release(src);
+    if (x) tl_tensor_release(x);
+    if (rc < 0 || !recast(&out, rdt)) {
+        if (out) tl_tensor_release(out);
+        return NULL;
+    }
+    return out;
+}

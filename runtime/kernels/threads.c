@@ -239,10 +239,18 @@ static int run_piece(void *ctx, int64_t t)
 
 int tl_kern_run(const tl_iter *it, tl_inner_fn fn, void *aux)
 {
-    int nth = tl_threads_for(it->size);
-    if (nth <= 1) return tl_iter_run(it, fn, aux);
-    int64_t want = it->size / TL_PAR_GRAIN;
+    return tl_kern_run_cost(it, fn, aux, 1);
+}
+
+int tl_kern_run_cost(const tl_iter *it, tl_inner_fn fn, void *aux, int64_t cost)
+{
+    if (cost < 1) cost = 1;
+    int64_t work = it->size > INT64_MAX / cost ? INT64_MAX : it->size * cost;
+    int nth = tl_threads_for(work);
+    if (nth <= 1 || it->size < 2) return tl_iter_run(it, fn, aux);
+    int64_t want = work / TL_PAR_GRAIN;
     if (want > 8 * (int64_t)nth) want = 8 * (int64_t)nth;
+    if (want > it->size) want = it->size;
     split_ctx sc = { .fn = fn, .aux = aux };
     int rc = split_plan(&sc, it, want);
     if (rc == 0) rc = tl_parallel_for(sc.npieces, run_piece, &sc);

@@ -1,0 +1,328 @@
+/* kernels/reduce_loops.c — reduction kernels: numpy's pairwise sums, prod, min/max, argmin/argmax, any/all */
+#pragma GCC optimize("O3")
+#include "reduce_loops.h"
+
+/* ---- numpy's pairwise summation ---------------------------------------------
+   Exactly numpy's FLOAT/DOUBLE_pairwise_sum: below 8 a plain loop; up to 128
+   eight accumulators (one SIMD register's worth, so it vectorizes); above,
+   split at a multiple of 8 near the middle. numpy feeds it runs of at most
+   8192 elements (its buffer size) and adds the runs in order; so do we,
+   which makes the result independent of how the work is split. */
+#define PAIRWISE(S, T)                                                                \
+    static T S##_pairwise(const char *a, int64_t n, int64_t s)                        \
+    {                                                                                 \
+        if (n < 8) {                                                                  \
+            T res = 0;                                                                \
+            for (int64_t i = 0; i < n; i++) res += *(const T *)(a + i * s);           \
+            return res;                                                               \
+        }                                                                             \
+        if (n <= 128) {                                                               \
+            T r[8];                                                                   \
+            int64_t i;                                                                \
+            if (s == (int64_t)sizeof(T)) {                                            \
+                const T *v = (const T *)a;                                            \
+                for (int k = 0; k < 8; k++) r[k] = v[k];                              \
+                for (i = 8; i < n - (n % 8); i += 8)                                  \
+                    for (int k = 0; k < 8; k++) r[k] += v[i + k];                     \
+            } else {                                                                  \
+                for (int k = 0; k < 8; k++) r[k] = *(const T *)(a + k * s);           \
+                for (i = 8; i < n - (n % 8); i += 8)                                  \
+                    for (int k = 0; k < 8; k++) r[k] += *(const T *)(a + (i + k) * s); \
+            }                                                                         \
+            T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])); \
+            for (; i < n; i++) res += *(const T *)(a + i * s);                        \
+            return res;                                                               \
+        }                                                                             \
+        int64_t n2 = n / 2;                                                           \
+        n2 -= n2 % 8;                                                                 \
+        return S##_pairwise(a, n2, s) + S##_pairwise(a + n2 * s, n - n2, s);          \
+    }                                                                                 \
+    /* Runs of TL_SUM_BLOCK, summed in order from +0 as numpy's reduce loop. */       \
+    static T S##_blocked_sum(const char *a, int64_t n, int64_t s)                     \
+    {                                                                                 \
+        T acc = 0;                                                                    \
+        for (int64_t i = 0; i < n; i += TL_SUM_BLOCK) {                               \
+            int64_t len = n - i < TL_SUM_BLOCK ? n - i : TL_SUM_BLOCK;                \
+            acc += S##_pairwise(a + i * s, len, s);                                   \
+        }                                                                             \
+        return acc;                                                                   \
+    }
+
+PAIRWISE(f32, float)
+PAIRWISE(f64, double)
+
+float tl_sum_f32(const char *p, int64_t n, int64_t stride) { return f32_blocked_sum(p, n, stride); }
+double tl_sum_f64(const char *p, int64_t n, int64_t stride) { return f64_blocked_sum(p, n, stride); }
+
+/* numpy's CFLOAT/CDOUBLE_pairwise_sum: n counts reals (2 per element); the
+   eight accumulators hold four interleaved complex partial sums. */
+#define CPAIRWISE(S, T)                                                               \
+    static void S##_cpairwise(T *rr, T *ri, const char *a, int64_t n, int64_t s)      \
+    {                                                                                 \
+        if (n < 8) {                                                                  \
+            *rr = 0;                                                                  \
+            *ri = 0;                                                                  \
+            for (int64_t i = 0; i < n; i += 2) {                                      \
+                *rr += *(const T *)(a + i * s / 2);                                   \
+                *ri += *(const T *)(a + i * s / 2 + sizeof(T));                       \
+            }                                                                         \
+            return;                                                                   \
+        }                                                                             \
+        if (n <= 128) {                                                               \
+            T r[8];                                                                   \
+            int64_t i;                                                                \
+            for (int k = 0; k < 8; k += 2) {                                          \
+                r[k] = *(const T *)(a + k * s / 2);                                   \
+                r[k + 1] = *(const T *)(a + k * s / 2 + sizeof(T));                   \
+            }                                                                         \
+            for (i = 8; i < n - (n % 8); i += 8)                                      \
+                for (int k = 0; k < 8; k += 2) {                                      \
+                    r[k] += *(const T *)(a + (i + k) * s / 2);                        \
+                    r[k + 1] += *(const T *)(a + (i + k) * s / 2 + sizeof(T));        \
+                }                                                                     \
+            *rr = ((r[0] + r[2]) + (r[4] + r[6]));                                    \
+            *ri = ((r[1] + r[3]) + (r[5] + r[7]));                                    \
+            for (; i < n; i += 2) {                                                   \
+                *rr += *(const T *)(a + i * s / 2);                                   \
+                *ri += *(const T *)(a + i * s / 2 + sizeof(T));                       \
+            }                                                                         \
+            return;                                                                   \
+        }                                                                             \
+        T rr1, ri1, rr2, ri2;                                                         \
+        int64_t n2 = n / 2;                                                           \
+        n2 -= n2 % 8;                                                                 \
+        S##_cpairwise(&rr1, &ri1, a, n2, s);                                          \
+        S##_cpairwise(&rr2, &ri2, a + n2 * s / 2, n - n2, s);                         \
+        *rr = rr1 + rr2;                                                              \
+        *ri = ri1 + ri2;                                                              \
+    }
+
+CPAIRWISE(c64, float)
+CPAIRWISE(c128, double)
+
+/* ---- run reducers: one output from n elements at byte stride s ------------ */
+
+static void sum_f32(void *o, const char *a, int64_t n, int64_t s) { *(float *)o = f32_blocked_sum(a, n, s); }
+static void sum_f64(void *o, const char *a, int64_t n, int64_t s) { *(double *)o = f64_blocked_sum(a, n, s); }
+
+#define CSUM(S, T)                                                                    \
+    static void sum_##S(void *o, const char *a, int64_t n, int64_t s)                 \
+    {                                                                                 \
+        T acc[2] = { 0, 0 };                                                          \
+        for (int64_t i = 0; i < n; i += TL_SUM_BLOCK) {                               \
+            int64_t len = n - i < TL_SUM_BLOCK ? n - i : TL_SUM_BLOCK;                \
+            T rr, ri;                                                                 \
+            S##_cpairwise(&rr, &ri, a + i * s, 2 * len, s);                           \
+            acc[0] += rr;                                                             \
+            acc[1] += ri;                                                             \
+        }                                                                             \
+        memcpy(o, acc, sizeof acc);                                                   \
+    }
+CSUM(c64, float)
+CSUM(c128, double)
+
+/* Integer sums and products wrap (unsigned arithmetic); order is irrelevant. */
+static void sum_u64(void *o, const char *a, int64_t n, int64_t s)
+{
+    uint64_t acc = 0;
+    if (s == 8) {
+        const uint64_t *v = (const uint64_t *)a;
+        for (int64_t i = 0; i < n; i++) acc += v[i];
+    } else {
+        for (int64_t i = 0; i < n; i++) acc += *(const uint64_t *)(a + i * s);
+    }
+    *(uint64_t *)o = acc;
+}
+
+#define PROD_LOOP(S, T)                                                               \
+    static void prod_##S(void *o, const char *a, int64_t n, int64_t s)               \
+    {                                                                                 \
+        T acc = 1;                                                                    \
+        for (int64_t i = 0; i < n; i++) acc *= *(const T *)(a + i * s);               \
+        *(T *)o = acc;                                                                \
+    }
+PROD_LOOP(f32, float)
+PROD_LOOP(f64, double)
+PROD_LOOP(u64, uint64_t)
+
+#define CPROD(S, T)                                                                   \
+    static void prod_##S(void *o, const char *a, int64_t n, int64_t s)                \
+    {                                                                                 \
+        T re = 1, im = 0;                                                             \
+        for (int64_t i = 0; i < n; i++) {                                             \
+            const T *z = (const T *)(a + i * s);                                      \
+            T r2 = re * z[0] - im * z[1];                                             \
+            im = re * z[1] + im * z[0];                                               \
+            re = r2;                                                                  \
+        }                                                                             \
+        T out[2] = { re, im };                                                        \
+        memcpy(o, out, sizeof out);                                                   \
+    }
+CPROD(c64, float)
+CPROD(c128, double)
+
+/* min/max: a NaN anywhere wins (numpy): once best is NaN nothing replaces it
+   but another NaN. n >= 1. */
+#define MINMAX(NAME, T, BETTER)                                                       \
+    static void NAME(void *o, const char *a, int64_t n, int64_t s)                    \
+    {                                                                                 \
+        T best = *(const T *)a;                                                       \
+        if (s == (int64_t)sizeof(T)) {                                                \
+            const T *v = (const T *)a;                                                \
+            for (int64_t i = 1; i < n; i++) { T x = v[i]; best = BETTER; }            \
+        } else {                                                                      \
+            for (int64_t i = 1; i < n; i++) { T x = *(const T *)(a + i * s); best = BETTER; } \
+        }                                                                             \
+        *(T *)o = best;                                                               \
+    }
+MINMAX(min_f32, float, (x < best || x != x) ? x : best)
+MINMAX(max_f32, float, (x > best || x != x) ? x : best)
+MINMAX(min_f64, double, (x < best || x != x) ? x : best)
+MINMAX(max_f64, double, (x > best || x != x) ? x : best)
+MINMAX(min_i64, int64_t, x < best ? x : best)
+MINMAX(max_i64, int64_t, x > best ? x : best)
+MINMAX(min_u64, uint64_t, x < best ? x : best)
+MINMAX(max_u64, uint64_t, x > best ? x : best)
+
+/* Complex min/max: lexicographic; a NaN in either part wins. */
+static bool c128_nan(const double *z) { return z[0] != z[0] || z[1] != z[1]; }
+static bool c128_less(const double *x, const double *y)
+{
+    return x[0] < y[0] || (x[0] == y[0] && x[1] < y[1]);
+}
+#define CMINMAX(NAME, LESS)                                                           \
+    static void NAME(void *o, const char *a, int64_t n, int64_t s)                    \
+    {                                                                                 \
+        const double *best = (const double *)a;                                       \
+        for (int64_t i = 1; i < n && !c128_nan(best); i++) {                          \
+            const double *x = (const double *)(a + i * s);                            \
+            if (c128_nan(x) || LESS) best = x;                                        \
+        }                                                                             \
+        memcpy(o, best, 16);                                                          \
+    }
+CMINMAX(min_c128, c128_less(x, best))
+CMINMAX(max_c128, c128_less(best, x))
+
+/* argmin/argmax: first occurrence; the first NaN wins. Writes the index. */
+#define ARGLOOP(NAME, T, BETTER, ISNAN)                                               \
+    static void NAME(void *o, const char *a, int64_t n, int64_t s)                    \
+    {                                                                                 \
+        const T *bp = (const T *)a;                                                   \
+        int64_t bi = 0;                                                               \
+        if (!(ISNAN(bp)))                                                             \
+            for (int64_t i = 1; i < n; i++) {                                         \
+                const T *xp = (const T *)(a + i * s);                                 \
+                if (ISNAN(xp)) { bi = i; break; }                                     \
+                if (BETTER) { bp = xp; bi = i; }                                      \
+            }                                                                         \
+        *(int64_t *)o = bi;                                                           \
+    }
+#define FNAN(p) (*(p) != *(p))
+#define NONAN(p) ((void)(p), false)
+ARGLOOP(argmin_f32, float, *xp < *bp, FNAN)
+ARGLOOP(argmax_f32, float, *xp > *bp, FNAN)
+ARGLOOP(argmin_f64, double, *xp < *bp, FNAN)
+ARGLOOP(argmax_f64, double, *xp > *bp, FNAN)
+ARGLOOP(argmin_i64, int64_t, *xp < *bp, NONAN)
+ARGLOOP(argmax_i64, int64_t, *xp > *bp, NONAN)
+ARGLOOP(argmin_u64, uint64_t, *xp < *bp, NONAN)
+ARGLOOP(argmax_u64, uint64_t, *xp > *bp, NONAN)
+ARGLOOP(argmin_c128, double, c128_less(xp, bp), c128_nan)
+ARGLOOP(argmax_c128, double, c128_less(bp, xp), c128_nan)
+
+static void any_b(void *o, const char *a, int64_t n, int64_t s)
+{
+    bool r = false;
+    for (int64_t i = 0; i < n && !r; i++) r = *(const bool *)(a + i * s);
+    *(bool *)o = r;
+}
+static void all_b(void *o, const char *a, int64_t n, int64_t s)
+{
+    bool r = true;
+    for (int64_t i = 0; i < n && r; i++) r = *(const bool *)(a + i * s);
+    *(bool *)o = r;
+}
+
+/* ---- outer accumulation: acc[j] = acc[j] OP x[j] over a contiguous row ----- */
+#define OUTER(NAME, T, EXPR)                                                          \
+    static void NAME(void *accv, const char *xv, int64_t n)                           \
+    {                                                                                 \
+        T *restrict acc = accv;                                                       \
+        const T *restrict x = (const T *)xv;                                          \
+        for (int64_t j = 0; j < n; j++) { T a = acc[j], b = x[j]; acc[j] = (EXPR); }  \
+    }
+OUTER(oadd_f32, float, a + b)
+OUTER(oadd_f64, double, a + b)
+OUTER(oadd_u64, uint64_t, a + b)
+OUTER(omul_f32, float, a * b)
+OUTER(omul_f64, double, a * b)
+OUTER(omul_u64, uint64_t, a * b)
+OUTER(omin_f32, float, (a <= b || a != a) ? a : b)
+OUTER(omax_f32, float, (a >= b || a != a) ? a : b)
+OUTER(omin_f64, double, (a <= b || a != a) ? a : b)
+OUTER(omax_f64, double, (a >= b || a != a) ? a : b)
+OUTER(omin_i64, int64_t, a < b ? a : b)
+OUTER(omax_i64, int64_t, a > b ? a : b)
+OUTER(omin_u64, uint64_t, a < b ? a : b)
+OUTER(omax_u64, uint64_t, a > b ? a : b)
+OUTER(oany_b, bool, a || b)
+OUTER(oall_b, bool, a && b)
+
+/* ---- the table --------------------------------------------------------------- */
+enum { W_F32, W_F64, W_C64, W_C128, W_I64, W_U64, W_BOOL, W_N };
+
+static int wslot(tl_dtype d)
+{
+    switch (d) {
+    case TL_F32: return W_F32;
+    case TL_F64: return W_F64;
+    case TL_C64: return W_C64;
+    case TL_C128: return W_C128;
+    case TL_I64: return W_I64;
+    case TL_U64: return W_U64;
+    case TL_BOOL: return W_BOOL;
+    default: return -1;
+    }
+}
+
+static const tl_reduce_kernel table[TL_NREDOPS][W_N] = {
+    [TL_RSUM] = {
+        [W_F32] = { sum_f32, oadd_f32 }, [W_F64] = { sum_f64, oadd_f64 },
+        [W_C64] = { sum_c64, NULL }, [W_C128] = { sum_c128, NULL },
+        [W_I64] = { sum_u64, oadd_u64 }, [W_U64] = { sum_u64, oadd_u64 },
+    },
+    [TL_RPROD] = {
+        [W_F32] = { prod_f32, omul_f32 }, [W_F64] = { prod_f64, omul_f64 },
+        [W_C64] = { prod_c64, NULL }, [W_C128] = { prod_c128, NULL },
+        [W_I64] = { prod_u64, omul_u64 }, [W_U64] = { prod_u64, omul_u64 },
+    },
+    [TL_RMIN] = {
+        [W_F32] = { min_f32, omin_f32 }, [W_F64] = { min_f64, omin_f64 },
+        [W_C128] = { min_c128, NULL },
+        [W_I64] = { min_i64, omin_i64 }, [W_U64] = { min_u64, omin_u64 },
+    },
+    [TL_RMAX] = {
+        [W_F32] = { max_f32, omax_f32 }, [W_F64] = { max_f64, omax_f64 },
+        [W_C128] = { max_c128, NULL },
+        [W_I64] = { max_i64, omax_i64 }, [W_U64] = { max_u64, omax_u64 },
+    },
+    [TL_RARGMIN] = {
+        [W_F32] = { argmin_f32, NULL }, [W_F64] = { argmin_f64, NULL },
+        [W_C128] = { argmin_c128, NULL },
+        [W_I64] = { argmin_i64, NULL }, [W_U64] = { argmin_u64, NULL },
+    },
+    [TL_RARGMAX] = {
+        [W_F32] = { argmax_f32, NULL }, [W_F64] = { argmax_f64, NULL },
+        [W_C128] = { argmax_c128, NULL },
+        [W_I64] = { argmax_i64, NULL }, [W_U64] = { argmax_u64, NULL },
+    },
+    [TL_RANY] = { [W_BOOL] = { any_b, oany_b } },
+    [TL_RALL] = { [W_BOOL] = { all_b, oall_b } },
+};
+
+const tl_reduce_kernel *tl_reduce_kernel_for(tl_redop op, tl_dtype w)
+{
+    int k = wslot(w);
+    if (k < 0 || (unsigned)op >= TL_NREDOPS || !table[op][k].run) return NULL;
+    return &table[op][k];
+}
