@@ -1,0 +1,33 @@
+/* lexer.h — the lexer's API: program text to tokens, one at a time */
+#ifndef TL_LEXER_H
+#define TL_LEXER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "token.h"
+
+/* Allocator for decoded string literals (an arena, typically); NULL means malloc. */
+typedef void *(*LexAllocFn)(void *ctx, size_t n);
+
+typedef struct Lexer {
+    const unsigned char *cur;         /* next byte to read */
+    const unsigned char *lim;         /* text + len; *lim is the '\0' sentinel */
+    const unsigned char *line_start;  /* first byte of the current line, for columns */
+    int32_t line;
+    LexAllocFn alloc;
+    void *alloc_ctx;
+} Lexer;
+
+/* Starts lexing text[0..len). text[len] must be '\0' (re2c stops on it); NUL bytes
+   before len are lexed as "invalid character". A leading UTF-8 byte-order mark is skipped. */
+void lexer_init(Lexer *lx, const char *text, size_t len);
+
+/* Decoded strings (Token.str) come from alloc(ctx, n) instead of malloc. */
+void lexer_set_alloc(Lexer *lx, LexAllocFn alloc, void *ctx);
+
+/* The next token. After the end of text it returns TK_EOF forever. A TK_ERROR token
+   carries its message in `error` and its position at the offending byte. */
+Token lexer_next(Lexer *lx);
+
+#endif

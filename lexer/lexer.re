@@ -1,0 +1,290 @@
+/* lexer.re — re2c source of the lexer: bytes to tokens (numbers, strings, names, operators) */
+#include <locale.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexer.h"
+
+typedef const unsigned char *Pos;
+
+void lexer_init(Lexer *lx, const char *text, size_t len)
+{
+    Pos p = (Pos)text;
+    lx->lim = p + len;
+    lx->line_start = p;
+    lx->line = 1;
+    lx->alloc = NULL;
+    lx->alloc_ctx = NULL;
+    if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) p += 3;
+    lx->cur = p;
+}
+
+void lexer_set_alloc(Lexer *lx, LexAllocFn alloc, void *ctx)
+{
+    lx->alloc = alloc;
+    lx->alloc_ctx = ctx;
+}
+
+static int32_t column_of(const Lexer *lx, Pos at)
+{
+    size_t col = (size_t)(at - lx->line_start) + 1;
+    return col > INT32_MAX ? INT32_MAX : (int32_t)col;
+}
+
+static Token make_token(const Lexer *lx, TokenKind kind, Pos start, Pos end)
+{
+    Token t = {0};
+    t.kind = kind;
+    t.start = (const char *)start;
+    t.len = (size_t)(end - start);
+    t.line = lx->line;
+    t.col = column_of(lx, start);
+    return t;
+}
+
+/* Moves the lexer to `end`, counting the newlines in [cur, end) (only strings hold them). */
+static void advance_to(Lexer *lx, Pos end)
+{
+    Pos p = lx->cur;
+    while (p < end) {
+        Pos nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) break;
+        lx->line++;
+        lx->line_start = nl + 1;
+        p = nl + 1;
+    }
+    lx->cur = end;
+}
+
+/* An error token spanning [start, end) whose position is the offending byte `at`;
+   the lexer resumes after `end`. */
+static Token error_token(Lexer *lx, Pos start, Pos at, Pos end, const char *msg)
+{
+    advance_to(lx, at);
+    Token t = make_token(lx, TK_ERROR, start, end);
+    t.line = lx->line;
+    t.col = column_of(lx, at);
+    t.error = msg;
+    advance_to(lx, end);
+    return t;
+}
+
+static int digit_value(unsigned char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return c - 'A' + 10;
+}
+
+/* An integer literal in [s, e): base 10, or 16/2 after a 0x/0b prefix; '_' separators skipped. */
+static Token int_token(Lexer *lx, Pos s, Pos e, int base)
+{
+    uint64_t v = 0;
+    for (Pos p = base == 10 ? s : s + 2; p < e; p++) {
+        if (*p == '_') continue;
+        unsigned d = (unsigned)digit_value(*p);
+        if (v > ((uint64_t)INT64_MAX - d) / (unsigned)base)
+            return error_token(lx, s, s, e, "integer literal too large");
+        v = v * (unsigned)base + d;
+    }
+    Token t = make_token(lx, TK_INT, s, e);
+    t.ival = (int64_t)v;
+    lx->cur = e;
+    return t;
+}
+
+/* Floats always use '.', whatever LC_NUMERIC the program (or readline) has set. */
+static double c_strtod(const char *s, char **end)
+{
+    static locale_t c_loc;
+    if (!c_loc) c_loc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    return c_loc ? strtod_l(s, end, c_loc) : strtod(s, end);
+}
+
+/* Parses the float digits in [s, e) without their '_' separators; false when out of memory. */
+static bool float_value(Pos s, Pos e, double *out)
+{
+    char small[64];
+    size_t n = (size_t)(e - s);
+    char *buf = n < sizeof small ? small : malloc(n + 1);
+    if (!buf) return false;
+    size_t k = 0;
+    for (Pos p = s; p < e; p++)
+        if (*p != '_') buf[k++] = (char)*p;
+    buf[k] = '\0';
+    *out = c_strtod(buf, NULL);
+    if (buf != small) free(buf);
+    return true;
+}
+
+static Token float_token(Lexer *lx, TokenKind kind, Pos s, Pos e)
+{
+    double v;
+    Pos digits_end = kind == TK_IMAG ? e - 1 : e;   /* drop the 'j' */
+    if (!float_value(s, digits_end, &v)) return error_token(lx, s, s, e, "out of memory");
+    Token t = make_token(lx, kind, s, e);
+    t.fval = v;
+    lx->cur = e;
+    return t;
+}
+
+static void *lex_alloc(Lexer *lx, size_t n)
+{
+    return lx->alloc ? lx->alloc(lx->alloc_ctx, n) : malloc(n);
+}
+
+/* A complete quoted string [s, e): checks its escapes, then decodes it into fresh memory. */
+static Token string_token(Lexer *lx, Pos s, Pos e)
+{
+    Pos body = s + 1, body_end = e - 1;
+    for (Pos p = body; p < body_end; p++) {
+        if (*p != '\\') continue;
+        p++;
+        if (!strchr("nt\\\"'", *p) || *p == '\0')
+            return error_token(lx, s, p - 1, e,
+                               "unknown escape sequence (use \\n \\t \\\\ \\\" or \\')");
+    }
+    char *out = lex_alloc(lx, (size_t)(body_end - body) + 1);
+    if (!out) return error_token(lx, s, s, e, "out of memory");
+    size_t k = 0;
+    for (Pos p = body; p < body_end; p++) {
+        unsigned char c = *p;
+        if (c == '\\') {
+            c = *++p;
+            c = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+        }
+        out[k++] = (char)c;
+    }
+    out[k] = '\0';
+    Token t = make_token(lx, TK_STRING, s, e);
+    t.str = out;
+    t.slen = k;
+    advance_to(lx, e);
+    return t;
+}
+
+#define TOKEN(kind) do { lx->cur = YYCURSOR; return make_token(lx, (kind), start, YYCURSOR); } while (0)
+
+Token lexer_next(Lexer *lx)
+{
+    for (;;) {
+        Pos start = lx->cur;
+        Pos YYCURSOR = lx->cur, YYMARKER = lx->cur;
+        const Pos YYLIMIT = lx->lim;
+        /*!re2c
+            re2c:define:YYCTYPE = "unsigned char";
+            re2c:yyfill:enable = 0;
+            re2c:eof = 0;
+
+            dec  = [0-9] ("_"? [0-9])*;
+            hex  = "0" [xX] [0-9a-fA-F] ("_"? [0-9a-fA-F])*;
+            bin  = "0" [bB] [01] ("_"? [01])*;
+            exp  = [eE] [+-]? dec;
+            flt  = dec "." dec? exp? | "." dec exp? | dec exp;
+            imag = (dec | flt) [jJ];
+            name = [A-Za-z_][A-Za-z0-9_]*;
+
+            $                 { lx->cur = YYCURSOR; return make_token(lx, TK_EOF, start, start); }
+            [ \t\r\f\v]+      { lx->cur = YYCURSOR; continue; }
+            "#" [^\n]*        { lx->cur = YYCURSOR; continue; }
+            "\n"              {
+                                  Token t = make_token(lx, TK_NEWLINE, start, YYCURSOR);
+                                  lx->line++;
+                                  lx->line_start = YYCURSOR;
+                                  lx->cur = YYCURSOR;
+                                  return t;
+                              }
+
+            dec               { return int_token(lx, start, YYCURSOR, 10); }
+            hex               { return int_token(lx, start, YYCURSOR, 16); }
+            bin               { return int_token(lx, start, YYCURSOR, 2); }
+            flt               { return float_token(lx, TK_FLOAT, start, YYCURSOR); }
+            imag              { return float_token(lx, TK_IMAG, start, YYCURSOR); }
+            (dec | hex | bin | flt | imag) [A-Za-z0-9_]
+                              { return error_token(lx, start, start, YYCURSOR, "invalid number literal"); }
+
+            ["] ([^"\\] | "\\" [^])* ["]  { return string_token(lx, start, YYCURSOR); }
+            ['] ([^'\\] | "\\" [^])* [']  { return string_token(lx, start, YYCURSOR); }
+            ["']              { return error_token(lx, start, start, lx->lim, "unterminated string"); }
+
+            "fn"       { TOKEN(TK_FN); }
+            "return"   { TOKEN(TK_RETURN); }
+            "if"       { TOKEN(TK_IF); }
+            "else"     { TOKEN(TK_ELSE); }
+            "while"    { TOKEN(TK_WHILE); }
+            "for"      { TOKEN(TK_FOR); }
+            "in"       { TOKEN(TK_IN); }
+            "break"    { TOKEN(TK_BREAK); }
+            "continue" { TOKEN(TK_CONTINUE); }
+            "true"     { TOKEN(TK_TRUE); }
+            "false"    { TOKEN(TK_FALSE); }
+            "none"     { TOKEN(TK_NONE); }
+            "and"      { TOKEN(TK_AND); }
+            "or"       { TOKEN(TK_OR); }
+            "not"      { TOKEN(TK_NOT); }
+            name       { TOKEN(TK_NAME); }
+
+            ";"   { TOKEN(TK_SEMI); }
+            "("   { TOKEN(TK_LPAREN); }
+            ")"   { TOKEN(TK_RPAREN); }
+            "["   { TOKEN(TK_LBRACKET); }
+            "]"   { TOKEN(TK_RBRACKET); }
+            "{"   { TOKEN(TK_LBRACE); }
+            "}"   { TOKEN(TK_RBRACE); }
+            ","   { TOKEN(TK_COMMA); }
+            ":"   { TOKEN(TK_COLON); }
+            "."   { TOKEN(TK_DOT); }
+            "..." { TOKEN(TK_ELLIPSIS); }
+            "="   { TOKEN(TK_ASSIGN); }
+            "+="  { TOKEN(TK_PLUS_ASSIGN); }
+            "-="  { TOKEN(TK_MINUS_ASSIGN); }
+            "*="  { TOKEN(TK_STAR_ASSIGN); }
+            "/="  { TOKEN(TK_SLASH_ASSIGN); }
+            "@="  { TOKEN(TK_AT_ASSIGN); }
+            "+"   { TOKEN(TK_PLUS); }
+            "-"   { TOKEN(TK_MINUS); }
+            "*"   { TOKEN(TK_STAR); }
+            "/"   { TOKEN(TK_SLASH); }
+            "//"  { TOKEN(TK_DSLASH); }
+            "%"   { TOKEN(TK_PERCENT); }
+            "@"   { TOKEN(TK_AT); }
+            "**"  { TOKEN(TK_DSTAR); }
+            "=="  { TOKEN(TK_EQ); }
+            "!="  { TOKEN(TK_NE); }
+            "<"   { TOKEN(TK_LT); }
+            "<="  { TOKEN(TK_LE); }
+            ">"   { TOKEN(TK_GT); }
+            ">="  { TOKEN(TK_GE); }
+            "&"   { TOKEN(TK_AMP); }
+            "|"   { TOKEN(TK_PIPE); }
+            "~"   { TOKEN(TK_TILDE); }
+
+            *     { return error_token(lx, start, start, YYCURSOR, "invalid character"); }
+        */
+    }
+}
+
+static const char *const kind_names[TK_COUNT] = {
+    [TK_EOF] = "end of input", [TK_ERROR] = "invalid token", [TK_NEWLINE] = "end of line",
+    [TK_SEMI] = "';'", [TK_INT] = "integer", [TK_FLOAT] = "number", [TK_IMAG] = "number",
+    [TK_STRING] = "string", [TK_NAME] = "name",
+    [TK_FN] = "'fn'", [TK_RETURN] = "'return'", [TK_IF] = "'if'", [TK_ELSE] = "'else'",
+    [TK_WHILE] = "'while'", [TK_FOR] = "'for'", [TK_IN] = "'in'", [TK_BREAK] = "'break'",
+    [TK_CONTINUE] = "'continue'", [TK_TRUE] = "'true'", [TK_FALSE] = "'false'",
+    [TK_NONE] = "'none'", [TK_AND] = "'and'", [TK_OR] = "'or'", [TK_NOT] = "'not'",
+    [TK_LPAREN] = "'('", [TK_RPAREN] = "')'", [TK_LBRACKET] = "'['", [TK_RBRACKET] = "']'",
+    [TK_LBRACE] = "'{'", [TK_RBRACE] = "'}'", [TK_COMMA] = "','", [TK_COLON] = "':'",
+    [TK_DOT] = "'.'", [TK_ELLIPSIS] = "'...'", [TK_ASSIGN] = "'='",
+    [TK_PLUS_ASSIGN] = "'+='", [TK_MINUS_ASSIGN] = "'-='", [TK_STAR_ASSIGN] = "'*='",
+    [TK_SLASH_ASSIGN] = "'/='", [TK_AT_ASSIGN] = "'@='",
+    [TK_PLUS] = "'+'", [TK_MINUS] = "'-'", [TK_STAR] = "'*'", [TK_SLASH] = "'/'",
+    [TK_DSLASH] = "'//'", [TK_PERCENT] = "'%'", [TK_AT] = "'@'", [TK_DSTAR] = "'**'",
+    [TK_EQ] = "'=='", [TK_NE] = "'!='", [TK_LT] = "'<'", [TK_LE] = "'<='",
+    [TK_GT] = "'>'", [TK_GE] = "'>='", [TK_AMP] = "'&'", [TK_PIPE] = "'|'", [TK_TILDE] = "'~'",
+};
+
+const char *token_kind_name(TokenKind k)
+{
+    return (unsigned)k < TK_COUNT && kind_names[k] ? kind_names[k] : "token";
+}

@@ -1,0 +1,956 @@
+/* parse.c — the Pratt parser: one table maps each token to its prefix handler, infix handler and binding power */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexer.h"
+#include "parse.h"
+
+#define MAX_NESTING 1000       /* nested expressions and blocks before "nesting too deep" */
+#define MAX_TREE_HEIGHT 2500   /* longest path of nodes in a statement: bounds every recursive tree walk */
+
+/* The innermost open bracket decides whether a newline ends a statement:
+   inside (), [] and a dict's {} it does not; in a block's {} (and at top level) it does. */
+enum { CTX_PAREN, CTX_BRACKET, CTX_DICT, CTX_BLOCK };
+
+typedef struct Parser {
+    Lexer lx;
+    const Source *src;
+    Arena *arena;
+    Diag *err;
+    Token tok;                 /* the current token, not yet consumed */
+    int depth;                 /* recursion depth of expressions and blocks */
+    int nctx;
+    unsigned char ctx[MAX_NESTING + 8];
+    int loop_depth;            /* loops around here within the current function */
+    int fn_depth;
+    bool incomplete;
+    jmp_buf fail;
+} Parser;
+
+/* Binding powers, lowest first (SPEC section 3). */
+enum {
+    BP_NONE = 0,
+    BP_COND = 10,     /* x if c else y */
+    BP_OR = 20,
+    BP_AND = 30,
+    BP_NOT = 40,      /* prefix not */
+    BP_BOR = 50,      /* | */
+    BP_BAND = 60,     /* & */
+    BP_CMP = 70,      /* == != < <= > >= */
+    BP_ADD = 80,
+    BP_MUL = 90,      /* * / // % @ */
+    BP_UNARY = 100,   /* prefix - + ~ */
+    BP_POW = 110,     /* ** (right-associative) */
+    BP_POSTFIX = 120, /* call, index, attribute */
+};
+
+typedef Node *(*PrefixFn)(Parser *p);
+typedef Node *(*InfixFn)(Parser *p, Node *left);
+typedef struct Rule {
+    PrefixFn prefix;
+    InfixFn infix;
+    int lbp;          /* how strongly the infix form binds to its left operand */
+} Rule;
+
+static const Rule rules[TK_COUNT];
+
+/* ---- errors ---- */
+
+static _Noreturn void fail_at(Parser *p, Span at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static _Noreturn void fail_at(Parser *p, Span at, const char *fmt, ...)
+{
+    if (p->err) {
+        char msg[DIAG_MSG_MAX];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        diag_set(p->err, at, "%s", msg);
+    }
+    longjmp(p->fail, 1);
+}
+
+static Span span_of(const Parser *p, const Token *t)
+{
+    return (Span){ .src = p->src, .line = t->line, .col = t->col };
+}
+
+/* Reports an error at the current token. Running into the end of input inside an
+   open bracket or block means the input is merely unfinished. */
+#define fail_here(p, ...) \
+    do { \
+        if ((p)->tok.kind == TK_EOF && (p)->nctx > 0) (p)->incomplete = true; \
+        fail_at((p), span_of((p), &(p)->tok), __VA_ARGS__); \
+    } while (0)
+
+/* How a token reads in "found X": end of input, ')', name 'x', number. */
+static const char *describe(const Token *t, char *buf, size_t size)
+{
+    switch (t->kind) {
+    case TK_NAME:
+        snprintf(buf, size, "name '%.*s%s'", t->len > 40 ? 40 : (int)t->len, t->start,
+                 t->len > 40 ? "..." : "");
+        return buf;
+    case TK_INT: case TK_FLOAT: case TK_IMAG: return "number";
+    default: return token_kind_name(t->kind);
+    }
+}
+
+static bool is_word_or_punct(TokenKind k)
+{
+    return k >= TK_FN && k < TK_COUNT;
+}
+
+static _Noreturn void fail_unexpected(Parser *p)
+{
+    char buf[64];
+    const char *what = describe(&p->tok, buf, sizeof buf);
+    if (is_word_or_punct(p->tok.kind)) fail_here(p, "unexpected token %s", what);
+    fail_here(p, "unexpected %s", what);
+}
+
+static _Noreturn void fail_expected(Parser *p, const char *expected)
+{
+    char buf[64];
+    fail_here(p, "expected %s but found %s", expected, describe(&p->tok, buf, sizeof buf));
+}
+
+/* ---- tokens and bracket context ---- */
+
+static bool newlines_ignored(const Parser *p)
+{
+    return p->nctx > 0 && p->ctx[p->nctx - 1] != CTX_BLOCK;
+}
+
+/* Consumes the current token and reads the next one (skipping newlines inside brackets). */
+static void advance(Parser *p)
+{
+    Token t;
+    do t = lexer_next(&p->lx);
+    while (t.kind == TK_NEWLINE && newlines_ignored(p));
+    p->tok = t;
+    if (t.kind == TK_ERROR) {
+        p->incomplete = strcmp(t.error, "unterminated string") == 0;
+        fail_at(p, span_of(p, &t), "%s", t.error);
+    }
+}
+
+/* Kind of the token after the current one, without consuming anything. */
+static TokenKind peek_kind(Parser *p)
+{
+    Lexer copy = p->lx;
+    Token t;
+    do t = lexer_next(&copy);
+    while (t.kind == TK_NEWLINE && newlines_ignored(p));
+    return t.kind;
+}
+
+static bool at(const Parser *p, TokenKind k) { return p->tok.kind == k; }
+
+static void expect(Parser *p, TokenKind k)
+{
+    if (!at(p, k)) fail_expected(p, token_kind_name(k));
+    advance(p);
+}
+
+/* Consumes an opening bracket and enters its newline context. */
+static void open_bracket(Parser *p, int ctx)
+{
+    if (p->nctx >= (int)sizeof p->ctx) fail_here(p, "nesting too deep");
+    p->ctx[p->nctx++] = (unsigned char)ctx;
+    advance(p);
+}
+
+/* Consumes the closing bracket `k`; the context is left before reading on, so the
+   token after it is read under the outer rules. */
+static void close_bracket(Parser *p, TokenKind k)
+{
+    if (!at(p, k)) fail_expected(p, token_kind_name(k));
+    p->nctx--;
+    advance(p);
+}
+
+static void enter(Parser *p)
+{
+    if (++p->depth > MAX_NESTING) fail_here(p, "nesting too deep");
+}
+
+static void leave(Parser *p) { p->depth--; }
+
+/* ---- allocation ---- */
+
+static void *alloc(Parser *p, size_t n)
+{
+    void *m = arena_alloc(p->arena, n);
+    if (!m) fail_here(p, "out of memory");
+    return m;
+}
+
+static Node *new_node(Parser *p, NodeKind kind, Span at)
+{
+    Node *n = alloc(p, sizeof *n);
+    n->kind = kind;
+    n->at = at;
+    return n;
+}
+
+static Node *node_here(Parser *p, NodeKind kind) { return new_node(p, kind, span_of(p, &p->tok)); }
+
+static char *token_text(Parser *p, const Token *t)
+{
+    char *s = arena_strndup(p->arena, t->start, t->len);
+    if (!s) fail_here(p, "out of memory");
+    return s;
+}
+
+/* A growing list of nodes; a `named` one (call arguments, parameters) also keeps a
+   name and a position per item. The arrays live in the arena, so a failed parse
+   leaks nothing. */
+typedef struct NodeVec {
+    Node **items;
+    char **names;
+    Span *spans;
+    int n, cap;
+    bool named;
+} NodeVec;
+
+static void *grow(Parser *p, void *old, int n, int cap, size_t size)
+{
+    void *m = alloc(p, (size_t)cap * size);
+    if (n) memcpy(m, old, (size_t)n * size);
+    return m;
+}
+
+static void vec_push_named(Parser *p, NodeVec *v, Node *item, char *name, Span at)
+{
+    if (v->n == v->cap) {
+        if (v->cap > (1 << 28)) fail_here(p, "too many items");
+        int cap = v->cap ? v->cap * 2 : 4;
+        v->items = grow(p, v->items, v->n, cap, sizeof *v->items);
+        if (v->named) {
+            v->names = grow(p, v->names, v->n, cap, sizeof *v->names);
+            v->spans = grow(p, v->spans, v->n, cap, sizeof *v->spans);
+        }
+        v->cap = cap;
+    }
+    v->items[v->n] = item;
+    if (v->named) {
+        v->names[v->n] = name;
+        v->spans[v->n] = at;
+    }
+    v->n++;
+}
+
+static void vec_push(Parser *p, NodeVec *v, Node *item) { vec_push_named(p, v, item, NULL, item->at); }
+
+static void set_list(Node *n, const NodeVec *v)
+{
+    n->list = v->n ? v->items : NULL;
+    n->n = v->n;
+}
+
+/* Orders indices into names[] by name, then by position. */
+static int cmp_by_name(const void *a, const void *b, void *names)
+{
+    int i = *(const int *)a, j = *(const int *)b;
+    int c = strcmp(((char **)names)[i], ((char **)names)[j]);
+    return c ? c : (i > j) - (i < j);
+}
+
+/* Position of the first name in names[from..n) that repeats an earlier one there, or -1.
+   Sorting keeps this O(n log n) for machine-written calls with huge argument lists. */
+static int find_repeated(Parser *p, char **names, int from, int n)
+{
+    int count = n - from;
+    if (count < 2) return -1;
+    int *idx = alloc(p, (size_t)count * sizeof *idx);
+    for (int i = 0; i < count; i++) idx[i] = from + i;
+    qsort_r(idx, (size_t)count, sizeof *idx, cmp_by_name, names);
+    int first = -1;
+    for (int i = 1; i < count; i++)
+        if (strcmp(names[idx[i - 1]], names[idx[i]]) == 0 && (first < 0 || idx[i] < first))
+            first = idx[i];
+    return first;
+}
+
+/* The first token's position of an expression (binary nodes point at their operator).
+   A loop, not recursion: left spines can be very long. */
+static Span start_of(const Node *n)
+{
+    for (;;) {
+        switch (n->kind) {
+        case N_BINARY: case N_AND: case N_OR: case N_COND: case N_CALL:
+        case N_METHOD: case N_ATTR: case N_INDEX:
+            n = n->a;
+            break;
+        default:
+            return n->at;
+        }
+    }
+}
+
+/* ---- expressions ---- */
+
+static Node *parse_expr(Parser *p, int rbp);
+static Node *parse_block(Parser *p);
+static FnDef *parse_fn_rest(Parser *p, char *name, Span fn_at);
+
+/* The Pratt loop: a prefix form, then infix forms while they bind tighter than rbp. */
+static Node *parse_expr(Parser *p, int rbp)
+{
+    enter(p);
+    PrefixFn prefix = rules[p->tok.kind].prefix;
+    if (!prefix) fail_unexpected(p);
+    Node *left = prefix(p);
+    while (rules[p->tok.kind].lbp > rbp) left = rules[p->tok.kind].infix(p, left);
+    leave(p);
+    return left;
+}
+
+static Node *literal(Parser *p)
+{
+    static const NodeKind kinds[TK_COUNT] = {
+        [TK_INT] = N_INT, [TK_FLOAT] = N_FLOAT, [TK_IMAG] = N_IMAG, [TK_STRING] = N_STR,
+        [TK_TRUE] = N_TRUE, [TK_FALSE] = N_FALSE, [TK_NONE] = N_NONE,
+    };
+    Node *n = node_here(p, kinds[p->tok.kind]);
+    n->ival = p->tok.ival;
+    n->fval = p->tok.fval;
+    n->str = p->tok.str;
+    n->slen = p->tok.slen;
+    advance(p);
+    return n;
+}
+
+static Node *name_expr(Parser *p)
+{
+    Node *n = node_here(p, N_NAME);
+    n->name = token_text(p, &p->tok);
+    advance(p);
+    return n;
+}
+
+/* - + ~ */
+static Node *unary_expr(Parser *p)
+{
+    Node *n = node_here(p, N_UNARY);
+    n->op = p->tok.kind;
+    advance(p);
+    n->a = parse_expr(p, BP_UNARY);
+    return n;
+}
+
+static Node *not_expr(Parser *p)
+{
+    Node *n = node_here(p, N_UNARY);
+    n->op = TK_NOT;
+    advance(p);
+    n->a = parse_expr(p, BP_NOT);
+    return n;
+}
+
+/* (x) is x; () (x,) (x, y) are tuples. */
+static Node *paren_expr(Parser *p)
+{
+    Span open_at = span_of(p, &p->tok);
+    open_bracket(p, CTX_PAREN);
+    NodeVec items = {0};
+    if (at(p, TK_RPAREN)) {
+        close_bracket(p, TK_RPAREN);
+        return new_node(p, N_TUPLE, open_at);
+    }
+    Node *first = parse_expr(p, BP_NONE);
+    if (at(p, TK_RPAREN)) {
+        close_bracket(p, TK_RPAREN);
+        return first;
+    }
+    vec_push(p, &items, first);
+    while (at(p, TK_COMMA)) {
+        advance(p);
+        if (at(p, TK_RPAREN)) break;
+        vec_push(p, &items, parse_expr(p, BP_NONE));
+    }
+    close_bracket(p, TK_RPAREN);
+    Node *t = new_node(p, N_TUPLE, open_at);
+    set_list(t, &items);
+    return t;
+}
+
+/* Comma-separated expressions up to `close` (trailing comma allowed), e.g. a list literal. */
+static void parse_items(Parser *p, NodeVec *v, TokenKind close)
+{
+    while (!at(p, close)) {
+        vec_push(p, v, parse_expr(p, BP_NONE));
+        if (!at(p, TK_COMMA)) break;
+        advance(p);
+    }
+    close_bracket(p, close);
+}
+
+static Node *list_expr(Parser *p)
+{
+    Node *n = node_here(p, N_LIST);
+    open_bracket(p, CTX_BRACKET);
+    NodeVec items = {0};
+    parse_items(p, &items, TK_RBRACKET);
+    set_list(n, &items);
+    return n;
+}
+
+static Node *dict_expr(Parser *p)
+{
+    Node *n = node_here(p, N_DICT);
+    open_bracket(p, CTX_DICT);
+    NodeVec kv = {0};
+    while (!at(p, TK_RBRACE)) {
+        vec_push(p, &kv, parse_expr(p, BP_NONE));
+        if (!at(p, TK_COLON)) fail_expected(p, "':' after a dict key");
+        advance(p);
+        vec_push(p, &kv, parse_expr(p, BP_NONE));
+        if (!at(p, TK_COMMA)) break;
+        advance(p);
+    }
+    close_bracket(p, TK_RBRACE);
+    set_list(n, &kv);
+    return n;
+}
+
+static Node *lambda_expr(Parser *p)
+{
+    Node *n = node_here(p, N_LAMBDA);
+    advance(p);
+    n->fn = parse_fn_rest(p, "<lambda>", n->at);
+    return n;
+}
+
+/* Binary operators that group to the left: a - b - c is (a - b) - c. */
+static Node *binary_left(Parser *p, Node *left)
+{
+    Node *n = node_here(p, N_BINARY);
+    n->op = p->tok.kind;
+    advance(p);
+    n->a = left;
+    n->b = parse_expr(p, rules[n->op].lbp);
+    return n;
+}
+
+/* ** groups to the right: 2**3**2 is 2**(3**2). */
+static Node *binary_right(Parser *p, Node *left)
+{
+    Node *n = node_here(p, N_BINARY);
+    n->op = p->tok.kind;
+    advance(p);
+    n->a = left;
+    n->b = parse_expr(p, rules[n->op].lbp - 1);
+    return n;
+}
+
+static Node *comparison(Parser *p, Node *left)
+{
+    Node *n = binary_left(p, left);
+    if (rules[p->tok.kind].lbp == BP_CMP) fail_here(p, "comparison operators cannot be chained");
+    return n;
+}
+
+static Node *and_or_expr(Parser *p, Node *left)
+{
+    Node *n = node_here(p, at(p, TK_AND) ? N_AND : N_OR);
+    int bp = rules[p->tok.kind].lbp;
+    advance(p);
+    n->a = left;
+    n->b = parse_expr(p, bp);
+    return n;
+}
+
+/* then if cond else other: the else part may itself be a conditional. */
+static Node *cond_expr(Parser *p, Node *left)
+{
+    Node *n = node_here(p, N_COND);
+    advance(p);
+    n->a = left;
+    n->b = parse_expr(p, BP_COND);
+    if (!at(p, TK_ELSE)) fail_expected(p, "'else'");
+    advance(p);
+    n->c = parse_expr(p, BP_COND - 1);
+    return n;
+}
+
+/* Arguments after '(': positional, then name=value; the ')' is consumed. */
+static void parse_args(Parser *p, Node *call)
+{
+    open_bracket(p, CTX_PAREN);
+    NodeVec args = { .named = true };
+    int first_kw = -1;
+    while (!at(p, TK_RPAREN)) {
+        if (at(p, TK_NAME) && peek_kind(p) == TK_ASSIGN) {
+            Span name_at = span_of(p, &p->tok);
+            char *name = token_text(p, &p->tok);
+            advance(p);
+            advance(p);
+            if (first_kw < 0) first_kw = args.n;
+            vec_push_named(p, &args, parse_expr(p, BP_NONE), name, name_at);
+        } else {
+            if (first_kw >= 0) fail_here(p, "positional argument follows keyword argument");
+            vec_push(p, &args, parse_expr(p, BP_NONE));
+        }
+        if (!at(p, TK_COMMA)) break;
+        advance(p);
+    }
+    close_bracket(p, TK_RPAREN);
+    if (first_kw >= 0) {
+        int dup = find_repeated(p, args.names, first_kw, args.n);
+        if (dup >= 0) fail_at(p, args.spans[dup], "keyword argument repeated: %s", args.names[dup]);
+    }
+    set_list(call, &args);
+    call->names = args.n ? args.names : NULL;
+}
+
+static Node *call_expr(Parser *p, Node *left)
+{
+    Node *n = node_here(p, N_CALL);
+    n->a = left;
+    parse_args(p, n);
+    return n;
+}
+
+/* One index item: an expression, a slice a:b:c with any part omitted, or '...'. */
+static Node *index_item(Parser *p)
+{
+    if (at(p, TK_ELLIPSIS)) {
+        Node *e = node_here(p, N_ELLIPSIS);
+        advance(p);
+        return e;
+    }
+    Node *start = NULL;
+    if (!at(p, TK_COLON)) {
+        start = parse_expr(p, BP_NONE);
+        if (!at(p, TK_COLON)) return start;
+    }
+    Node *s = node_here(p, N_SLICE);
+    s->a = start;
+    advance(p);
+    if (!at(p, TK_COLON) && !at(p, TK_COMMA) && !at(p, TK_RBRACKET)) s->b = parse_expr(p, BP_NONE);
+    if (at(p, TK_COLON)) {
+        advance(p);
+        if (!at(p, TK_COMMA) && !at(p, TK_RBRACKET)) s->c = parse_expr(p, BP_NONE);
+    }
+    return s;
+}
+
+static Node *index_expr(Parser *p, Node *left)
+{
+    Node *n = node_here(p, N_INDEX);
+    n->a = left;
+    open_bracket(p, CTX_BRACKET);
+    NodeVec items = {0};
+    do {
+        if (items.n) advance(p);               /* the ',' */
+        if (items.n && at(p, TK_RBRACKET)) break;
+        vec_push(p, &items, index_item(p));
+    } while (at(p, TK_COMMA));
+    close_bracket(p, TK_RBRACKET);
+    set_list(n, &items);
+    return n;
+}
+
+/* a.name is N_ATTR; a.name(args) is N_METHOD. Both point at the name. */
+static Node *attr_expr(Parser *p, Node *left)
+{
+    advance(p);
+    if (!at(p, TK_NAME)) fail_expected(p, "a name after '.'");
+    Node *n = node_here(p, N_ATTR);
+    n->a = left;
+    n->name = token_text(p, &p->tok);
+    advance(p);
+    if (at(p, TK_LPAREN)) {
+        n->kind = N_METHOD;
+        parse_args(p, n);
+    }
+    return n;
+}
+
+static const Rule rules[TK_COUNT] = {
+    [TK_INT] = { literal, NULL, 0 },
+    [TK_FLOAT] = { literal, NULL, 0 },
+    [TK_IMAG] = { literal, NULL, 0 },
+    [TK_STRING] = { literal, NULL, 0 },
+    [TK_TRUE] = { literal, NULL, 0 },
+    [TK_FALSE] = { literal, NULL, 0 },
+    [TK_NONE] = { literal, NULL, 0 },
+    [TK_NAME] = { name_expr, NULL, 0 },
+    [TK_FN] = { lambda_expr, NULL, 0 },
+    [TK_LBRACE] = { dict_expr, NULL, 0 },
+    [TK_LPAREN] = { paren_expr, call_expr, BP_POSTFIX },
+    [TK_LBRACKET] = { list_expr, index_expr, BP_POSTFIX },
+    [TK_DOT] = { NULL, attr_expr, BP_POSTFIX },
+    [TK_IF] = { NULL, cond_expr, BP_COND },
+    [TK_OR] = { NULL, and_or_expr, BP_OR },
+    [TK_AND] = { NULL, and_or_expr, BP_AND },
+    [TK_NOT] = { not_expr, NULL, 0 },
+    [TK_PIPE] = { NULL, binary_left, BP_BOR },
+    [TK_AMP] = { NULL, binary_left, BP_BAND },
+    [TK_EQ] = { NULL, comparison, BP_CMP },
+    [TK_NE] = { NULL, comparison, BP_CMP },
+    [TK_LT] = { NULL, comparison, BP_CMP },
+    [TK_LE] = { NULL, comparison, BP_CMP },
+    [TK_GT] = { NULL, comparison, BP_CMP },
+    [TK_GE] = { NULL, comparison, BP_CMP },
+    [TK_PLUS] = { unary_expr, binary_left, BP_ADD },
+    [TK_MINUS] = { unary_expr, binary_left, BP_ADD },
+    [TK_STAR] = { NULL, binary_left, BP_MUL },
+    [TK_SLASH] = { NULL, binary_left, BP_MUL },
+    [TK_DSLASH] = { NULL, binary_left, BP_MUL },
+    [TK_PERCENT] = { NULL, binary_left, BP_MUL },
+    [TK_AT] = { NULL, binary_left, BP_MUL },
+    [TK_TILDE] = { unary_expr, NULL, 0 },
+    [TK_DSTAR] = { NULL, binary_right, BP_POW },
+};
+
+/* ---- functions ---- */
+
+/* After "fn" or "fn name": (params) = expr, or (params) { block }. */
+static FnDef *parse_fn_rest(Parser *p, char *name, Span fn_at)
+{
+    FnDef *fn = alloc(p, sizeof *fn);
+    fn->name = name;
+    fn->at = fn_at;
+    if (!at(p, TK_LPAREN)) fail_expected(p, "'('");
+    open_bracket(p, CTX_PAREN);
+    NodeVec params = { .named = true };   /* items: the defaults (or NULL); names: the parameters */
+    bool seen_default = false;
+    while (!at(p, TK_RPAREN)) {
+        if (!at(p, TK_NAME)) fail_expected(p, "a parameter name");
+        Span pat = span_of(p, &p->tok);
+        char *pname = token_text(p, &p->tok);
+        advance(p);
+        Node *def = NULL;
+        if (at(p, TK_ASSIGN)) {
+            advance(p);
+            def = parse_expr(p, BP_NONE);
+            seen_default = true;
+        } else if (seen_default) {
+            fail_at(p, pat, "parameter '%s' without a default follows one with a default", pname);
+        }
+        vec_push_named(p, &params, def, pname, pat);
+        if (!at(p, TK_COMMA)) break;
+        advance(p);
+    }
+    close_bracket(p, TK_RPAREN);
+    int dup = find_repeated(p, params.names, 0, params.n);
+    if (dup >= 0) fail_at(p, params.spans[dup], "duplicate parameter '%s'", params.names[dup]);
+    fn->nparams = params.n;
+    fn->params = params.n ? params.names : NULL;
+    fn->defaults = params.n ? params.items : NULL;
+
+    int saved_loops = p->loop_depth;
+    p->loop_depth = 0;
+    p->fn_depth++;
+    if (at(p, TK_ASSIGN)) {
+        advance(p);
+        fn->body = parse_expr(p, BP_NONE);
+        fn->body_is_expr = true;
+    } else if (at(p, TK_LBRACE)) {
+        fn->body = parse_block(p);
+    } else {
+        fail_expected(p, "'=' or '{' after the parameters");
+    }
+    p->fn_depth--;
+    p->loop_depth = saved_loops;
+    return fn;
+}
+
+/* ---- statements ---- */
+
+static Node *parse_statement(Parser *p);
+static void check_height(Parser *p, Node *root);
+
+static bool at_statement_end(const Parser *p)
+{
+    TokenKind k = p->tok.kind;
+    return k == TK_NEWLINE || k == TK_SEMI || k == TK_EOF || k == TK_RBRACE;
+}
+
+/* Statements separated by newlines or ';' into blk, up to `end` (not consumed). Each
+   top-level statement is height-checked as soon as it is parsed, so errors come out
+   in source order. */
+static void parse_statements(Parser *p, Node *blk, TokenKind end)
+{
+    NodeVec stmts = {0};
+    for (;;) {
+        while (at(p, TK_NEWLINE) || at(p, TK_SEMI)) advance(p);
+        if (at(p, end)) break;
+        if (at(p, TK_EOF)) fail_expected(p, "'}'");
+        if (at(p, TK_RBRACE)) fail_unexpected(p);
+        Node *s = parse_statement(p);
+        if (!at_statement_end(p)) fail_here(p, "invalid syntax");
+        if (p->nctx == 0) check_height(p, s);
+        vec_push(p, &stmts, s);
+    }
+    set_list(blk, &stmts);
+}
+
+/* { statements }: the '{' must be on the header's line (a newline there is an error). */
+static Node *parse_block(Parser *p)
+{
+    if (!at(p, TK_LBRACE)) fail_expected(p, "'{'");
+    enter(p);
+    Node *blk = node_here(p, N_BLOCK);
+    open_bracket(p, CTX_BLOCK);
+    parse_statements(p, blk, TK_RBRACE);
+    close_bracket(p, TK_RBRACE);
+    leave(p);
+    return blk;
+}
+
+static Node *loop_body(Parser *p)
+{
+    p->loop_depth++;
+    Node *body = parse_block(p);
+    p->loop_depth--;
+    return body;
+}
+
+/* if c { } else if d { } else { }: else-if chains are built in a loop, not by recursion. */
+static Node *if_stmt(Parser *p)
+{
+    Node *first = node_here(p, N_IF), *cur = first;
+    for (;;) {
+        advance(p);                     /* the 'if' */
+        cur->a = parse_expr(p, BP_NONE);
+        cur->b = parse_block(p);
+        if (!at(p, TK_ELSE)) return first;
+        advance(p);
+        if (at(p, TK_LBRACE)) {
+            cur->c = parse_block(p);
+            return first;
+        }
+        if (!at(p, TK_IF)) fail_expected(p, "'{' or 'if' after 'else'");
+        cur->c = node_here(p, N_IF);
+        cur = cur->c;
+    }
+}
+
+static Node *while_stmt(Parser *p)
+{
+    Node *n = node_here(p, N_WHILE);
+    advance(p);
+    n->a = parse_expr(p, BP_NONE);
+    n->b = loop_body(p);
+    return n;
+}
+
+static Node *for_stmt(Parser *p)
+{
+    Node *n = node_here(p, N_FOR);
+    advance(p);
+    if (!at(p, TK_NAME)) fail_expected(p, "a loop variable name");
+    n->name = token_text(p, &p->tok);
+    advance(p);
+    expect(p, TK_IN);
+    n->a = parse_expr(p, BP_NONE);
+    n->b = loop_body(p);
+    return n;
+}
+
+static Node *jump_stmt(Parser *p)
+{
+    Node *n = node_here(p, at(p, TK_BREAK) ? N_BREAK : N_CONTINUE);
+    if (p->loop_depth == 0)
+        fail_here(p, "%s outside a loop", at(p, TK_BREAK) ? "'break'" : "'continue'");
+    advance(p);
+    return n;
+}
+
+static Node *parse_exprlist(Parser *p);
+
+static Node *return_stmt(Parser *p)
+{
+    Node *n = node_here(p, N_RETURN);
+    if (p->fn_depth == 0) fail_here(p, "'return' outside a function");
+    advance(p);
+    if (!at_statement_end(p)) n->a = parse_exprlist(p);
+    return n;
+}
+
+static Node *fn_stmt(Parser *p)
+{
+    Node *n = node_here(p, N_FNDEF);
+    advance(p);
+    n->name = token_text(p, &p->tok);
+    advance(p);
+    n->fn = parse_fn_rest(p, n->name, n->at);
+    return n;
+}
+
+/* e or e1, e2, ... (a tuple, trailing comma allowed): statement values and targets. */
+static Node *parse_exprlist(Parser *p)
+{
+    Node *first = parse_expr(p, BP_NONE);
+    if (!at(p, TK_COMMA)) return first;
+    Node *t = new_node(p, N_TUPLE, start_of(first));
+    NodeVec items = {0};
+    vec_push(p, &items, first);
+    while (at(p, TK_COMMA)) {
+        advance(p);
+        if (!rules[p->tok.kind].prefix) break;
+        vec_push(p, &items, parse_expr(p, BP_NONE));
+    }
+    set_list(t, &items);
+    return t;
+}
+
+/* Targets are names and index expressions (and, for '=', tuples of targets). */
+static void check_target(Parser *p, Node *t, bool tuple_ok)
+{
+    switch (t->kind) {
+    case N_NAME: case N_INDEX:
+        return;
+    case N_ATTR:
+        fail_at(p, t->at, "cannot assign to attribute '%s'", t->name);
+    case N_TUPLE:
+        if (!tuple_ok) fail_at(p, t->at, "augmented assignment needs a single name or index target");
+        if (t->n == 0) break;
+        for (int i = 0; i < t->n; i++) check_target(p, t->list[i], true);
+        return;
+    default:
+        break;
+    }
+    fail_at(p, start_of(t), "cannot assign to this expression");
+}
+
+static TokenKind opassign_op(TokenKind k)
+{
+    switch (k) {
+    case TK_PLUS_ASSIGN: return TK_PLUS;
+    case TK_MINUS_ASSIGN: return TK_MINUS;
+    case TK_STAR_ASSIGN: return TK_STAR;
+    case TK_SLASH_ASSIGN: return TK_SLASH;
+    case TK_AT_ASSIGN: return TK_AT;
+    default: return TK_EOF;
+    }
+}
+
+/* Expression statement, x = e, p, q = e, or x += e. Assignments point at their operator. */
+static Node *simple_stmt(Parser *p)
+{
+    Node *e = parse_exprlist(p);
+    TokenKind op = opassign_op(p->tok.kind);
+    if (at(p, TK_ASSIGN) || op != TK_EOF) {
+        check_target(p, e, op == TK_EOF);
+        Node *n = node_here(p, op == TK_EOF ? N_ASSIGN : N_OPASSIGN);
+        n->op = op == TK_EOF ? 0 : (int)op;
+        advance(p);
+        n->a = e;
+        n->b = parse_exprlist(p);
+        return n;
+    }
+    Node *n = new_node(p, N_EXPR_STMT, start_of(e));
+    n->a = e;
+    n->echo = !at(p, TK_SEMI);
+    return n;
+}
+
+static Node *parse_statement(Parser *p)
+{
+    switch (p->tok.kind) {
+    case TK_FN:
+        if (peek_kind(p) == TK_NAME) return fn_stmt(p);
+        break;
+    case TK_IF: return if_stmt(p);
+    case TK_WHILE: return while_stmt(p);
+    case TK_FOR: return for_stmt(p);
+    case TK_BREAK: case TK_CONTINUE: return jump_stmt(p);
+    case TK_RETURN: return return_stmt(p);
+    case TK_ELSE: fail_here(p, "'else' must follow '}' on the same line");
+    default: break;
+    }
+    return simple_stmt(p);
+}
+
+/* ---- tree height ---- */
+
+typedef struct Pending {
+    Node *node;
+    int depth;
+} Pending;
+
+static bool push_pending(Pending **st, int *n, int *cap, Node *node, int depth)
+{
+    if (!node) return true;
+    if (*n == *cap) {
+        int ncap = *cap ? *cap * 2 : 64;
+        Pending *m = realloc(*st, (size_t)ncap * sizeof *m);
+        if (!m) return false;
+        *st = m;
+        *cap = ncap;
+    }
+    (*st)[(*n)++] = (Pending){ node, depth };
+    return true;
+}
+
+/* Fails when a path from root is longer than MAX_TREE_HEIGHT nodes, so that the
+   resolver and evaluator, which recurse over the tree, stay within the C stack
+   (1+1+...+1 parses without recursion but makes a very deep left spine). */
+static void check_height(Parser *p, Node *root)
+{
+    Pending *st = NULL;
+    int n = 0, cap = 0;
+    bool ok = push_pending(&st, &n, &cap, root, 1);
+    while (ok && n > 0) {
+        Pending cur = st[--n];
+        Node *x = cur.node;
+        if (cur.depth > MAX_TREE_HEIGHT) {
+            free(st);
+            fail_at(p, x->at, "expression too long or too deeply nested");
+        }
+        int d = cur.depth + 1;
+        ok = push_pending(&st, &n, &cap, x->a, d) && push_pending(&st, &n, &cap, x->b, d) &&
+             push_pending(&st, &n, &cap, x->c, d);
+        for (int i = 0; ok && i < x->n; i++) ok = push_pending(&st, &n, &cap, x->list[i], d);
+        if ((x->kind == N_FNDEF || x->kind == N_LAMBDA) && x->fn) {
+            FnDef *fn = x->fn;
+            for (int i = 0; ok && i < fn->nparams; i++)
+                ok = push_pending(&st, &n, &cap, fn->defaults[i], d);
+            ok = ok && push_pending(&st, &n, &cap, fn->body, d);
+        }
+    }
+    free(st);
+    if (!ok) fail_at(p, root->at, "out of memory");
+}
+
+/* ---- entry ---- */
+
+static void *lexer_arena_alloc(void *arena, size_t n) { return arena_alloc(arena, n); }
+
+static Node *parse_top(Parser *p)
+{
+    Node *root = new_node(p, N_BLOCK, (Span){ .src = p->src, .line = 1, .col = 1 });
+    advance(p);
+    parse_statements(p, root, TK_EOF);
+    return root;
+}
+
+ParseResult parse_program(const Source *src, Arena *arena, Diag *err)
+{
+    ParseResult res = { NULL, false };
+    /* On the heap so its fields are well defined after longjmp. */
+    Parser *p = calloc(1, sizeof *p);
+    if (!p) {
+        if (err) diag_set(err, (Span){ src, 1, 1 }, "out of memory");
+        return res;
+    }
+    p->src = src;
+    p->arena = arena;
+    p->err = err;
+    lexer_init(&p->lx, src->text, src->len);
+    lexer_set_alloc(&p->lx, lexer_arena_alloc, arena);
+    if (setjmp(p->fail) == 0) res.root = parse_top(p);
+    else res.incomplete = p->incomplete;
+    free(p);
+    return res;
+}
