@@ -42,6 +42,9 @@ tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt);
 bool tl_cpu_has_avx512(void);
 /* False when TL_SIMD=0 is set in the environment. */
 bool tl_simd_enabled(void);
+/* y[i] = exp(x[i] - m) over contiguous arrays (softmax's inner step). */
+void tl_vexp_sub_f32(float *y, const float *x, float m, int64_t n);
+void tl_vexp_sub_f64(double *y, const double *x, double m, int64_t n);
 
 /* ---- reduce helpers used by nn.c and linalg.c -------------------------- */
 /* numpy's pairwise sum of n floats at byte stride `stride` (8-way unrolled,

@@ -1,4 +1,5 @@
 /* kernels/simd_x86.c — AVX-512 loops (SLEEF) for transcendental f32/f64 functions, picked at run time */
+#include <math.h>
 #include <stdlib.h>
 
 #include "kern.h"
@@ -156,4 +157,57 @@ bool tl_simd_enabled(void)
         cached = !(e && e[0] == '0');
     }
     return cached;
+}
+
+/* y[i] = exp(x[i] - m): the inner step of softmax, vectorized when possible. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512dq,avx2,fma")
+static void vexp_sub_f32_avx512(float *y, const float *x, float m, int64_t n)
+{
+    __m512 vm = _mm512_set1_ps(m);
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        _mm512_storeu_ps(y + i, Sleef_expf16_u10(_mm512_sub_ps(_mm512_loadu_ps(x + i), vm)));
+    if (i < n) {
+        __mmask16 k = (__mmask16)((1u << (n - i)) - 1);
+        __m512 v = _mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), vm);
+        _mm512_mask_storeu_ps(y + i, k, Sleef_expf16_u10(v));
+    }
+}
+static void vexp_sub_f64_avx512(double *y, const double *x, double m, int64_t n)
+{
+    __m512d vm = _mm512_set1_pd(m);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm512_storeu_pd(y + i, Sleef_expd8_u10(_mm512_sub_pd(_mm512_loadu_pd(x + i), vm)));
+    if (i < n) {
+        __mmask8 k = (__mmask8)((1u << (n - i)) - 1);
+        __m512d v = _mm512_sub_pd(_mm512_maskz_loadu_pd(k, x + i), vm);
+        _mm512_mask_storeu_pd(y + i, k, Sleef_expd8_u10(v));
+    }
+}
+#pragma GCC pop_options
+#endif
+
+void tl_vexp_sub_f32(float *y, const float *x, float m, int64_t n)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (tl_simd_enabled() && tl_cpu_has_avx512()) {
+        vexp_sub_f32_avx512(y, x, m, n);
+        return;
+    }
+#endif
+    for (int64_t i = 0; i < n; i++) y[i] = expf(x[i] - m);
+}
+
+void tl_vexp_sub_f64(double *y, const double *x, double m, int64_t n)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (tl_simd_enabled() && tl_cpu_has_avx512()) {
+        vexp_sub_f64_avx512(y, x, m, n);
+        return;
+    }
+#endif
+    for (int64_t i = 0; i < n; i++) y[i] = exp(x[i] - m);
 }

@@ -1,0 +1,399 @@
+/* linalg.c — matmul (numpy's rules, OpenBLAS gemm), det, inv, solve (LAPACKE), batched */
+#include <cblas.h>
+#include <lapacke.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/kern.h"
+
+/* ---- batching ------------------------------------------------------------ */
+
+/* Leading ("batch") axes of up to three operands broadcast together; each
+   operand's batch strides are in elements, 0 on broadcast axes. */
+typedef struct batch {
+    int nd;
+    int64_t shape[TL_MAXDIM], count;
+    int64_t stride[3][TL_MAXDIM];
+} batch;
+
+static void batch_strides(batch *b, int k, const tl_tensor *t, int core)
+{
+    int tnd = t->ndim - core;
+    for (int d = 0; d < b->nd; d++) {
+        int td = d - (b->nd - tnd);
+        b->stride[k][d] = (td >= 0 && t->shape[td] != 1) ? t->strides[td] : 0;
+    }
+}
+
+/* Element offset of batch item i for operand k. */
+static int64_t batch_offset(const batch *b, int k, int64_t i)
+{
+    int64_t off = 0;
+    for (int d = b->nd - 1; d >= 0; d--) {
+        off += (i % b->shape[d]) * b->stride[k][d];
+        i /= b->shape[d];
+    }
+    return off;
+}
+
+static tl_tensor *as_dtype(const tl_tensor *t, tl_dtype dt)
+{
+    if (t->dtype == dt) {
+        tl_tensor_retain((tl_tensor *)t);
+        return (tl_tensor *)t;
+    }
+    return tl_cast(t, dt);
+}
+
+/* ---- matmul ---------------------------------------------------------------- */
+
+/* How gemm reads one matrix operand (rows x cols, last two axes of t). */
+typedef struct gemm_operand {
+    enum CBLAS_TRANSPOSE trans;
+    int64_t ld;
+} gemm_operand;
+
+/* Can BLAS read t's last two axes directly (unit stride one way, a valid
+   leading dimension the other)? */
+static bool gemm_layout(const tl_tensor *t, gemm_operand *g)
+{
+    int64_t rows = t->shape[t->ndim - 2], cols = t->shape[t->ndim - 1];
+    int64_t rs = t->strides[t->ndim - 2], cs = t->strides[t->ndim - 1];
+    if ((cs == 1 || cols == 1) && (rows == 1 || rs >= (cols > 1 ? cols : 1))) {
+        g->trans = CblasNoTrans;
+        g->ld = rows == 1 ? (cols > 1 ? cols : 1) : rs;
+        return g->ld <= INT32_MAX;
+    }
+    if ((rs == 1 || rows == 1) && (cols == 1 || cs >= (rows > 1 ? rows : 1))) {
+        g->trans = CblasTrans;
+        g->ld = cols == 1 ? (rows > 1 ? rows : 1) : cs;
+        return g->ld <= INT32_MAX;
+    }
+    return false;
+}
+
+/* c (n x m, contiguous) = a @ b for one batch item, in dtype dt via BLAS. */
+static void gemm_one(tl_dtype dt, int64_t n, int64_t m, int64_t k, const gemm_operand *ga, const void *a,
+                     const gemm_operand *gb, const void *b, void *c)
+{
+    static const float one_f[2] = { 1, 0 }, zero_f[2] = { 0, 0 };
+    static const double one_d[2] = { 1, 0 }, zero_d[2] = { 0, 0 };
+    blasint N = (blasint)n, M = (blasint)m, K = (blasint)k, lda = (blasint)ga->ld, ldb = (blasint)gb->ld;
+    switch (dt) {
+    case TL_F32:
+        cblas_sgemm(CblasRowMajor, ga->trans, gb->trans, N, M, K, 1.0f, a, lda, b, ldb, 0.0f, c, M);
+        break;
+    case TL_F64:
+        cblas_dgemm(CblasRowMajor, ga->trans, gb->trans, N, M, K, 1.0, a, lda, b, ldb, 0.0, c, M);
+        break;
+    case TL_C64:
+        cblas_cgemm(CblasRowMajor, ga->trans, gb->trans, N, M, K, one_f, a, lda, b, ldb, zero_f, c, M);
+        break;
+    default:
+        cblas_zgemm(CblasRowMajor, ga->trans, gb->trans, N, M, K, one_d, a, lda, b, ldb, zero_d, c, M);
+        break;
+    }
+}
+
+/* Integer (and bool) matmul: wrapping u64 arithmetic, i-k-j order. */
+static void imatmul_one(int64_t n, int64_t m, int64_t k, const uint64_t *a, int64_t ars, int64_t acs,
+                        const uint64_t *b, int64_t brs, int64_t bcs, uint64_t *c)
+{
+    memset(c, 0, (size_t)(n * m) * sizeof *c);
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t p = 0; p < k; p++) {
+            uint64_t av = a[i * ars + p * acs];
+            const uint64_t *brow = b + p * brs;
+            uint64_t *crow = c + i * m;
+            for (int64_t j = 0; j < m; j++) crow[j] += av * brow[j * bcs];
+        }
+}
+
+static tl_dtype matmul_compute_dtype(tl_dtype dt)
+{
+    if (dt == TL_F16 || dt == TL_BF16) return TL_F32;   /* widened blockwise by the cast */
+    if (tl_is_int(dt) || dt == TL_BOOL) return tl_dtype_kind(dt) == TL_KIND_INT ? TL_I64 : TL_U64;
+    return dt;
+}
+
+/* Computes out (batch..., n, m) from 2-d-or-more a and b already in cdt. */
+static int matmul_core(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, const batch *bt, tl_tensor *out)
+{
+    int64_t n = a->shape[a->ndim - 2], k = a->shape[a->ndim - 1], m = b->shape[b->ndim - 1];
+    size_t es = tl_dtype_size(cdt);
+    char *ad = tl_tensor_data(a), *bd = tl_tensor_data(b), *cd = tl_tensor_data(out);
+    int64_t csize = n * m;
+    if (tl_is_int(cdt)) {
+        for (int64_t i = 0; i < bt->count; i++) {
+            if (tl_check_interrupt() < 0) return -1;
+            imatmul_one(n, m, k, (const uint64_t *)ad + batch_offset(bt, 0, i), a->strides[a->ndim - 2],
+                        a->strides[a->ndim - 1], (const uint64_t *)bd + batch_offset(bt, 1, i),
+                        b->strides[b->ndim - 2], b->strides[b->ndim - 1], (uint64_t *)cd + i * csize);
+        }
+        return 0;
+    }
+    if (k == 0) {
+        memset(cd, 0, (size_t)(bt->count * csize) * es);
+        return 0;
+    }
+    gemm_operand ga, gb;
+    gemm_layout(a, &ga);
+    gemm_layout(b, &gb);
+    for (int64_t i = 0; i < bt->count; i++) {
+        if (tl_check_interrupt() < 0) return -1;
+        gemm_one(cdt, n, m, k, &ga, ad + batch_offset(bt, 0, i) * (int64_t)es, &gb,
+                 bd + batch_offset(bt, 1, i) * (int64_t)es, cd + i * csize * (int64_t)es);
+    }
+    return 0;
+}
+
+/* A BLAS-readable version of t: t itself when its matrices have a gemm
+   layout, else a contiguous copy. */
+static tl_tensor *blas_ready(tl_tensor *t, tl_dtype cdt)
+{
+    gemm_operand g;
+    if (tl_is_int(cdt) || gemm_layout(t, &g)) return t;
+    tl_tensor *c = tl_copy(t);
+    tl_tensor_release(t);
+    return c;
+}
+
+tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0)
+{
+    for (int i = 0; i < 2; i++) {
+        const tl_tensor *t = i ? b0 : a0;
+        if (t->ndim == 0) {
+            tl_seterr("matmul: Input operand %d does not have enough dimensions (has 0, gufunc core with "
+                      "signature (n?,k),(k,m?)->(n?,m?) requires 1)", i);
+            return NULL;
+        }
+    }
+    tl_dtype dt = tl_promote(a0->dtype, b0->dtype), cdt = matmul_compute_dtype(dt);
+    /* numpy's 1-d rules: a vector a is a row (1, k), a vector b a column (k, 1) */
+    tl_tensor *a = a0->ndim == 1 ? tl_view_unsqueeze(a0, 0) : (tl_tensor_retain((tl_tensor *)a0), (tl_tensor *)a0);
+    tl_tensor *b = b0->ndim == 1 ? tl_view_unsqueeze(b0, 1) : (tl_tensor_retain((tl_tensor *)b0), (tl_tensor *)b0);
+    tl_tensor *out = NULL;
+    batch bt = { 0 };
+    if (!a || !b) goto done;
+    int64_t n = a->shape[a->ndim - 2], k = a->shape[a->ndim - 1], kb = b->shape[b->ndim - 2], m = b->shape[b->ndim - 1];
+    if (k != kb) {
+        tl_seterr("matmul: input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                  "(n?,k),(k,m?)->(n?,m?) (size %lld is different from %lld)", (long long)kb, (long long)k);
+        goto done;
+    }
+    if (tl_broadcast_shapes(a->ndim - 2, a->shape, b->ndim - 2, b->shape, &bt.nd, bt.shape) < 0) goto done;
+    if (tl_shape_size(bt.nd, bt.shape, &bt.count) < 0) goto done;
+    int64_t oshape[TL_MAXDIM + 2];
+    memcpy(oshape, bt.shape, sizeof(int64_t) * (size_t)bt.nd);
+    oshape[bt.nd] = n;
+    oshape[bt.nd + 1] = m;
+    if (bt.nd + 2 > TL_MAXDIM) { tl_seterr("too many dimensions"); goto done; }
+    if (n > INT32_MAX || m > INT32_MAX || k > INT32_MAX) { tl_seterr("matmul: matrix too large"); goto done; }
+    tl_tensor *ca = as_dtype(a, cdt), *cb = as_dtype(b, cdt);
+    tl_tensor_release(a);
+    tl_tensor_release(b);
+    a = ca ? blas_ready(ca, cdt) : NULL;
+    b = cb ? blas_ready(cb, cdt) : NULL;
+    if (!a || !b) goto done;
+    batch_strides(&bt, 0, a, 2);
+    batch_strides(&bt, 1, b, 2);
+    out = tl_tensor_empty(cdt, bt.nd + 2, oshape);
+    if (out && matmul_core(cdt, a, b, &bt, out) < 0) {
+        tl_tensor_release(out);
+        out = NULL;
+    }
+    if (out && out->dtype != dt) {
+        tl_tensor *c = tl_cast(out, dt);
+        tl_tensor_release(out);
+        out = c;
+    }
+    if (out && (a0->ndim == 1 || b0->ndim == 1)) {      /* drop the promoted axes */
+        int nd = bt.nd;
+        if (a0->ndim != 1) oshape[nd++] = n;
+        if (b0->ndim != 1) oshape[nd++] = m;
+        tl_tensor *r = tl_reshape(out, nd, oshape);
+        tl_tensor_release(out);
+        out = r;
+    }
+done:
+    if (a) tl_tensor_release(a);
+    if (b) tl_tensor_release(b);
+    return out;
+}
+
+/* ---- det, inv, solve -------------------------------------------------------- */
+
+static tl_dtype lapack_dtype(tl_dtype d)
+{
+    if (d == TL_F16 || d == TL_BF16) return TL_F32;
+    if (tl_is_int(d) || d == TL_BOOL) return TL_F64;
+    return d;
+}
+
+static int check_square(const tl_tensor *a)
+{
+    if (a->ndim < 2) {
+        tl_seterr("%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
+        return -1;
+    }
+    if (a->shape[a->ndim - 1] != a->shape[a->ndim - 2]) {
+        tl_seterr("Last 2 dimensions of the array must be square");
+        return -1;
+    }
+    if (a->shape[a->ndim - 1] > INT32_MAX) {
+        tl_seterr("matrix too large");
+        return -1;
+    }
+    return 0;
+}
+
+/* LU-factors the n x n row-major matrix m in place; returns LAPACK's info. */
+static lapack_int getrf(tl_dtype dt, lapack_int n, void *m, lapack_int *ipiv)
+{
+    switch (dt) {
+    case TL_F32: return LAPACKE_sgetrf(LAPACK_ROW_MAJOR, n, n, m, n, ipiv);
+    case TL_F64: return LAPACKE_dgetrf(LAPACK_ROW_MAJOR, n, n, m, n, ipiv);
+    case TL_C64: return LAPACKE_cgetrf(LAPACK_ROW_MAJOR, n, n, m, n, ipiv);
+    default: return LAPACKE_zgetrf(LAPACK_ROW_MAJOR, n, n, m, n, ipiv);
+    }
+}
+
+/* A contiguous copy of a in its LAPACK dtype (LAPACK overwrites its input). */
+static tl_tensor *lapack_copy(const tl_tensor *a)
+{
+    tl_dtype dt = lapack_dtype(a->dtype);
+    return a->dtype == dt ? tl_copy(a) : tl_cast(a, dt);
+}
+
+tl_tensor *tl_det(const tl_tensor *a)
+{
+    if (check_square(a) < 0) return NULL;
+    tl_tensor *lu = lapack_copy(a);
+    if (!lu) return NULL;
+    tl_dtype dt = lu->dtype;
+    lapack_int n = (lapack_int)a->shape[a->ndim - 1];
+    int64_t count;
+    tl_tensor *out = NULL;
+    lapack_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
+    if (ipiv && tl_shape_size(a->ndim - 2, a->shape, &count) == 0)
+        out = tl_tensor_empty(dt, a->ndim - 2, a->shape);
+    if (!ipiv) tl_seterr("out of memory");
+    size_t es = tl_dtype_size(dt);
+    for (int64_t i = 0; out && i < count; i++) {
+        char *m = (char *)tl_tensor_data(lu) + (size_t)i * (size_t)n * (size_t)n * es;
+        lapack_int info = n > 0 ? getrf(dt, n, m, ipiv) : 0;
+        double re = 1, im = 0;     /* product of U's diagonal, sign from the pivots */
+        for (lapack_int j = 0; j < n && info >= 0; j++) {
+            double dr, di = 0;
+            const char *e = m + ((size_t)j * (size_t)n + (size_t)j) * es;
+            if (dt == TL_F32) dr = *(const float *)e;
+            else if (dt == TL_F64) dr = *(const double *)e;
+            else if (dt == TL_C64) { dr = ((const float *)e)[0]; di = ((const float *)e)[1]; }
+            else { dr = ((const double *)e)[0]; di = ((const double *)e)[1]; }
+            if (ipiv[j] != j + 1) { dr = -dr; di = -di; }
+            double r2 = re * dr - im * di;
+            im = re * di + im * dr;
+            re = r2;
+        }
+        char *o = (char *)tl_tensor_data(out) + (size_t)i * es;
+        if (dt == TL_F32) *(float *)o = (float)re;
+        else if (dt == TL_F64) *(double *)o = re;
+        else if (dt == TL_C64) { ((float *)o)[0] = (float)re; ((float *)o)[1] = (float)im; }
+        else { ((double *)o)[0] = re; ((double *)o)[1] = im; }
+    }
+    free(ipiv);
+    tl_tensor_release(lu);
+    return out;
+}
+
+tl_tensor *tl_inv(const tl_tensor *a)
+{
+    if (check_square(a) < 0) return NULL;
+    tl_tensor *m = lapack_copy(a);
+    if (!m) return NULL;
+    tl_dtype dt = m->dtype;
+    lapack_int n = (lapack_int)a->shape[a->ndim - 1];
+    int64_t count = n ? tl_tensor_size(m) / ((int64_t)n * n) : 0;
+    lapack_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
+    size_t es = tl_dtype_size(dt);
+    int rc = ipiv ? 0 : -1;
+    if (!ipiv) tl_seterr("out of memory");
+    for (int64_t i = 0; rc == 0 && i < count; i++) {
+        void *p = (char *)tl_tensor_data(m) + (size_t)i * (size_t)n * (size_t)n * es;
+        lapack_int info = getrf(dt, n, p, ipiv);
+        if (info == 0) {
+            switch (dt) {
+            case TL_F32: info = LAPACKE_sgetri(LAPACK_ROW_MAJOR, n, p, n, ipiv); break;
+            case TL_F64: info = LAPACKE_dgetri(LAPACK_ROW_MAJOR, n, p, n, ipiv); break;
+            case TL_C64: info = LAPACKE_cgetri(LAPACK_ROW_MAJOR, n, p, n, ipiv); break;
+            default: info = LAPACKE_zgetri(LAPACK_ROW_MAJOR, n, p, n, ipiv); break;
+            }
+        }
+        if (info > 0) { tl_seterr("singular matrix"); rc = -1; }
+        else if (info < 0) { tl_seterr("inv: LAPACK error %d", (int)info); rc = -1; }
+    }
+    free(ipiv);
+    if (rc < 0) {
+        tl_tensor_release(m);
+        return NULL;
+    }
+    return m;
+}
+
+tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b)
+{
+    if (check_square(a) < 0) return NULL;
+    /* numpy 1.24: b is a stack of vectors when it has one axis fewer than a */
+    bool vec = b->ndim == a->ndim - 1;
+    if (b->ndim < 1) { tl_seterr("solve: b must be at least one-dimensional"); return NULL; }
+    int64_t n = a->shape[a->ndim - 1];
+    int64_t bn = vec ? b->shape[b->ndim - 1] : (b->ndim >= 2 ? b->shape[b->ndim - 2] : -1);
+    if (bn != n) {
+        tl_seterr("solve: b has %lld rows, but a is %lld x %lld", (long long)bn, (long long)n, (long long)n);
+        return NULL;
+    }
+    tl_dtype dt = lapack_dtype(tl_promote(a->dtype, b->dtype));
+    int64_t nrhs = vec ? 1 : b->shape[b->ndim - 1];
+    batch bt = { 0 };
+    int bcore = vec ? 1 : 2;
+    if (tl_broadcast_shapes(a->ndim - 2, a->shape, b->ndim - bcore, b->shape, &bt.nd, bt.shape) < 0) return NULL;
+    if (tl_shape_size(bt.nd, bt.shape, &bt.count) < 0) return NULL;
+    int64_t oshape[TL_MAXDIM + 2];
+    memcpy(oshape, bt.shape, sizeof(int64_t) * (size_t)bt.nd);
+    oshape[bt.nd] = n;
+    if (!vec) oshape[bt.nd + 1] = nrhs;
+    tl_tensor *ca = tl_cast(a, dt), *cb = tl_cast(b, dt);    /* contiguous copies */
+    tl_tensor *out = (ca && cb) ? tl_tensor_empty(dt, bt.nd + (vec ? 1 : 2), oshape) : NULL;
+    size_t es = tl_dtype_size(dt), msz = (size_t)(n * n) * es, bsz = (size_t)(n * nrhs) * es;
+    void *work = malloc(msz ? msz : 1);
+    lapack_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
+    int rc = out && work && ipiv ? 0 : -1;
+    if (out && (!work || !ipiv)) tl_seterr("out of memory");
+    if (rc == 0) {
+        batch_strides(&bt, 0, ca, 2);
+        batch_strides(&bt, 1, cb, bcore);
+    }
+    for (int64_t i = 0; rc == 0 && i < bt.count && n > 0; i++) {
+        memcpy(work, (char *)tl_tensor_data(ca) + batch_offset(&bt, 0, i) * (int64_t)es, msz);
+        char *x = (char *)tl_tensor_data(out) + (size_t)i * bsz;
+        memcpy(x, (char *)tl_tensor_data(cb) + batch_offset(&bt, 1, i) * (int64_t)es, bsz);
+        lapack_int N = (lapack_int)n, R = (lapack_int)nrhs, info;
+        switch (dt) {
+        case TL_F32: info = LAPACKE_sgesv(LAPACK_ROW_MAJOR, N, R, work, N, ipiv, (float *)x, R); break;
+        case TL_F64: info = LAPACKE_dgesv(LAPACK_ROW_MAJOR, N, R, work, N, ipiv, (double *)x, R); break;
+        case TL_C64: info = LAPACKE_cgesv(LAPACK_ROW_MAJOR, N, R, work, N, ipiv, (void *)x, R); break;
+        default: info = LAPACKE_zgesv(LAPACK_ROW_MAJOR, N, R, work, N, ipiv, (void *)x, R); break;
+        }
+        if (info > 0) { tl_seterr("singular matrix"); rc = -1; }
+        else if (info < 0) { tl_seterr("solve: LAPACK error %d", (int)info); rc = -1; }
+    }
+    free(work);
+    free(ipiv);
+    if (ca) tl_tensor_release(ca);
+    if (cb) tl_tensor_release(cb);
+    if (rc < 0 && out) {
+        tl_tensor_release(out);
+        out = NULL;
+    }
+    return out;
+}

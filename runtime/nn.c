@@ -1,0 +1,215 @@
+/* nn.c — softmax / log_softmax over an axis, layer_norm and rms_norm over the last axis */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/kern.h"
+
+/* f32 for f16/bf16/f32 (rounded back at the end), f64 for f64 and integers. */
+static tl_dtype nn_compute_dtype(tl_dtype d)
+{
+    if (d == TL_F16 || d == TL_BF16 || d == TL_F32) return TL_F32;
+    return TL_F64;
+}
+
+static tl_dtype nn_result_dtype(tl_dtype d)
+{
+    return (d == TL_F16 || d == TL_BF16 || d == TL_F32) ? d : TL_F64;
+}
+
+/* Rows of length D of a contiguous tensor, processed in parallel blocks. */
+typedef struct rows_ctx {
+    const char *x;
+    char *y;
+    int64_t rows, D, rows_per_task;
+    bool log;
+    const char *w, *b;       /* per-column weight and bias (compute dtype) or NULL */
+    double eps;
+    bool rms;
+} rows_ctx;
+
+#define ROW_FUNCS(S, T, VEXP, SUM, EXP, LOG, SQRT)                                      \
+    /* softmax of one row: subtract the max, exponentiate, divide by the sum. */        \
+    static void softmax_row_##S(const T *x, T *y, int64_t D, bool want_log)                  \
+    {                                                                                   \
+        T m = x[0];                                                                     \
+        for (int64_t i = 1; i < D; i++) m = x[i] > m ? x[i] : m;                        \
+        VEXP(y, x, m, D);                                                               \
+        T s = SUM((const char *)y, D, (int64_t)sizeof(T));                              \
+        if (want_log) {                                                                 \
+            T ls = LOG(s);                                                              \
+            for (int64_t i = 0; i < D; i++) y[i] = (x[i] - m) - ls;                     \
+        } else {                                                                        \
+            for (int64_t i = 0; i < D; i++) y[i] = y[i] / s;                            \
+        }                                                                               \
+    }                                                                                   \
+    /* layer_norm / rms_norm of one row (two passes: mean, then squares). */            \
+    static void norm_row_##S(const T *x, T *y, int64_t D, const T *w, const T *b, T eps, bool rms) \
+    {                                                                                   \
+        T mean = rms ? (T)0 : SUM((const char *)x, D, (int64_t)sizeof(T)) / (T)D;       \
+        for (int64_t i = 0; i < D; i++) y[i] = (x[i] - mean) * (x[i] - mean);           \
+        T var = SUM((const char *)y, D, (int64_t)sizeof(T)) / (T)D;                     \
+        T r = (T)1 / SQRT(var + eps);                                                   \
+        for (int64_t i = 0; i < D; i++) {                                               \
+            T v = (x[i] - mean) * r;                                                    \
+            if (w) v *= w[i];                                                           \
+            if (b) v += b[i];                                                           \
+            y[i] = v;                                                                   \
+        }                                                                               \
+    }                                                                                   \
+    static int softmax_task_##S(void *vctx, int64_t t)                                  \
+    {                                                                                   \
+        rows_ctx *c = vctx;                                                             \
+        if (tl_check_interrupt() < 0) return -1;                                        \
+        int64_t r0 = t * c->rows_per_task, r1 = r0 + c->rows_per_task;                  \
+        if (r1 > c->rows) r1 = c->rows;                                                 \
+        for (int64_t r = r0; r < r1; r++)                                               \
+            softmax_row_##S((const T *)c->x + r * c->D, (T *)c->y + r * c->D, c->D, c->log); \
+        return 0;                                                                       \
+    }                                                                                   \
+    static int norm_task_##S(void *vctx, int64_t t)                                     \
+    {                                                                                   \
+        rows_ctx *c = vctx;                                                             \
+        if (tl_check_interrupt() < 0) return -1;                                        \
+        int64_t r0 = t * c->rows_per_task, r1 = r0 + c->rows_per_task;                  \
+        if (r1 > c->rows) r1 = c->rows;                                                 \
+        for (int64_t r = r0; r < r1; r++)                                               \
+            norm_row_##S((const T *)c->x + r * c->D, (T *)c->y + r * c->D, c->D,        \
+                         (const T *)c->w, (const T *)c->b, (T)c->eps, c->rms);          \
+        return 0;                                                                       \
+    }
+
+ROW_FUNCS(f32, float, tl_vexp_sub_f32, tl_sum_f32, expf, logf, sqrtf)
+ROW_FUNCS(f64, double, tl_vexp_sub_f64, tl_sum_f64, exp, log, sqrt)
+
+/* Runs fn over the rows of x (contiguous, last axis D) into y. */
+static int run_rows(rows_ctx *c, tl_dtype cdt, bool softmax)
+{
+    int64_t total = c->rows * c->D;
+    int nth = tl_threads_for(total);
+    int64_t ntasks = nth <= 1 ? 1 : 4 * (int64_t)nth;
+    if (ntasks > c->rows) ntasks = c->rows > 0 ? c->rows : 1;
+    c->rows_per_task = (c->rows + ntasks - 1) / ntasks;
+    if (c->rows_per_task == 0) return 0;
+    ntasks = (c->rows + c->rows_per_task - 1) / c->rows_per_task;
+    tl_task_fn fn = cdt == TL_F32 ? (softmax ? softmax_task_f32 : norm_task_f32)
+                                  : (softmax ? softmax_task_f64 : norm_task_f64);
+    return tl_parallel_for(ntasks, fn, c);
+}
+
+/* A contiguous copy (or t itself) in dtype dt. */
+static tl_tensor *contiguous_as(const tl_tensor *t, tl_dtype dt)
+{
+    if (t->dtype == dt && tl_is_contiguous(t)) {
+        tl_tensor_retain((tl_tensor *)t);
+        return (tl_tensor *)t;
+    }
+    return tl_cast(t, dt);
+}
+
+static tl_tensor *finish(tl_tensor *y, tl_dtype rdt)
+{
+    if (!y || y->dtype == rdt) return y;
+    tl_tensor *r = tl_cast(y, rdt);
+    tl_tensor_release(y);
+    return r;
+}
+
+tl_tensor *tl_softmax(const tl_tensor *a, int axis, bool log)
+{
+    if (tl_is_complex(a->dtype)) {
+        tl_seterr("%s is not supported for dtype %s", log ? "log_softmax" : "softmax", tl_dtype_name(a->dtype));
+        return NULL;
+    }
+    if (a->ndim == 0) {     /* a single element: softmax 1, log_softmax 0 */
+        tl_tensor *v = tl_view_unsqueeze(a, 0), *r = v ? tl_softmax(v, 0, log) : NULL;
+        if (v) tl_tensor_release(v);
+        tl_tensor *out = r ? tl_reshape(r, 0, NULL) : NULL;
+        if (r) tl_tensor_release(r);
+        return out;
+    }
+    int ax;
+    if (tl_normalize_axis(axis, a->ndim, &ax) < 0) return NULL;
+    tl_dtype cdt = nn_compute_dtype(a->dtype), rdt = nn_result_dtype(a->dtype);
+    /* move the axis last, compute on contiguous rows, move it back */
+    tl_tensor *moved = tl_view_swapaxes(a, ax, a->ndim - 1);
+    tl_tensor *x = moved ? contiguous_as(moved, cdt) : NULL;
+    tl_tensor *y = x ? tl_tensor_empty(cdt, x->ndim, x->shape) : NULL;
+    if (moved) tl_tensor_release(moved);
+    int rc = y ? 0 : -1;
+    if (rc == 0 && tl_tensor_size(y) > 0) {
+        rows_ctx c = { .x = tl_tensor_data(x), .y = tl_tensor_data(y), .log = log };
+        c.D = y->shape[y->ndim - 1];
+        c.rows = tl_tensor_size(y) / c.D;
+        rc = run_rows(&c, cdt, true);
+    }
+    if (x) tl_tensor_release(x);
+    if (rc < 0) {
+        if (y) tl_tensor_release(y);
+        return NULL;
+    }
+    if (ax != a->ndim - 1) {
+        tl_tensor *back = tl_view_swapaxes(y, ax, a->ndim - 1);
+        tl_tensor_release(y);
+        y = back ? tl_copy(back) : NULL;
+        if (back) tl_tensor_release(back);
+    }
+    return finish(y, rdt);
+}
+
+/* Weight or bias: NULL, or a tensor with D elements, as a contiguous cdt copy. */
+static int norm_param(const char *fn, const char *what, const tl_tensor *p, int64_t D, tl_dtype cdt, tl_tensor **out)
+{
+    *out = NULL;
+    if (!p) return 0;
+    if (tl_tensor_size(p) != D || (p->ndim > 1 && p->shape[p->ndim - 1] != D)) {
+        char s[160];
+        tl_seterr("%s: %s has shape %s but the last axis has size %lld", fn, what,
+                  tl_shape_str(p->ndim, p->shape, s, sizeof s), (long long)D);
+        return -1;
+    }
+    *out = contiguous_as(p, cdt);
+    return *out ? 0 : -1;
+}
+
+static tl_tensor *norm_impl(const char *fn, const tl_tensor *a, const tl_tensor *w, const tl_tensor *b,
+                            double eps, bool rms)
+{
+    if (tl_is_complex(a->dtype) || a->ndim == 0) {
+        tl_seterr(a->ndim == 0 ? "%s: needs at least one axis" : "%s is not supported for complex dtypes", fn);
+        return NULL;
+    }
+    tl_dtype cdt = nn_compute_dtype(a->dtype), rdt = nn_result_dtype(a->dtype);
+    int64_t D = a->shape[a->ndim - 1];
+    tl_tensor *cw = NULL, *cb = NULL, *x = NULL, *y = NULL;
+    int rc = -1;
+    if (norm_param(fn, "weight", w, D, cdt, &cw) == 0 && norm_param(fn, "bias", b, D, cdt, &cb) == 0) {
+        x = contiguous_as(a, cdt);
+        y = x ? tl_tensor_empty(cdt, x->ndim, x->shape) : NULL;
+        rc = y ? 0 : -1;
+    }
+    if (rc == 0 && tl_tensor_size(y) > 0) {
+        rows_ctx c = { .x = tl_tensor_data(x), .y = tl_tensor_data(y), .D = D, .eps = eps, .rms = rms };
+        c.rows = tl_tensor_size(y) / D;
+        c.w = cw ? tl_tensor_data(cw) : NULL;
+        c.b = cb ? tl_tensor_data(cb) : NULL;
+        rc = run_rows(&c, cdt, false);
+    }
+    tl_tensor *all[3] = { cw, cb, x };
+    for (int i = 0; i < 3; i++) if (all[i]) tl_tensor_release(all[i]);
+    if (rc < 0) {
+        if (y) tl_tensor_release(y);
+        return NULL;
+    }
+    return finish(y, rdt);
+}
+
+tl_tensor *tl_layer_norm(const tl_tensor *a, const tl_tensor *w, const tl_tensor *b, double eps)
+{
+    return norm_impl("layer_norm", a, w, b, eps, false);
+}
+
+tl_tensor *tl_rms_norm(const tl_tensor *a, const tl_tensor *w, double eps)
+{
+    return norm_impl("rms_norm", a, w, NULL, eps, true);
+}
