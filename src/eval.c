@@ -14,17 +14,23 @@
 /* Arguments kept on the C stack; more go to the heap. */
 #define SMALL_ARGS 8
 
+/* Keeps rarely-hot code out of the dispatchers, so their frames stay small and calls cheap. */
+#define COLD __attribute__((noinline))
+
 typedef enum Exec { X_NORMAL, X_BREAK, X_CONTINUE, X_RETURN, X_ERROR } Exec;
 
 /* Where names live while evaluating: the current function frame (NULL at top level). */
 typedef struct Ctx {
     Interp *I;
+    Frame *globals;     /* I->globals, cached: read on every global name */
     Frame *frame;
     Value ret;
 } Ctx;
 
 static bool eval(Ctx *C, Node *n, Value *out);
 static Exec exec(Ctx *C, Node *n);
+
+static inline bool scalar_binary_fast(int op, Value a, Value b, Value *out);
 
 /* eval with the callback signature subscript.c uses to evaluate index items. */
 static bool eval_cb(void *ctx, Node *n, Value *out) { return eval(ctx, n, out); }
@@ -39,7 +45,7 @@ static bool interrupted(Ctx *C, Span at)
 /* The slot a resolved name refers to. */
 static Value *slot_of(Ctx *C, const Node *n)
 {
-    if (n->depth < 0) return &C->I->globals->slots[n->slot];
+    if (n->depth < 0) return &C->globals->slots[n->slot];
     Frame *f = C->frame;
     for (int d = n->depth; d > 0; d--) f = f->parent;
     return &f->slots[n->slot];
@@ -95,7 +101,7 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
         }
         f->slots[i] = val_retain(fn->defaults[i]);
     }
-    Ctx inner = { .I = I, .frame = f, .ret = val_none() };
+    Ctx inner = { .I = I, .globals = I->globals, .frame = f, .ret = val_none() };
     *body_ran = true;
     bool ok = true;
     if (def->body_is_expr) {
@@ -137,7 +143,7 @@ static bool call_value(Ctx *C, Value fn, CallArgs *a, Value *out)
 
 bool interp_call(Interp *I, Value fn, int npos, Value *pos, Span at, Value *out)
 {
-    Ctx C = { .I = I, .frame = NULL };
+    Ctx C = { .I = I, .globals = I->globals, .frame = NULL };
     CallArgs a = { .npos = npos, .pos = pos, .at = at };
     return call_value(&C, fn, &a, out);
 }
@@ -287,98 +293,197 @@ static bool eval_truthy(Ctx *C, Node *n, bool *t)
     return true;
 }
 
-static bool eval(Ctx *C, Node *n, Value *out)
+/* eval, with names and number literals (most operands) handled without a recursive call. */
+static inline bool eval_operand(Ctx *C, Node *n, Value *out)
 {
-    Interp *I = C->I;
+    if (n->kind == N_NAME) {
+        Value *s = slot_of(C, n);
+        if (s->kind != V_UNDEF) {
+            *out = val_retain(*s);
+            return true;
+        }
+    } else if (n->kind == N_INT) {
+        *out = val_i64(n->ival);
+        out->weak = true;
+        return true;
+    } else if (n->kind == N_FLOAT) {
+        *out = val_f64(n->fval);
+        out->weak = true;
+        return true;
+    } else {
+        return eval(C, n, out);
+    }
+    return load_name(C, n, out);   /* an undefined name: the error */
+}
+
+static COLD bool eval_unary(Ctx *C, Node *n, Value *out)
+{
+    Value a;
+    if (!eval(C, n->a, &a)) return false;
+    bool ok = arith_unary(C->I, n->op, a, n->at, out);
+    val_release(a);
+    return ok;
+}
+
+static COLD bool eval_binary_general(Ctx *C, Node *n, Value a, Value b, Value *out)
+{
+    bool ok = arith_binary(C->I, n->op, a, b, n->at, out);
+    val_release(a);
+    val_release(b);
+    return ok;
+}
+
+static COLD bool eval_andor(Ctx *C, Node *n, Value *out)
+{
+    Value a;
+    if (!eval(C, n->a, &a)) return false;
+    bool t;
+    if (!val_truthy(a, &t)) { val_release(a); return interp_error_rt(C->I, n->a->at); }
+    if ((n->kind == N_AND) != t) { *out = a; return true; }
+    val_release(a);
+    return eval(C, n->b, out);
+}
+
+static COLD bool eval_cond(Ctx *C, Node *n, Value *out)
+{
+    bool t;
+    if (!eval_truthy(C, n->b, &t)) return false;
+    return eval(C, t ? n->a : n->c, out);
+}
+
+static COLD bool eval_call_node(Ctx *C, Node *n, Value *out)
+{
+    Value fn;
+    if (!eval(C, n->a, &fn)) return false;
+    bool ok = eval_call(C, n, fn, NULL, out);
+    val_release(fn);
+    return ok;
+}
+
+/* a.f(args) and a.name: f(a, args) and name(a). */
+static COLD bool eval_method(Ctx *C, Node *n, Value *out)
+{
+    Value recv, fn;
+    if (!eval(C, n->a, &recv)) return false;
+    if (!method_target(C, n, &fn)) { val_release(recv); return false; }
+    bool ok;
+    if (n->kind == N_METHOD) {
+        ok = eval_call(C, n, fn, &recv, out);
+    } else {
+        CallArgs a = { .npos = 1, .pos = &recv, .at = n->at };
+        ok = call_value(C, fn, &a, out);
+    }
+    val_release(fn);
+    val_release(recv);
+    return ok;
+}
+
+static COLD bool eval_index(Ctx *C, Node *n, Value *out)
+{
+    Value base;
+    if (!eval(C, n->a, &base)) return false;
+    bool ok = subscript_get(C->I, eval_cb, C, base, n, out);
+    val_release(base);
+    return ok;
+}
+
+static COLD bool eval_literal(Ctx *C, Node *n, Value *out)
+{
     switch (n->kind) {
-    case N_INT: *out = val_i64(n->ival); out->weak = true; return true;
-    case N_FLOAT: *out = val_f64(n->fval); out->weak = true; return true;
     case N_IMAG:
         *out = (Value){ .kind = V_NUM, .dtype = TL_C128, .weak = true };
         out->as.num.c128[0] = 0.0;
         out->as.num.c128[1] = n->fval;
         return true;
-    case N_TRUE: *out = val_bool(true); out->weak = true; return true;
-    case N_FALSE: *out = val_bool(false); out->weak = true; return true;
-    case N_NONE: *out = val_none(); return true;
     case N_STR:
         *out = val_str(n->str, n->slen);
-        return out->kind == V_STR || interp_error_rt(I, n->at);
-    case N_NAME: return load_name(C, n, out);
-    case N_UNARY: {
-        Value a;
-        if (!eval(C, n->a, &a)) return false;
-        bool ok = arith_unary(I, n->op, a, n->at, out);
-        val_release(a);
-        return ok;
+        return out->kind == V_STR || interp_error_rt(C->I, n->at);
+    case N_TRUE: case N_FALSE:
+        *out = val_bool(n->kind == N_TRUE);
+        out->weak = true;
+        return true;
+    default:
+        *out = val_none();
+        return true;
     }
+}
+
+/* The expression dispatcher: kept small (hot cases inline, the rest out of line) so each call is cheap. */
+static bool eval(Ctx *C, Node *n, Value *out)
+{
+    switch (n->kind) {
+    case N_INT: case N_FLOAT: case N_NAME: return eval_operand(C, n, out);
     case N_BINARY: {
         Value a, b;
-        if (!eval(C, n->a, &a)) return false;
-        if (!eval(C, n->b, &b)) { val_release(a); return false; }
-        bool ok = arith_binary(I, n->op, a, b, n->at, out);
-        val_release(a);
-        val_release(b);
-        return ok;
+        if (!eval_operand(C, n->a, &a)) return false;
+        if (!eval_operand(C, n->b, &b)) { val_release(a); return false; }
+        if (a.kind == V_NUM && b.kind == V_NUM && scalar_binary_fast(n->op, a, b, out)) return true;
+        return eval_binary_general(C, n, a, b, out);
     }
-    case N_AND: case N_OR: {
-        Value a;
-        if (!eval(C, n->a, &a)) return false;
-        bool t;
-        if (!val_truthy(a, &t)) { val_release(a); return interp_error_rt(I, n->a->at); }
-        if ((n->kind == N_AND) != t) { *out = a; return true; }
-        val_release(a);
-        return eval(C, n->b, out);
-    }
-    case N_COND: {
-        bool t;
-        if (!eval_truthy(C, n->b, &t)) return false;
-        return eval(C, t ? n->a : n->c, out);
-    }
-    case N_CALL: {
-        Value fn;
-        if (!eval(C, n->a, &fn)) return false;
-        bool ok = eval_call(C, n, fn, NULL, out);
-        val_release(fn);
-        return ok;
-    }
-    case N_METHOD: case N_ATTR: {
-        Value recv, fn;
-        if (!eval(C, n->a, &recv)) return false;
-        if (!method_target(C, n, &fn)) { val_release(recv); return false; }
-        bool ok;
-        if (n->kind == N_METHOD) {
-            ok = eval_call(C, n, fn, &recv, out);
-        } else {
-            CallArgs a = { .npos = 1, .pos = &recv, .at = n->at };
-            ok = call_value(C, fn, &a, out);
-        }
-        val_release(fn);
-        val_release(recv);
-        return ok;
-    }
-    case N_INDEX: {
-        Value base;
-        if (!eval(C, n->a, &base)) return false;
-        bool ok = subscript_get(I, eval_cb, C, base, n, out);
-        val_release(base);
-        return ok;
-    }
+    case N_IMAG: case N_STR: case N_TRUE: case N_FALSE: case N_NONE: return eval_literal(C, n, out);
+    case N_UNARY: return eval_unary(C, n, out);
+    case N_AND: case N_OR: return eval_andor(C, n, out);
+    case N_COND: return eval_cond(C, n, out);
+    case N_CALL: return eval_call_node(C, n, out);
+    case N_METHOD: case N_ATTR: return eval_method(C, n, out);
+    case N_INDEX: return eval_index(C, n, out);
     case N_LIST: return eval_list(C, n, out);
     case N_TUPLE: return eval_tuple(C, n, out);
     case N_DICT: return eval_dict(C, n, out);
     case N_LAMBDA: return make_closure(C, n->fn, out);
     case N_SLICE: case N_ELLIPSIS:
-        return interp_error(I, n->at, "slices and ... are only allowed inside [ ]");
+        return interp_error(C->I, n->at, "slices and ... are only allowed inside [ ]");
     default:
-        return interp_error(I, n->at, "this statement has no value");
+        return interp_error(C->I, n->at, "this statement has no value");
     }
+}
+
+/* The commonest scalar cases (f64 and i64 under + - * and comparisons) without the general
+   promotion machinery: f64 with f64 or i64 gives f64 whatever the weakness; i64 with i64 gives i64. */
+static inline bool scalar_binary_fast(int op, Value a, Value b, Value *out)
+{
+    bool af = a.dtype == TL_F64, bf = b.dtype == TL_F64;
+    if (!((af || a.dtype == TL_I64) && (bf || b.dtype == TL_I64))) return false;
+    bool weak = a.weak && b.weak;
+    if (af || bf) {
+        double x = af ? a.as.num.f64 : (double)a.as.num.i64, y = bf ? b.as.num.f64 : (double)b.as.num.i64;
+        switch (op) {
+        case TK_PLUS: *out = val_f64(x + y); break;
+        case TK_MINUS: *out = val_f64(x - y); break;
+        case TK_STAR: *out = val_f64(x * y); break;
+        case TK_SLASH: *out = val_f64(x / y); break;
+        case TK_LT: *out = val_bool(x < y); return true;
+        case TK_LE: *out = val_bool(x <= y); return true;
+        case TK_GT: *out = val_bool(x > y); return true;
+        case TK_GE: *out = val_bool(x >= y); return true;
+        case TK_EQ: *out = val_bool(x == y); return true;
+        case TK_NE: *out = val_bool(x != y); return true;
+        default: return false;
+        }
+        out->weak = weak;
+        return true;
+    }
+    uint64_t x = (uint64_t)a.as.num.i64, y = (uint64_t)b.as.num.i64;   /* wrapping arithmetic */
+    switch (op) {
+    case TK_PLUS: *out = val_i64((int64_t)(x + y)); break;
+    case TK_MINUS: *out = val_i64((int64_t)(x - y)); break;
+    case TK_STAR: *out = val_i64((int64_t)(x * y)); break;
+    case TK_LT: *out = val_bool(a.as.num.i64 < b.as.num.i64); return true;
+    case TK_LE: *out = val_bool(a.as.num.i64 <= b.as.num.i64); return true;
+    case TK_GT: *out = val_bool(a.as.num.i64 > b.as.num.i64); return true;
+    case TK_GE: *out = val_bool(a.as.num.i64 >= b.as.num.i64); return true;
+    case TK_EQ: *out = val_bool(a.as.num.i64 == b.as.num.i64); return true;
+    case TK_NE: *out = val_bool(a.as.num.i64 != b.as.num.i64); return true;
+    default: return false;
+    }
+    out->weak = weak;
+    return true;
 }
 
 /* ---- statements -------------------------------------------------------- */
 
 /* Assigns v (owned) to a target expression: a name, an index, or a tuple of targets. */
-static bool assign_to(Ctx *C, Node *t, Value v)
+static COLD bool assign_to(Ctx *C, Node *t, Value v)
 {
     switch (t->kind) {
     case N_NAME:
@@ -424,7 +529,7 @@ static bool assign_to(Ctx *C, Node *t, Value v)
 }
 
 /* x op= e: tensors update in place (result cast to x's dtype), everything else rebinds. */
-static bool exec_opassign(Ctx *C, Node *n)
+static COLD bool exec_opassign(Ctx *C, Node *n)
 {
     Interp *I = C->I;
     Node *t = n->a;
@@ -506,7 +611,7 @@ static bool range_bounds(Ctx *C, Node *call, int64_t *start, int64_t *stop, int6
 }
 
 /* Iterates a for loop over range(...) lazily, or over a tensor's first axis, a tuple, a dict's keys. */
-static Exec exec_for(Ctx *C, Node *n)
+static COLD Exec exec_for(Ctx *C, Node *n)
 {
     Interp *I = C->I;
     Node *it = n->a;
@@ -565,9 +670,56 @@ static Exec exec_for(Ctx *C, Node *n)
     return result;
 }
 
-static Exec exec(Ctx *C, Node *n)
+static COLD Exec exec_expr_stmt(Ctx *C, Node *n)
 {
     Interp *I = C->I;
+    Value v;
+    if (!eval(C, n->a, &v)) return X_ERROR;
+    if (n->echo && v.kind != V_NONE && I->echo_enabled) {
+        if (!interp_echo(I, v, I->out)) { val_release(v); return interp_error_rt(I, n->at), X_ERROR; }
+        val_release(I->last);
+        I->last = v;
+        return X_NORMAL;
+    }
+    val_release(v);
+    return X_NORMAL;
+}
+
+static COLD Exec exec_fndef(Ctx *C, Node *n)
+{
+    Value f;
+    if (!make_closure(C, n->fn, &f)) return X_ERROR;
+    store_slot(slot_of(C, n), f);
+    return X_NORMAL;
+}
+
+static COLD Exec exec_while(Ctx *C, Node *n)
+{
+    for (;;) {
+        if (interrupted(C, n->at)) return X_ERROR;
+        bool t;
+        if (!eval_truthy(C, n->a, &t)) return X_ERROR;
+        if (!t) return X_NORMAL;
+        Exec x = exec(C, n->b);
+        if (x == X_BREAK) return X_NORMAL;
+        if (x == X_RETURN || x == X_ERROR) return x;
+    }
+}
+
+static COLD Exec exec_return(Ctx *C, Node *n)
+{
+    if (!C->frame) return interp_error(C->I, n->at, "return outside a function"), X_ERROR;
+    if (n->a) {
+        if (!eval(C, n->a, &C->ret)) return X_ERROR;
+    } else {
+        C->ret = val_none();
+    }
+    return X_RETURN;
+}
+
+/* The statement dispatcher: blocks, assignments and ifs inline; the rest out of line. */
+static Exec exec(Ctx *C, Node *n)
+{
     switch (n->kind) {
     case N_BLOCK:
         for (int i = 0; i < n->n; i++) {
@@ -575,29 +727,14 @@ static Exec exec(Ctx *C, Node *n)
             if (x != X_NORMAL) return x;
         }
         return X_NORMAL;
-    case N_EXPR_STMT: {
-        Value v;
-        if (!eval(C, n->a, &v)) return X_ERROR;
-        if (n->echo && v.kind != V_NONE && I->echo_enabled) {
-            if (!interp_echo(I, v, I->out)) { val_release(v); return interp_error_rt(I, n->at), X_ERROR; }
-            val_release(I->last);
-            I->last = v;
-            return X_NORMAL;
-        }
-        val_release(v);
-        return X_NORMAL;
-    }
     case N_ASSIGN: {
         Value v;
         if (!eval(C, n->b, &v)) return X_ERROR;
+        if (n->a->kind == N_NAME) {   /* the common case, without assign_to's general machinery */
+            store_slot(slot_of(C, n->a), v);
+            return X_NORMAL;
+        }
         return assign_to(C, n->a, v) ? X_NORMAL : X_ERROR;
-    }
-    case N_OPASSIGN: return exec_opassign(C, n) ? X_NORMAL : X_ERROR;
-    case N_FNDEF: {
-        Value f;
-        if (!make_closure(C, n->fn, &f)) return X_ERROR;
-        store_slot(slot_of(C, n), f);
-        return X_NORMAL;
     }
     case N_IF: {
         bool t;
@@ -605,27 +742,14 @@ static Exec exec(Ctx *C, Node *n)
         if (t) return exec(C, n->b);
         return n->c ? exec(C, n->c) : X_NORMAL;
     }
-    case N_WHILE:
-        for (;;) {
-            if (interrupted(C, n->at)) return X_ERROR;
-            bool t;
-            if (!eval_truthy(C, n->a, &t)) return X_ERROR;
-            if (!t) return X_NORMAL;
-            Exec x = exec(C, n->b);
-            if (x == X_BREAK) return X_NORMAL;
-            if (x == X_RETURN || x == X_ERROR) return x;
-        }
+    case N_EXPR_STMT: return exec_expr_stmt(C, n);
+    case N_OPASSIGN: return exec_opassign(C, n) ? X_NORMAL : X_ERROR;
+    case N_FNDEF: return exec_fndef(C, n);
+    case N_WHILE: return exec_while(C, n);
     case N_FOR: return exec_for(C, n);
     case N_BREAK: return X_BREAK;
     case N_CONTINUE: return X_CONTINUE;
-    case N_RETURN:
-        if (!C->frame) return interp_error(I, n->at, "return outside a function"), X_ERROR;
-        if (n->a) {
-            if (!eval(C, n->a, &C->ret)) return X_ERROR;
-        } else {
-            C->ret = val_none();
-        }
-        return X_RETURN;
+    case N_RETURN: return exec_return(C, n);
     default: {
         Value v;
         if (!eval(C, n, &v)) return X_ERROR;
@@ -640,7 +764,7 @@ bool eval_program(Interp *I, Node *root)
     char base;
     bool outermost = I->stack_base == NULL;
     if (outermost) I->stack_base = &base;
-    Ctx C = { .I = I, .frame = NULL };
+    Ctx C = { .I = I, .globals = I->globals, .frame = NULL };
     Exec x = exec(&C, root);
     if (outermost) I->stack_base = NULL;
     if (x == X_BREAK || x == X_CONTINUE) return interp_error(I, root->at, "break or continue outside a loop");

@@ -11,7 +11,7 @@
 static void closure_free(Closure *c);
 static void frame_maybe_collect(Frame *f);
 
-Value val_retain(Value v)
+Value val_retain_obj(Value v)
 {
     switch (v.kind) {
     case V_TENSOR: tl_tensor_retain(v.as.t); break;
@@ -24,7 +24,7 @@ Value val_retain(Value v)
     return v;
 }
 
-void val_release(Value v)
+void val_release_obj(Value v)
 {
     switch (v.kind) {
     case V_TENSOR: tl_tensor_release(v.as.t); break;

@@ -78,9 +78,12 @@ static inline Value val_f64(double x) { Value v = { .kind = V_NUM, .dtype = TL_F
 static inline Value val_bool(bool x) { Value v = { .kind = V_NUM, .dtype = TL_BOOL }; v.as.num.b = x; return v; }
 static inline Value val_num(tl_dtype d, const tl_scalar *s) { Value v = { .kind = V_NUM, .dtype = (uint8_t)d }; v.as.num = *s; return v; }
 
-/* Refcounting: retain returns its argument for convenience. */
-Value val_retain(Value v);
-void val_release(Value v);
+/* Refcounting: retain returns its argument for convenience. Numbers and none are not
+   refcounted, so the common case is inline and free. */
+Value val_retain_obj(Value v);
+void val_release_obj(Value v);
+static inline Value val_retain(Value v) { return v.kind <= V_NUM ? v : val_retain_obj(v); }
+static inline void val_release(Value v) { if (v.kind > V_NUM) val_release_obj(v); }
 
 Value val_str(const char *s, size_t n);
 Value val_cstr(const char *s);
