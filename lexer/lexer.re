@@ -12,12 +12,12 @@ void lexer_init(Lexer *lx, const char *text, size_t len)
 {
     Pos p = (Pos)text;
     lx->lim = p + len;
-    lx->line_start = p;
     lx->line = 1;
     lx->alloc = NULL;
     lx->alloc_ctx = NULL;
     if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) p += 3;
     lx->cur = p;
+    lx->line_start = p;   /* the invisible mark takes no column, so carets line up */
 }
 
 void lexer_set_alloc(Lexer *lx, LexAllocFn alloc, void *ctx)

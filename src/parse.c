@@ -120,6 +120,12 @@ static _Noreturn void fail_expected(Parser *p, const char *expected)
     fail_here(p, "expected %s but found %s", expected, describe(&p->tok, buf, sizeof buf));
 }
 
+/* Errors that no further input can fix: never "incomplete", even at the end of input. */
+static _Noreturn void fail_final(Parser *p, const char *msg)
+{
+    fail_at(p, span_of(p, &p->tok), "%s", msg);
+}
+
 /* ---- tokens and bracket context ---- */
 
 static bool newlines_ignored(const Parser *p)
@@ -161,7 +167,7 @@ static void expect(Parser *p, TokenKind k)
 /* Consumes an opening bracket and enters its newline context. */
 static void open_bracket(Parser *p, int ctx)
 {
-    if (p->nctx >= (int)sizeof p->ctx) fail_here(p, "nesting too deep");
+    if (p->nctx >= (int)sizeof p->ctx) fail_final(p, "nesting too deep");
     p->ctx[p->nctx++] = (unsigned char)ctx;
     advance(p);
 }
@@ -177,7 +183,7 @@ static void close_bracket(Parser *p, TokenKind k)
 
 static void enter(Parser *p)
 {
-    if (++p->depth > MAX_NESTING) fail_here(p, "nesting too deep");
+    if (++p->depth > MAX_NESTING) fail_final(p, "nesting too deep");
 }
 
 static void leave(Parser *p) { p->depth--; }
@@ -187,7 +193,7 @@ static void leave(Parser *p) { p->depth--; }
 static void *alloc(Parser *p, size_t n)
 {
     void *m = arena_alloc(p->arena, n);
-    if (!m) fail_here(p, "out of memory");
+    if (!m) fail_final(p, "out of memory");
     return m;
 }
 
@@ -204,7 +210,7 @@ static Node *node_here(Parser *p, NodeKind kind) { return new_node(p, kind, span
 static char *token_text(Parser *p, const Token *t)
 {
     char *s = arena_strndup(p->arena, t->start, t->len);
-    if (!s) fail_here(p, "out of memory");
+    if (!s) fail_final(p, "out of memory");
     return s;
 }
 
@@ -229,7 +235,7 @@ static void *grow(Parser *p, void *old, int n, int cap, size_t size)
 static void vec_push_named(Parser *p, NodeVec *v, Node *item, char *name, Span at)
 {
     if (v->n == v->cap) {
-        if (v->cap > (1 << 28)) fail_here(p, "too many items");
+        if (v->cap > (1 << 28)) fail_final(p, "too many items");
         int cap = v->cap ? v->cap * 2 : 4;
         v->items = grow(p, v->items, v->n, cap, sizeof *v->items);
         if (v->named) {
@@ -906,7 +912,7 @@ static void check_height(Parser *p, Node *root)
         Node *x = cur.node;
         if (cur.depth > MAX_TREE_HEIGHT) {
             free(st);
-            fail_at(p, x->at, "expression too long or too deeply nested");
+            fail_at(p, start_of(root), "expression too long or too deeply nested");
         }
         int d = cur.depth + 1;
         ok = push_pending(&st, &n, &cap, x->a, d) && push_pending(&st, &n, &cap, x->b, d) &&

@@ -109,6 +109,8 @@ Test(lexer, number_followed_by_name_char_is_an_error)
     expect_tokens("12abc", "ERROR(invalid number literal)");
     expect_tokens("1e", "ERROR(invalid number literal)");
     expect_tokens("2jj", "ERROR(invalid number literal)");
+    expect_tokens("2.T", "ERROR(invalid number literal)");
+    expect_tokens("0x_1", "ERROR(invalid number literal)");
 }
 
 Test(lexer, slices_and_dots_next_to_numbers)
@@ -272,6 +274,11 @@ Test(lexer, eof_repeats)
 Test(lexer, byte_order_mark_is_skipped)
 {
     expect_tokens("\xef\xbb\xbfx = 1", "x = 1 EOF");
+    Lexer lx;
+    lexer_init(&lx, "\xef\xbb\xbf  y", 6);
+    Token t = lexer_next(&lx);
+    cr_assert_eq(t.kind, TK_NAME);
+    cr_assert_eq(t.col, 3);
 }
 
 /* A bump allocator over a fixed pool, counting its calls. */

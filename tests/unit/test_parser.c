@@ -708,6 +708,7 @@ Test(parser, hundred_thousand_nested_parens)
 
 Test(parser, other_deep_nesting_is_an_error_not_a_crash)
 {
+    expect_message(repeat("[", 1000, ""), "nesting too deep");   /* limit reached at end of input */
     expect_message(repeat("[", 100000, ""), "nesting too deep");
     expect_message(repeat("-", 100000, "1"), "nesting too deep");
     expect_message(repeat("not ", 100000, "x"), "nesting too deep");
@@ -723,6 +724,18 @@ Test(parser, other_deep_nesting_is_an_error_not_a_crash)
 
 Test(parser, long_chains_are_an_error_not_a_deep_tree)
 {
+    char *sum = repeat("1+", 100000, "1");
+    char *text = malloc(strlen(sum) + 8);
+    strcpy(text, "x = 1\n ");
+    strcat(text, sum);
+    Parsed *p = parse(text);
+    cr_assert_str_eq(p->err.msg, "expression too long or too deeply nested");
+    cr_assert_eq(p->err.at.line, 2, "points at the statement");
+    cr_assert_eq(p->err.at.col, 2);
+    done(p);
+    free(text);
+    free(sum);
+
     expect_message(repeat("1+", 500000, "1"), "expression too long or too deeply nested");
     char *attrs = repeat(".T", 100000, "");
     attrs[0] = 'x';                          /* xT.T.T... */
