@@ -501,8 +501,9 @@ static COLD bool assign_to(Ctx *C, Node *t, Value v)
         int n = t->n;
         if (v.kind == V_TUPLE) {
             if (v.as.tu->n != n) {
+                interp_error(C->I, t->at, "cannot unpack a tuple of %d values into %d names", v.as.tu->n, n);
                 val_release(v);
-                return interp_error(C->I, t->at, "cannot unpack a tuple of %d values into %d names", v.as.tu->n, n);
+                return false;
             }
             for (int i = 0; i < n; i++)
                 if (!assign_to(C, t->list[i], val_retain(v.as.tu->items[i]))) { val_release(v); return false; }
