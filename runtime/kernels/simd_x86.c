@@ -70,25 +70,49 @@ static inline __m512 sigmoid16(__m512 x)
     return _mm512_div_ps(_mm512_mask_blend_ps(neg, one, e), d);
 }
 
-static inline __m512 gelu16(__m512 x)
+/* GELU in double (erfc magnifies the rounding of its argument), 8 lanes at a time. */
+static inline __m512d gelu8d(__m512d x)
 {
-    __m512 t = _mm512_mul_ps(x, _mm512_set1_ps(-0.70710678118654752440f));
-    return _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), x), Sleef_erfcf16_u15(t));
+    __m512d t = _mm512_mul_pd(x, _mm512_set1_pd(-0.70710678118654752440));
+    return _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(0.5), x), Sleef_erfcd8_u15(t));
 }
 
+static inline __m512 gelu16(__m512 x)
+{
+    __m512d lo = gelu8d(_mm512_cvtps_pd(_mm512_castps512_ps256(x)));
+    __m512d hi = gelu8d(_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1))));
+    __m256 l = _mm512_cvtpd_ps(lo), h = _mm512_cvtpd_ps(hi);
+    return _mm512_insertf32x8(_mm512_castps256_ps512(l), h, 1);
+}
+
+/* 0.5 x (1 + tanh u) = x sigmoid(2u): no cancellation for negative x. */
 static inline __m512 gelu_tanh16(__m512 x)
 {
     __m512 x3 = _mm512_mul_ps(_mm512_mul_ps(x, x), x);
-    __m512 inner = _mm512_mul_ps(_mm512_set1_ps(0.79788456080286535588f),
+    __m512 inner = _mm512_mul_ps(_mm512_set1_ps(2 * 0.79788456080286535588f),
                                  _mm512_fmadd_ps(_mm512_set1_ps(0.044715f), x3, x));
-    __m512 t = _mm512_add_ps(_mm512_set1_ps(1.0f), Sleef_tanhf16_u10(inner));
-    return _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), x), t);
+    return _mm512_mul_ps(x, sigmoid16(inner));
+}
+
+/* SLEEF's exp overflows a little early in f64: redo the lanes near the top. */
+static inline __m512d exp8d(__m512d x)
+{
+    __m512d r = Sleef_expd8_u10(x);
+    __mmask8 big = _mm512_cmp_pd_mask(x, _mm512_set1_pd(709.0), _CMP_GT_OQ);
+    if (big) {
+        double xs[8], rs[8];
+        _mm512_storeu_pd(xs, x);
+        _mm512_storeu_pd(rs, r);
+        for (int i = 0; i < 8; i++)
+            if (big >> i & 1) rs[i] = exp(xs[i]);
+        r = _mm512_loadu_pd(rs);
+    }
+    return r;
 }
 
 SIMD_LOOP_F32(exp_f32, TL_EXP, x = Sleef_expf16_u10(x))
 SIMD_LOOP_F32(expm1_f32, TL_EXPM1, x = Sleef_expm1f16_u10(x))
 SIMD_LOOP_F32(log_f32, TL_LOG, x = Sleef_logf16_u10(x))
-SIMD_LOOP_F32(log1p_f32, TL_LOG1P, x = Sleef_log1pf16_u10(x))
 SIMD_LOOP_F32(log2_f32, TL_LOG2, x = Sleef_log2f16_u10(x))
 SIMD_LOOP_F32(tanh_f32, TL_TANH, x = Sleef_tanhf16_u10(x))
 SIMD_LOOP_F32(sin_f32, TL_SIN, x = Sleef_sinf16_u10(x))
@@ -98,7 +122,7 @@ SIMD_LOOP_F32(sigmoid_f32, TL_SIGMOID, x = sigmoid16(x))
 SIMD_LOOP_F32(silu_f32, TL_SILU, x = _mm512_mul_ps(x, sigmoid16(x)))
 SIMD_LOOP_F32(gelu_f32, TL_GELU, x = gelu16(x))
 SIMD_LOOP_F32(gelu_tanh_f32, TL_GELU_TANH, x = gelu_tanh16(x))
-SIMD_LOOP_F64(exp_f64, TL_EXP, x = Sleef_expd8_u10(x))
+SIMD_LOOP_F64(exp_f64, TL_EXP, x = exp8d(x))
 SIMD_LOOP_F64(log_f64, TL_LOG, x = Sleef_logd8_u10(x))
 SIMD_LOOP_F64(tanh_f64, TL_TANH, x = Sleef_tanhd8_u10(x))
 SIMD_LOOP_F64(sin_f64, TL_SIN, x = Sleef_sind8_u10(x))
@@ -118,7 +142,7 @@ bool tl_cpu_has_avx512(void)
 }
 
 static const tl_inner_fn simd_f32[TL_NUNOPS] = {
-    [TL_EXP] = exp_f32, [TL_EXPM1] = expm1_f32, [TL_LOG] = log_f32, [TL_LOG1P] = log1p_f32,
+    [TL_EXP] = exp_f32, [TL_EXPM1] = expm1_f32, [TL_LOG] = log_f32,
     [TL_LOG2] = log2_f32, [TL_TANH] = tanh_f32, [TL_SIN] = sin_f32, [TL_COS] = cos_f32,
     [TL_SQRT] = sqrt_f32, [TL_SIGMOID] = sigmoid_f32, [TL_SILU] = silu_f32,
     [TL_GELU] = gelu_f32, [TL_GELU_TANH] = gelu_tanh_f32,
@@ -180,11 +204,11 @@ static void vexp_sub_f64_avx512(double *y, const double *x, double m, int64_t n)
     __m512d vm = _mm512_set1_pd(m);
     int64_t i = 0;
     for (; i + 8 <= n; i += 8)
-        _mm512_storeu_pd(y + i, Sleef_expd8_u10(_mm512_sub_pd(_mm512_loadu_pd(x + i), vm)));
+        _mm512_storeu_pd(y + i, exp8d(_mm512_sub_pd(_mm512_loadu_pd(x + i), vm)));
     if (i < n) {
         __mmask8 k = (__mmask8)((1u << (n - i)) - 1);
         __m512d v = _mm512_sub_pd(_mm512_maskz_loadu_pd(k, x + i), vm);
-        _mm512_mask_storeu_pd(y + i, k, Sleef_expd8_u10(v));
+        _mm512_mask_storeu_pd(y + i, k, exp8d(v));
     }
 }
 #pragma GCC pop_options

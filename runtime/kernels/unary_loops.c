@@ -45,7 +45,7 @@ INT_UNARY(u32, uint32_t, uint32_t, x, (uint32_t)(x > 0), x)
 INT_UNARY(u64, uint64_t, uint64_t, x, (uint64_t)(x > 0), x)
 
 /* ---- real floats: scalar definitions shared by f16/bf16/f32 (in float) and f64 */
-#define REAL_FUNCS(S, T, SUF, EXPF, TANHF, ERFCF, FABS, ATAN2)                       \
+#define REAL_FUNCS(S, T, EXPF, FABS, ATAN2)                       \
     static inline T S##_sign(T x) { return x > 0 ? (T)1 : x < 0 ? (T)-1 : x == 0 ? (T)0 : x; } \
     /* 1/(1+e^-x) without overflow: the exponent is never positive. */              \
     static inline T S##_sigmoid(T x)                                                  \
@@ -55,19 +55,21 @@ INT_UNARY(u64, uint64_t, uint64_t, x, (uint64_t)(x > 0), x)
         return e / ((T)1 + e);                                                        \
     }                                                                                 \
     static inline T S##_relu(T x) { return x > 0 ? x : (x != x ? x : (T)0); }          \
-    /* Exact GELU; erfc keeps precision for negative x, where 1 + erf cancels. */     \
-    static inline T S##_gelu(T x) { return (T)0.5 * x * ERFCF(-x * (T)0.70710678118654752440); } \
+    /* Exact GELU: erfc keeps precision for negative x, where 1 + erf cancels;     \
+       computed in double because erfc magnifies the rounding of its argument. */     \
+    static inline T S##_gelu(T x) { return (T)(0.5 * (double)x * erfc(-(double)x * 0.70710678118654752440)); } \
+    /* 0.5 x (1 + tanh u) written as x sigmoid(2u): no cancellation for x < 0. */    \
     static inline T S##_gelu_tanh(T x)                                                \
     {                                                                                 \
         T inner = (T)0.79788456080286535588 * (x + (T)0.044715 * x * x * x);          \
-        return (T)0.5 * x * ((T)1 + TANHF(inner));                                    \
+        return x * S##_sigmoid((T)2 * inner);                                         \
     }                                                                                 \
     static inline T S##_silu(T x) { return x * S##_sigmoid(x); }                      \
     static inline T S##_angle(T x) { return ATAN2((T)0, x); }                         \
     static inline T S##_abs(T x) { return FABS(x); }
 
-REAL_FUNCS(f32, float, f, expf, tanhf, erfcf, fabsf, atan2f)
-REAL_FUNCS(f64, double, , exp, tanh, erfc, fabs, atan2)
+REAL_FUNCS(f32, float, expf, fabsf, atan2f)
+REAL_FUNCS(f64, double, exp, fabs, atan2)
 
 /* Every real unary function over one float type: WRAP(expr in F) converts the
    float result back to storage type T; IN converts storage to F. */
