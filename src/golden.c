@@ -197,8 +197,8 @@ static void print_diff(const char *name_a, const char *a, size_t alen, const cha
         int i = 0, j = 0;
         while (i < n || j < m) {
             if (i < n && j < m && line_eq(la[i], na[i], lb[j], nb[j])) { ops[nops] = 0; ia[nops] = i++; ib[nops++] = j++; }
-            else if (j < m && (i == n || L[i * (m + 1) + j + 1] >= L[(i + 1) * (m + 1) + j])) { ops[nops] = 2; ia[nops] = i; ib[nops++] = j++; }
-            else { ops[nops] = 1; ia[nops] = i++; ib[nops++] = j; }
+            else if (i < n && (j == m || L[(i + 1) * (m + 1) + j] >= L[i * (m + 1) + j + 1])) { ops[nops] = 1; ia[nops] = i++; ib[nops++] = j; }
+            else { ops[nops] = 2; ia[nops] = i; ib[nops++] = j++; }
         }
         free(L);
     } else {

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# test_cli.sh — the command line of SPEC §1: exit codes, -e, stdin, argv, --test, and inputs that must not crash.
+# usage: test_cli.sh PATH/TO/tl
+set -u
+tl="$1"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+
+# check NAME EXPECTED_STATUS EXPECTED_STDOUT_SUBSTRING EXPECTED_STDERR_SUBSTRING -- command...
+check() {
+  local name="$1" want_status="$2" want_out="$3" want_err="$4"; shift 5
+  "$@" >"$work/out" 2>"$work/err" </dev/null
+  local st=$?
+  local ok=1
+  [ "$st" -eq "$want_status" ] || ok=0
+  [ -z "$want_out" ] || grep -qF -- "$want_out" "$work/out" || ok=0
+  [ -z "$want_err" ] || grep -qF -- "$want_err" "$work/err" || ok=0
+  if [ "$ok" -eq 0 ]; then
+    echo "FAIL $name: status $st (want $want_status)"; echo "--- stdout:"; head -c 2000 "$work/out"; echo "--- stderr:"; head -c 2000 "$work/err"
+    fail=$((fail + 1))
+  else
+    pass=$((pass + 1))
+  fi
+}
+
+check version 0 "tl " "" -- "$tl" --version
+check help 0 "usage:" "" -- "$tl" --help
+check bad_option 2 "" "unknown option" -- "$tl" --bogus
+check e_runs 0 "3" "" -- "$tl" -e 'print(1 + 2)'
+check e_error_status 1 "" "<-e>:1:7: error: name 'nope' is not defined" -- "$tl" -e 'print(nope)'
+check e_missing_code 2 "" "usage" -- "$tl" -e
+check e_argv 0 '("a", "b c")' "" -- "$tl" -e 'print(argv)' a "b c"
+printf 'print(argv)\n' > "$work/args.tl"
+check script_argv 0 '("x", "--y")' "" -- "$tl" "$work/args.tl" x --y
+check missing_file 1 "" "cannot open" -- "$tl" "$work/nope.tl"
+check stdin_program 0 "42" "" -- bash -c "printf 'x = 40\nx + 2\n' | '$tl'"
+check stdin_error 1 "" "<stdin>:1:1: error" -- bash -c "printf '\$\n' | '$tl'"
+
+# hostile inputs: each must end with a clean error (status 1) or success, never a signal
+python3 -c "print('(' * 100000 + '1' + ')' * 100000)" > "$work/parens.tl"
+check nesting_100k 1 "" "nesting too deep" -- "$tl" "$work/parens.tl"
+python3 -c "print('s = \"' + 'a' * 1000000 + '\"'); print('print(len(s))'); print('x = [' + '1,' * 200000 + '1]'); print('print(x.size)')" > "$work/long.tl"
+check line_1mb 0 "1000000" "" -- "$tl" "$work/long.tl"
+printf 'x = 1\x00\n' > "$work/nul.tl"
+check nul_byte 1 "" "invalid character" -- "$tl" "$work/nul.tl"
+printf 'x = "ok \xff"\ny = \xc3\x28\n' > "$work/utf8.tl"
+check invalid_utf8 1 "" "invalid character" -- "$tl" "$work/utf8.tl"
+printf 's = "never closed\n' > "$work/unterminated.tl"
+check unterminated_string 1 "" "unterminated string" -- "$tl" "$work/unterminated.tl"
+printf 'x = ((([1, 2)\n' > "$work/unbalanced.tl"
+check unbalanced 1 "" "error" -- "$tl" "$work/unbalanced.tl"
+printf 'fn f(n) = f(n + 1)\nf(0)\n' > "$work/rec.tl"
+check infinite_recursion 1 "" "recursion too deep" -- "$tl" "$work/rec.tl"
+printf 'fn f(n) { return g(n) }\nfn g(n) { return f(n) }\nf(1)\n' > "$work/mutual.tl"
+check mutual_recursion 1 "" "recursion too deep" -- "$tl" "$work/mutual.tl"
+head -c 20000 /dev/urandom > "$work/random.tl"
+"$tl" "$work/random.tl" >/dev/null 2>&1 </dev/null; st=$?
+if [ $st -ge 128 ]; then echo "FAIL random_bytes: signal $((st - 128))"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+
+# --test itself: a passing and a failing golden test, a diff, the summary line and exit status
+mkdir -p "$work/g"
+printf 'print(1)\n' > "$work/g/ok.tl"; printf '1\n' > "$work/g/ok.out"
+printf 'print(2)\n' > "$work/g/bad.tl"; printf '3\n' > "$work/g/bad.out"
+check golden_fail 1 "1 passed, 1 failed" "" -- "$tl" --test "$work/g"
+check golden_diff 1 "+2" "" -- "$tl" --test "$work/g"
+check golden_diff_minus 1 "-3" "" -- "$tl" --test "$work/g"
+check golden_update 0 "2 passed, 0 failed" "" -- "$tl" --test --update "$work/g"
+check golden_after_update 0 "2 passed, 0 failed" "" -- "$tl" --test "$work/g"
+printf 'print(undefined)\n' > "$work/g/err.tl"; printf '' > "$work/g/err.out"
+check golden_stderr_must_match 1 "2 passed, 1 failed" "" -- "$tl" --test "$work/g"
+check golden_no_args 2 "" "usage" -- "$tl" --test
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
