@@ -16,6 +16,8 @@
 
 /* Keeps rarely-hot code out of the dispatchers, so their frames stay small and calls cheap. */
 #define COLD __attribute__((noinline))
+/* For the few helpers on the path of every scalar operation. */
+#define HOT_INLINE inline __attribute__((always_inline))
 
 typedef enum Exec { X_NORMAL, X_BREAK, X_CONTINUE, X_RETURN, X_ERROR } Exec;
 
@@ -30,7 +32,7 @@ typedef struct Ctx {
 static bool eval(Ctx *C, Node *n, Value *out);
 static Exec exec(Ctx *C, Node *n);
 
-static inline bool scalar_binary_fast(int op, Value a, Value b, Value *out);
+static HOT_INLINE bool scalar_binary_fast(int op, Value a, Value b, Value *out);
 
 /* eval with the callback signature subscript.c uses to evaluate index items. */
 static bool eval_cb(void *ctx, Node *n, Value *out) { return eval(ctx, n, out); }
@@ -43,7 +45,7 @@ static bool interrupted(Ctx *C, Span at)
 }
 
 /* The slot a resolved name refers to. */
-static Value *slot_of(Ctx *C, const Node *n)
+static HOT_INLINE Value *slot_of(Ctx *C, const Node *n)
 {
     if (n->depth < 0) return &C->globals->slots[n->slot];
     Frame *f = C->frame;
@@ -59,7 +61,7 @@ static bool load_name(Ctx *C, Node *n, Value *out)
     return true;
 }
 
-static void store_slot(Value *s, Value v)
+static HOT_INLINE void store_slot(Value *s, Value v)
 {
     Value old = *s;
     *s = v;
@@ -294,7 +296,7 @@ static bool eval_truthy(Ctx *C, Node *n, bool *t)
 }
 
 /* eval, with names and number literals (most operands) handled without a recursive call. */
-static inline bool eval_operand(Ctx *C, Node *n, Value *out)
+static HOT_INLINE bool eval_operand(Ctx *C, Node *n, Value *out)
 {
     if (n->kind == N_NAME) {
         Value *s = slot_of(C, n);
@@ -440,7 +442,7 @@ static bool eval(Ctx *C, Node *n, Value *out)
 
 /* The commonest scalar cases (f64 and i64 under + - * and comparisons) without the general
    promotion machinery: f64 with f64 or i64 gives f64 whatever the weakness; i64 with i64 gives i64. */
-static inline bool scalar_binary_fast(int op, Value a, Value b, Value *out)
+static HOT_INLINE bool scalar_binary_fast(int op, Value a, Value b, Value *out)
 {
     bool af = a.dtype == TL_F64, bf = b.dtype == TL_F64;
     if (!((af || a.dtype == TL_I64) && (bf || b.dtype == TL_I64))) return false;
