@@ -369,7 +369,8 @@ static void em_raw(emitter *e, const char *s, size_t n)
 
 static void em_spaces(emitter *e, int64_t n)
 {
-    static const char sp[64] = "                                                               ";
+    char sp[64];
+    memset(sp, ' ', sizeof sp);
     while (n > 0) {
         int64_t k = n < 64 ? n : 64;
         em_raw(e, sp, (size_t)k);
@@ -460,12 +461,11 @@ static int emit_block(tfmt *f, emitter *e, int axis, const char *p)
 
 /* numpy's float scalar str: positional with shortest digits and a '.0' for
    0 and 1e-4 <= |x| < 1e16, else scientific without a bare point ('1e-05'). */
-static size_t float_scalar(char *buf, size_t cap, uint64_t bits, tl_dtype d, bool plus)
+static size_t float_scalar(char *buf, size_t cap, uint64_t bits, tl_dtype d)
 {
     double a = bits_to_double(bits, d);
     if (a < 0) a = -a;
     tl_d4_opts o = tl_d4_defaults();
-    o.sign = plus;
     if (a == 0 || (a >= 1e-4 && a < 1e16)) {
         o.trim = TL_TRIM_ONE_ZERO;
         return tl_d4_positional(buf, cap, bits, d, &o);
@@ -502,7 +502,7 @@ int tl_fmt_scalar(const void *p, tl_dtype d, char *buf, size_t n)
         len = (size_t)int_to_text(tmp, p, d);
         break;
     case TL_KIND_FLOAT:
-        len = float_scalar(tmp, sizeof tmp, load_bits(p, isz), d, false);
+        len = float_scalar(tmp, sizeof tmp, load_bits(p, isz), d);
         break;
     default: {
         tl_dtype c = component_dtype(d);

@@ -328,11 +328,19 @@ def build_cases():
     add('suppress_prec', 'f64', [1e-10, 1.0, 0.123456789], suppress=True, precision=4)
 
     # random breadth: shapes, dtypes, scales, options
-    r = random.Random(77)
-    for k in range(80):
+    random_cases(80, 77)
+
+
+def random_cases(count, seed, prefix='random'):
+    """count random tensors: every dtype, 1-d..4-d, scales 1e-9..1e9, nan/inf, options."""
+    r = random.Random(seed)
+    rng = np.random.default_rng(seed)
+    for k in range(count):
         t = r.choice(ALL)
         nd = r.randint(1, 4)
         shape = tuple(r.randint(1, 5) for _ in range(nd))
+        if r.random() < 0.05:
+            shape = (r.randint(1000, 1500),)
         n = int(np.prod(shape))
         if t == 'bool':
             data = rng.integers(0, 2, n).astype(bool)
@@ -360,7 +368,7 @@ def build_cases():
         if r.random() < 0.2:
             opts['threshold'] = r.choice([3, 10, 30])
             opts['edgeitems'] = r.choice([1, 2, 3])
-        add(f'random_{k}_{t}', t, data, shape, **opts)
+        add(f'{prefix}_{k}_{t}', t, data, shape, **opts)
 
 
 # ---- Dragon4 unit cases (each float type, random values and options) ------------------
@@ -433,11 +441,19 @@ def write_inc(d4):
 
 
 def main():
+    """No arguments: the committed cases. --random N SEED PATH: N random cases
+    only, written to PATH (a stress run: compile test_format.c against it)."""
+    global OUT
     if not R._selftest(20000):
         sys.exit('dragon4_ref.py disagrees with numpy')
     self_check()
-    build_cases()
-    d4 = build_d4_cases()
+    if len(sys.argv) == 5 and sys.argv[1] == '--random':
+        random_cases(int(sys.argv[2]), int(sys.argv[3]))
+        OUT = sys.argv[4]
+        d4 = build_d4_cases(count=10)
+    else:
+        build_cases()
+        d4 = build_d4_cases()
     write_inc(d4)
     print(f'{len(cases)} print cases, {len(d4)} Dragon4 cases -> {os.path.normpath(OUT)}')
 
