@@ -7,14 +7,19 @@
 /* Widest part of a source line shown; longer lines are cut around the caret. */
 #define LINE_WINDOW 120
 
-void diag_set(Diag *d, Span at, const char *fmt, ...)
+void diag_vset(Diag *d, Span at, const char *fmt, va_list ap)
 {
     d->at = at;
     d->ntrace = 0;
     d->trace_omitted = 0;
+    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+}
+
+void diag_set(Diag *d, Span at, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    diag_vset(d, at, fmt, ap);
     va_end(ap);
 }
 

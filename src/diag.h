@@ -20,7 +20,10 @@ typedef struct Diag {
     int trace_omitted;
 } Diag;
 
+#include <stdarg.h>
+
 void diag_set(Diag *d, Span at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void diag_vset(Diag *d, Span at, const char *fmt, va_list ap);
 /* Prints the error, the source line and a caret; then "called from" lines. */
 void diag_print(FILE *out, const Diag *d);
 /* Records one more call site around the error (consecutive repeats are counted, not listed). */

@@ -236,13 +236,9 @@ bool interp_run_source(Interp *I, Source *src, bool echo)
 
 bool interp_error(Interp *I, Span at, const char *fmt, ...)
 {
-    Diag *d = &I->err;
-    d->at = at;
-    d->ntrace = 0;
-    d->trace_omitted = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    diag_vset(&I->err, at, fmt, ap);
     va_end(ap);
     return false;
 }
