@@ -13,6 +13,8 @@ extern const Builtin bi_shape_table[];
 extern const Builtin bi_math_table[];
 extern const Builtin bi_reduce_table[];
 extern const Builtin bi_linalg_table[];
+extern const Builtin bi_nn_table[];
+extern const Builtin bi_sort_table[];
 extern const Builtin bi_files_table[];
 
 /* Checks positional count and that every keyword is one of kws (NULL-terminated, may be NULL). */

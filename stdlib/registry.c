@@ -4,5 +4,12 @@
 const Builtin *const stdlib_tables[] = {
     bi_core_table,
     bi_introspect_table,
+    bi_make_table,
+    bi_shape_table,
+    bi_math_table,
+    bi_reduce_table,
+    bi_linalg_table,
+    bi_nn_table,
+    bi_sort_table,
     NULL,
 };

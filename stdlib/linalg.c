@@ -1,0 +1,248 @@
+/* linalg.c — matmul dot outer cross trace det inv solve (dot/outer/cross/trace built from runtime pieces) */
+#include <string.h>
+
+#include "arith.h"
+#include "builtins.h"
+
+/* Reads the two tensor operands of a binary linalg builtin. */
+static bool two_tensors(Interp *I, CallArgs *a, const char *fname, const char *const *kws, int maxpos, tl_tensor **x,
+                        tl_tensor **y)
+{
+    if (!args_check(I, a, fname, 2, maxpos, kws) || !arg_tensor(I, a, fname, 0, NULL, x)) return false;
+    if (arg_tensor(I, a, fname, 1, NULL, y)) return true;
+    tl_tensor_release(*x);
+    return false;
+}
+
+static bool bi_matmul(Interp *I, CallArgs *a, Value *out)
+{
+    tl_tensor *x, *y;
+    if (!two_tensors(I, a, "matmul", NULL, 2, &x, &y)) return false;
+    tl_tensor *r = NULL;
+    if (x->ndim == 0 || y->ndim == 0)
+        tl_seterr("matmul: input operand %d does not have enough dimensions (a 0-d value; use * to scale)",
+                  x->ndim == 0 ? 0 : 1);
+    else
+        r = tl_matmul(x, y);
+    tl_tensor_release(x);
+    tl_tensor_release(y);
+    return ret_tensor(I, a, r, out);
+}
+
+/* numpy dot for b.ndim > 2: sum over a's last axis and b's second-to-last, as one matmul
+   (P, K) @ (K, Q) with b's contracted axis moved first, then reshaped to a.shape[:-1] + b.shape[:-2] + b.shape[-1:]. */
+static tl_tensor *dot_general(const tl_tensor *x, const tl_tensor *y)
+{
+    int64_t k = x->shape[x->ndim - 1], p = 1, q = 1;
+    for (int d = 0; d < x->ndim - 1; d++) p *= x->shape[d];
+    int perm[TL_MAXDIM], n = 0;
+    perm[n++] = y->ndim - 2;
+    for (int d = 0; d < y->ndim; d++)
+        if (d != y->ndim - 2) perm[n++] = d, q *= y->shape[d];
+    int rnd = x->ndim - 1 + y->ndim - 1;
+    if (rnd > TL_MAXDIM) {
+        tl_seterr("dot: too many dimensions (%d)", rnd);
+        return NULL;
+    }
+    int64_t rshape[TL_MAXDIM];
+    memcpy(rshape, x->shape, sizeof(int64_t) * (size_t)(x->ndim - 1));
+    memcpy(rshape + x->ndim - 1, y->shape, sizeof(int64_t) * (size_t)(y->ndim - 2));
+    rshape[rnd - 1] = y->shape[y->ndim - 1];
+    tl_tensor *x2 = tl_reshape(x, 2, (int64_t[]){ p, k });
+    tl_tensor *yp = x2 ? tl_view_permute(y, perm) : NULL;
+    tl_tensor *y2 = yp ? tl_reshape(yp, 2, (int64_t[]){ k, q }) : NULL;
+    tl_tensor *m = y2 ? tl_matmul(x2, y2) : NULL;
+    tl_tensor *r = m ? tl_reshape(m, rnd, rshape) : NULL;
+    if (x2) tl_tensor_release(x2);
+    if (yp) tl_tensor_release(yp);
+    if (y2) tl_tensor_release(y2);
+    if (m) tl_tensor_release(m);
+    return r;
+}
+
+/* dot(a, b) as numpy: scalars multiply, 1-d·1-d is the inner product, otherwise a sum over
+   a's last axis and b's second-to-last (its only one when 1-d). */
+static bool bi_dot(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "dot", 2, 2, NULL)) return false;
+    Value va = a->pos[0], vb = a->pos[1];
+    if (!val_is_numeric(va) || !val_is_numeric(vb))
+        return interp_error(I, a->at, "dot() takes tensors, not a %s", val_kind_name(val_is_numeric(va) ? vb : va));
+    if (va.kind == V_NUM || vb.kind == V_NUM) {
+        tl_dtype dt;
+        if (!arith_result_dtype(I, TL_MUL, va, vb, a->at, &dt)) return false;
+        tl_tensor *x = val_to_tensor(va), *y = x ? val_to_tensor(vb) : NULL;
+        tl_tensor *r = y ? tl_binary(TL_MUL, x, y, dt) : NULL;
+        if (x) tl_tensor_release(x);
+        if (y) tl_tensor_release(y);
+        return ret_tensor(I, a, r, out);
+    }
+    tl_tensor *x = va.as.t, *y = vb.as.t;
+    int ky = y->ndim == 1 ? 0 : y->ndim - 2;
+    if (x->shape[x->ndim - 1] != y->shape[ky]) {
+        char s1[160], s2[160];
+        return interp_error(I, a->at, "dot(): shapes %s and %s not aligned: %lld (dim %d) != %lld (dim %d)",
+                            tl_shape_str(x->ndim, x->shape, s1, sizeof s1), tl_shape_str(y->ndim, y->shape, s2, sizeof s2),
+                            (long long)x->shape[x->ndim - 1], x->ndim - 1, (long long)y->shape[ky], ky);
+    }
+    /* for b of 1 or 2 dims, numpy's dot is exactly matmul (a's leading axes act as batch/rows) */
+    return ret_tensor(I, a, y->ndim <= 2 ? tl_matmul(x, y) : dot_general(x, y), out);
+}
+
+/* outer(a, b): a.flatten()[:, none] * b.flatten()[none, :] in the promoted dtype (bools give bool, as numpy). */
+static bool bi_outer(Interp *I, CallArgs *a, Value *out)
+{
+    tl_tensor *x, *y;
+    if (!two_tensors(I, a, "outer", NULL, 2, &x, &y)) return false;
+    tl_dtype dt = tl_promote(x->dtype, y->dtype);
+    tl_tensor *col = tl_reshape(x, 2, (int64_t[]){ -1, 1 });
+    tl_tensor *row = col ? tl_reshape(y, 2, (int64_t[]){ 1, -1 }) : NULL;
+    tl_tensor *r = row ? tl_binary(dt == TL_BOOL ? TL_AND : TL_MUL, col, row, dt) : NULL;
+    tl_tensor_release(x);
+    tl_tensor_release(y);
+    if (col) tl_tensor_release(col);
+    if (row) tl_tensor_release(row);
+    return ret_tensor(I, a, r, out);
+}
+
+/* Component i of the vectors along the last axis; a 2-vector's missing z is a 0-d zero (numpy's rule). */
+static tl_tensor *component(const tl_tensor *t, int i, tl_dtype dt)
+{
+    if (i < t->shape[t->ndim - 1]) return tl_view_index(t, t->ndim - 1, i);
+    tl_scalar zero;
+    memset(&zero, 0, sizeof zero);
+    return tl_tensor_scalar(dt, &zero);
+}
+
+/* x_i * y_j - x_j * y_i for components i, j. */
+static tl_tensor *cross_term(const tl_tensor *x, const tl_tensor *y, int i, int j, tl_dtype dt)
+{
+    tl_tensor *xi = component(x, i, dt), *yj = component(y, j, dt), *xj = component(x, j, dt), *yi = component(y, i, dt);
+    tl_tensor *p = NULL, *q = NULL, *r = NULL;
+    if (xi && yj && xj && yi) p = tl_binary(TL_MUL, xi, yj, dt);
+    if (p) q = tl_binary(TL_MUL, xj, yi, dt);
+    if (q) r = tl_binary(TL_SUB, p, q, dt);
+    tl_tensor *all[6] = { xi, yj, xj, yi, p, q };
+    for (int k = 0; k < 6; k++)
+        if (all[k]) tl_tensor_release(all[k]);
+    return r;
+}
+
+/* A view with axis `from` moved to position `to` (numpy's moveaxis for one axis). */
+static tl_tensor *move_axis(const tl_tensor *t, int from, int to)
+{
+    int perm[TL_MAXDIM], n = 0;
+    for (int d = 0; d < t->ndim; d++) {
+        if (n == to) perm[n++] = from;
+        if (d != from) perm[n++] = d;
+    }
+    if (n == to) perm[n++] = from;
+    return tl_view_permute(t, perm);
+}
+
+/* The three components of the 3-d cross product, stacked along the last axis. */
+static tl_tensor *cross3(const tl_tensor *x, const tl_tensor *y, tl_dtype dt)
+{
+    tl_tensor *c[3] = { cross_term(x, y, 1, 2, dt), NULL, NULL }, *st = NULL;
+    if (c[0]) c[1] = cross_term(x, y, 2, 0, dt);
+    if (c[1]) c[2] = cross_term(x, y, 0, 1, dt);
+    if (c[2]) st = tl_stack(3, c, -1);
+    for (int k = 0; k < 3; k++)
+        if (c[k]) tl_tensor_release(c[k]);
+    return st;
+}
+
+/* cross(a, b, axis=-1): the cross product of 3-vectors (or 2-vectors: the z component only), as numpy. */
+static bool bi_cross(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "axis", NULL };
+    int64_t axis;
+    tl_tensor *x0, *y0;
+    if (!args_check(I, a, "cross", 2, 3, kws) || !arg_int(I, a, "cross", 2, "axis", -1, &axis)) return false;
+    if (!two_tensors(I, a, "cross", kws, 3, &x0, &y0)) return false;
+    tl_tensor *x = NULL, *y = NULL, *r = NULL;
+    int ax, ay;
+    if (x0->ndim == 0 || y0->ndim == 0 || axis < -TL_MAXDIM || axis >= TL_MAXDIM) {
+        tl_seterr("cross(): both operands need at least one dimension (and a valid axis)");
+    } else if (tl_normalize_axis((int)axis, x0->ndim, &ax) == 0 && tl_normalize_axis((int)axis, y0->ndim, &ay) == 0) {
+        x = move_axis(x0, ax, x0->ndim - 1);
+        y = x ? move_axis(y0, ay, y0->ndim - 1) : NULL;
+    }
+    tl_tensor_release(x0);
+    tl_tensor_release(y0);
+    if (y) {
+        int64_t nx = x->shape[x->ndim - 1], ny = y->shape[y->ndim - 1];
+        tl_dtype dt = tl_promote(x->dtype, y->dtype);
+        if ((nx != 2 && nx != 3) || (ny != 2 && ny != 3)) {
+            tl_seterr("cross(): incompatible dimensions for cross product (dimension must be 2 or 3, got %lld and %lld)",
+                      (long long)nx, (long long)ny);
+        } else if (dt == TL_BOOL) {
+            tl_seterr("cross(): not supported for bool");
+        } else if (nx == 2 && ny == 2) {
+            r = cross_term(x, y, 0, 1, dt);
+        } else {
+            tl_tensor *st = cross3(x, y, dt);
+            int ac;
+            /* numpy puts the result's vector axis at `axis` too */
+            if (st && tl_normalize_axis((int)axis, st->ndim, &ac) == 0) r = move_axis(st, st->ndim - 1, ac);
+            if (st) tl_tensor_release(st);
+        }
+    }
+    if (x) tl_tensor_release(x);
+    if (y) tl_tensor_release(y);
+    return ret_tensor(I, a, r, out);
+}
+
+/* trace(a, offset=0, axis1=0, axis2=1): the sum of a diagonal (integers sum in i64, as numpy). */
+static bool bi_trace(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "offset", "axis1", "axis2", NULL };
+    int64_t offset, ax1, ax2;
+    tl_tensor *t;
+    if (!args_check(I, a, "trace", 1, 4, kws) || !arg_int(I, a, "trace", 1, "offset", 0, &offset) ||
+        !arg_int(I, a, "trace", 2, "axis1", 0, &ax1) || !arg_int(I, a, "trace", 3, "axis2", 1, &ax2) ||
+        !arg_tensor(I, a, "trace", 0, NULL, &t))
+        return false;
+    tl_tensor *d = NULL, *r = NULL;
+    if (ax1 < -TL_MAXDIM || ax1 >= TL_MAXDIM || ax2 < -TL_MAXDIM || ax2 >= TL_MAXDIM)
+        tl_seterr("trace(): axis out of bounds");
+    else
+        d = tl_view_diagonal(t, offset, (int)ax1, (int)ax2);
+    if (d) r = tl_reduce(TL_RSUM, d, 1, (int[]){ d->ndim - 1 }, false, 0);
+    tl_tensor_release(t);
+    if (d) tl_tensor_release(d);
+    return ret_tensor(I, a, r, out);
+}
+
+/* det / inv: one square (or batched) matrix in; the tag picks which. */
+static bool bi_square(Interp *I, CallArgs *a, Value *out)
+{
+    const char *fname = a->self->name;
+    tl_tensor *t;
+    if (!args_check(I, a, fname, 1, 1, NULL) || !arg_tensor(I, a, fname, 0, NULL, &t)) return false;
+    tl_tensor *r = a->self->tag ? tl_inv(t) : tl_det(t);
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
+}
+
+static bool bi_solve(Interp *I, CallArgs *a, Value *out)
+{
+    tl_tensor *x, *y;
+    if (!two_tensors(I, a, "solve", NULL, 2, &x, &y)) return false;
+    tl_tensor *r = tl_solve(x, y);
+    tl_tensor_release(x);
+    tl_tensor_release(y);
+    return ret_tensor(I, a, r, out);
+}
+
+const Builtin bi_linalg_table[] = {
+    { "matmul", bi_matmul, "matmul(a, b)", "matrix product a @ b (batched over leading axes, broadcasting)", 0 },
+    { "dot", bi_dot, "dot(a, b)", "numpy's dot: inner product of vectors, matrix product, sum over a's last and b's second-to-last axis", 0 },
+    { "outer", bi_outer, "outer(a, b)", "outer product of the flattened a and b", 0 },
+    { "cross", bi_cross, "cross(a, b, axis=-1)", "cross product of 3-vectors (2-vectors give the z component)", 0 },
+    { "trace", bi_trace, "trace(a, offset=0, axis1=0, axis2=1)", "sum of the diagonal", 0 },
+    { "det", bi_square, "det(a)", "determinant of a square matrix (batched over leading axes)", 0 },
+    { "inv", bi_square, "inv(a)", "inverse of a square matrix (batched); singular matrices are an error", 1 },
+    { "solve", bi_solve, "solve(a, b)", "x such that a @ x = b", 0 },
+    { NULL, NULL, NULL, NULL, 0 },
+};

@@ -1,0 +1,226 @@
+/* math.c — elementwise functions: the unary family (one C function, the row's tag is the op), binary ones, clip, where */
+#include <math.h>
+#include <string.h>
+
+#include "arith.h"
+#include "builtins.h"
+
+/* Marks a 0-d result weak when every numeric argument was weak (SPEC §5: weakness belongs to the value). */
+static void keep_weak(CallArgs *a, Value *out)
+{
+    if (out->kind == V_NUM && out->dtype != TL_BOOL && args_all_weak(a)) out->weak = true;
+}
+
+/* Applies op to t and returns the result value; releases t. */
+static bool unary_result(Interp *I, CallArgs *a, tl_unop op, tl_tensor *t, Value *out)
+{
+    tl_tensor *r = tl_unary(op, t);
+    tl_tensor_release(t);
+    if (!ret_tensor(I, a, r, out)) return false;
+    keep_weak(a, out);
+    return true;
+}
+
+/* t * f (or t / f) with f a scalar in t's float dtype: the scaling steps of round(x, decimals). */
+static tl_tensor *scale_by(const tl_tensor *t, double f, bool divide)
+{
+    tl_scalar s;
+    tl_scalar_convert(&s, t->dtype, &f, TL_F64);
+    tl_tensor *ft = tl_tensor_scalar(t->dtype, &s);
+    tl_tensor *r = ft ? tl_binary(divide ? TL_DIV : TL_MUL, t, ft, t->dtype) : NULL;
+    if (ft) tl_tensor_release(ft);
+    return r;
+}
+
+/* round(x, decimals=0) as numpy: floats scale by 10**decimals, round half to even, scale back. */
+static bool round_decimals(Interp *I, CallArgs *a, tl_tensor *t, int64_t decimals, Value *out)
+{
+    if (tl_is_int(t->dtype) || t->dtype == TL_BOOL) {
+        if (decimals >= 0) return unary_result(I, a, TL_ROUND, t, out);
+        tl_tensor_release(t);
+        return interp_error(I, a->at, "round(): negative decimals are not supported for integer tensors");
+    }
+    if (decimals > 400 || decimals < -400) {
+        tl_tensor_release(t);
+        return interp_error(I, a->at, "round(): decimals must be between -400 and 400");
+    }
+    double f = pow(10.0, (double)(decimals >= 0 ? decimals : -decimals));
+    tl_tensor *y = scale_by(t, f, decimals < 0);
+    tl_tensor_release(t);
+    tl_tensor *r = y ? tl_unary(TL_ROUND, y) : NULL;
+    if (y) tl_tensor_release(y);
+    tl_tensor *z = r ? scale_by(r, f, decimals >= 0) : NULL;
+    if (r) tl_tensor_release(r);
+    if (!ret_tensor(I, a, z, out)) return false;
+    keep_weak(a, out);
+    return true;
+}
+
+/* abs, sqrt, sin, ..., gelu: one builtin per tl_unop (the row's tag). */
+static bool bi_unary(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const gelu_kws[] = { "approximate", NULL };
+    static const char *const round_kws[] = { "decimals", NULL };
+    tl_unop op = (tl_unop)a->self->tag;
+    const char *fname = a->self->name;
+    const char *const *kws = op == TL_GELU ? gelu_kws : op == TL_ROUND ? round_kws : NULL;
+    tl_tensor *t;
+    if (!args_check(I, a, fname, 1, op == TL_ROUND ? 2 : 1, kws)) return false;
+    if (op == TL_GELU) {
+        const char *approx;
+        if (!arg_string(I, a, fname, -1, "approximate", "none", &approx)) return false;
+        if (strcmp(approx, "tanh") == 0) op = TL_GELU_TANH;
+        else if (strcmp(approx, "none") != 0)
+            return interp_error(I, a->at, "gelu(): approximate must be \"none\" or \"tanh\", not \"%s\"", approx);
+    }
+    int64_t decimals = 0;
+    if (op == TL_ROUND && !arg_int(I, a, fname, 1, "decimals", 0, &decimals)) return false;
+    if (!arg_tensor(I, a, fname, 0, NULL, &t)) return false;
+    if (decimals != 0) return round_decimals(I, a, t, decimals, out);
+    return unary_result(I, a, op, t, out);
+}
+
+/* Computes x OP y for two values with operator promotion (weak literals as NEP 50). */
+static bool binary_values(Interp *I, CallArgs *a, tl_binop op, Value x, Value y, Value *out)
+{
+    tl_dtype dt;
+    if (!arith_result_dtype(I, op, x, y, a->at, &dt)) return false;
+    tl_tensor *tx = val_to_tensor(x), *ty = tx ? val_to_tensor(y) : NULL;
+    tl_tensor *r = ty ? tl_binary(op, tx, ty, dt) : NULL;
+    if (tx) tl_tensor_release(tx);
+    if (ty) tl_tensor_release(ty);
+    if (!ret_tensor(I, a, r, out)) return false;
+    keep_weak(a, out);
+    return true;
+}
+
+/* pow, minimum, maximum, atan2: one builtin per tl_binop (the row's tag). */
+static bool bi_binary(Interp *I, CallArgs *a, Value *out)
+{
+    const char *fname = a->self->name;
+    if (!args_check(I, a, fname, 2, 2, NULL)) return false;
+    for (int i = 0; i < 2; i++)
+        if (!val_is_numeric(a->pos[i]))
+            return interp_error(I, a->at, "%s(): argument %d must be a tensor or number, not a %s", fname, i + 1,
+                                val_kind_name(a->pos[i]));
+    return binary_values(I, a, (tl_binop)a->self->tag, a->pos[0], a->pos[1], out);
+}
+
+/* The common dtype of several values (NULL entries skipped) as operators promote them:
+   strong ones by result_type, then each weak one joins as a literal (NEP 50). */
+static bool common_dtype(Interp *I, Span at, int n, Value *const *vs, tl_dtype *dt, bool *all_weak)
+{
+    bool any_strong = false, any = false;
+    tl_dtype acc = TL_BOOL;
+    for (int i = 0; i < n; i++) {
+        if (!vs[i]) continue;
+        bool weak = vs[i]->kind == V_NUM && vs[i]->weak;
+        if (weak) continue;
+        acc = any_strong ? tl_promote(acc, val_dtype(*vs[i])) : val_dtype(*vs[i]);
+        any_strong = true;
+    }
+    for (int i = 0; i < n; i++) {
+        if (!vs[i] || !(vs[i]->kind == V_NUM && vs[i]->weak)) continue;
+        if (!any_strong) {
+            acc = any ? tl_promote(acc, val_dtype(*vs[i])) : val_dtype(*vs[i]);
+        } else {
+            Value strong = { .kind = V_NUM, .dtype = (uint8_t)acc };
+            if (!arith_result_dtype(I, TL_MINIMUM, strong, *vs[i], at, &acc)) return false;
+        }
+        any = true;
+    }
+    *dt = acc;
+    *all_weak = !any_strong;
+    return true;
+}
+
+/* clip(a, lo=none, hi=none): minimum(maximum(a, lo), hi) in the common dtype, as numpy. */
+static bool bi_clip(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "lo", "hi", NULL };
+    if (!args_check(I, a, "clip", 1, 3, kws)) return false;
+    Value *vs[3] = { arg_find(a, 0, NULL), arg_find(a, 1, "lo"), arg_find(a, 2, "hi") };
+    for (int i = 0; i < 3; i++)
+        if (vs[i] && !val_is_numeric(*vs[i]))
+            return interp_error(I, a->at, "clip(): arguments must be tensors or numbers, not a %s", val_kind_name(*vs[i]));
+    if (!vs[0]) return interp_error(I, a->at, "clip() missing argument 1");
+    tl_dtype dt;
+    bool weak;
+    if (!common_dtype(I, a->at, 3, vs, &dt, &weak)) return false;
+    tl_tensor *ts[3] = { NULL, NULL, NULL };
+    bool ok = true;
+    for (int i = 0; i < 3 && ok; i++)
+        if (vs[i]) ok = (ts[i] = val_to_tensor(*vs[i])) != NULL;
+    tl_tensor *r = ok ? tl_clip(ts[0], ts[1], ts[2], dt) : NULL;
+    for (int i = 0; i < 3; i++)
+        if (ts[i]) tl_tensor_release(ts[i]);
+    if (!ret_tensor(I, a, r, out)) return false;
+    if (out->kind == V_NUM && weak) out->weak = true;
+    return true;
+}
+
+/* where(cond, x, y): x where cond is true, else y; x and y promote like operands of an operator. */
+static bool bi_where(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "where", 3, 3, NULL)) return false;
+    for (int i = 0; i < 3; i++)
+        if (!val_is_numeric(a->pos[i]))
+            return interp_error(I, a->at, "where(): argument %d must be a tensor or number, not a %s", i + 1,
+                                val_kind_name(a->pos[i]));
+    Value *vs[2] = { &a->pos[1], &a->pos[2] };
+    tl_dtype dt;
+    bool weak;
+    if (!common_dtype(I, a->at, 2, vs, &dt, &weak)) return false;
+    tl_tensor *c = val_to_tensor(a->pos[0]), *x = c ? val_to_tensor(a->pos[1]) : NULL;
+    tl_tensor *y = x ? val_to_tensor(a->pos[2]) : NULL;
+    tl_tensor *r = y ? tl_where(c, x, y, dt) : NULL;
+    if (c) tl_tensor_release(c);
+    if (x) tl_tensor_release(x);
+    if (y) tl_tensor_release(y);
+    if (!ret_tensor(I, a, r, out)) return false;
+    if (out->kind == V_NUM && weak) out->weak = true;
+    return true;
+}
+
+#define UN(NAME, OP, HELP) { NAME, bi_unary, NAME "(x)", HELP, OP }
+#define BIN(NAME, OP, SIG, HELP) { NAME, bi_binary, SIG, HELP, OP }
+
+const Builtin bi_math_table[] = {
+    UN("abs", TL_ABS, "absolute value (the magnitude for complex)"),
+    UN("sign", TL_SIGN, "-1, 0 or 1 by sign (nan stays nan)"),
+    UN("sqrt", TL_SQRT, "square root (integers compute in floats)"),
+    UN("exp", TL_EXP, "e to the x"),
+    UN("expm1", TL_EXPM1, "exp(x) - 1, accurate near 0"),
+    UN("log", TL_LOG, "natural logarithm"),
+    UN("log1p", TL_LOG1P, "log(1 + x), accurate near 0"),
+    UN("log2", TL_LOG2, "base-2 logarithm"),
+    UN("sin", TL_SIN, "sine (radians)"),
+    UN("cos", TL_COS, "cosine (radians)"),
+    UN("tan", TL_TAN, "tangent (radians)"),
+    UN("tanh", TL_TANH, "hyperbolic tangent"),
+    UN("sinh", TL_SINH, "hyperbolic sine"),
+    UN("cosh", TL_COSH, "hyperbolic cosine"),
+    UN("asin", TL_ASIN, "inverse sine"),
+    UN("acos", TL_ACOS, "inverse cosine"),
+    UN("atan", TL_ATAN, "inverse tangent"),
+    BIN("atan2", TL_ATAN2, "atan2(y, x)", "the angle of the point (x, y), elementwise"),
+    UN("floor", TL_FLOOR, "largest integer <= x"),
+    UN("ceil", TL_CEIL, "smallest integer >= x"),
+    { "round", bi_unary, "round(x, decimals=0)", "rounds half to even (as numpy), to decimals places", TL_ROUND },
+    UN("trunc", TL_TRUNC, "rounds toward zero"),
+    BIN("pow", TL_POW, "pow(x, y)", "x ** y, elementwise"),
+    BIN("minimum", TL_MINIMUM, "minimum(x, y)", "the smaller of x and y, elementwise (nan propagates)"),
+    BIN("maximum", TL_MAXIMUM, "maximum(x, y)", "the larger of x and y, elementwise (nan propagates)"),
+    { "clip", bi_clip, "clip(a, lo=none, hi=none)", "limits values to [lo, hi]", 0 },
+    { "where", bi_where, "where(cond, x, y)", "x where cond is true, else y (broadcast)", 0 },
+    UN("isnan", TL_ISNAN, "true where x is nan"),
+    UN("isinf", TL_ISINF, "true where x is infinite"),
+    UN("isfinite", TL_ISFINITE, "true where x is neither inf nor nan"),
+    UN("conj", TL_CONJ, "complex conjugate"),
+    UN("angle", TL_ANGLE, "the complex argument in radians"),
+    UN("sigmoid", TL_SIGMOID, "1 / (1 + exp(-x))"),
+    UN("relu", TL_RELU, "max(x, 0)"),
+    { "gelu", bi_unary, "gelu(x, approximate=\"none\")", "x * Phi(x) (exact erf form; approximate=\"tanh\" for the tanh one)", TL_GELU },
+    UN("silu", TL_SILU, "x * sigmoid(x)"),
+    { NULL, NULL, NULL, NULL, 0 },
+};

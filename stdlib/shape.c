@@ -1,0 +1,460 @@
+/* shape.c — builtins that reshape, reorder, join and split tensors (views where numpy gives views) */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins.h"
+
+/* An axis argument as an int; huge values fail here with the value the user wrote. */
+static bool arg_axis(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, int64_t def, int *out)
+{
+    int64_t v;
+    if (!arg_int(I, a, fname, i, kw, def, &v)) return false;
+    if (v < -(int64_t)TL_MAXDIM - 1 || v > TL_MAXDIM) {
+        interp_error(I, a->at, "%s(): axis %lld is out of bounds", fname, (long long)v);
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
+/* Integers from positional args first.. or from one tuple/tensor (reshape(a, 2, 3) or reshape(a, (2, 3)));
+   unlike arg_shape, negative entries pass through (reshape's -1, expand's -1). */
+static bool shape_args(Interp *I, CallArgs *a, const char *fname, int first, int *nd, int64_t *shape)
+{
+    int n = a->npos - first;
+    if (n == 1 && a->pos[first].kind != V_NUM) return value_to_shape(I, a->at, a->pos[first], nd, shape);
+    if (n > TL_MAXDIM) return interp_error(I, a->at, "%s(): too many dimensions (%d; at most %d)", fname, n, TL_MAXDIM);
+    *nd = n > 0 ? n : 0;
+    for (int k = 0; k < n; k++) {
+        Value x = a->pos[first + k];
+        if (x.kind != V_NUM || !tl_is_int((tl_dtype)x.dtype))
+            return interp_error(I, a->at, "%s(): shape entries must be integers", fname);
+        shape[k] = tl_scalar_to_i64(x.as.num.bytes, (tl_dtype)x.dtype);
+    }
+    return true;
+}
+
+/* A list of integers of any length: an int, a tuple of ints, or a 1-d integer tensor (malloc'd). */
+static bool int_vector(Interp *I, CallArgs *a, const char *fname, Value v, int64_t **out, int64_t *n)
+{
+    *out = NULL;
+    if (v.kind == V_NUM && (tl_is_int((tl_dtype)v.dtype) || v.dtype == TL_BOOL)) {
+        *out = malloc(sizeof(int64_t));
+        if (!*out) return interp_error(I, a->at, "out of memory");
+        (*out)[0] = tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype);
+        *n = 1;
+        return true;
+    }
+    int64_t count = v.kind == V_TUPLE ? v.as.tu->n : v.kind == V_TENSOR && v.as.t->ndim == 1 ? v.as.t->shape[0] : -1;
+    if (count < 0 || (v.kind == V_TENSOR && !tl_is_int(v.as.t->dtype) && count > 0))
+        return interp_error(I, a->at, "%s(): expected an integer or a tuple of integers", fname);
+    *out = malloc(sizeof(int64_t) * (size_t)(count > 0 ? count : 1));
+    if (!*out) return interp_error(I, a->at, "out of memory");
+    for (int64_t k = 0; k < count; k++) {
+        if (v.kind == V_TUPLE) {
+            Value x = v.as.tu->items[k];
+            if (x.kind != V_NUM || !tl_is_int((tl_dtype)x.dtype)) {
+                free(*out);
+                return interp_error(I, a->at, "%s(): expected integers", fname);
+            }
+            (*out)[k] = tl_scalar_to_i64(x.as.num.bytes, (tl_dtype)x.dtype);
+        } else {
+            (*out)[k] = tl_scalar_to_i64(tl_tensor_at(v.as.t, &k), v.as.t->dtype);
+        }
+    }
+    *n = count;
+    return true;
+}
+
+/* reshape(a, *shape): a view when the strides allow it, else a copy; one -1 is inferred. */
+static bool bi_reshape(Interp *I, CallArgs *a, Value *out)
+{
+    int nd;
+    int64_t shape[TL_MAXDIM];
+    tl_tensor *t;
+    const char *fname = a->self->name;
+    if (!args_check(I, a, fname, 1, -1, NULL) || !shape_args(I, a, fname, 1, &nd, shape) ||
+        !arg_tensor(I, a, fname, 0, NULL, &t))
+        return false;
+    tl_tensor *r;
+    if (a->self->tag) {   /* view(): never copies */
+        bool needs_copy = false;
+        r = tl_view_reshape(t, nd, shape, &needs_copy);
+        if (!r && needs_copy)
+            tl_seterr("view(): this tensor's strides do not allow a view of shape %s; use reshape() to copy",
+                      tl_shape_str(nd, shape, (char[256]){ 0 }, 256));
+    } else {
+        r = tl_reshape(t, nd, shape);
+    }
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
+}
+
+/* Reads axes given as separate ints or one tuple, starting at position first; count must equal ndim. */
+static bool perm_args(Interp *I, CallArgs *a, const char *fname, int first, int ndim, int *perm)
+{
+    int n;
+    int64_t raw[TL_MAXDIM];
+    if (!shape_args(I, a, fname, first, &n, raw)) return false;
+    if (n != ndim) return interp_error(I, a->at, "%s(): axes don't match the tensor (%d given for %d dimensions)", fname, n, ndim);
+    for (int k = 0; k < n; k++) {
+        if (raw[k] < -ndim || raw[k] >= ndim)
+            return interp_error(I, a->at, "%s(): axis %lld is out of bounds for tensor of dimension %d", fname,
+                                (long long)raw[k], ndim);
+        perm[k] = (int)raw[k];
+    }
+    return true;
+}
+
+/* transpose(a) reverses the axes; transpose(a, axes) and permute(a, 2, 0, 1) reorder them. T(a) is a.T. */
+static bool bi_transpose(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "axes", NULL };
+    const char *fname = a->self->name;
+    tl_tensor *t;
+    if (!args_check(I, a, fname, 1, a->self->tag == 2 ? 1 : -1, a->self->tag == 0 ? kws : NULL) ||
+        !arg_tensor(I, a, fname, 0, NULL, &t))
+        return false;
+    int perm[TL_MAXDIM];
+    Value *axes = arg_find(a, -1, "axes");
+    bool ok = true;
+    tl_tensor *r = NULL;
+    if (axes) {
+        CallArgs sub = *a;   /* read the axes keyword as if it were the only positional argument */
+        sub.npos = 1;
+        sub.pos = axes;
+        ok = perm_args(I, &sub, fname, 0, t->ndim, perm);
+        if (ok) r = tl_view_permute(t, perm);
+    } else if (a->npos > 1 || a->self->tag == 1) {
+        ok = perm_args(I, a, fname, 1, t->ndim, perm);
+        if (ok) r = tl_view_permute(t, perm);
+    } else {
+        r = tl_view_transpose(t);
+    }
+    tl_tensor_release(t);
+    if (!ok) return false;
+    return ret_tensor(I, a, r, out);
+}
+
+static bool bi_swapaxes(Interp *I, CallArgs *a, Value *out)
+{
+    int i, j;
+    tl_tensor *t;
+    if (!args_check(I, a, "swapaxes", 3, 3, NULL) || !arg_axis(I, a, "swapaxes", 1, NULL, 0, &i) ||
+        !arg_axis(I, a, "swapaxes", 2, NULL, 0, &j) || !arg_tensor(I, a, "swapaxes", 0, NULL, &t))
+        return false;
+    tl_tensor *r = tl_view_swapaxes(t, i, j);
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
+}
+
+/* squeeze(a, axis=none): drops size-1 axes (all of them, or the given ones; a non-1 axis is an error). */
+static bool bi_squeeze(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "axis", NULL };
+    tl_tensor *t;
+    int naxes, axes[TL_MAXDIM];
+    bool all;
+    if (!args_check(I, a, "squeeze", 1, 2, kws) || !arg_tensor(I, a, "squeeze", 0, NULL, &t)) return false;
+    if (!arg_axes(I, a, "squeeze", 1, "axis", t->ndim, &naxes, axes, &all)) {
+        tl_tensor_release(t);
+        return false;
+    }
+    for (int k = 0; k < naxes; k++)
+        if (t->shape[axes[k]] != 1) {
+            tl_tensor_release(t);
+            return interp_error(I, a->at, "squeeze(): cannot squeeze axis %d: its size is %lld, not 1", axes[k],
+                                (long long)t->shape[axes[k]]);
+        }
+    int64_t shape[TL_MAXDIM];
+    int nd = 0;
+    for (int k = 0; k < t->ndim; k++) {
+        bool drop = all && t->shape[k] == 1;
+        for (int j = 0; j < naxes; j++) drop = drop || axes[j] == k;
+        if (!drop) shape[nd++] = t->shape[k];
+    }
+    /* dropping size-1 axes never needs a copy */
+    tl_tensor *r = tl_view_reshape(t, nd, shape, NULL);
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
+}
+
+static bool bi_unsqueeze(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "axis", NULL };
+    int axis;
+    tl_tensor *t;
+    if (!args_check(I, a, "unsqueeze", 1, 2, kws)) return false;
+    if (!arg_find(a, 1, "axis")) return interp_error(I, a->at, "unsqueeze() missing axis");
+    if (!arg_axis(I, a, "unsqueeze", 1, "axis", 0, &axis) || !arg_tensor(I, a, "unsqueeze", 0, NULL, &t)) return false;
+    tl_tensor *r = tl_view_unsqueeze(t, axis);
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
+}
+
+/* broadcast_to(a, shape) and expand(a, *shape) (PyTorch: -1 keeps a dim): read-only stride-0 views. */
+static bool bi_broadcast_to(Interp *I, CallArgs *a, Value *out)
+{
+    const char *fname = a->self->name;
+    bool expand = a->self->tag;
+    int nd;
+    int64_t shape[TL_MAXDIM];
+    tl_tensor *t;
+    if (!args_check(I, a, fname, 2, expand ? -1 : 2, NULL) || !shape_args(I, a, fname, 1, &nd, shape) ||
+        !arg_tensor(I, a, fname, 0, NULL, &t))
+        return false;
+    for (int k = 0; k < nd; k++) {
+        int src = k - (nd - t->ndim);
+        if (expand && shape[k] == -1 && src >= 0) shape[k] = t->shape[src];
+        if (shape[k] < 0) {
+            tl_tensor_release(t);
+            return interp_error(I, a->at, "%s(): negative dimensions are not allowed", fname);
+        }
+    }
+    tl_tensor *r = tl_view_broadcast_to(t, nd, shape);
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
+}
+
+/* flip(a, axis=none): reverses the given axes (all when none) as negative-stride views. */
+static bool bi_flip(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "axis", NULL };
+    tl_tensor *t;
+    int naxes, axes[TL_MAXDIM];
+    bool all;
+    if (!args_check(I, a, "flip", 1, 2, kws) || !arg_tensor(I, a, "flip", 0, NULL, &t)) return false;
+    if (!arg_axes(I, a, "flip", 1, "axis", t->ndim, &naxes, axes, &all)) {
+        tl_tensor_release(t);
+        return false;
+    }
+    if (all)
+        for (naxes = 0; naxes < t->ndim; naxes++) axes[naxes] = naxes;
+    tl_tensor *r = t;
+    for (int k = 0; k < naxes && r; k++) {
+        tl_tensor *next = tl_view_flip(r, axes[k]);
+        tl_tensor_release(r);
+        r = next;
+    }
+    return ret_tensor(I, a, r, out);
+}
+
+/* The tensors of concat/stack: one tuple, separate arguments, or one tensor (its rows, as numpy). */
+static bool tensor_list(Interp *I, CallArgs *a, const char *fname, tl_tensor ***out, int *n)
+{
+    Value *items = a->pos;
+    int count = a->npos;
+    if (count == 1 && a->pos[0].kind == V_TUPLE) {
+        items = a->pos[0].as.tu->items;
+        count = a->pos[0].as.tu->n;
+    }
+    bool rows = count == 1 && items[0].kind == V_TENSOR;
+    int64_t total = rows ? items[0].as.t->shape[0] : count;
+    *out = NULL;
+    *n = 0;
+    if (total > INT_MAX / 2) return interp_error(I, a->at, "%s(): too many tensors", fname);
+    tl_tensor **ts = calloc((size_t)(total > 0 ? total : 1), sizeof *ts);
+    if (!ts) return interp_error(I, a->at, "out of memory");
+    for (int64_t i = 0; i < total; i++) {
+        if (rows) {
+            ts[i] = tl_view_index(items[0].as.t, 0, i);
+        } else if (val_is_numeric(items[i])) {
+            ts[i] = val_to_tensor(items[i]);
+        } else {
+            for (int64_t j = 0; j < i; j++) tl_tensor_release(ts[j]);
+            free(ts);
+            return interp_error(I, a->at, "%s(): expected tensors, got a %s", fname, val_kind_name(items[i]));
+        }
+        if (!ts[i]) {
+            for (int64_t j = 0; j < i; j++) tl_tensor_release(ts[j]);
+            free(ts);
+            return interp_error_rt(I, a->at);
+        }
+    }
+    *out = ts;
+    *n = (int)total;
+    return true;
+}
+
+static void release_list(tl_tensor **ts, int n)
+{
+    for (int i = 0; i < n; i++) tl_tensor_release(ts[i]);
+    free(ts);
+}
+
+/* concat((a, b), axis=0) / stack((a, b), axis=0); the tag picks stack. */
+static bool bi_concat(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "axis", NULL };
+    const char *fname = a->self->name;
+    int axis, n;
+    tl_tensor **ts;
+    if (!args_check(I, a, fname, 1, -1, kws) || !arg_axis(I, a, fname, -1, "axis", 0, &axis) ||
+        !tensor_list(I, a, fname, &ts, &n))
+        return false;
+    tl_tensor *r = a->self->tag ? tl_stack(n, ts, axis) : tl_concat(n, ts, axis);
+    release_list(ts, n);
+    return ret_tensor(I, a, r, out);
+}
+
+/* split(a, n_or_indices, axis=0): a tuple of views; an int n must divide the axis evenly, as numpy. */
+static bool bi_split(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "axis", NULL };
+    int axis, nax;
+    tl_tensor *t;
+    int64_t *idx, nidx;
+    if (!args_check(I, a, "split", 2, 3, kws) || !arg_axis(I, a, "split", 2, "axis", 0, &axis) ||
+        !arg_tensor(I, a, "split", 0, NULL, &t))
+        return false;
+    if (t->ndim == 0 || tl_normalize_axis(axis, t->ndim, &nax) < 0) {
+        if (t->ndim == 0) tl_seterr("split(): cannot split a 0-d tensor");
+        tl_tensor_release(t);
+        return interp_error_rt(I, a->at);
+    }
+    Value spec = a->pos[1];
+    if (spec.kind == V_NUM) {
+        int64_t sections;
+        if (!arg_int(I, a, "split", 1, NULL, 0, &sections)) goto fail;
+        int64_t len = t->shape[nax];
+        if (sections <= 0 || sections > 1000000 || len % sections != 0) {
+            tl_tensor_release(t);
+            return interp_error(I, a->at, sections <= 0 ? "split(): number of sections must be larger than 0"
+                                                          : "split(): tensor split does not result in an equal division"
+                                                            " (axis %d of size %lld into %lld)",
+                                nax, (long long)len, (long long)sections);
+        }
+        nidx = sections - 1;
+        idx = malloc(sizeof(int64_t) * (size_t)(nidx > 0 ? nidx : 1));
+        if (!idx) goto oom;
+        for (int64_t k = 0; k < nidx; k++) idx[k] = (k + 1) * (len / sections);
+    } else if (!int_vector(I, a, "split", spec, &idx, &nidx)) {
+        goto fail;
+    }
+    if (nidx >= INT_MAX - 1) {
+        free(idx);
+        goto oom;
+    }
+    tl_tensor **parts = calloc((size_t)nidx + 1, sizeof *parts);
+    Value tup = parts ? val_tuple_new((int)nidx + 1) : val_none();
+    if (!parts || tup.kind != V_TUPLE) {
+        free(parts);
+        free(idx);
+        goto oom;
+    }
+    int rc = tl_split(t, (int)nidx, idx, nax, parts);
+    free(idx);
+    tl_tensor_release(t);
+    if (rc < 0) {
+        free(parts);
+        val_release(tup);
+        return interp_error_rt(I, a->at);
+    }
+    for (int64_t k = 0; k <= nidx; k++) tup.as.tu->items[k] = val_from_tensor(parts[k]);
+    free(parts);
+    *out = tup;
+    return true;
+oom:
+    tl_tensor_release(t);
+    return interp_error(I, a->at, "out of memory");
+fail:
+    tl_tensor_release(t);
+    return false;
+}
+
+static bool bi_tile(Interp *I, CallArgs *a, Value *out)
+{
+    int nd;
+    int64_t reps[TL_MAXDIM];
+    tl_tensor *t;
+    if (!args_check(I, a, "tile", 2, 2, NULL) || !value_to_shape(I, a->at, a->pos[1], &nd, reps) ||
+        !arg_tensor(I, a, "tile", 0, NULL, &t))
+        return false;
+    tl_tensor *r = tl_tile(t, nd, reps);
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
+}
+
+/* repeat(a, repeats, axis=none): none repeats the flattened elements, as numpy. */
+static bool bi_repeat(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "axis", NULL };
+    int axis = -1000;
+    tl_tensor *t;
+    int64_t *reps, nreps;
+    if (!args_check(I, a, "repeat", 2, 3, kws)) return false;
+    if (arg_find(a, 2, "axis") && !arg_axis(I, a, "repeat", 2, "axis", 0, &axis)) return false;
+    if (!int_vector(I, a, "repeat", a->pos[1], &reps, &nreps)) return false;
+    if (!arg_tensor(I, a, "repeat", 0, NULL, &t)) {
+        free(reps);
+        return false;
+    }
+    tl_tensor *r = tl_repeat(t, reps, nreps, axis);
+    free(reps);
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
+}
+
+/* flatten / copy / contiguous / real / imag: one tensor in, one out; the tag picks which. */
+enum { ONE_FLATTEN, ONE_COPY, ONE_CONTIGUOUS, ONE_REAL, ONE_IMAG };
+
+static bool bi_one(Interp *I, CallArgs *a, Value *out)
+{
+    const char *fname = a->self->name;
+    tl_tensor *t, *r = NULL;
+    if (!args_check(I, a, fname, 1, 1, NULL) || !arg_tensor(I, a, fname, 0, NULL, &t)) return false;
+    switch (a->self->tag) {
+    case ONE_FLATTEN: r = tl_flatten(t); break;
+    case ONE_COPY: r = tl_copy(t); break;
+    case ONE_CONTIGUOUS: r = tl_contiguous(t); break;
+    case ONE_REAL: r = tl_view_real(t); break;
+    case ONE_IMAG:
+        /* numpy's imag of a real tensor is zeros of its dtype */
+        r = tl_is_complex(t->dtype) ? tl_view_imag(t) : tl_tensor_zeros(t->dtype, t->ndim, t->shape);
+        break;
+    }
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
+}
+
+static bool bi_diagonal(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "offset", "axis1", "axis2", NULL };
+    int64_t offset;
+    int ax1, ax2;
+    tl_tensor *t;
+    if (!args_check(I, a, "diagonal", 1, 4, kws) || !arg_int(I, a, "diagonal", 1, "offset", 0, &offset) ||
+        !arg_axis(I, a, "diagonal", 2, "axis1", 0, &ax1) || !arg_axis(I, a, "diagonal", 3, "axis2", 1, &ax2) ||
+        !arg_tensor(I, a, "diagonal", 0, NULL, &t))
+        return false;
+    tl_tensor *r = tl_view_diagonal(t, offset, ax1, ax2);
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
+}
+
+const Builtin bi_shape_table[] = {
+    { "reshape", bi_reshape, "reshape(a, *shape)", "a view with a new shape when strides allow, else a copy; one -1 is inferred", 0 },
+    { "view", bi_reshape, "view(a, *shape)", "like reshape, but an error where a copy would be needed", 1 },
+    { "transpose", bi_transpose, "transpose(a, axes=none)", "reverses (or reorders) the axes: a view", 0 },
+    { "permute", bi_transpose, "permute(a, *axes)", "reorders the axes: permute(a, 2, 0, 1) (a view)", 1 },
+    { "T", bi_transpose, "T(a)", "a.T: the axes reversed (a view)", 2 },
+    { "swapaxes", bi_swapaxes, "swapaxes(a, axis1, axis2)", "exchanges two axes (a view)", 0 },
+    { "squeeze", bi_squeeze, "squeeze(a, axis=none)", "drops size-1 axes (a view); naming a non-1 axis is an error", 0 },
+    { "unsqueeze", bi_unsqueeze, "unsqueeze(a, axis)", "inserts a size-1 axis at axis (a view)", 0 },
+    { "broadcast_to", bi_broadcast_to, "broadcast_to(a, shape)", "a read-only view repeating a to shape (stride 0)", 0 },
+    { "expand", bi_broadcast_to, "expand(a, *shape)", "broadcast_to where -1 keeps a's size (as PyTorch)", 1 },
+    { "flip", bi_flip, "flip(a, axis=none)", "reverses the order along axis (all axes if none): a view", 0 },
+    { "concat", bi_concat, "concat(tensors, axis=0)", "joins tensors along an existing axis: concat((a, b)) or concat(a, b)", 0 },
+    { "stack", bi_concat, "stack(tensors, axis=0)", "joins same-shape tensors along a new axis", 1 },
+    { "split", bi_split, "split(a, n_or_indices, axis=0)", "a tuple of views: n equal parts, or cut at the indices", 0 },
+    { "tile", bi_tile, "tile(a, reps)", "repeats the whole tensor reps times along each axis", 0 },
+    { "repeat", bi_repeat, "repeat(a, repeats, axis=none)", "repeats each element (flattened when axis is none)", 0 },
+    { "flatten", bi_one, "flatten(a)", "a 1-d copy of the elements in row-major order", ONE_FLATTEN },
+    { "copy", bi_one, "copy(a)", "a C-contiguous copy", ONE_COPY },
+    { "contiguous", bi_one, "contiguous(a)", "a itself when C-contiguous, else a contiguous copy", ONE_CONTIGUOUS },
+    { "diagonal", bi_diagonal, "diagonal(a, offset=0, axis1=0, axis2=1)", "the diagonal as a view (as the last axis)", 0 },
+    { "real", bi_one, "real(z)", "the real part: a view for complex tensors, else z itself", ONE_REAL },
+    { "imag", bi_one, "imag(z)", "the imaginary part: a view for complex tensors, else zeros", ONE_IMAG },
+    { NULL, NULL, NULL, NULL, 0 },
+};

@@ -1,0 +1,98 @@
+/* sort.c — sort argsort topk */
+#include <string.h>
+
+#include "builtins.h"
+
+/* True when the argument at i or keyword kw was given explicitly as `none` (arg_find treats that as absent). */
+static bool given_none(CallArgs *a, int i, const char *kw)
+{
+    if (i < a->npos) return a->pos[i].kind == V_NONE;
+    for (int k = 0; k < a->nkw; k++)
+        if (strcmp(a->kwnames[k], kw) == 0) return a->kw[k].kind == V_NONE;
+    return false;
+}
+
+/* Reads x and axis= (position axis_pos): default -1, `none` sorts the flattened tensor (numpy);
+   *t is the tensor to sort (0-d becomes one element) and *axis a valid axis of it. */
+static bool sort_input(Interp *I, CallArgs *a, const char *fname, int axis_pos, tl_tensor **t, int *axis)
+{
+    int64_t ax;
+    tl_tensor *x;
+    if (!arg_int(I, a, fname, axis_pos, "axis", -1, &ax) || !arg_tensor(I, a, fname, 0, NULL, &x)) return false;
+    if (x->ndim == 0 || given_none(a, axis_pos, "axis")) {
+        if (x->ndim == 0 && ax != -1 && ax != 0) {
+            tl_tensor_release(x);
+            return interp_error(I, a->at, "%s(): axis %lld is out of bounds for tensor of dimension 0", fname, (long long)ax);
+        }
+        *t = tl_reshape(x, 1, (int64_t[]){ -1 });
+        tl_tensor_release(x);
+        *axis = 0;
+        return *t || interp_error_rt(I, a->at);
+    }
+    if (ax < -x->ndim || ax >= x->ndim) {
+        tl_tensor_release(x);
+        return interp_error(I, a->at, "%s(): axis %lld is out of bounds for tensor of dimension %d", fname, (long long)ax,
+                            x->ndim);
+    }
+    *axis = (int)(ax < 0 ? ax + x->ndim : ax);
+    *t = x;
+    return true;
+}
+
+/* sort(x, axis=-1, descending=false) / argsort (tag 1): stable, nan sorts last (as numpy) when ascending. */
+static bool bi_sort(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "axis", "descending", NULL };
+    const char *fname = a->self->name;
+    bool desc;
+    int axis;
+    tl_tensor *t;
+    if (!args_check(I, a, fname, 1, 2, kws) || !arg_bool(I, a, fname, -1, "descending", false, &desc) ||
+        !sort_input(I, a, fname, 1, &t, &axis))
+        return false;
+    tl_tensor *r = a->self->tag ? tl_argsort(t, axis, desc) : tl_sort(t, axis, desc);
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
+}
+
+/* topk(x, k, axis=-1): a tuple (values, indices) of the k largest along axis, largest first
+   (equal values keep their order, as a stable descending sort). */
+static bool bi_topk(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "k", "axis", NULL };
+    int64_t k;
+    int axis;
+    tl_tensor *t;
+    if (!args_check(I, a, "topk", 2, 3, kws)) return false;
+    if (!arg_find(a, 1, "k")) return interp_error(I, a->at, "topk() missing k");
+    if (!arg_int(I, a, "topk", 1, "k", 0, &k) || !sort_input(I, a, "topk", 2, &t, &axis)) return false;
+    int64_t n = t->shape[axis];
+    if (k < 0 || k > n) {
+        tl_tensor_release(t);
+        return interp_error(I, a->at, "topk(): k = %lld is out of range for axis %d of size %lld", (long long)k, axis,
+                            (long long)n);
+    }
+    tl_tensor *vs = tl_sort(t, axis, true), *is = vs ? tl_argsort(t, axis, true) : NULL;
+    tl_tensor *v = is ? tl_view_slice(vs, axis, 0, k, 1, true, true) : NULL;
+    tl_tensor *ix = v ? tl_view_slice(is, axis, 0, k, 1, true, true) : NULL;
+    tl_tensor_release(t);
+    if (vs) tl_tensor_release(vs);
+    if (is) tl_tensor_release(is);
+    Value tup = ix ? val_tuple_new(2) : val_none();
+    if (tup.kind != V_TUPLE) {
+        if (v) tl_tensor_release(v);
+        if (ix) tl_tensor_release(ix);
+        return ix ? interp_error(I, a->at, "out of memory") : interp_error_rt(I, a->at);
+    }
+    tup.as.tu->items[0] = val_from_tensor(v);
+    tup.as.tu->items[1] = val_from_tensor(ix);
+    *out = tup;
+    return true;
+}
+
+const Builtin bi_sort_table[] = {
+    { "sort", bi_sort, "sort(x, axis=-1, descending=false)", "a sorted copy along axis (flattened if axis=none); stable", 0 },
+    { "argsort", bi_sort, "argsort(x, axis=-1, descending=false)", "the indices that would sort x along axis; stable", 1 },
+    { "topk", bi_topk, "topk(x, k, axis=-1)", "(values, indices) of the k largest along axis, largest first", 0 },
+    { NULL, NULL, NULL, NULL, 0 },
+};
