@@ -30,7 +30,7 @@ typedef struct rows_ctx {
 
 #define ROW_FUNCS(S, T, VEXP, SUM, EXP, LOG, SQRT)                                      \
     /* softmax of one row: subtract the max, exponentiate, divide by the sum. */        \
-    static void softmax_row_##S(const T *x, T *y, int64_t D, bool want_log)                  \
+    static void softmax_generic_##S(const T *x, T *y, int64_t D, bool want_log)              \
     {                                                                                   \
         T m = x[0];                                                                     \
         for (int64_t i = 1; i < D; i++) m = x[i] > m ? x[i] : m;                        \
@@ -79,8 +79,21 @@ typedef struct rows_ctx {
         return 0;                                                                       \
     }
 
+static void softmax_row_f32(const float *x, float *y, int64_t D, bool want_log);
+static void softmax_row_f64(const double *x, double *y, int64_t D, bool want_log);
 ROW_FUNCS(f32, float, tl_vexp_sub_f32, tl_sum_f32, expf, logf, sqrtf)
 ROW_FUNCS(f64, double, tl_vexp_sub_f64, tl_sum_f64, exp, log, sqrt)
+
+/* The f32 row: the fused AVX-512 version when the CPU has one. */
+static void softmax_row_f32(const float *x, float *y, int64_t D, bool want_log)
+{
+    if (!tl_simd_softmax_row_f32(x, y, D, want_log)) softmax_generic_f32(x, y, D, want_log);
+}
+
+static void softmax_row_f64(const double *x, double *y, int64_t D, bool want_log)
+{
+    softmax_generic_f64(x, y, D, want_log);
+}
 
 /* Runs fn over the rows of x (contiguous, last axis D) into y. */
 static int run_rows(rows_ctx *c, tl_dtype cdt, bool softmax)

@@ -42,6 +42,11 @@ tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt);
 bool tl_cpu_has_avx512(void);
 /* False when TL_SIMD=0 is set in the environment. */
 bool tl_simd_enabled(void);
+/* min (or max) of n contiguous f32/f64 into *out, NaN if any; false when
+   there is no SIMD version (the caller loops). */
+bool tl_simd_minmax(tl_dtype dt, bool want_max, const void *v, int64_t n, void *out);
+/* softmax (or log_softmax) of one contiguous f32 row; false without SIMD. */
+bool tl_simd_softmax_row_f32(const float *x, float *y, int64_t D, bool want_log);
 /* y[i] = exp(x[i] - m) over contiguous arrays (softmax's inner step). */
 void tl_vexp_sub_f32(float *y, const float *x, float m, int64_t n);
 void tl_vexp_sub_f64(double *y, const double *x, double m, int64_t n);

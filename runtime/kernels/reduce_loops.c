@@ -1,5 +1,6 @@
 /* kernels/reduce_loops.c — reduction kernels: numpy's pairwise sums, prod, min/max, argmin/argmax, any/all */
 #pragma GCC optimize("O3")
+#include "loops.h"
 #include "reduce_loops.h"
 
 /* ---- numpy's pairwise summation ---------------------------------------------
@@ -175,10 +176,21 @@ CPROD(c128, double)
         }                                                                             \
         *(T *)o = best;                                                               \
     }
-MINMAX(min_f32, float, (x < best || x != x) ? x : best)
-MINMAX(max_f32, float, (x > best || x != x) ? x : best)
-MINMAX(min_f64, double, (x < best || x != x) ? x : best)
-MINMAX(max_f64, double, (x > best || x != x) ? x : best)
+MINMAX(min_f32_strided, float, (x < best || x != x) ? x : best)
+MINMAX(max_f32_strided, float, (x > best || x != x) ? x : best)
+MINMAX(min_f64_strided, double, (x < best || x != x) ? x : best)
+MINMAX(max_f64_strided, double, (x > best || x != x) ? x : best)
+/* Float min/max: AVX-512 on contiguous runs when the CPU has it. */
+#define FMINMAX(NAME, DT, IS_MAX)                                                     \
+    static void NAME(void *o, const char *a, int64_t n, int64_t s)                    \
+    {                                                                                 \
+        if (s == (int64_t)tl_dtype_size(DT) && n >= 32 && tl_simd_minmax(DT, IS_MAX, a, n, o)) return; \
+        NAME##_strided(o, a, n, s);                                                   \
+    }
+FMINMAX(min_f32, TL_F32, false)
+FMINMAX(max_f32, TL_F32, true)
+FMINMAX(min_f64, TL_F64, false)
+FMINMAX(max_f64, TL_F64, true)
 MINMAX(min_i64, int64_t, x < best ? x : best)
 MINMAX(max_i64, int64_t, x > best ? x : best)
 MINMAX(min_u64, uint64_t, x < best ? x : best)

@@ -390,8 +390,20 @@ Test(reduce, nan_handling)
     tl_tensor *mn = tl_reduce(TL_RMIN, a, 0, NULL, false, 0), *am = tl_reduce(TL_RARGMAX, a, 0, NULL, false, 0);
     cr_expect(isnan(at(mn, 0)));
     cr_expect_eq(at(am, 0), 1);
-    tl_tensor *all[] = { a, mn, am };
-    for (int i = 0; i < 3; i++) tl_tensor_release(all[i]);
+    /* long rows take the SIMD path: a NaN in the middle still wins, and
+       without one the extreme is found (np.arange(1000.)[::-1].min() == 0) */
+    double v[1000];
+    for (int i = 0; i < 1000; i++) v[i] = 999 - i;
+    tl_tensor *big = vec_f64(1000, v, TL_F32);
+    tl_tensor *bmin = tl_reduce(TL_RMIN, big, 0, NULL, false, 0), *bmax = tl_reduce(TL_RMAX, big, 0, NULL, false, 0);
+    cr_expect_eq(at(bmin, 0), 0);
+    cr_expect_eq(at(bmax, 0), 999);
+    v[517] = NAN;
+    tl_tensor *bn = vec_f64(1000, v, TL_F64);
+    tl_tensor *nmin = tl_reduce(TL_RMIN, bn, 0, NULL, false, 0), *nmax = tl_reduce(TL_RMAX, bn, 0, NULL, false, 0);
+    cr_expect(isnan(at(nmin, 0)) && isnan(at(nmax, 0)));
+    tl_tensor *all[] = { a, mn, am, big, bmin, bmax, bn, nmin, nmax };
+    for (int i = 0; i < 9; i++) tl_tensor_release(all[i]);
 }
 
 /* Fills an f32 tensor with a fixed pseudo-random sequence. */
