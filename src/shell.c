@@ -1,53 +1,231 @@
-/* shell.c — the interactive prompt: reads complete statements, runs them, keeps going after errors */
+/* shell.c — the interactive prompt: reads whole statements, runs them, survives errors and Ctrl-C */
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "shell.h"
+#include "shell_int.h"
 
-/* Reads one line into b (without the newline); false at end of input. */
-static bool read_line(StrBuf *b)
+/* Exit status of a non-interactive shell stopped by Ctrl-C (as a script's). */
+#define EXIT_INTERRUPTED 130
+
+/* ---- errors ------------------------------------------------------------ */
+
+static bool color_enabled(void)
 {
-    char buf[4096];
-    bool any = false;
-    while (fgets(buf, sizeof buf, stdin)) {
-        any = true;
-        size_t n = strlen(buf);
-        bool nl = n && buf[n - 1] == '\n';
-        sb_append(b, buf, nl ? n - 1 : n);
-        if (nl) return true;
+    const char *nc = getenv("NO_COLOR");
+    const char *term = getenv("TERM");
+    if (nc && *nc) return false;
+    if (term && strcmp(term, "dumb") == 0) return false;
+    return isatty(2);
+}
+
+/* Writes one line of diag_print's output with "error:", "note:" and the caret colored. */
+static void put_colored_line(const char *line, size_t n)
+{
+    static const struct { const char *word, *color; } marks[] = {
+        { ": error: ", "\033[1;31m" }, { ": note: ", "\033[1;36m" },
+    };
+    for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+        const char *hit = memmem(line, n, marks[k].word, strlen(marks[k].word));
+        if (!hit) continue;
+        size_t word = strlen(marks[k].word) - 3;   /* the word and its colon, without ": " and " " */
+        fwrite(line, 1, (size_t)(hit - line) + 2, stderr);
+        fprintf(stderr, "%s%.*s\033[0m", marks[k].color, (int)word, hit + 2);
+        fwrite(hit + 2 + word, 1, n - (size_t)(hit + 2 + word - line), stderr);
+        return;
     }
-    return any;
+    size_t blank = 0;
+    while (blank < n && (line[blank] == ' ' || line[blank] == '\t')) blank++;
+    if (n > 0 && blank == n - 1 && line[n - 1] == '^') {
+        fwrite(line, 1, blank, stderr);
+        fputs("\033[1;32m^\033[0m", stderr);
+        return;
+    }
+    fwrite(line, 1, n, stderr);
+}
+
+void shell_print_error(Interp *I)
+{
+    fflush(stdout);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = color_enabled() ? open_memstream(&text, &len) : NULL;
+    if (!mem) {
+        diag_print(stderr, &I->err);
+        fflush(stderr);
+        return;
+    }
+    diag_print(mem, &I->err);
+    fclose(mem);
+    for (const char *p = text, *end = text + len; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = (size_t)((nl ? nl : end) - p);
+        put_colored_line(p, n);
+        if (nl) fputc('\n', stderr);
+        p += n + (nl != NULL);
+    }
+    free(text);
+    fflush(stderr);
+}
+
+bool shell_was_interrupted(Interp *I)
+{
+    return tl_interrupt_flag || strcmp(I->err.msg, "interrupted") == 0;
+}
+
+/* ---- running one statement --------------------------------------------- */
+
+void snapshot_take(Interp *I, Snapshot *s)
+{
+    Frame *g = I->globals;
+    s->n = g->nslots;
+    s->vals = s->n ? malloc(sizeof(Value) * (size_t)s->n) : NULL;
+    if (!s->vals) { s->n = 0; return; }   /* no memory: the statement runs without a way back */
+    for (int i = 0; i < s->n; i++) s->vals[i] = val_retain(g->slots[i]);
+}
+
+void snapshot_drop(Snapshot *s)
+{
+    for (int i = 0; i < s->n; i++) val_release(s->vals[i]);
+    free(s->vals);
+    s->vals = NULL;
+    s->n = 0;
+}
+
+void snapshot_restore(Interp *I, Snapshot *s)
+{
+    if (!s->vals) return;
+    Frame *g = I->globals;
+    for (int i = 0; i < g->nslots; i++) {
+        Value old = g->slots[i];
+        g->slots[i] = i < s->n ? s->vals[i] : (Value){ .kind = V_UNDEF };
+        val_release(old);
+    }
+    free(s->vals);   /* the references moved back into the frame */
+    s->vals = NULL;
+    s->n = 0;
+}
+
+void shell_report_interrupt(Interp *I)
+{
+    if (isatty(1)) fputc('\n', stdout);   /* end a line cut short (and the terminal's "^C") */
+    fflush(stdout);
+    shell_print_error(I);
+}
+
+bool shell_run_statement(Interp *I, Source *src, bool echo)
+{
+    Snapshot snap = { 0 };
+    snapshot_take(I, &snap);
+    val_release(I->last);
+    I->last = val_none();
+    bool ok = interp_run_source(I, src, echo);
+    fflush(stdout);
+    if (!ok && shell_was_interrupted(I)) {
+        snapshot_restore(I, &snap);
+        val_release(I->last);
+        I->last = val_none();
+        shell_report_interrupt(I);
+        return false;
+    }
+    snapshot_drop(&snap);
+    if (tl_interrupt_flag && isatty(1)) fputc('\n', stdout);   /* Ctrl-C came too late: end the "^C" line */
+    if (I->last.kind != V_NONE) interp_set_global(I, "_", val_retain(I->last));
+    if (!ok) shell_print_error(I);
+    return ok;
+}
+
+/* ---- the read-eval loop ------------------------------------------------ */
+
+static bool is_blank(const char *s)
+{
+    for (; *s; s++)
+        if (!isspace((unsigned char)*s)) return false;
+    return true;
+}
+
+static bool is_command(const char *s)
+{
+    while (*s == ' ' || *s == '\t') s++;
+    return *s == ':';
+}
+
+/* What the loop does after one entry. */
+typedef enum Step { STEP_MORE, STEP_NEXT, STEP_STOP } Step;
+
+/* Parses the entry so far: runs it when complete, asks for more when it is not. */
+static Step try_entry(Interp *I, StrBuf *entry, bool interactive, bool *interrupted)
+{
+    Source *src = source_new("<shell>", entry->data ? entry->data : "", entry->len);
+    if (!src) { fputs("tl: out of memory\n", stderr); return STEP_STOP; }
+    bool incomplete = false;
+    tl_interrupt_flag = 0;
+    if (!interp_parse(I, src, &incomplete)) {
+        if (!incomplete) {
+            if (interactive) line_history_add(entry->data);
+            shell_print_error(I);   /* before the release: the error points into src */
+        }
+        source_release(src);
+        return incomplete ? STEP_MORE : STEP_NEXT;
+    }
+    if (interactive) line_history_add(entry->data);
+    if (!shell_run_statement(I, src, true) && shell_was_interrupted(I)) *interrupted = true;
+    tl_interrupt_flag = 0;
+    source_release(src);
+    return STEP_NEXT;
+}
+
+/* At end of input inside an unfinished statement: says why it was not run. */
+static void report_unfinished(Interp *I, StrBuf *entry)
+{
+    Source *src = source_new("<shell>", entry->data ? entry->data : "", entry->len);
+    if (!src) return;
+    if (!interp_parse(I, src, NULL)) shell_print_error(I);
+    source_release(src);
 }
 
 int shell_run(Interp *I)
 {
-    bool tty = isatty(0);
+    bool interactive = isatty(0);
+    int status = 0;
+    line_open(I, interactive);
     StrBuf entry = { 0 };
     for (;;) {
-        if (tty) { fputs(entry.len ? "... " : "tl> ", stdout); fflush(stdout); }
-        StrBuf line = { 0 };
-        if (!read_line(&line)) { sb_free(&line); break; }
-        if (entry.len) sb_append(&entry, "\n", 1);
-        sb_append(&entry, line.data ? line.data : "", line.len);
-        sb_free(&line);
-        Source *src = source_new("<shell>", entry.data ? entry.data : "", entry.len);
-        if (!src) break;
-        bool incomplete = false;
-        tl_interrupt_flag = 0;
-        if (!interp_parse(I, src, &incomplete)) {
-            if (!incomplete) {
-                diag_print(stderr, &I->err);
-                entry.len = 0;
-            }
-        } else {
-            if (!interp_run_source(I, src, true)) diag_print(stderr, &I->err);
-            entry.len = 0;
+        char *line = NULL;
+        LineStatus st = line_read(entry.len ? "... " : "tl> ", entry.len ? entry.data : "", &line);
+        if (st == LINE_EOF) {
+            if (entry.len && !interactive) report_unfinished(I, &entry);
+            break;
         }
-        source_release(src);
-        fflush(stdout);
+        if (st == LINE_INTERRUPT) {
+            entry.len = 0;
+            if (!interactive) { status = EXIT_INTERRUPTED; break; }
+            continue;
+        }
+        if (entry.len == 0 && is_command(line)) {
+            if (interactive) line_history_add(line);
+            CmdResult r = shell_command(I, line);
+            free(line);
+            if (r == CMD_QUIT) break;
+            if (r == CMD_INTERRUPTED && !interactive) { status = EXIT_INTERRUPTED; break; }
+            continue;
+        }
+        if (entry.len == 0 && is_blank(line)) { free(line); continue; }
+        bool ok = (!entry.len || sb_append(&entry, "\n", 1)) && sb_append(&entry, line, strlen(line));
+        free(line);
+        if (!ok) { fputs("tl: out of memory\n", stderr); break; }
+        bool interrupted = false;
+        Step step = try_entry(I, &entry, interactive, &interrupted);
+        if (step == STEP_STOP) break;
+        if (step == STEP_NEXT) entry.len = 0;
+        if (interrupted && !interactive) { status = EXIT_INTERRUPTED; break; }
     }
     sb_free(&entry);
-    if (tty) fputc('\n', stdout);
-    return 0;
+    line_close();
+    if (interactive) fputc('\n', stdout);
+    fflush(stdout);
+    return status;
 }

@@ -1,0 +1,290 @@
+/* shell_cmd.c — the shell's own commands: :help NAME, :time EXPR, :vars, :quit */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "eval.h"
+#include "shell_int.h"
+
+/* :time aims at about this much total running time, within the run-count bounds below. */
+#define TIME_BUDGET_SECONDS 1.0
+#define TIME_MIN_RUNS 3
+#define TIME_MAX_RUNS 10000
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *skip_space(const char *s)
+{
+    while (*s == ' ' || *s == '\t') s++;
+    return s;
+}
+
+/* ---- :help ---------------------------------------------------------------- */
+
+/* :help NAME calls the help builtin with the function bound to NAME, else with the string. */
+static CmdResult cmd_help(Interp *I, const char *line, const char *arg)
+{
+    const Builtin *help = builtin_find("help");
+    if (!help) return CMD_DONE;
+    size_t n = strlen(arg);
+    while (n && isspace((unsigned char)arg[n - 1])) n--;
+    Source *src = source_new("<shell>", line, strlen(line));
+    if (!src) return CMD_DONE;
+    Span at = { src, 1, (int)(arg - line) + 1 };
+    Value fn = { .kind = V_BUILTIN };
+    fn.as.bi = help;
+    Value argv = val_none(), out = val_none();
+    int nargs = 0;
+    if (n) {
+        char *name = strndup(arg, n);
+        int slot = name ? symtab_find(&I->gsyms, name) : -1;
+        Value *bound = slot >= 0 && slot < I->globals->nslots ? &I->globals->slots[slot] : NULL;
+        argv = bound && (bound->kind == V_FUNC || bound->kind == V_BUILTIN) ? val_retain(*bound) : val_str(arg, n);
+        free(name);
+        nargs = 1;
+    }
+    tl_interrupt_flag = 0;
+    bool ok = argv.kind != V_UNDEF && interp_call(I, fn, nargs, &argv, at, &out);
+    if (argv.kind == V_UNDEF) interp_error(I, at, "out of memory");
+    val_release(argv);
+    val_release(out);
+    fflush(I->out);
+    if (!ok) shell_print_error(I);
+    else if (!n) fprintf(I->out, "Shell commands: :help NAME, :time EXPR, :vars, :quit\n");
+    source_release(src);
+    return CMD_DONE;
+}
+
+/* ---- :time ---------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The p-quantile of sorted v, interpolating linearly (numpy's default). */
+static double quantile(const double *v, int n, double p)
+{
+    double pos = p * (n - 1);
+    int lo = (int)pos;
+    if (lo >= n - 1) return v[n - 1];
+    return v[lo] + (pos - lo) * (v[lo + 1] - v[lo]);
+}
+
+/* Writes seconds with a unit that keeps three or four significant digits. */
+static void put_duration(FILE *f, double s)
+{
+    if (s >= 1) fprintf(f, "%.3f s", s);
+    else if (s >= 1e-3) fprintf(f, "%.3f ms", s * 1e3);
+    else if (s >= 1e-6) fprintf(f, "%.3f us", s * 1e6);
+    else fprintf(f, "%.0f ns", s * 1e9);
+}
+
+/* Runs the parsed statement once (no echo); false on error or Ctrl-C. */
+static bool timed_run(Interp *I, Node *root, double *seconds)
+{
+    bool saved = I->echo_enabled;
+    I->echo_enabled = false;
+    double t0 = now_seconds();
+    bool ok = eval_program(I, root);
+    *seconds = now_seconds() - t0;
+    I->echo_enabled = saved;
+    return ok;
+}
+
+static void print_timing(FILE *f, double *t, int runs)
+{
+    qsort(t, (size_t)runs, sizeof *t, cmp_double);
+    fputs("median ", f);
+    put_duration(f, quantile(t, runs, 0.5));
+    fputs(", middle half ", f);
+    put_duration(f, quantile(t, runs, 0.25));
+    fputs(" to ", f);
+    put_duration(f, quantile(t, runs, 0.75));
+    fputs(", min ", f);
+    put_duration(f, t[0]);
+    fputs(", max ", f);
+    put_duration(f, t[runs - 1]);
+    fprintf(f, " (%d runs)\n", runs);
+}
+
+/* :time EXPR runs EXPR (any statement) several times and prints the median and the spread. */
+static CmdResult cmd_time(Interp *I, const char *arg)
+{
+    if (!*skip_space(arg)) {
+        fprintf(stderr, ":time needs a statement, as in  :time a @ b\n");
+        return CMD_DONE;
+    }
+    Source *src = source_new("<shell>", arg, strlen(arg));
+    if (!src) return CMD_DONE;
+    tl_interrupt_flag = 0;
+    if (!interp_parse(I, src, NULL)) {
+        shell_print_error(I);
+        source_release(src);
+        return CMD_DONE;
+    }
+    /* interp_run_source keeps the source alive for closures the statement makes; later runs reuse it */
+    Snapshot snap = { 0 };
+    snapshot_take(I, &snap);
+    double *t = malloc(sizeof(double) * TIME_MAX_RUNS);
+    double t0 = now_seconds();
+    bool ok = t && interp_run_source(I, src, false);
+    if (!t) interp_error(I, (Span){ src, 1, 1 }, "out of memory");
+    int runs = 0;
+    if (ok) t[runs++] = now_seconds() - t0;
+    int target = ok ? (t[0] > 0 ? (int)(TIME_BUDGET_SECONDS / t[0]) : TIME_MAX_RUNS) : 0;
+    if (target < TIME_MIN_RUNS) target = TIME_MIN_RUNS;
+    if (target > TIME_MAX_RUNS) target = TIME_MAX_RUNS;
+    while (ok && runs < target) {
+        ok = timed_run(I, src->root, &t[runs]);
+        if (ok) runs++;
+    }
+    CmdResult r = CMD_DONE;
+    if (ok) {
+        snapshot_drop(&snap);
+        print_timing(I->out, t, runs);
+    } else if (shell_was_interrupted(I)) {
+        snapshot_restore(I, &snap);
+        shell_report_interrupt(I);
+        r = CMD_INTERRUPTED;
+    } else {
+        snapshot_drop(&snap);
+        shell_print_error(I);
+    }
+    tl_interrupt_flag = 0;
+    free(t);
+    source_release(src);
+    fflush(I->out);
+    return r;
+}
+
+/* ---- :vars ---------------------------------------------------------------- */
+
+typedef struct VarRow { const char *name; char type[32], shape[96], bytes[32]; } VarRow;
+
+static void shape_text(char *buf, size_t cap, int ndim, const int64_t *shape)
+{
+    size_t w = (size_t)snprintf(buf, cap, "(");
+    for (int i = 0; i < ndim && w < cap; i++)
+        w += (size_t)snprintf(buf + w, cap - w, "%s%lld", i ? ", " : "", (long long)shape[i]);
+    if (w < cap) snprintf(buf + w, cap - w, ndim == 1 ? ",)" : ")");
+}
+
+/* Fills a row describing v: dtype (or kind), shape (or length), bytes of its elements. */
+static void describe(VarRow *r, Value v)
+{
+    strcpy(r->shape, "");
+    strcpy(r->bytes, "");
+    switch (v.kind) {
+    case V_NUM:
+        snprintf(r->type, sizeof r->type, "%s", tl_dtype_name((tl_dtype)v.dtype));
+        strcpy(r->shape, "()");
+        snprintf(r->bytes, sizeof r->bytes, "%zu", tl_dtype_size((tl_dtype)v.dtype));
+        break;
+    case V_TENSOR: {
+        tl_tensor *t = v.as.t;
+        snprintf(r->type, sizeof r->type, "%s", tl_dtype_name(t->dtype));
+        shape_text(r->shape, sizeof r->shape, t->ndim, t->shape);
+        snprintf(r->bytes, sizeof r->bytes, "%lld", (long long)(tl_tensor_size(t) * (int64_t)tl_dtype_size(t->dtype)));
+        break;
+    }
+    case V_STR:
+        strcpy(r->type, "string");
+        snprintf(r->shape, sizeof r->shape, "len %zu", v.as.s->len);
+        snprintf(r->bytes, sizeof r->bytes, "%zu", v.as.s->len);
+        break;
+    case V_TUPLE:
+        strcpy(r->type, "tuple");
+        snprintf(r->shape, sizeof r->shape, "%d item%s", v.as.tu->n, v.as.tu->n == 1 ? "" : "s");
+        break;
+    case V_DICT:
+        strcpy(r->type, "dict");
+        snprintf(r->shape, sizeof r->shape, "%d key%s", v.as.d->n, v.as.d->n == 1 ? "" : "s");
+        break;
+    case V_FUNC: {
+        FnDef *d = v.as.fn->def;
+        strcpy(r->type, "function");
+        size_t w = (size_t)snprintf(r->shape, sizeof r->shape, "%s(", d->name);
+        for (int i = 0; i < d->nparams && w < sizeof r->shape; i++)
+            w += (size_t)snprintf(r->shape + w, sizeof r->shape - w, "%s%s", i ? ", " : "", d->params[i]);
+        if (w < sizeof r->shape) snprintf(r->shape + w, sizeof r->shape - w, ")");
+        break;
+    }
+    case V_BUILTIN:
+        strcpy(r->type, "builtin");
+        snprintf(r->shape, sizeof r->shape, "%s", v.as.bi->signature);
+        break;
+    default:
+        strcpy(r->type, "none");
+        break;
+    }
+}
+
+static int cmp_row(const void *a, const void *b) { return strcmp(((const VarRow *)a)->name, ((const VarRow *)b)->name); }
+
+/* True for globals the user did not make: builtins under their own name, an empty argv. */
+static bool is_system_binding(const char *name, Value v)
+{
+    if (v.kind == V_BUILTIN && strcmp(v.as.bi->name, name) == 0) return true;
+    return strcmp(name, "argv") == 0 && v.kind == V_TUPLE && v.as.tu->n == 0;
+}
+
+static CmdResult cmd_vars(Interp *I)
+{
+    int n = I->gsyms.n < I->globals->nslots ? I->gsyms.n : I->globals->nslots;
+    VarRow *rows = malloc(sizeof(VarRow) * (size_t)(n ? n : 1));
+    if (!rows) return CMD_DONE;
+    int nrows = 0;
+    for (int i = 0; i < n; i++) {
+        Value v = I->globals->slots[i];
+        if (v.kind == V_UNDEF || is_system_binding(I->gsyms.names[i], v)) continue;
+        rows[nrows].name = I->gsyms.names[i];
+        describe(&rows[nrows++], v);
+    }
+    if (nrows == 0) {
+        fprintf(I->out, "no variables\n");
+        free(rows);
+        return CMD_DONE;
+    }
+    qsort(rows, (size_t)nrows, sizeof *rows, cmp_row);
+    int wn = 4, wt = 4, ws = 5;
+    for (int i = 0; i < nrows; i++) {
+        int a = (int)strlen(rows[i].name), b = (int)strlen(rows[i].type), c = (int)strlen(rows[i].shape);
+        wn = a > wn ? a : wn;
+        wt = b > wt ? b : wt;
+        ws = c > ws ? c : ws;
+    }
+    fprintf(I->out, "%-*s  %-*s  %-*s  %s\n", wn, "name", wt, "type", ws, "shape", "bytes");
+    for (int i = 0; i < nrows; i++)
+        fprintf(I->out, "%-*s  %-*s  %-*s  %s\n", wn, rows[i].name, wt, rows[i].type, ws, rows[i].shape, rows[i].bytes);
+    free(rows);
+    fflush(I->out);
+    return CMD_DONE;
+}
+
+/* ---- dispatch ------------------------------------------------------------- */
+
+CmdResult shell_command(Interp *I, const char *line)
+{
+    const char *p = skip_space(line) + 1;   /* past ':' */
+    const char *name = p;
+    while (isalpha((unsigned char)*p)) p++;
+    size_t n = (size_t)(p - name);
+    const char *arg = skip_space(p);
+#define IS(word) (n == strlen(word) && strncmp(name, word, n) == 0)
+    if (IS("help") || IS("h")) return cmd_help(I, line, arg);
+    if (IS("time") || IS("t")) return cmd_time(I, arg);
+    if (IS("vars")) return cmd_vars(I);
+    if (IS("quit") || IS("q") || IS("exit")) return CMD_QUIT;
+#undef IS
+    fprintf(stderr, "unknown command :%.*s (commands: :help NAME, :time EXPR, :vars, :quit)\n", (int)n, name);
+    return CMD_DONE;
+}

@@ -1,0 +1,82 @@
+/* shell_int.h — what the shell's files share: the line editor, history, completion, commands */
+#ifndef TL_SHELL_INT_H
+#define TL_SHELL_INT_H
+
+#include <stdbool.h>
+
+#include "interp.h"
+
+/* ---- shell_line.c: reading lines (GNU readline, libedit, or plain stdio) ---- */
+
+typedef enum LineStatus { LINE_OK, LINE_EOF, LINE_INTERRUPT } LineStatus;
+
+/* Which line editor this build uses: "readline", "libedit" or "none". */
+const char *line_editor_name(void);
+/* Prepares reading: on a terminal, the editor, history, completion and the SIGINT handler. */
+void line_open(Interp *I, bool interactive);
+/* Reads one line (malloc'd, no newline) into *out. pending is the text of the entry so far
+   (earlier lines of a multi-line statement; completion looks at it). */
+LineStatus line_read(const char *prompt, const char *pending, char **out);
+/* Records a whole entry (possibly several lines) in the history and the history file. */
+void line_history_add(const char *entry);
+/* Undoes line_open: restores the terminal, the SIGINT handler, trims the history file. */
+void line_close(void);
+
+/* ---- shell_history.c: the history file ---------------------------------- */
+
+/* Most entries kept, in memory and in the file. */
+#define HISTORY_MAX 10000
+
+/* The history file's path (malloc'd), or NULL when history is off (TL_HISTORY set empty). */
+char *history_path(void);
+/* Reads the file's entries, oldest first, keeping the last `max`; calls add(entry) for each.
+   Rewrites the file when it holds more than max. */
+void history_load(const char *path, int max, void (*add)(const char *entry));
+/* Appends one entry to the file (newlines and backslashes escaped so it stays one line). */
+void history_append(const char *path, const char *entry);
+
+/* ---- shell_complete.c: Tab completion, independent of the line editor ---- */
+
+typedef struct Completions {
+    char **items;       /* full replacements for line[start..cursor) */
+    int n, cap;
+    int start;          /* byte offset in the current line where the replaced word starts */
+    char append;        /* appended after a unique match (0 for none) */
+} Completions;
+
+/* Computes completions for the cursor position in line; pending is the entry's earlier lines. */
+bool shell_complete(Interp *I, const char *pending, const char *line, int cursor, Completions *out);
+void completions_free(Completions *c);
+/* The word-break characters for the context at the cursor (inside a string: only quotes). */
+const char *shell_break_chars(const char *pending, const char *line, int cursor);
+
+/* ---- shell_cmd.c: :help :time :vars :quit -------------------------------- */
+
+typedef enum CmdResult { CMD_DONE, CMD_QUIT, CMD_INTERRUPTED } CmdResult;
+
+/* Runs a line starting with ':'. */
+CmdResult shell_command(Interp *I, const char *line);
+
+/* ---- shell.c: running statements ----------------------------------------- */
+
+/* The global bindings before a statement, so Ctrl-C can put them back. */
+typedef struct Snapshot {
+    Value *vals;
+    int n;
+} Snapshot;
+void snapshot_take(Interp *I, Snapshot *s);
+/* Rebinds every global to its snapshot value; globals created since become undefined. */
+void snapshot_restore(Interp *I, Snapshot *s);
+void snapshot_drop(Snapshot *s);
+
+/* Runs src as one shell statement: echoes, binds `_`, and on Ctrl-C restores the globals as
+   they were before it. Returns false on error (already printed). */
+bool shell_run_statement(Interp *I, Source *src, bool echo);
+/* Prints the pending error (colored on a terminal unless NO_COLOR is set). */
+void shell_print_error(Interp *I);
+/* Prints the "interrupted" error on a fresh line. */
+void shell_report_interrupt(Interp *I);
+/* True when the last failure was a Ctrl-C. */
+bool shell_was_interrupted(Interp *I);
+
+#endif
