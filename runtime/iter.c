@@ -83,6 +83,18 @@ static void flip_negative_axis(tl_iter *it, int d)
     }
 }
 
+/* True when every operand is C-contiguous with exactly this shape: the plan is one flat run. */
+static bool all_contiguous_same_shape(int nops, const tl_tensor *const *ops, int ndim, const int64_t *shape)
+{
+    for (int op = 0; op < nops; op++) {
+        const tl_tensor *t = ops[op];
+        if (t->ndim != ndim || !tl_is_contiguous(t)) return false;
+        for (int d = 0; d < ndim; d++)
+            if (t->shape[d] != shape[d]) return false;
+    }
+    return true;
+}
+
 int tl_iter_init(tl_iter *it, int nops, const tl_tensor *const *ops, int ndim, const int64_t *shape)
 {
     if (nops < 1 || nops > TL_ITER_MAXOPS) {
@@ -95,6 +107,17 @@ int tl_iter_init(tl_iter *it, int nops, const tl_tensor *const *ops, int ndim, c
     }
     int64_t size;
     if (tl_shape_size(ndim, shape, &size) < 0) return -1;
+    if (size > 0 && all_contiguous_same_shape(nops, ops, ndim, shape)) {
+        it->nops = nops;    /* fast path: one flat run (as PyTorch's fast_set_up) */
+        it->ndim = 1;
+        it->size = size;
+        it->shape[0] = size;
+        for (int op = 0; op < nops; op++) {
+            it->base[op] = tl_tensor_data(ops[op]);
+            it->bstrides[op][0] = (int64_t)tl_dtype_size(ops[op]->dtype);
+        }
+        return 0;
+    }
 
     tl_iter full;                       /* broadcast, not yet reduced */
     full.nops = nops;

@@ -56,8 +56,16 @@ tl_storage *tl_storage_new(size_t nbytes, bool zero)
     s->kind = TL_STORAGE_HEAP;
     s->map_base = raw;
     s->map_len = total;
-    snprintf(s->name, sizeof s->name, "heap#%llu", (unsigned long long)next_heap_id());
+    s->id = next_heap_id();   /* named lazily: formatting here would dominate small-tensor cost */
+    s->name[0] = 0;
     return s;
+}
+
+const char *tl_storage_name(const tl_storage *s, char *buf, size_t n)
+{
+    if (s->kind == TL_STORAGE_HEAP) snprintf(buf, n, "heap#%llu", (unsigned long long)s->id);
+    else snprintf(buf, n, "%s", s->name);
+    return buf;
 }
 
 tl_storage *tl_storage_mapped(void *map_base, size_t map_len, void *data, size_t nbytes, const char *name)
@@ -74,6 +82,7 @@ tl_storage *tl_storage_mapped(void *map_base, size_t map_len, void *data, size_t
     s->kind = TL_STORAGE_MAPPED;
     s->map_base = map_base;
     s->map_len = map_len;
+    s->id = 0;
     snprintf(s->name, sizeof s->name, "%s", name ? name : "mapped");
     return s;
 }

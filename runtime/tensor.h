@@ -32,7 +32,8 @@ typedef struct tl_storage {
     tl_storage_kind kind;
     void *map_base;        /* for mapped storage: what munmap needs */
     size_t map_len;
-    char name[64];         /* shown by info(): "heap#12" or a file name */
+    uint64_t id;           /* heap storage: a serial number, named "heap#ID" on demand */
+    char name[64];         /* mapped storage: the file (empty for heap storage) */
 } tl_storage;
 
 /* Allocates nbytes of 64-byte aligned heap storage (zeroed when zero is true). */
@@ -40,6 +41,8 @@ tl_storage *tl_storage_new(size_t nbytes, bool zero);
 /* Wraps a private mapping (MAP_PRIVATE) of a file region; takes ownership. */
 tl_storage *tl_storage_mapped(void *map_base, size_t map_len, void *data, size_t nbytes, const char *name);
 void tl_storage_retain(tl_storage *s);
+/* What info() calls a storage: "heap#12" or the mapped file's name. Returns buf. */
+const char *tl_storage_name(const tl_storage *s, char *buf, size_t n);
 void tl_storage_release(tl_storage *s);
 
 /* ---- tensors ----------------------------------------------------------- */

@@ -79,7 +79,8 @@ static bool bi_info(Interp *I, CallArgs *a, Value *out)
     print_tuple(f, t->ndim, t->strides, isz);
     fprintf(f, " bytes\noffset:     %lld elements (%lld bytes)\n", (long long)t->offset, (long long)(t->offset * isz));
     fprintf(f, "contiguous: %s%s\n", tl_is_contiguous(t) ? "true" : "false", t->readonly ? " (read-only view)" : "");
-    fprintf(f, "storage:    %s, %zu bytes%s\n", t->storage->name, t->storage->nbytes,
+    char sname[80];
+    fprintf(f, "storage:    %s, %zu bytes%s\n", tl_storage_name(t->storage, sname, sizeof sname), t->storage->nbytes,
             t->storage->kind == TL_STORAGE_MAPPED ? " (mapped file)" : "");
     tl_tensor_release(t);
     *out = val_none();
