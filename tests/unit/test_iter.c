@@ -317,7 +317,8 @@ Test(tensor, storage_is_aligned_and_named)
 {
     tl_storage *s = tl_storage_new(100, true);
     cr_assert_eq((uintptr_t)s->data % 64, 0);
-    cr_assert_eq(strncmp(s->name, "heap#", 5), 0);
+    char name[80];
+    cr_assert_eq(strncmp(tl_storage_name(s, name, sizeof name), "heap#", 5), 0);
     for (int i = 0; i < 100; i++) cr_assert_eq(((unsigned char *)s->data)[i], 0);
     tl_storage_release(s);
 }
