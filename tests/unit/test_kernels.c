@@ -284,7 +284,7 @@ Test(binary, into_overlapping_output_gives_the_no_alias_result)
 Test(elementwise, where_and_clip)
 {
     /* np.where([T,F,T], [1,2,3], 9) -> [1 9 3]; np.clip([-1, nan, 5, 2], 0, 3) -> [0 nan 3 2] */
-    tl_tensor *c = tl_cast(vec_f64(3, (double[]){ 1, 0, 1 }, TL_F64), TL_BOOL);
+    tl_tensor *c = vec_f64(3, (double[]){ 1, 0, 1 }, TL_BOOL);
     tl_tensor *a = vec_f64(3, (double[]){ 1, 2, 3 }, TL_I32), *nine = vec_f64(1, (double[]){ 9 }, TL_I32);
     tl_tensor *w = tl_where(c, a, nine, TL_I32);
     cr_assert_not_null(w, "%s", tl_errmsg());
