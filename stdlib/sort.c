@@ -13,17 +13,13 @@ static bool given_none(CallArgs *a, int i, const char *kw)
 }
 
 /* Reads x and axis= (position axis_pos): default -1, `none` sorts the flattened tensor (numpy);
-   *t is the tensor to sort (0-d becomes one element) and *axis a valid axis of it. */
+   *t is the tensor to sort and *axis a valid axis of it (a 0-d value has none, as in numpy). */
 static bool sort_input(Interp *I, CallArgs *a, const char *fname, int axis_pos, tl_tensor **t, int *axis)
 {
     int64_t ax;
     tl_tensor *x;
     if (!arg_int(I, a, fname, axis_pos, "axis", -1, &ax) || !arg_tensor(I, a, fname, 0, NULL, &x)) return false;
-    if (x->ndim == 0 || given_none(a, axis_pos, "axis")) {
-        if (x->ndim == 0 && ax != -1 && ax != 0) {
-            tl_tensor_release(x);
-            return interp_error(I, a->at, "%s(): axis %lld is out of bounds for tensor of dimension 0", fname, (long long)ax);
-        }
+    if (given_none(a, axis_pos, "axis")) {
         *t = tl_reshape(x, 1, (int64_t[]){ -1 });
         tl_tensor_release(x);
         *axis = 0;

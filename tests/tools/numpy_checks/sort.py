@@ -21,7 +21,7 @@ show(np.sort(np.array([300, 2, 65535], np.uint16), **S))
 show(np.sort([True, False, True], **S))
 show(np.sort(np.array([0.5, -0.25], np.float16), **S))
 show(np.sort(np.zeros(0), **S))
-show(np.sort([7], **S))
+show(np.sort(7, axis=None, **S))
 a = np.arange(12).reshape(3, 4) % 5
 show(np.sort(a, axis=1, **S))
 show(np.argsort(a, axis=-1, **S))
