@@ -123,6 +123,7 @@ static int matmul_core(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, con
     size_t es = tl_dtype_size(cdt);
     char *ad = tl_tensor_data(a), *bd = tl_tensor_data(b), *cd = tl_tensor_data(out);
     int64_t csize = n * m;
+    if (csize == 0 || bt->count == 0) return 0;    /* nothing to compute (BLAS would complain) */
     if (tl_is_int(cdt)) {
         for (int64_t i = 0; i < bt->count; i++) {
             if (tl_check_interrupt() < 0) return -1;
