@@ -283,6 +283,14 @@ static void release_list(tl_tensor **ts, int n)
     free(ts);
 }
 
+/* True when axis= was given explicitly as none (arg_find treats that as absent). */
+static bool axis_is_none(CallArgs *a)
+{
+    for (int k = 0; k < a->nkw; k++)
+        if (strcmp(a->kwnames[k], "axis") == 0) return a->kw[k].kind == V_NONE;
+    return false;
+}
+
 /* concat((a, b), axis=0) / stack((a, b), axis=0); the tag picks stack. */
 static bool bi_concat(Interp *I, CallArgs *a, Value *out)
 {
@@ -293,6 +301,17 @@ static bool bi_concat(Interp *I, CallArgs *a, Value *out)
     if (!args_check(I, a, fname, 1, -1, kws) || !arg_axis(I, a, fname, -1, "axis", 0, &axis) ||
         !tensor_list(I, a, fname, &ts, &n))
         return false;
+    /* concat(..., axis=none) joins the flattened tensors, as numpy */
+    bool flat = !a->self->tag && axis_is_none(a);
+    for (int i = 0; flat && i < n; i++) {
+        tl_tensor *f = tl_reshape(ts[i], 1, (int64_t[]){ -1 });
+        if (!f) {
+            release_list(ts, n);
+            return interp_error_rt(I, a->at);
+        }
+        tl_tensor_release(ts[i]);
+        ts[i] = f;
+    }
     tl_tensor *r = a->self->tag ? tl_stack(n, ts, axis) : tl_concat(n, ts, axis);
     release_list(ts, n);
     return ret_tensor(I, a, r, out);
@@ -445,7 +464,7 @@ const Builtin bi_shape_table[] = {
     { "broadcast_to", bi_broadcast_to, "broadcast_to(a, shape)", "a read-only view repeating a to shape (stride 0)", 0 },
     { "expand", bi_broadcast_to, "expand(a, *shape)", "broadcast_to where -1 keeps a's size (as PyTorch)", 1 },
     { "flip", bi_flip, "flip(a, axis=none)", "reverses the order along axis (all axes if none): a view", 0 },
-    { "concat", bi_concat, "concat(tensors, axis=0)", "joins tensors along an existing axis: concat((a, b)) or concat(a, b)", 0 },
+    { "concat", bi_concat, "concat(tensors, axis=0)", "joins tensors along an existing axis (flattened if axis=none): concat((a, b)) or concat(a, b)", 0 },
     { "stack", bi_concat, "stack(tensors, axis=0)", "joins same-shape tensors along a new axis", 1 },
     { "split", bi_split, "split(a, n_or_indices, axis=0)", "a tuple of views: n equal parts, or cut at the indices", 0 },
     { "tile", bi_tile, "tile(a, reps)", "repeats the whole tensor reps times along each axis", 0 },
