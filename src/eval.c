@@ -557,7 +557,11 @@ static COLD bool exec_opassign(Ctx *C, Node *n)
     }
     Value *s = slot_of(C, t);
     if (s->kind == V_UNDEF) { val_release(rhs); return interp_error(I, t->at, "name '%s' is not defined", t->name); }
-    if (s->kind == V_TENSOR && tok != TK_AT && !s->as.t->readonly) {
+    if (s->kind == V_TENSOR && s->as.t->readonly) {   /* += writes in place: a broadcast view cannot take it */
+        val_release(rhs);
+        return interp_error(I, n->at, "cannot write to a broadcast (read-only) view; copy() it first");
+    }
+    if (s->kind == V_TENSOR && tok != TK_AT) {
         tl_tensor *x = s->as.t;
         int op = arith_token_binop(tok);
         tl_dtype dt;
