@@ -300,6 +300,7 @@ bool shell_complete(Interp *I, const char *pending, const char *line, int cursor
         }
     }
     if (after_receiver_dot(line, ws)) complete_methods(I, out, word, wlen);
+    else if (ws > 0 && line[ws - 1] == '.') return true;   /* `1.`: a number, not a call */
     else complete_names(I, out, word, wlen);
     sort_unique(out);
     out->append = out->n == 1 && in_list(spaced_keywords, out->items[0]) ? ' ' : 0;

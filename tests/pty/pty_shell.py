@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """pty_shell.py — drives tl's interactive shell in a pseudo-terminal it makes itself.
 
-usage: pty_shell.py TL_EXECUTABLE [TEST_NAME...]
+usage: pty_shell.py [--editor=readline|libedit|none] TL_EXECUTABLE [TEST_NAME...]
 
 Each test starts `tl` on a fresh pty (its controlling terminal, so Ctrl-C typed as \\x03
 becomes SIGINT as it would for a person), types keys, and reads the screen output with ANSI
@@ -37,6 +37,16 @@ class Failure(Exception):
 
 class XFail(Exception):
     """A known limitation outside the shell: reported, not counted as a failure."""
+
+
+EDITOR = "readline"
+NEEDS_EDITOR = set()
+
+
+def needs_editor(test):
+    """Marks a test that needs line editing (skipped in a build with line_editor=none)."""
+    NEEDS_EDITOR.add(test.__name__)
+    return test
 
 
 class Shell:
@@ -283,6 +293,21 @@ def test_ctrl_c_while_loop(sh):
     check(lines_of(out) == ["6"], f"the session works after Ctrl-C: {out!r}")
 
 
+def test_ctrl_c_rolls_back_bindings(sh):
+    sh.run("keep = 1")
+    dt = interrupt(sh, "loop inside a function", "fn spin() { while true { } }; fresh_name = 2; keep = 3; spin()")
+    check(dt < CTRL_C_LIMIT, f"prompt came back after {dt:.3f} s (limit {CTRL_C_LIMIT} s)")
+    out = sh.run("keep")
+    check(lines_of(out) == ["1"], f"keep should be 1 again: {out!r}")
+    for name in ("fresh_name", "spin"):
+        out = sh.run(name)
+        check("not defined" in out, f"{name}, bound by the interrupted statement, should be undefined: {out!r}")
+    dt = interrupt(sh, ":time of an endless loop", ":time while true { keep = 5 }")
+    check(dt < CTRL_C_LIMIT, f"prompt came back after {dt:.3f} s (limit {CTRL_C_LIMIT} s)")
+    out = sh.run("keep")
+    check(lines_of(out) == ["1"], f"keep after an interrupted :time: {out!r}")
+
+
 def test_ctrl_c_elementwise(sh):
     sh.run("r = f32(range(14000))")
     dt = interrupt(sh, "14000x14000 elementwise product", "big = r[:, none] * r", wait=0.15)
@@ -324,6 +349,7 @@ def test_ctrl_d_exits(sh):
     sh.quit()
 
 
+@needs_editor
 def test_history_across_restarts(sh):
     sh.send("fn hist_fn(v) {\r")
     sh.expect(re.escape(CONT) + "$")
@@ -402,6 +428,7 @@ def test_history_env_override(sh):
         check("in_home = 4" in f.read(), "~/.tl_history was not written")
 
 
+@needs_editor
 def test_completion(sh):
     sh.run("completion_target = 424242")
     out = sh.run("completion_ta\t")
@@ -514,18 +541,26 @@ TESTS = [v for k, v in list(globals().items()) if k.startswith("test_")]
 
 
 def main():
-    global TL, SLOW
-    if len(sys.argv) < 2:
+    global TL, SLOW, EDITOR
+    args = sys.argv[1:]
+    if args and args[0].startswith("--editor="):
+        EDITOR = args.pop(0).split("=", 1)[1]
+    if not args:
         print(__doc__)
         return 2
-    TL = os.path.abspath(sys.argv[1])
+    TL = os.path.abspath(args[0])
     if os.environ.get("ASAN_OPTIONS") is not None or "san" in os.path.basename(os.path.dirname(os.path.dirname(TL))):
         SLOW = 4.0
-    wanted = set(sys.argv[2:])
+    wanted = set(args[1:])
     passed = failed = xfailed = 0
+    print(f"line editor: {EDITOR}", flush=True)
     for test in TESTS:
         name = test.__name__[5:]
         if wanted and name not in wanted:
+            continue
+        if EDITOR == "none" and test.__name__ in NEEDS_EDITOR:
+            xfailed += 1
+            print(f"skip  {name}: this build has no line editor", flush=True)
             continue
         work = tempfile.mkdtemp(prefix="tl-pty-")
         sh = Shell(work)
