@@ -174,7 +174,8 @@ static int binary_loop_for(tl_binop op, tl_dtype dt, tl_dtype *cdt, tl_inner_fn 
         return -1;
     }
     *cdt = tl_binop_compute_dtype(op, dt);
-    *fn = tl_binary_loop(op, *cdt);
+    *fn = tl_simd_binary_loop(op, *cdt);
+    if (!*fn) *fn = tl_binary_loop(op, *cdt);
     if (!*fn) {
         tl_seterr("%s is not supported for dtype %s", tl_binop_name(op), tl_dtype_name(dt));
         return -1;
@@ -182,12 +183,20 @@ static int binary_loop_for(tl_binop op, tl_dtype dt, tl_dtype *cdt, tl_inner_fn 
     return 0;
 }
 
+/* Streaming stores pay off only when the output cannot stay in cache. */
+static tl_simd_hint hint_for(const tl_tensor *out)
+{
+    tl_simd_hint h = { tl_tensor_size(out) * (int64_t)tl_dtype_size(out->dtype) >= TL_STREAM_BYTES };
+    return h;
+}
+
 static int run_binary(tl_inner_fn fn, tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
 {
     tl_iter it;
     const tl_tensor *ops[3] = { out, a, b };
     if (tl_iter_init(&it, 3, ops, out->ndim, out->shape) < 0) return -1;
-    return tl_kern_run(&it, fn, NULL);
+    tl_simd_hint h = hint_for(out);
+    return tl_kern_run(&it, fn, &h);
 }
 
 /* Converts a and b to cdt and checks integer operands; both or neither returned. */
@@ -284,7 +293,8 @@ tl_tensor *tl_unary(tl_unop op, const tl_tensor *a)
     if (out) {
         tl_iter it;
         const tl_tensor *ops[2] = { out, ca };
-        if (tl_iter_init(&it, 2, ops, out->ndim, out->shape) < 0 || tl_kern_run(&it, fn, NULL) < 0) {
+        tl_simd_hint h = hint_for(out);
+        if (tl_iter_init(&it, 2, ops, out->ndim, out->shape) < 0 || tl_kern_run(&it, fn, &h) < 0) {
             tl_tensor_release(out);
             out = NULL;
         }

@@ -39,6 +39,12 @@ const char *tl_unop_name(tl_unop op);
 /* An AVX-512 loop for op in cdt when the CPU has one (it falls back to the
    portable loop on strided runs); NULL otherwise. */
 tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt);
+/* The same for binary + - * / (contiguous or scalar-broadcast runs). */
+tl_inner_fn tl_simd_binary_loop(tl_binop op, tl_dtype cdt);
+/* The aux argument SIMD loops accept: stream = write around the caches
+   (set for outputs much larger than the last-level cache). */
+typedef struct tl_simd_hint { bool stream; } tl_simd_hint;
+#define TL_STREAM_BYTES ((int64_t)16 << 20)
 bool tl_cpu_has_avx512(void);
 /* False when TL_SIMD=0 is set in the environment. */
 bool tl_simd_enabled(void);

@@ -244,7 +244,9 @@ static int reduce_single(tl_redop op, tl_dtype w, const tl_reduce_kernel *k, con
 
 /* ---- strategy (b): reduce a leading axis into a contiguous row of outputs ---- */
 
-#define OUTER_COLS 4096
+#define OUTER_COLS_MAX 8192
+#define OUTER_ROWS 512
+#define OUTER_PREFETCH 8
 
 typedef struct outer_ctx {
     const tl_reduce_kernel *k;
@@ -252,38 +254,50 @@ typedef struct outer_ctx {
     bool from_identity;                           /* sum/prod: start at 0 or 1 */
     unsigned char identity[16];
     const char *base;
-    char *out;
+    char *out;                                    /* nchunks partial results of M each */
     int nouter;                                   /* kept axes outside the row */
     int64_t oshape[TL_MAXDIM], ostride[TL_MAXDIM];
-    int64_t K, R, rs_bytes, col_blocks;
+    int64_t K, M, R, rs_bytes, cols, col_blocks, rows_out, nchunks;
 } outer_ctx;
 
-/* One block of columns of one outer index: every row added in order, so
-   each output sees numpy's sequential order whatever the thread count. */
+/* One (row chunk, outer index, column block): the chunk's rows added in order. */
 static int outer_task(void *vctx, int64_t t)
 {
     outer_ctx *c = vctx;
     if (tl_check_interrupt() < 0) return -1;
-    int64_t o = t / c->col_blocks, cb = t % c->col_blocks;
-    int64_t j0 = cb * OUTER_COLS, n = c->K - j0 < OUTER_COLS ? c->K - j0 : OUTER_COLS;
+    int64_t chunk = t / (c->rows_out * c->col_blocks), rest = t % (c->rows_out * c->col_blocks);
+    int64_t o = rest / c->col_blocks, cb = rest % c->col_blocks;
+    int64_t j0 = cb * c->cols, n = c->K - j0 < c->cols ? c->K - j0 : c->cols;
+    int64_t r0 = chunk * OUTER_ROWS, r1 = r0 + OUTER_ROWS < c->R ? r0 + OUTER_ROWS : c->R;
     const char *src = c->base + (int64_t)c->es * j0;
-    char *acc = c->out + (int64_t)c->es * (o * c->K + j0);
+    char *acc = c->out + (int64_t)c->es * (chunk * c->M + o * c->K + j0);
     for (int d = c->nouter - 1; d >= 0; d--) {
         src += (o % c->oshape[d]) * c->ostride[d] * (int64_t)c->es;
         o /= c->oshape[d];
     }
-    int64_t r0 = 0;
     if (c->from_identity) {
         for (int64_t j = 0; j < n; j++) memcpy(acc + (int64_t)c->es * j, c->identity, c->es);
     } else {
-        memcpy(acc, src, (size_t)n * c->es);
-        r0 = 1;
+        memcpy(acc, src + r0 * c->rs_bytes, (size_t)n * c->es);
+        r0++;
     }
-    for (int64_t r = r0; r < c->R; r++) c->k->outer(acc, src + r * c->rs_bytes, n);
+    /* rows are far apart: fetch a few ahead so the loads do not wait */
+    int64_t bytes = n * (int64_t)c->es;
+    for (int64_t r = r0; r < r1; r++) {
+        if (r + OUTER_PREFETCH < r1) {
+            const char *ahead = src + (r + OUTER_PREFETCH) * c->rs_bytes;
+            for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(ahead + b, 0, 3);
+        }
+        c->k->outer(acc, src + r * c->rs_bytes, n);
+    }
     return 0;
 }
 
-/* Uses strategy (b) when the kept axes end in a contiguous run; else returns 1. */
+/* Strategy (b) when the kept axes end in a contiguous run (sum(x, axis=0));
+   returns 1 when it does not apply. Rows are added in order within fixed
+   chunks of OUTER_ROWS, whose partial results are then combined in order:
+   the same answer for any thread count, and numpy's exact order when the
+   reduced axis is at most OUTER_ROWS long. */
 static int try_outer(tl_redop op, tl_dtype w, const tl_reduce_kernel *k, const plan *p, char *out)
 {
     if (!k->outer || p->rs == 1 || p->R < 2) return 1;
@@ -302,8 +316,7 @@ static int try_outer(tl_redop op, tl_dtype w, const tl_reduce_kernel *k, const p
         n++;
     }
     if (n == 0 || st[n - 1] != 1) return 1;
-    outer_ctx c = { .k = k, .es = tl_dtype_size(w), .out = out, .nouter = n - 1,
-                    .K = sh[n - 1], .R = p->R };
+    outer_ctx c = { .k = k, .es = tl_dtype_size(w), .nouter = n - 1, .K = sh[n - 1], .M = p->M, .R = p->R };
     c.base = (const char *)p->src->storage->data + p->offset * (int64_t)c.es;
     c.rs_bytes = p->rs * (int64_t)c.es;
     memcpy(c.oshape, sh, sizeof(int64_t) * (size_t)(n - 1));
@@ -313,14 +326,31 @@ static int try_outer(tl_redop op, tl_dtype w, const tl_reduce_kernel *k, const p
         double one = 1.0;
         tl_scalar_convert(c.identity, w, &one, TL_F64);
     }
-    c.col_blocks = (c.K + OUTER_COLS - 1) / OUTER_COLS;
-    int64_t ntasks = c.col_blocks * (p->M / c.K);
-    if (tl_threads_for(p->M * p->R) <= 1) {
-        for (int64_t t = 0; t < ntasks; t++)
-            if (outer_task(&c, t) < 0) return -1;
-        return 0;
+    c.rows_out = p->M / c.K;
+    c.nchunks = (c.R + OUTER_ROWS - 1) / OUTER_ROWS;
+    /* column blocks only for very wide rows (accumulators stay in L2) */
+    c.cols = OUTER_COLS_MAX;
+    c.col_blocks = (c.K + c.cols - 1) / c.cols;
+    c.out = out;
+    if (c.nchunks > 1) {
+        c.out = malloc((size_t)(c.nchunks * c.M) * c.es);
+        if (!c.out) { tl_seterr("out of memory"); return -1; }
     }
-    return tl_parallel_for(ntasks, outer_task, &c);
+    int64_t ntasks = c.nchunks * c.rows_out * c.col_blocks;
+    int rc = 0;
+    if (tl_threads_for(p->M * p->R) <= 1) {
+        for (int64_t t = 0; t < ntasks && rc == 0; t++) rc = outer_task(&c, t);
+    } else {
+        rc = tl_parallel_for(ntasks, outer_task, &c);
+    }
+    if (c.nchunks > 1) {
+        if (rc == 0) {       /* combine the chunks' partials in order */
+            memcpy(out, c.out, (size_t)c.M * c.es);
+            for (int64_t ch = 1; ch < c.nchunks; ch++) k->outer(out, c.out + ch * c.M * (int64_t)c.es, c.M);
+        }
+        free(c.out);
+    }
+    return rc;
 }
 
 /* ---- strategy (c): one run per output, outputs spread over threads ------------- */

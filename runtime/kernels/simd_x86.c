@@ -12,52 +12,114 @@
 #include <sleef.h>
 
 /* A loop over contiguous runs 16 (f32) or 8 (f64) lanes at a time with a
-   masked tail; strided runs fall back to the portable loop for the op. */
+   masked tail; strided runs fall back to the portable loop for the op. With
+   the streaming hint (outputs larger than the caches) stores bypass the cache
+   once the output is 64-byte aligned, which saves reading each output line
+   before overwriting it. */
+#define SIMD_LOOP(NAME, OP, T, DT, VT, L, MT, LOADU, MLOAD, STOREU, MSTORE, STREAM, BODY)  \
+    static void NAME(int64_t n, char **p, const int64_t *s, void *aux)                \
+    {                                                                                 \
+        if (s[0] != sizeof(T) || s[1] != sizeof(T)) {                                \
+            tl_unary_loop(OP, DT)(n, p, s, aux);                                      \
+            return;                                                                   \
+        }                                                                             \
+        T *o = (T *)p[0];                                                             \
+        const T *a = (const T *)p[1];                                                 \
+        bool stream = aux && ((const tl_simd_hint *)aux)->stream && (uintptr_t)o % sizeof(T) == 0; \
+        int64_t i = 0;                                                                \
+        if (stream) {                                                                 \
+            int64_t head = (int64_t)(((64 - ((uintptr_t)o & 63)) & 63) / sizeof(T)); \
+            if (head > n) head = n;                                                   \
+            if (head > 0) {                                                           \
+                MT m = (MT)((1u << head) - 1);                                        \
+                VT x = MLOAD(m, a);                                                   \
+                BODY;                                                                 \
+                MSTORE(o, m, x);                                                      \
+                i = head;                                                             \
+            }                                                                         \
+            for (; i + L <= n; i += L) {                                              \
+                VT x = LOADU(a + i);                                                  \
+                BODY;                                                                 \
+                STREAM(o + i, x);                                                     \
+            }                                                                         \
+        }                                                                             \
+        for (; i + L <= n; i += L) {                                                  \
+            VT x = LOADU(a + i);                                                      \
+            BODY;                                                                     \
+            STOREU(o + i, x);                                                         \
+        }                                                                             \
+        if (i < n) {                                                                  \
+            MT m = (MT)((1u << (n - i)) - 1);                                         \
+            VT x = MLOAD(m, a + i);                                                   \
+            BODY;                                                                     \
+            MSTORE(o + i, m, x);                                                      \
+        }                                                                             \
+        if (stream) _mm_sfence();                                                     \
+    }
 #define SIMD_LOOP_F32(NAME, OP, BODY)                                                 \
-    static void NAME(int64_t n, char **p, const int64_t *s, void *aux)                \
-    {                                                                                 \
-        if (s[0] != 4 || s[1] != 4) {                                                 \
-            tl_unary_loop(OP, TL_F32)(n, p, s, aux);                                  \
-            return;                                                                   \
-        }                                                                             \
-        float *o = (float *)p[0];                                                     \
-        const float *a = (const float *)p[1];                                         \
-        int64_t i = 0;                                                                \
-        for (; i + 16 <= n; i += 16) {                                                \
-            __m512 x = _mm512_loadu_ps(a + i);                                        \
-            BODY;                                                                     \
-            _mm512_storeu_ps(o + i, x);                                               \
-        }                                                                             \
-        if (i < n) {                                                                  \
-            __mmask16 m = (__mmask16)((1u << (n - i)) - 1);                           \
-            __m512 x = _mm512_maskz_loadu_ps(m, a + i);                               \
-            BODY;                                                                     \
-            _mm512_mask_storeu_ps(o + i, m, x);                                       \
-        }                                                                             \
-    }
-
+    SIMD_LOOP(NAME, OP, float, TL_F32, __m512, 16, __mmask16, _mm512_loadu_ps, _mm512_maskz_loadu_ps, \
+              _mm512_storeu_ps, _mm512_mask_storeu_ps, _mm512_stream_ps, BODY)
 #define SIMD_LOOP_F64(NAME, OP, BODY)                                                 \
+    SIMD_LOOP(NAME, OP, double, TL_F64, __m512d, 8, __mmask8, _mm512_loadu_pd, _mm512_maskz_loadu_pd, \
+              _mm512_storeu_pd, _mm512_mask_storeu_pd, _mm512_stream_pd, BODY)
+
+/* Binary + - * / on contiguous or scalar-broadcast f32/f64 runs, same scheme. */
+#define SIMD_BIN(NAME, OP, T, DT, VT, L, MT, LOADU, MLOAD, STOREU, MSTORE, STREAM, SET1, VOP) \
     static void NAME(int64_t n, char **p, const int64_t *s, void *aux)                \
     {                                                                                 \
-        if (s[0] != 8 || s[1] != 8) {                                                 \
-            tl_unary_loop(OP, TL_F64)(n, p, s, aux);                                  \
+        bool bscalar = s[2] == 0, ascalar = s[1] == 0;                                \
+        if (s[0] != sizeof(T) || (s[1] != sizeof(T) && !ascalar) || (s[2] != sizeof(T) && !bscalar) || \
+            (ascalar && bscalar)) {                                                   \
+            tl_binary_loop(OP, DT)(n, p, s, aux);                                     \
             return;                                                                   \
         }                                                                             \
-        double *o = (double *)p[0];                                                   \
-        const double *a = (const double *)p[1];                                       \
+        T *o = (T *)p[0];                                                             \
+        const T *a = (const T *)p[1], *b = (const T *)p[2];                           \
+        VT va = SET1(*a), vb = SET1(*b);                                              \
+        bool stream = aux && ((const tl_simd_hint *)aux)->stream && (uintptr_t)o % sizeof(T) == 0; \
         int64_t i = 0;                                                                \
-        for (; i + 8 <= n; i += 8) {                                                  \
-            __m512d x = _mm512_loadu_pd(a + i);                                       \
-            BODY;                                                                     \
-            _mm512_storeu_pd(o + i, x);                                               \
+        _Pragma("GCC diagnostic push")                                                \
+        _Pragma("GCC diagnostic ignored \"-Wmaybe-uninitialized\"")                  \
+        if (stream) {                                                                 \
+            int64_t head = (int64_t)(((64 - ((uintptr_t)o & 63)) & 63) / sizeof(T)); \
+            if (head > n) head = n;                                                   \
+            if (head > 0) {                                                           \
+                MT m = (MT)((1u << head) - 1);                                        \
+                VT x = ascalar ? va : MLOAD(m, a), y = bscalar ? vb : MLOAD(m, b);    \
+                MSTORE(o, m, VOP(x, y));                                              \
+                i = head;                                                             \
+            }                                                                         \
+            for (; i + L <= n; i += L) {                                              \
+                VT x = ascalar ? va : LOADU(a + i), y = bscalar ? vb : LOADU(b + i);  \
+                STREAM(o + i, VOP(x, y));                                             \
+            }                                                                         \
+        }                                                                             \
+        for (; i + L <= n; i += L) {                                                  \
+            VT x = ascalar ? va : LOADU(a + i), y = bscalar ? vb : LOADU(b + i);      \
+            STOREU(o + i, VOP(x, y));                                                 \
         }                                                                             \
         if (i < n) {                                                                  \
-            __mmask8 m = (__mmask8)((1u << (n - i)) - 1);                             \
-            __m512d x = _mm512_maskz_loadu_pd(m, a + i);                              \
-            BODY;                                                                     \
-            _mm512_mask_storeu_pd(o + i, m, x);                                       \
+            MT m = (MT)((1u << (n - i)) - 1);                                         \
+            VT x = ascalar ? va : MLOAD(m, a + i), y = bscalar ? vb : MLOAD(m, b + i); \
+            MSTORE(o + i, m, VOP(x, y));                                              \
         }                                                                             \
+        _Pragma("GCC diagnostic pop")                                                 \
+        if (stream) _mm_sfence();                                                     \
     }
+#define SIMD_BIN_F32(NAME, OP, VOP)                                                   \
+    SIMD_BIN(NAME, OP, float, TL_F32, __m512, 16, __mmask16, _mm512_loadu_ps, _mm512_maskz_loadu_ps, \
+             _mm512_storeu_ps, _mm512_mask_storeu_ps, _mm512_stream_ps, _mm512_set1_ps, VOP)
+#define SIMD_BIN_F64(NAME, OP, VOP)                                                   \
+    SIMD_BIN(NAME, OP, double, TL_F64, __m512d, 8, __mmask8, _mm512_loadu_pd, _mm512_maskz_loadu_pd, \
+             _mm512_storeu_pd, _mm512_mask_storeu_pd, _mm512_stream_pd, _mm512_set1_pd, VOP)
+SIMD_BIN_F32(add_f32, TL_ADD, _mm512_add_ps)
+SIMD_BIN_F32(sub_f32, TL_SUB, _mm512_sub_ps)
+SIMD_BIN_F32(mul_f32, TL_MUL, _mm512_mul_ps)
+SIMD_BIN_F32(div_f32, TL_DIV, _mm512_div_ps)
+SIMD_BIN_F64(add_f64, TL_ADD, _mm512_add_pd)
+SIMD_BIN_F64(sub_f64, TL_SUB, _mm512_sub_pd)
+SIMD_BIN_F64(mul_f64, TL_MUL, _mm512_mul_pd)
+SIMD_BIN_F64(div_f64, TL_DIV, _mm512_div_pd)
 
 /* sigmoid without overflow: e = exp(-|x|); 1/(1+e) for x >= 0, e/(1+e) below. */
 static inline __m512 sigmoid16(__m512 x)
@@ -173,6 +235,21 @@ static const tl_inner_fn simd_f64[TL_NUNOPS] = {
     [TL_COS] = cos_f64, [TL_SQRT] = sqrt_f64,
 };
 
+static const tl_inner_fn simd_bin_f32[TL_NBINOPS] = {
+    [TL_ADD] = add_f32, [TL_SUB] = sub_f32, [TL_MUL] = mul_f32, [TL_DIV] = div_f32,
+};
+static const tl_inner_fn simd_bin_f64[TL_NBINOPS] = {
+    [TL_ADD] = add_f64, [TL_SUB] = sub_f64, [TL_MUL] = mul_f64, [TL_DIV] = div_f64,
+};
+
+tl_inner_fn tl_simd_binary_loop(tl_binop op, tl_dtype cdt)
+{
+    if ((unsigned)op >= TL_NBINOPS || !tl_simd_enabled() || !tl_cpu_has_avx512()) return NULL;
+    if (cdt == TL_F32) return simd_bin_f32[op];
+    if (cdt == TL_F64) return simd_bin_f64[op];
+    return NULL;
+}
+
 tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt)
 {
     if ((unsigned)op >= TL_NUNOPS || !tl_simd_enabled() || !tl_cpu_has_avx512()) return NULL;
@@ -184,6 +261,12 @@ tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt)
 #else
 
 bool tl_cpu_has_avx512(void) { return false; }
+tl_inner_fn tl_simd_binary_loop(tl_binop op, tl_dtype cdt)
+{
+    (void)op;
+    (void)cdt;
+    return NULL;
+}
 tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt)
 {
     (void)op;
