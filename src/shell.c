@@ -111,6 +111,7 @@ void snapshot_restore(Interp *I, Snapshot *s)
 
 void shell_report_interrupt(Interp *I)
 {
+    clearerr(stdout);   /* a write cut short by the signal must not poison later output */
     if (isatty(1)) fputc('\n', stdout);   /* end a line cut short (and the terminal's "^C") */
     fflush(stdout);
     shell_print_error(I);

@@ -182,7 +182,7 @@ static void shape_text(char *buf, size_t cap, int ndim, const int64_t *shape)
 static void describe(VarRow *r, Value v)
 {
     strcpy(r->shape, "");
-    strcpy(r->bytes, "");
+    strcpy(r->bytes, "-");
     switch (v.kind) {
     case V_NUM:
         snprintf(r->type, sizeof r->type, "%s", tl_dtype_name((tl_dtype)v.dtype));

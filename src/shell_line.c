@@ -364,13 +364,17 @@ static bool blank(const char *s)
 void line_history_add(const char *entry)
 {
     if (!L.interactive || !entry || blank(entry)) return;
-    if (L.last_entry && strcmp(L.last_entry, entry) == 0) return;
+    size_t n = strlen(entry);
+    while (n && (entry[n - 1] == '\n' || entry[n - 1] == '\r' || entry[n - 1] == ' ')) n--;   /* a paste's last newline */
+    char *e = strndup(entry, n);
+    if (!e) return;
+    if (L.last_entry && strcmp(L.last_entry, e) == 0) { free(e); return; }
     free(L.last_entry);
-    L.last_entry = strdup(entry);
+    L.last_entry = e;
 #if HAVE_EDITOR
-    add_history(entry);
+    add_history(e);
 #endif
-    if (L.hist_file) history_append(L.hist_file, entry);
+    if (L.hist_file) history_append(L.hist_file, e);
 }
 
 static void ignore_entry(const char *entry) { (void)entry; }
