@@ -48,12 +48,14 @@ static void run_tasks(job *j)
     }
 }
 
+static uint64_t start_generation[MAX_THREADS];  /* generation when worker i was made */
+
 static void *worker_main(void *arg)
 {
     int id = (int)(intptr_t)arg;
     in_parallel = true;
-    uint64_t seen = 0;
     pthread_mutex_lock(&state_lock);
+    uint64_t seen = start_generation[id];   /* only jobs announced after its birth */
     for (;;) {
         while (generation == seen) pthread_cond_wait(&work_cond, &state_lock);
         seen = generation;
@@ -103,10 +105,12 @@ int tl_threads_for(int64_t work)
     return by_size < n ? (int)by_size : n;
 }
 
-/* Starts workers until there are `want` of them; returns how many exist. */
+/* Starts workers until there are `want` of them; returns how many exist.
+   Called with state_lock held, so a new worker counts from this generation. */
 static int ensure_workers(int want)
 {
     while (nworkers < want) {
+        start_generation[nworkers] = generation;
         pthread_t th;
         pthread_attr_t attr;
         pthread_attr_init(&attr);
@@ -131,14 +135,15 @@ int tl_parallel_for(int64_t ntasks, tl_task_fn fn, void *ctx)
     int nth = tl_get_threads();
     if (ntasks <= 1 || nth <= 1 || in_parallel) return run_serial(ntasks, fn, ctx);
     if (pthread_mutex_trylock(&pool_lock) != 0) return run_serial(ntasks, fn, ctx);
+    pthread_mutex_lock(&state_lock);
     if (ensure_workers(nth - 1) <= 0) {
+        pthread_mutex_unlock(&state_lock);
         pthread_mutex_unlock(&pool_lock);
         return run_serial(ntasks, fn, ctx);
     }
     job j = { .fn = fn, .ctx = ctx, .ntasks = ntasks, .helpers = nth - 1 };
     atomic_init(&j.next, 0);
     atomic_init(&j.failed, 0);
-    pthread_mutex_lock(&state_lock);
     current = &j;
     busy_workers = nworkers;     /* every worker wakes once per generation */
     generation++;
