@@ -11,5 +11,6 @@ const Builtin *const stdlib_tables[] = {
     bi_linalg_table,
     bi_nn_table,
     bi_sort_table,
+    bi_files_table,
     NULL,
 };

@@ -1,0 +1,214 @@
+/* io_quant.c — ggml block dequantization (Q4_0 … Q8_K) to f32, with ggml's arithmetic order for bit-exact results */
+#include <string.h>
+
+#include "io_internal.h"
+
+/* These run inside the SIGSEGV handler of io_lazy.c: pure arithmetic, no
+   allocation, no locks, no library calls. */
+
+/* IEEE binary16 to f32, exactly. */
+static inline float h2f(const uint8_t *p)
+{
+    uint16_t h = io_le16(p);
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = h >> 10 & 0x1F, man = h & 0x3FF;
+    union { uint32_t u; float f; } v;
+    if (exp == 0) {
+        float mag = (float)man * 0x1p-24f;   /* subnormals and zero: exact in f32 */
+        return sign ? -mag : mag;
+    }
+    v.u = sign | (exp == 31 ? 0x7F800000u | man << 13 : (exp + 112) << 23 | man << 13);
+    return v.f;
+}
+
+static void q4_0(const uint8_t *b, float *y)
+{
+    const float d = h2f(b);
+    for (int j = 0; j < 16; j++) {
+        y[j] = (float)((b[2 + j] & 0x0F) - 8) * d;
+        y[j + 16] = (float)((b[2 + j] >> 4) - 8) * d;
+    }
+}
+
+static void q4_1(const uint8_t *b, float *y)
+{
+    const float d = h2f(b), m = h2f(b + 2);
+    for (int j = 0; j < 16; j++) {
+        y[j] = (float)(b[4 + j] & 0x0F) * d + m;
+        y[j + 16] = (float)(b[4 + j] >> 4) * d + m;
+    }
+}
+
+/* Q5_0/Q5_1: the fifth bit of element j is bit j of qh (elements 16..31: bits 16..31). */
+static void q5_0(const uint8_t *b, float *y)
+{
+    const float d = h2f(b);
+    const uint32_t qh = io_le32(b + 2);
+    const uint8_t *qs = b + 6;
+    for (int j = 0; j < 16; j++) {
+        int x0 = ((qs[j] & 0x0F) | (int)((qh >> j) << 4 & 0x10)) - 16;
+        int x1 = ((qs[j] >> 4) | (int)((qh >> (j + 12)) & 0x10)) - 16;
+        y[j] = (float)x0 * d;
+        y[j + 16] = (float)x1 * d;
+    }
+}
+
+static void q5_1(const uint8_t *b, float *y)
+{
+    const float d = h2f(b), m = h2f(b + 2);
+    const uint32_t qh = io_le32(b + 4);
+    const uint8_t *qs = b + 8;
+    for (int j = 0; j < 16; j++) {
+        int x0 = (qs[j] & 0x0F) | (int)((qh >> j) << 4 & 0x10);
+        int x1 = (qs[j] >> 4) | (int)((qh >> (j + 12)) & 0x10);
+        y[j] = (float)x0 * d + m;
+        y[j + 16] = (float)x1 * d + m;
+    }
+}
+
+static void q8_0(const uint8_t *b, float *y)
+{
+    const float d = h2f(b);
+    for (int j = 0; j < 32; j++) y[j] = (float)(int8_t)b[2 + j] * d;
+}
+
+/* Q2_K {scales[16], qs[64], d, dmin}: 16 groups of 16, scale/min nibbles per group. */
+static void q2_k(const uint8_t *b, float *y)
+{
+    const uint8_t *sc = b, *q = b + 16;
+    const float d = h2f(b + 80), mn = h2f(b + 82);
+    int is = 0;
+    for (int half = 0; half < 2; half++, q += 32)
+        for (int shift = 0; shift < 8; shift += 2)
+            for (int g = 0; g < 2; g++) {
+                uint8_t s = sc[is++];
+                const float dl = d * (float)(s & 0xF), ml = mn * (float)(s >> 4);
+                for (int l = 0; l < 16; l++) *y++ = dl * (float)((q[l + 16 * g] >> shift) & 3) - ml;
+            }
+}
+
+/* Q3_K {hmask[32], qs[64], scales[12], d}: 16 signed 6-bit scales packed as 4+2 bits. */
+static void q3_k(const uint8_t *b, float *y)
+{
+    const uint8_t *hm = b, *q = b + 32, *s = b + 96;
+    const float d = h2f(b + 108);
+    int8_t scales[16];
+    for (int i = 0; i < 16; i++) {
+        int lo = i < 8 ? s[i] & 0xF : s[i - 8] >> 4;
+        int hi = (s[8 + i % 4] >> (2 * (i / 4))) & 3;
+        scales[i] = (int8_t)((lo | hi << 4) - 32);
+    }
+    int is = 0;
+    uint8_t m = 1;
+    for (int half = 0; half < 2; half++, q += 32)
+        for (int shift = 0; shift < 8; shift += 2, m <<= 1)
+            for (int g = 0; g < 2; g++) {
+                const float dl = d * (float)scales[is++];
+                for (int l = 0; l < 16; l++) {
+                    int v = ((q[l + 16 * g] >> shift) & 3) - ((hm[l + 16 * g] & m) ? 0 : 4);
+                    *y++ = dl * (float)v;
+                }
+            }
+}
+
+/* The 6-bit scale and min of sub-block j in the 12-byte K-quant scale block. */
+static inline void scale_min_k4(int j, const uint8_t *q, uint8_t *d, uint8_t *m)
+{
+    if (j < 4) {
+        *d = q[j] & 63;
+        *m = q[j + 4] & 63;
+    } else {
+        *d = (uint8_t)((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4));
+        *m = (uint8_t)((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
+    }
+}
+
+static void q4_k(const uint8_t *b, float *y)
+{
+    const float d = h2f(b), mn = h2f(b + 2);
+    const uint8_t *sc = b + 4, *q = b + 16;
+    for (int c = 0; c < 4; c++, q += 32) {
+        uint8_t s, m;
+        scale_min_k4(2 * c, sc, &s, &m);
+        const float d1 = d * (float)s, m1 = mn * (float)m;
+        scale_min_k4(2 * c + 1, sc, &s, &m);
+        const float d2 = d * (float)s, m2 = mn * (float)m;
+        for (int l = 0; l < 32; l++) *y++ = d1 * (float)(q[l] & 0xF) - m1;
+        for (int l = 0; l < 32; l++) *y++ = d2 * (float)(q[l] >> 4) - m2;
+    }
+}
+
+static void q5_k(const uint8_t *b, float *y)
+{
+    const float d = h2f(b), mn = h2f(b + 2);
+    const uint8_t *sc = b + 4, *qh = b + 16, *ql = b + 48;
+    uint8_t u1 = 1, u2 = 2;
+    for (int c = 0; c < 4; c++, ql += 32, u1 <<= 2, u2 <<= 2) {
+        uint8_t s, m;
+        scale_min_k4(2 * c, sc, &s, &m);
+        const float d1 = d * (float)s, m1 = mn * (float)m;
+        scale_min_k4(2 * c + 1, sc, &s, &m);
+        const float d2 = d * (float)s, m2 = mn * (float)m;
+        for (int l = 0; l < 32; l++) *y++ = d1 * (float)((ql[l] & 0xF) + (qh[l] & u1 ? 16 : 0)) - m1;
+        for (int l = 0; l < 32; l++) *y++ = d2 * (float)((ql[l] >> 4) + (qh[l] & u2 ? 16 : 0)) - m2;
+    }
+}
+
+static void q6_k(const uint8_t *b, float *y)
+{
+    const uint8_t *ql = b, *qh = b + 128;
+    const int8_t *sc = (const int8_t *)(b + 192);
+    const float d = h2f(b + 208);
+    for (int half = 0; half < 2; half++, y += 128, ql += 64, qh += 32, sc += 8)
+        for (int l = 0; l < 32; l++) {
+            int is = l / 16;
+            int q1 = ((ql[l] & 0xF) | ((qh[l] >> 0 & 3) << 4)) - 32;
+            int q2 = ((ql[l + 32] & 0xF) | ((qh[l] >> 2 & 3) << 4)) - 32;
+            int q3 = ((ql[l] >> 4) | ((qh[l] >> 4 & 3) << 4)) - 32;
+            int q4 = ((ql[l + 32] >> 4) | ((qh[l] >> 6 & 3) << 4)) - 32;
+            y[l] = d * (float)sc[is] * (float)q1;
+            y[l + 32] = d * (float)sc[is + 2] * (float)q2;
+            y[l + 64] = d * (float)sc[is + 4] * (float)q3;
+            y[l + 96] = d * (float)sc[is + 6] * (float)q4;
+        }
+}
+
+static void q8_k(const uint8_t *b, float *y)
+{
+    float d;
+    memcpy(&d, b, 4);
+    for (int j = 0; j < 256; j++) y[j] = d * (float)(int8_t)b[4 + j];
+}
+
+typedef void (*block_fn)(const uint8_t *, float *);
+
+/* ggml type id -> block dequantizer (NULL: not dequantizable here). */
+static block_fn block_fns(int type)
+{
+    switch (type) {
+    case 2: return q4_0;
+    case 3: return q4_1;
+    case 6: return q5_0;
+    case 7: return q5_1;
+    case 8: return q8_0;
+    case 10: return q2_k;
+    case 11: return q3_k;
+    case 12: return q4_k;
+    case 13: return q5_k;
+    case 14: return q6_k;
+    case 15: return q8_k;
+    default: return NULL;
+    }
+}
+
+bool io_can_dequant(int type) { return block_fns(type) != NULL; }
+
+/* src: the tensor's first block; [first, first + n) must be whole blocks. */
+void io_dequant(const uint8_t *src, int type, int64_t first, int64_t n, float *dst)
+{
+    block_fn fn = block_fns(type);
+    int64_t bs = type <= 8 ? 32 : 256;
+    size_t bb = type == 2 ? 18 : type == 3 ? 20 : type == 6 ? 22 : type == 7 ? 24 : type == 8 ? 34
+              : type == 10 ? 84 : type == 11 ? 110 : type == 12 ? 144 : type == 13 ? 176 : type == 14 ? 210 : 292;
+    const uint8_t *b = src + (size_t)(first / bs) * bb;
+    for (int64_t i = 0; i < n; i += bs, b += bb) fn(b, dst + i);
+}

@@ -1,0 +1,299 @@
+/* files.c — builtins load, save and meta: the runtime's file formats as tl values */
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins.h"
+#include "io.h"
+
+/* A loaded file's dict carries its metadata in the dict's label: the label is the
+   file's name, and after its NUL come a magic word, a length and the encoded
+   metadata (runtime/io.h). value.c frees the label with the dict, so the
+   metadata lives exactly as long as the dict, and meta() decodes it on demand. */
+static const char META_MAGIC[8] = { 'T', 'L', 'M', 'E', 'T', 'A', '1', 0 };
+
+static char *make_label(const char *path, const uint8_t *meta, size_t mlen)
+{
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    size_t n = strlen(name);
+    char *l = malloc(n + 1 + (meta ? 16 + mlen : 0));
+    if (!l) return NULL;
+    memcpy(l, name, n + 1);
+    if (meta) {
+        uint64_t len = mlen;
+        memcpy(l + n + 1, META_MAGIC, 8);
+        memcpy(l + n + 9, &len, 8);
+        memcpy(l + n + 17, meta, mlen);
+    }
+    return l;
+}
+
+/* The metadata block of a dict made by load(), or NULL. */
+static const uint8_t *label_meta(const Dict *d, size_t *len)
+{
+    if (!d->label) return NULL;
+    size_t n = strlen(d->label), have = malloc_usable_size(d->label);
+    if (have < n + 17 || memcmp(d->label + n + 1, META_MAGIC, 8) != 0) return NULL;
+    uint64_t mlen;
+    memcpy(&mlen, d->label + n + 9, 8);
+    if (mlen > have - n - 17) return NULL;
+    *len = (size_t)mlen;
+    return (const uint8_t *)d->label + n + 17;
+}
+
+/* ---- runtime metadata -> values ---------------------------------------------------- */
+
+static Value meta_value(const tl_meta *m);
+
+static Value meta_items(const tl_meta *m)
+{
+    Value t = val_tuple_new((int)m->n);
+    if (t.kind != V_TUPLE) return t;
+    for (int64_t i = 0; i < m->n; i++) {
+        Value v = meta_value(&m->items[i]);
+        if (v.kind == V_NONE) { val_release(t); return val_none(); }
+        t.as.tu->items[i] = v;
+    }
+    return t;
+}
+
+/* V_NONE means out of memory (metadata never holds none). */
+static Value meta_value(const tl_meta *m)
+{
+    switch (m->kind) {
+    case TL_META_NUM: return val_num(m->dtype, &m->num);
+    case TL_META_STR: return val_str(m->str, m->len);
+    case TL_META_ARRAY: tl_tensor_retain(m->array); return val_from_tensor(m->array);
+    case TL_META_LIST: return m->n > 0x7fffffff ? val_none() : meta_items(m);
+    case TL_META_MAP: {
+        Value d = val_dict_new();
+        if (d.kind != V_DICT) return val_none();
+        for (int64_t i = 0; i < m->n; i++) {
+            Value v = meta_value(&m->items[i]);
+            if (v.kind == V_NONE || !dict_set(d.as.d, m->keys[i], m->keylens[i], v)) {
+                val_release(d);
+                return val_none();
+            }
+        }
+        return d;
+    }
+    }
+    return val_none();
+}
+
+static bool meta_to_value(Interp *I, CallArgs *a, const uint8_t *blob, size_t len, Value *out)
+{
+    tl_meta *m = tl_meta_decode(blob, len);
+    if (!m) return interp_error_rt(I, a->at);
+    *out = meta_value(m);
+    tl_meta_free(m);
+    if (out->kind == V_NONE) return interp_error(I, a->at, "meta(): out of memory");
+    return true;
+}
+
+/* ---- load ------------------------------------------------------------------------------- */
+
+static bool file_to_dict(Interp *I, CallArgs *a, const char *path, tl_file *f, Value *out)
+{
+    Value d = val_dict_new();
+    if (d.kind != V_DICT) { tl_file_free(f); return interp_error(I, a->at, "load(): out of memory"); }
+    d.as.d->label = make_label(path, f->meta, f->meta_len);
+    for (int64_t i = 0; i < f->n; i++) {
+        Value v = val_from_tensor(f->tensors[i].tensor);
+        f->tensors[i].tensor = NULL;
+        if (!dict_set(d.as.d, f->tensors[i].name, f->tensors[i].len, v)) {
+            tl_file_free(f);
+            val_release(d);
+            return interp_error(I, a->at, "load(): out of memory");
+        }
+    }
+    tl_file_free(f);
+    *out = d;
+    return true;
+}
+
+static bool bi_load(Interp *I, CallArgs *a, Value *out)
+{
+    const char *path;
+    if (!args_check(I, a, "load", 1, 1, NULL) || !arg_string(I, a, "load", 0, NULL, NULL, &path)) return false;
+    tl_file *f = tl_load(path);
+    if (!f) return interp_error_rt(I, a->at);
+    if (f->format == TL_FILE_NPY || f->format == TL_FILE_CSV || f->format == TL_FILE_TXT) {
+        *out = val_from_tensor(f->tensors[0].tensor);
+        f->tensors[0].tensor = NULL;
+        tl_file_free(f);
+        return true;
+    }
+    return file_to_dict(I, a, path, f, out);
+}
+
+/* ---- save -------------------------------------------------------------------------------- */
+
+/* The dict's entries as named tensors (each retained; free with release_named). */
+static bool dict_tensors(Interp *I, CallArgs *a, const Dict *d, tl_named_in **out)
+{
+    tl_named_in *items = calloc((size_t)(d->n ? d->n : 1), sizeof *items);
+    if (!items) return interp_error(I, a->at, "save(): out of memory");
+    for (int i = 0; i < d->n; i++) {
+        if (!val_is_numeric(d->vals[i])) {
+            for (int k = 0; k < i; k++) tl_tensor_release((tl_tensor *)items[k].tensor);
+            free(items);
+            return interp_error(I, a->at, "save(): entry \"%.200s\" is a %s, not a tensor", d->keys[i]->data,
+                                val_kind_name(d->vals[i]));
+        }
+        items[i].name = d->keys[i]->data;
+        items[i].len = d->keys[i]->len;
+        items[i].tensor = val_to_tensor(d->vals[i]);
+    }
+    *out = items;
+    return true;
+}
+
+static void release_named(tl_named_in *items, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (items[i].tensor) tl_tensor_release((tl_tensor *)items[i].tensor);
+    free(items);
+}
+
+/* metadata={"key": "text", ...} for safetensors. */
+static bool metadata_arg(Interp *I, CallArgs *a, tl_meta *m)
+{
+    Value *v = arg_find(a, -1, "metadata");
+    memset(m, 0, sizeof *m);
+    m->kind = TL_META_MAP;
+    if (!v) return true;
+    if (v->kind != V_DICT) return interp_error(I, a->at, "save(): metadata must be a dict of strings");
+    const Dict *d = v->as.d;
+    m->n = d->n;
+    m->items = calloc((size_t)(d->n ? d->n : 1), sizeof *m->items);
+    m->keys = calloc((size_t)(d->n ? d->n : 1), sizeof *m->keys);
+    m->keylens = calloc((size_t)(d->n ? d->n : 1), sizeof *m->keylens);
+    if (!m->items || !m->keys || !m->keylens) return interp_error(I, a->at, "save(): out of memory");
+    for (int i = 0; i < d->n; i++) {
+        if (d->vals[i].kind != V_STR)
+            return interp_error(I, a->at, "save(): metadata value for \"%.200s\" must be a string (use str())",
+                                d->keys[i]->data);
+        m->keys[i] = d->keys[i]->data;            /* borrowed: not freed below */
+        m->keylens[i] = d->keys[i]->len;
+        m->items[i] = (tl_meta){ .kind = TL_META_STR, .str = d->vals[i].as.s->data, .len = d->vals[i].as.s->len };
+    }
+    return true;
+}
+
+static bool save_dict(Interp *I, CallArgs *a, const char *path, tl_file_format fmt, Value v)
+{
+    bool compress = false;
+    if (!arg_bool(I, a, "save", -1, "compress", false, &compress)) return false;
+    if (fmt != TL_FILE_NPZ && arg_find(a, -1, "compress"))
+        return interp_error(I, a->at, "save(): compress= applies to .npz files only");
+    if (fmt != TL_FILE_SAFETENSORS && arg_find(a, -1, "metadata"))
+        return interp_error(I, a->at, "save(): metadata= applies to .safetensors files only");
+    tl_named_in *items = NULL, one;
+    int64_t n;
+    if (v.kind == V_DICT) {
+        if (!dict_tensors(I, a, v.as.d, &items)) return false;
+        n = v.as.d->n;
+    } else if (fmt == TL_FILE_NPZ && val_is_numeric(v)) {   /* np.savez(path, a) names it arr_0 */
+        one = (tl_named_in){ "arr_0", 5, val_to_tensor(v) };
+        items = malloc(sizeof *items);
+        if (!items || !one.tensor) {
+            free(items);
+            if (one.tensor) tl_tensor_release((tl_tensor *)one.tensor);
+            return interp_error_rt(I, a->at);
+        }
+        items[0] = one;
+        n = 1;
+    } else {
+        return interp_error(I, a->at, "save(): %s files hold a dict of tensors, not a %s",
+                            fmt == TL_FILE_NPZ ? ".npz" : ".safetensors", val_kind_name(v));
+    }
+    int rc;
+    if (fmt == TL_FILE_NPZ) {
+        rc = tl_npz_save(path, n, items, compress);
+    } else {
+        tl_meta m;
+        bool ok = metadata_arg(I, a, &m);
+        rc = ok ? tl_safetensors_save(path, n, items, &m) : 0;
+        free(m.items);
+        free(m.keys);
+        free(m.keylens);
+        if (!ok) { release_named(items, n); return false; }
+    }
+    release_named(items, n);
+    return rc == 0 || interp_error_rt(I, a->at);
+}
+
+static bool bi_save(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "compress", "metadata", NULL };
+    const char *path;
+    if (!args_check(I, a, "save", 2, 2, kws) || !arg_string(I, a, "save", 0, NULL, NULL, &path)) return false;
+    Value v = a->pos[1];
+    tl_file_format fmt = tl_file_format_of(path);
+    *out = val_none();
+    switch (fmt) {
+    case TL_FILE_NPZ:
+    case TL_FILE_SAFETENSORS:
+        return save_dict(I, a, path, fmt, v);
+    case TL_FILE_GGUF:
+        return interp_error(I, a->at, "save(): tl reads .gguf files but does not write them (use .safetensors)");
+    case TL_FILE_UNKNOWN:
+        return interp_error(I, a->at, "save(): cannot tell the format of \"%.200s\" (use .npy, .npz, .safetensors, .csv or .txt)", path);
+    default:
+        break;
+    }
+    if (a->nkw) return interp_error(I, a->at, "save(): %s takes no options", a->kwnames[0]);
+    if (!val_is_numeric(v))
+        return interp_error(I, a->at, "save(): %s files hold one tensor, not a %s%s",
+                            fmt == TL_FILE_NPY ? ".npy" : "text", val_kind_name(v),
+                            v.kind == V_DICT ? " (use .npz or .safetensors for a dict)" : "");
+    tl_tensor *t = val_to_tensor(v);
+    if (!t) return interp_error_rt(I, a->at);
+    int rc = fmt == TL_FILE_NPY ? tl_npy_save(path, t) : tl_text_save(path, t, fmt == TL_FILE_CSV ? ',' : 0);
+    tl_tensor_release(t);
+    return rc == 0 || interp_error_rt(I, a->at);
+}
+
+/* ---- meta --------------------------------------------------------------------------------- */
+
+static bool bi_meta(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "meta", 1, 1, NULL)) return false;
+    Value g = a->pos[0];
+    if (g.kind == V_DICT) {
+        size_t len;
+        const uint8_t *blob = label_meta(g.as.d, &len);
+        if (blob) return meta_to_value(I, a, blob, len, out);
+        if (g.as.d->label) { *out = val_dict_new(); return out->kind == V_DICT || interp_error_rt(I, a->at); }
+        return interp_error(I, a->at, "meta() takes a dict returned by load() (or a file's path)");
+    }
+    if (g.kind != V_STR) return interp_error(I, a->at, "meta() takes a dict returned by load() (or a file's path), not a %s", val_kind_name(g));
+    const char *path = g.as.s->data;
+    tl_file_format fmt = tl_file_format_of(path);
+    if (fmt == TL_FILE_UNKNOWN) fmt = tl_file_sniff(path);
+    if (fmt == TL_FILE_GGUF) {
+        uint8_t *blob;
+        size_t len;
+        if (tl_gguf_read_meta(path, &blob, &len)) return interp_error_rt(I, a->at);
+        bool ok = meta_to_value(I, a, blob, len, out);
+        free(blob);
+        return ok;
+    }
+    tl_file *f = tl_load(path);   /* maps, reads nothing but headers */
+    if (!f) return interp_error_rt(I, a->at);
+    bool ok = f->meta ? meta_to_value(I, a, f->meta, f->meta_len, out) : (*out = val_dict_new()).kind == V_DICT;
+    tl_file_free(f);
+    return ok || interp_error_rt(I, a->at);
+}
+
+const Builtin bi_files_table[] = {
+    { "load", bi_load, "load(path)",
+      "reads .npy .npz .safetensors .gguf .csv .txt: a tensor, or a dict of tensors (mapped; read when touched)", 0 },
+    { "save", bi_save, "save(path, value, compress=false, metadata=none)",
+      "writes .npy .npz .safetensors .csv .txt atomically (temporary file, then rename)", 0 },
+    { "meta", bi_meta, "meta(g)",
+      "the metadata of a loaded .gguf/.safetensors dict (or of a file's path) as a dict", 0 },
+    { NULL, NULL, NULL, NULL, 0 },
+};
