@@ -262,13 +262,25 @@ static void rebase(Completions *c, const char *line, int from, int to)
 static char **attempt_completion(const char *text, int start, int end)
 {
     rl_attempted_completion_over = 1;   /* never fall back to the editor's file-name completion */
-    const char *line = rl_line_buffer ? rl_line_buffer : "";
-    Completions c;
-    if (!shell_complete(L.I, L.pending, line, end, &c) || c.n == 0) {
-        completions_free(&c);
-        return NULL;
+    /* a copy up to the end of the line: libedit's buffer is not terminated there */
+    char *line = strndup(rl_line_buffer ? rl_line_buffer : "", rl_line_buffer ? (size_t)rl_end : 0);
+    if (!line) return NULL;
+    bool blank_before = true;
+    for (int i = 0; i < end && line[i]; i++)
+        if (line[i] != ' ' && line[i] != '\t') blank_before = false;
+    static char indent[] = "    ";
+    char *indent_item[] = { indent };
+    Completions c = { .items = indent_item, .n = 1, .start = end };
+    if (blank_before) {   /* Tab at the start of a line indents, as in Python's shell */
+        if (start != end) { free(line); return NULL; }
+    } else {
+        if (!shell_complete(L.I, L.pending, line, end, &c) || c.n == 0) {
+            completions_free(&c);
+            free(line);
+            return NULL;
+        }
+        if (c.start != start) rebase(&c, line, c.start, start);
     }
-    if (c.start != start) rebase(&c, line, c.start, start);
     rl_completion_append_character = c.append ? c.append : '\0';
 #if defined(TL_LINE_READLINE)
     rl_completion_suppress_append = c.append == 0;
@@ -278,7 +290,8 @@ static char **attempt_completion(const char *text, int start, int end)
     char **matches = c.n ? rl_completion_matches(text, generate) : NULL;
     gen_items = NULL;
     gen_n = 0;
-    completions_free(&c);
+    if (!blank_before) completions_free(&c);
+    free(line);
     return matches;
 }
 

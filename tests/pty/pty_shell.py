@@ -466,6 +466,16 @@ def test_completion(sh):
     check("comp_aa" in listing and "comp_ab" in listing, f"Tab Tab should list both names: {listing!r}")
     sh.send("\x03")
     sh.prompt()
+    sh.send("fn indented() {\r")
+    sh.expect(re.escape(CONT) + "$")
+    sh.send("\treturn 5\r")      # Tab at the start of a line indents
+    sh.expect(re.escape(CONT) + "$")
+    sh.run("}")
+    with open(os.path.join(sh.workdir, "history")) as f:
+        saved = f.read()
+    check("fn indented() {\\n    return 5\\n}" in saved, f"Tab at the start of a line should indent: {saved!r}")
+    out = sh.run("indented()")
+    check(lines_of(out) == ["5"], f"indented(): {out!r}")
     out = sh.run(":he\t len")
     check("length of a string" in out, f":help completion: {out!r}")
 
