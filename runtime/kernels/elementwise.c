@@ -214,6 +214,44 @@ static int prepare_operands(tl_binop op, tl_dtype cdt, const tl_tensor *a, const
     return 0;
 }
 
+/* ---- f16 / bf16 through f32 ------------------------------------------------------
+   The f16 loops widen each element with a call; for big tensors it is much
+   faster to widen whole operands with the SIMD casts, run the f32 kernels and
+   round once at the end. The bits are the same: the half loops also compute
+   in f32 and round once. bf16 widens with a shift, so only its unary
+   functions (which gain the SIMD f32 versions) take this path. */
+
+static bool is_half(tl_dtype d) { return d == TL_F16 || d == TL_BF16; }
+
+#define HALF_VIA_F32_MIN 4096
+
+/* t in dtype d (rounded there first), then widened to f32. */
+static tl_tensor *half_to_f32(const tl_tensor *t, tl_dtype d)
+{
+    tl_tensor *h = as_dtype(t, d);
+    if (!h) return NULL;
+    tl_tensor *w = tl_cast(h, TL_F32);
+    tl_tensor_release(h);
+    return w;
+}
+
+static tl_tensor *finish_half(tl_tensor *r, tl_dtype rdt)
+{
+    if (!r || r->dtype == rdt) return r;
+    tl_tensor *c = tl_cast(r, rdt);
+    tl_tensor_release(r);
+    return c;
+}
+
+static tl_tensor *binary_via_f32(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dtype cdt)
+{
+    tl_tensor *wa = half_to_f32(a, cdt), *wb = wa ? half_to_f32(b, cdt) : NULL, *r = NULL;
+    if (wa && wb) r = tl_binary(op, wa, wb, TL_F32);
+    if (wa) tl_tensor_release(wa);
+    if (wb) tl_tensor_release(wb);
+    return finish_half(r, tl_binop_result_dtype(op, cdt));
+}
+
 /* ---- public API -------------------------------------------------------------- */
 
 tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dtype dt)
@@ -221,6 +259,8 @@ tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dty
     tl_dtype cdt;
     tl_inner_fn fn;
     if (binary_loop_for(op, dt, &cdt, &fn) < 0) return NULL;
+    if (cdt == TL_F16 && (tl_tensor_size(a) >= HALF_VIA_F32_MIN || tl_tensor_size(b) >= HALF_VIA_F32_MIN))
+        return binary_via_f32(op, a, b, cdt);
     int nd;
     int64_t shape[TL_MAXDIM];
     if (tl_broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, &nd, shape) < 0) return NULL;
@@ -256,6 +296,12 @@ int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_ten
                   tl_shape_str(out->ndim, out->shape, s1, sizeof s1), tl_shape_str(nd, shape, s2, sizeof s2));
         return -1;
     }
+    if (cdt == TL_F16 && tl_tensor_size(out) >= HALF_VIA_F32_MIN) {
+        tl_tensor *tmp = binary_via_f32(op, a, b, cdt);
+        int rc = tmp ? tl_assign(out, tmp) : -1;
+        if (tmp) tl_tensor_release(tmp);
+        return rc;
+    }
     tl_tensor *ca, *cb;
     if (prepare_operands(op, cdt, a, b, &ca, &cb) < 0) return -1;
     int rc;
@@ -286,6 +332,11 @@ tl_tensor *tl_unary(tl_unop op, const tl_tensor *a)
     if (!fn) {
         tl_seterr("%s is not supported for dtype %s", tl_unop_name(op), tl_dtype_name(a->dtype));
         return NULL;
+    }
+    if (is_half(cdt) && tl_tensor_size(a) >= HALF_VIA_F32_MIN && tl_unary_loop(op, TL_F32)) {
+        tl_tensor *w = half_to_f32(a, cdt), *r = w ? tl_unary(op, w) : NULL;
+        if (w) tl_tensor_release(w);
+        return finish_half(r, tl_unop_result_dtype(op, a->dtype));
     }
     tl_tensor *ca = as_dtype(a, cdt);
     if (!ca) return NULL;

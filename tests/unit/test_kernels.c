@@ -472,6 +472,48 @@ Test(elementwise, streaming_stores_match_cached_stores)
     for (int i = 0; i < 8; i++) tl_tensor_release(all[i]);
 }
 
+Test(elementwise, large_half_tensors_match_the_per_element_loops)
+{
+    /* f16/bf16 tensors above 4096 elements are widened to f32 in bulk: the
+       binary results must keep the per-element loops' bits, unary ones within 1 ulp */
+    int64_t n = 12000;
+    tl_tensor *x32 = noise_f32(1, &n), *y32 = noise_f32(1, &n);
+    tl_binop ops[] = { TL_ADD, TL_SUB, TL_MUL, TL_DIV, TL_POW, TL_LT, TL_MAXIMUM, TL_FLOORDIV };
+    for (int h = 0; h < 2; h++) {
+        tl_dtype dt = h ? TL_BF16 : TL_F16;
+        tl_tensor *x = tl_cast(x32, dt), *y = tl_cast(y32, dt);
+        for (size_t k = 0; k < sizeof ops / sizeof *ops; k++) {
+            tl_tensor *big = tl_binary(ops[k], x, y, dt);
+            cr_assert_not_null(big, "%s", tl_errmsg());
+            size_t es = tl_dtype_size(big->dtype);
+            int bad = 0;
+            for (int64_t i = 0; i < n; i += 997) {          /* spot elements, one at a time */
+                tl_tensor *xi = tl_view_slice(x, 0, i, i + 1, 1, true, true), *yi = tl_view_slice(y, 0, i, i + 1, 1, true, true);
+                tl_tensor *r = tl_binary(ops[k], xi, yi, dt);
+                bad += memcmp((char *)tl_tensor_data(big) + (size_t)i * es, tl_tensor_data(r), es) != 0;
+                tl_tensor_release(xi);
+                tl_tensor_release(yi);
+                tl_tensor_release(r);
+            }
+            cr_expect_eq(bad, 0, "%s op %d: %d spot checks differ", tl_dtype_name(dt), (int)ops[k], bad);
+            tl_tensor_release(big);
+        }
+        tl_tensor *e = tl_unary(TL_EXP, x);
+        for (int64_t i = 0; i < n; i += 997) {
+            tl_tensor *xi = tl_view_slice(x, 0, i, i + 1, 1, true, true), *r = tl_unary(TL_EXP, xi);
+            cr_expect(ulp_distance(at(e, i), at(r, 0), dt) <= 1, "%s exp differs at %lld", tl_dtype_name(dt), (long long)i);
+            tl_tensor_release(xi);
+            tl_tensor_release(r);
+        }
+        cr_expect_eq(e->dtype, dt);
+        tl_tensor_release(e);
+        tl_tensor_release(x);
+        tl_tensor_release(y);
+    }
+    tl_tensor_release(x32);
+    tl_tensor_release(y32);
+}
+
 Test(reduce, cumsum_dtypes_and_axes)
 {
     /* np.cumsum(np.array([[1, 2], [3, 4]], np.int8), axis=0) -> int64 [[1 2] [4 6]];
