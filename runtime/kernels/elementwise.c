@@ -252,6 +252,39 @@ static tl_tensor *binary_via_f32(tl_binop op, const tl_tensor *a, const tl_tenso
     return finish_half(r, tl_binop_result_dtype(op, cdt));
 }
 
+/* numpy's fast_scalar_power: a float tensor to the scalar power 2, 0.5, 1 or
+   -1 is x*x, sqrt(x), x or 1/x (so (-0.) ** 0.5 is -0., as numpy). Returns
+   NULL with *done false when the exponent is none of those. */
+static tl_tensor *scalar_power(const tl_tensor *a, const tl_tensor *b, tl_dtype cdt, bool *done)
+{
+    *done = false;
+    if (!tl_is_float(cdt) || tl_tensor_size(b) != 1 || b->ndim > a->ndim) return NULL;
+    double e = tl_scalar_to_f64(tl_tensor_data(b), b->dtype);
+    tl_scalar es;
+    tl_scalar_convert(&es, cdt, &e, TL_F64);       /* the exponent as cdt sees it */
+    e = tl_scalar_to_f64(&es, cdt);
+    if (e != 2 && e != 0.5 && e != 1 && e != -1) return NULL;
+    *done = true;
+    tl_tensor *x = as_dtype(a, cdt), *r = NULL;
+    if (!x) return NULL;
+    if (e == 2) {
+        r = tl_binary(TL_MUL, x, x, cdt);
+    } else if (e == 0.5) {
+        r = tl_unary(TL_SQRT, x);
+    } else if (e == 1) {
+        r = tl_cast(x, cdt);
+    } else {
+        double one = 1;
+        tl_scalar os;
+        tl_scalar_convert(&os, cdt, &one, TL_F64);
+        tl_tensor *o = tl_tensor_scalar(cdt, &os);
+        r = o ? tl_binary(TL_DIV, o, x, cdt) : NULL;
+        if (o) tl_tensor_release(o);
+    }
+    tl_tensor_release(x);
+    return r;
+}
+
 /* ---- public API -------------------------------------------------------------- */
 
 tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dtype dt)
@@ -259,6 +292,11 @@ tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dty
     tl_dtype cdt;
     tl_inner_fn fn;
     if (binary_loop_for(op, dt, &cdt, &fn) < 0) return NULL;
+    if (op == TL_POW) {
+        bool done;
+        tl_tensor *r = scalar_power(a, b, cdt, &done);
+        if (done) return r;
+    }
     if (cdt == TL_F16 && (tl_tensor_size(a) >= HALF_VIA_F32_MIN || tl_tensor_size(b) >= HALF_VIA_F32_MIN))
         return binary_via_f32(op, a, b, cdt);
     int nd;
