@@ -334,8 +334,9 @@ int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_ten
                   tl_shape_str(out->ndim, out->shape, s1, sizeof s1), tl_shape_str(nd, shape, s2, sizeof s2));
         return -1;
     }
-    if (cdt == TL_F16 && tl_tensor_size(out) >= HALF_VIA_F32_MIN) {
-        tl_tensor *tmp = binary_via_f32(op, a, b, cdt);
+    bool fast_power = op == TL_POW && tl_is_float(cdt) && tl_tensor_size(b) == 1;
+    if ((cdt == TL_F16 && tl_tensor_size(out) >= HALF_VIA_F32_MIN) || fast_power) {
+        tl_tensor *tmp = fast_power ? tl_binary(op, a, b, dt) : binary_via_f32(op, a, b, cdt);
         int rc = tmp ? tl_assign(out, tmp) : -1;
         if (tmp) tl_tensor_release(tmp);
         return rc;
