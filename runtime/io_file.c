@@ -91,10 +91,10 @@ int io_open(io_src *s, const char *path)
     s->fd = open(path, O_RDONLY | O_CLOEXEC);
     if (s->fd < 0) return io_fail_path(path, "cannot open: %s", strerror(errno));
     struct stat st;
-    bool ok = fstat(s->fd, &st) == 0;
-    if (!ok || !S_ISREG(st.st_mode)) {
-        io_fail_path(path, !ok ? "cannot open: %s" : S_ISDIR(st.st_mode) ? "is a folder, not a file" : "not a regular file",
-                     strerror(errno));
+    int bad = fstat(s->fd, &st) != 0 ? io_fail_path(path, "cannot open: %s", strerror(errno))
+            : S_ISDIR(st.st_mode) ? io_fail_path(path, "is a folder, not a file")
+            : !S_ISREG(st.st_mode) ? io_fail_path(path, "not a regular file") : 0;
+    if (bad) {
         close(s->fd);
         return -1;
     }
@@ -216,6 +216,8 @@ tl_tensor *io_tensor_at(io_src *s, uint64_t off, tl_dtype dt, int ndim, const in
     long page = sysconf(_SC_PAGESIZE);
     uint64_t start = off & ~(uint64_t)(page - 1), delta = off - start;
     void *m = mmap(NULL, delta + nbytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, s->fd, (off_t)start);
+    if (m == MAP_FAILED && errno == ENOMEM)   /* out of mappings (vm.max_map_count): read it instead */
+        return io_tensor_copy(s->base + off, dt, ndim, shape, fortran, false);
     if (m == MAP_FAILED) {
         io_fail(s, "cannot map %llu bytes: %s", (unsigned long long)nbytes, strerror(errno));
         return NULL;

@@ -26,7 +26,7 @@
    debugger stops at these SIGSEGVs ("handle SIGSEGV nostop noprint"). */
 
 #define CHUNK ((size_t)1 << 20)          /* bytes of f32 produced per fault */
-#define MAX_REGIONS 4096
+#define MAX_REGIONS 16384                /* live lazy tensors; past that, new ones fill eagerly */
 
 enum { EMPTY, FILLING, READY };
 

@@ -203,6 +203,8 @@ def test_lazy_and_private():
     rc, out, err, _ = run_tl('a = load("private.npy"); a[0] = 99; a[1023] = -1; print(a[0], a[1023], load("private.npy")[0])')
     check(rc == 0 and out == "99.0 -1.0 0.0\n", "writes to a loaded tensor: %r %r" % (out, err))
     check(hashlib.sha256(open(path, "rb").read()).hexdigest() == digest, "writes must never reach the file")
+    rc, out, err, _ = run_tl('a = load("private.npy"); save("private.npy", a * 2); print(a[3], load("private.npy")[3])')
+    check(rc == 0 and out == "3.0 6.0\n", "saving over a loaded file keeps the loaded tensor: %r %r" % (out, err))
 
 
 # ---------------------------------------------------------------- refusing bad files
