@@ -198,7 +198,7 @@ tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0)
     if (!a || !b) goto done;
     batch_strides(&bt, 0, a, 2);
     batch_strides(&bt, 1, b, 2);
-    out = tl_tensor_empty(cdt, bt.nd + 2, oshape);
+    out = tl_kern_empty(cdt, bt.nd + 2, oshape);
     if (out && matmul_core(cdt, a, b, &bt, out) < 0) {
         tl_tensor_release(out);
         out = NULL;
@@ -277,7 +277,7 @@ tl_tensor *tl_det(const tl_tensor *a)
     tl_tensor *out = NULL;
     lapack_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
     if (ipiv && tl_shape_size(a->ndim - 2, a->shape, &count) == 0)
-        out = tl_tensor_empty(dt, a->ndim - 2, a->shape);
+        out = tl_kern_empty(dt, a->ndim - 2, a->shape);
     if (!ipiv) tl_seterr("out of memory");
     size_t es = tl_dtype_size(dt);
     for (int64_t i = 0; out && i < count; i++) {
@@ -364,7 +364,7 @@ tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b)
     oshape[bt.nd] = n;
     if (!vec) oshape[bt.nd + 1] = nrhs;
     tl_tensor *ca = tl_cast(a, dt), *cb = tl_cast(b, dt);    /* contiguous copies */
-    tl_tensor *out = (ca && cb) ? tl_tensor_empty(dt, bt.nd + (vec ? 1 : 2), oshape) : NULL;
+    tl_tensor *out = (ca && cb) ? tl_kern_empty(dt, bt.nd + (vec ? 1 : 2), oshape) : NULL;
     size_t es = tl_dtype_size(dt), msz = (size_t)(n * n) * es, bsz = (size_t)(n * nrhs) * es;
     void *work = malloc(msz ? msz : 1);
     lapack_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));

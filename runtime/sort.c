@@ -111,7 +111,7 @@ static tl_tensor *sort_impl(const tl_tensor *a, int axis, bool desc, bool want_i
     tl_tensor *keys = tl_cast(moved, kdt);                           /* contiguous */
     tl_tensor *vals = (!want_indices && keys) ? tl_copy(moved) : NULL;
     tl_tensor *out = keys && (want_indices || vals)
-                         ? tl_tensor_empty(want_indices ? TL_I64 : a->dtype, moved->ndim, moved->shape) : NULL;
+                         ? tl_kern_empty(want_indices ? TL_I64 : a->dtype, moved->ndim, moved->shape) : NULL;
     tl_tensor_release(moved);
     int rc = out ? 0 : -1;
     if (rc == 0 && tl_tensor_size(out) > 0) {
