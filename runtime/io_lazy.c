@@ -126,7 +126,6 @@ static bool install(void)
     return installed;
 }
 
-/* A slot for r: a free one, else one whose range is no longer mapped (msync says ENOMEM). */
 static void region_free(region *r)
 {
     free((void *)r->state);
@@ -139,7 +138,12 @@ static void retire(int i, region *o)
     if (atomic_compare_exchange_strong(&slots[i], &o, NULL)) region_free(o);
 }
 
-static bool publish(region *r)
+/* Registration is serialized (the handler never takes this lock): two threads
+   loading at once must not retire and read the same old region. */
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A slot for r: a free one, else one whose range is no longer mapped (msync says ENOMEM). */
+static bool publish_locked(region *r)
 {
     int n = atomic_load(&slots_used);
     for (int i = 0; i < n; i++) {   /* a new reservation overlapping an old region proves it is gone */
@@ -164,6 +168,14 @@ static bool publish(region *r)
     return false;
 }
 
+static bool publish(region *r)
+{
+    pthread_mutex_lock(&registry_lock);
+    bool ok = publish_locked(r);
+    pthread_mutex_unlock(&registry_lock);
+    return ok;
+}
+
 /* Everything now, into heap storage: when lazy mapping is unavailable. */
 static tl_tensor *eager(io_src *s, uint64_t off, int type, io_fill_fn fill, int ndim, const int64_t *shape, int64_t count)
 {
@@ -174,10 +186,12 @@ static tl_tensor *eager(io_src *s, uint64_t off, int type, io_fill_fn fill, int 
 
 static void unpublish(region *r)
 {
+    pthread_mutex_lock(&registry_lock);
     for (int i = 0; i < MAX_REGIONS; i++) {
         region *o = r;
         if (atomic_compare_exchange_strong(&slots[i], &o, NULL)) break;
     }
+    pthread_mutex_unlock(&registry_lock);
     region_free(r);
 }
 
