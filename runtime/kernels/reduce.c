@@ -281,14 +281,22 @@ static int outer_task(void *vctx, int64_t t)
         memcpy(acc, src + r0 * c->rs_bytes, (size_t)n * c->es);
         r0++;
     }
-    /* rows are far apart: fetch a few ahead so the loads do not wait */
+    /* rows are far apart: when a block's piece of each row is short, fetch a
+       few rows ahead (long pieces the hardware prefetcher handles itself) */
     int64_t bytes = n * (int64_t)c->es;
-    for (int64_t r = r0; r < r1; r++) {
-        if (r + OUTER_PREFETCH < r1) {
+    bool prefetch = bytes < 4096;
+    for (int64_t r = r0; r < r1;) {
+        if (prefetch && r + OUTER_PREFETCH < r1) {
             const char *ahead = src + (r + OUTER_PREFETCH) * c->rs_bytes;
             for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(ahead + b, 0, 3);
         }
-        c->k->outer(acc, src + r * c->rs_bytes, n);
+        if (r + 4 <= r1 && !prefetch) {
+            c->k->outer4(acc, src + r * c->rs_bytes, n, c->rs_bytes);
+            r += 4;
+        } else {
+            c->k->outer(acc, src + r * c->rs_bytes, n);
+            r++;
+        }
     }
     return 0;
 }

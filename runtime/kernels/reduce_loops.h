@@ -17,6 +17,8 @@
 typedef struct tl_reduce_kernel {
     void (*run)(void *out, const char *a, int64_t n, int64_t s);
     void (*outer)(void *acc, const char *x, int64_t n);
+    /* outer over four rows `stride` bytes apart, in order */
+    void (*outer4)(void *acc, const char *x, int64_t n, int64_t stride);
 } tl_reduce_kernel;
 
 /* Kernel for op over working dtype w (f32 f64 c64 c128 i64 u64 bool), or NULL. */

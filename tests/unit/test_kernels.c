@@ -444,6 +444,30 @@ static bool same_bits(const tl_tensor *a, const tl_tensor *b)
            memcmp(tl_tensor_data(a), tl_tensor_data(b), (size_t)tl_tensor_size(a) * tl_dtype_size(a->dtype)) == 0;
 }
 
+Test(reduce, leading_axis_sums_add_rows_in_order_like_numpy)
+{
+    /* numpy's sum(axis=0) adds row after row from 0; up to 512 rows tl does the
+       same, four rows per pass over the accumulator: identical bits */
+    int64_t shape[2] = { 37, 50 };
+    tl_tensor *m = noise_f32(2, shape);
+    int ax0 = 0;
+    tl_tensor *s = tl_reduce(TL_RSUM, m, 1, &ax0, false, 0), *mx = tl_reduce(TL_RMAX, m, 1, &ax0, false, 0);
+    const float *p = tl_tensor_data(m);
+    int bad = 0;
+    for (int j = 0; j < 50; j++) {
+        float acc = 0, best = p[j];
+        for (int i = 0; i < 37; i++) {
+            acc += p[i * 50 + j];
+            best = p[i * 50 + j] > best ? p[i * 50 + j] : best;
+        }
+        bad += ((const float *)tl_tensor_data(s))[j] != acc || ((const float *)tl_tensor_data(mx))[j] != best;
+    }
+    cr_expect_eq(bad, 0);
+    tl_tensor_release(m);
+    tl_tensor_release(s);
+    tl_tensor_release(mx);
+}
+
 Test(threads, results_do_not_depend_on_thread_count)
 {
     int64_t shape[2] = { 700, 1500 }, n = 2000003;
