@@ -147,7 +147,7 @@ bool value_to_shape(Interp *I, Span at, Value v, int *ndim, int64_t *shape)
     return interp_error(I, at, "a shape must be integers or a tuple of integers, not a %s", val_kind_name(v));
 }
 
-bool arg_shape(Interp *I, CallArgs *a, const char *fname, int first, int *ndim, int64_t *shape)
+bool arg_shape_entries(Interp *I, CallArgs *a, const char *fname, int first, int *ndim, int64_t *shape)
 {
     int n = a->npos - first;
     if (n == 1 && a->pos[first].kind != V_NUM) return value_to_shape(I, a->at, a->pos[first], ndim, shape);
@@ -159,6 +159,12 @@ bool arg_shape(Interp *I, CallArgs *a, const char *fname, int first, int *ndim, 
             return interp_error(I, a->at, "%s(): shape entries must be integers", fname);
         shape[k] = tl_scalar_to_i64(x.as.num.bytes, (tl_dtype)x.dtype);
     }
+    return true;
+}
+
+bool arg_shape(Interp *I, CallArgs *a, const char *fname, int first, int *ndim, int64_t *shape)
+{
+    if (!arg_shape_entries(I, a, fname, first, ndim, shape)) return false;
     for (int k = 0; k < *ndim; k++)
         if (shape[k] < 0) return interp_error(I, a->at, "%s(): negative dimensions are not allowed", fname);
     return true;

@@ -33,6 +33,8 @@ bool arg_dtype(Interp *I, CallArgs *a, const char *fname, int i, const char *kw,
 bool arg_string(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, const char *def, const char **out);
 /* A shape from positional args first.. (zeros(2, 3)) or one tuple/tensor (zeros((2, 3))). */
 bool arg_shape(Interp *I, CallArgs *a, const char *fname, int first, int *ndim, int64_t *shape);
+/* The same, letting negative entries through (reshape's and expand's -1). */
+bool arg_shape_entries(Interp *I, CallArgs *a, const char *fname, int first, int *ndim, int64_t *shape);
 /* axis= as none (all axes), an int, or a tuple of ints; normalized against ndim, duplicates rejected. */
 bool arg_axes(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, int ndim, int *naxes, int *axes, bool *all);
 /* A value as a shape-like tuple of ints (for dtype-agnostic helpers). */

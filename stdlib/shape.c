@@ -18,23 +18,6 @@ static bool arg_axis(Interp *I, CallArgs *a, const char *fname, int i, const cha
     return true;
 }
 
-/* Integers from positional args first.. or from one tuple/tensor (reshape(a, 2, 3) or reshape(a, (2, 3)));
-   unlike arg_shape, negative entries pass through (reshape's -1, expand's -1). */
-static bool shape_args(Interp *I, CallArgs *a, const char *fname, int first, int *nd, int64_t *shape)
-{
-    int n = a->npos - first;
-    if (n == 1 && a->pos[first].kind != V_NUM) return value_to_shape(I, a->at, a->pos[first], nd, shape);
-    if (n > TL_MAXDIM) return interp_error(I, a->at, "%s(): too many dimensions (%d; at most %d)", fname, n, TL_MAXDIM);
-    *nd = n > 0 ? n : 0;
-    for (int k = 0; k < n; k++) {
-        Value x = a->pos[first + k];
-        if (x.kind != V_NUM || !tl_is_int((tl_dtype)x.dtype))
-            return interp_error(I, a->at, "%s(): shape entries must be integers", fname);
-        shape[k] = tl_scalar_to_i64(x.as.num.bytes, (tl_dtype)x.dtype);
-    }
-    return true;
-}
-
 /* A list of integers of any length: an int, a tuple of ints, or a 1-d integer tensor (malloc'd). */
 static bool int_vector(Interp *I, CallArgs *a, const char *fname, Value v, int64_t **out, int64_t *n)
 {
@@ -74,7 +57,7 @@ static bool bi_reshape(Interp *I, CallArgs *a, Value *out)
     int64_t shape[TL_MAXDIM];
     tl_tensor *t;
     const char *fname = a->self->name;
-    if (!args_check(I, a, fname, 1, -1, NULL) || !shape_args(I, a, fname, 1, &nd, shape) ||
+    if (!args_check(I, a, fname, 1, -1, NULL) || !arg_shape_entries(I, a, fname, 1, &nd, shape) ||
         !arg_tensor(I, a, fname, 0, NULL, &t))
         return false;
     tl_tensor *r;
@@ -96,7 +79,7 @@ static bool perm_args(Interp *I, CallArgs *a, const char *fname, int first, int 
 {
     int n;
     int64_t raw[TL_MAXDIM];
-    if (!shape_args(I, a, fname, first, &n, raw)) return false;
+    if (!arg_shape_entries(I, a, fname, first, &n, raw)) return false;
     if (n != ndim) return interp_error(I, a->at, "%s(): axes don't match the tensor (%d given for %d dimensions)", fname, n, ndim);
     for (int k = 0; k < n; k++) {
         if (raw[k] < -ndim || raw[k] >= ndim)
@@ -201,7 +184,7 @@ static bool bi_broadcast_to(Interp *I, CallArgs *a, Value *out)
     int nd;
     int64_t shape[TL_MAXDIM];
     tl_tensor *t;
-    if (!args_check(I, a, fname, 2, expand ? -1 : 2, NULL) || !shape_args(I, a, fname, 1, &nd, shape) ||
+    if (!args_check(I, a, fname, 2, expand ? -1 : 2, NULL) || !arg_shape_entries(I, a, fname, 1, &nd, shape) ||
         !arg_tensor(I, a, fname, 0, NULL, &t))
         return false;
     for (int k = 0; k < nd; k++) {
