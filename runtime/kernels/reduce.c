@@ -200,7 +200,9 @@ static void add_partials(tl_dtype w, const unsigned char *parts, int64_t nb, voi
     }
 }
 
-static int reduce_single(tl_redop op, tl_dtype w, const tl_reduce_kernel *k, const char *base,
+/* One output from R elements of dtype `in`; sums combine their per-block
+   partials in the accumulator dtype `acc`. */
+static int reduce_single(tl_redop op, tl_dtype in, tl_dtype acc, const tl_reduce_kernel *k, const char *base,
                          int64_t R, int64_t rs_bytes, void *out)
 {
     int nth = tl_threads_for(R);
@@ -217,9 +219,9 @@ static int reduce_single(tl_redop op, tl_dtype w, const tl_reduce_kernel *k, con
     if (!c.partials) { tl_seterr("out of memory"); return -1; }
     int rc = tl_parallel_for(ntasks, single_task, &c);
     if (rc == 0) {
-        size_t es = tl_dtype_size(w);
+        size_t es = tl_dtype_size(in);
         if (op == TL_RSUM) {
-            add_partials(w, c.partials, c.nblocks, out);
+            add_partials(acc, c.partials, c.nblocks, out);
         } else if (op == TL_RARGMIN || op == TL_RARGMAX) {
             /* the winner among each block's winner, then its global index */
             unsigned char *cand = malloc((size_t)c.nblocks * es);
@@ -435,22 +437,40 @@ static tl_tensor *reduce_core(tl_redop op, const tl_tensor *a, const bool *mask,
     if (M == 0) return tl_kern_empty(rdt, nd, shape);
     if (total == 0) return empty_reduction(op, rdt, nd, shape);
 
-    tl_tensor *x = as_dtype(a, w);
-    if (!x) return NULL;
     plan p;
-    int rc = make_plan(&p, x, mask, op == TL_RARGMIN || op == TL_RARGMAX);
-    tl_tensor_release(x);
-    if (rc < 0) return NULL;
-    tl_dtype odt = (op == TL_RARGMIN || op == TL_RARGMAX) ? TL_I64 : w;
+    int rc;
+    tl_dtype odt = (op == TL_RARGMIN || op == TL_RARGMAX) ? TL_I64 : w, in = w;
+    /* sums of bool and narrow ints read the input itself when the runs are
+       contiguous (or there is one output); else they widen it first */
+    const tl_reduce_kernel *nk = op == TL_RSUM ? tl_reduce_narrow_sum_kernel(a->dtype) : NULL;
+    bool narrow = false;
+    if (nk) {
+        if (make_plan(&p, a, mask, false) < 0) return NULL;
+        narrow = p.M == 1 || p.rs == 1;
+        if (narrow) {
+            k = nk;
+            in = a->dtype;
+        } else {
+            tl_tensor_release(p.src);
+        }
+    }
+    if (!narrow) {
+        tl_tensor *x = as_dtype(a, w);
+        if (!x) return NULL;
+        rc = make_plan(&p, x, mask, op == TL_RARGMIN || op == TL_RARGMAX);
+        tl_tensor_release(x);
+        if (rc < 0) return NULL;
+    }
     tl_tensor *out = tl_kern_empty(odt, knd, kshape);
+    rc = 0;
     if (!out) rc = -1;
     else if (M == 1) {
-        int64_t es = (int64_t)tl_dtype_size(w);
+        int64_t es = (int64_t)tl_dtype_size(in);
         const char *base = (const char *)p.src->storage->data + p.offset * es;
-        rc = reduce_single(op, w, k, base, p.R, p.rs * es, tl_tensor_data(out));
+        rc = reduce_single(op, in, odt, k, base, p.R, p.rs * es, tl_tensor_data(out));
     } else {
-        rc = try_outer(op, w, k, &p, tl_tensor_data(out));
-        if (rc == 1) rc = reduce_per_output(k, &p, w, out);
+        rc = narrow ? 1 : try_outer(op, w, k, &p, tl_tensor_data(out));
+        if (rc == 1) rc = reduce_per_output(k, &p, in, out);
     }
     tl_tensor_release(p.src);
     if (rc < 0 || !recast(&out, rdt)) {

@@ -296,6 +296,43 @@ OUTER(omax_u64, uint64_t, a > b ? a : b)
 OUTER(oany_b, bool, a || b)
 OUTER(oall_b, bool, a && b)
 
+/* ---- sums of bool and narrow integers, widened as they are read ------------
+   (no 8-byte copy of the input first): u64 accumulation, which wraps like
+   numpy's int64/uint64 sums; signed values sign-extend. */
+#define NSUM(NAME, T)                                                                 \
+    TL_CLONES static uint64_t NAME##_c(const T *v, int64_t n)                         \
+    {                                                                                 \
+        uint64_t acc = 0;                                                             \
+        for (int64_t i = 0; i < n; i++) acc += (uint64_t)(int64_t)v[i];               \
+        return acc;                                                                   \
+    }                                                                                 \
+    static void NAME(void *o, const char *a, int64_t n, int64_t s)                    \
+    {                                                                                 \
+        uint64_t acc = 0;                                                             \
+        if (s == (int64_t)sizeof(T)) acc = NAME##_c((const T *)a, n);                 \
+        else for (int64_t i = 0; i < n; i++) acc += (uint64_t)(int64_t)*(const T *)(a + i * s); \
+        memcpy(o, &acc, 8);                                                           \
+    }
+NSUM(nsum_b, uint8_t)
+NSUM(nsum_u8, uint8_t)
+NSUM(nsum_u16, uint16_t)
+NSUM(nsum_u32, uint32_t)
+NSUM(nsum_i8, int8_t)
+NSUM(nsum_i16, int16_t)
+NSUM(nsum_i32, int32_t)
+
+const tl_reduce_kernel *tl_reduce_narrow_sum_kernel(tl_dtype in)
+{
+    static const tl_reduce_kernel k[] = {
+        [TL_BOOL] = { nsum_b, NULL, NULL }, [TL_U8] = { nsum_u8, NULL, NULL },
+        [TL_U16] = { nsum_u16, NULL, NULL }, [TL_U32] = { nsum_u32, NULL, NULL },
+        [TL_I8] = { nsum_i8, NULL, NULL }, [TL_I16] = { nsum_i16, NULL, NULL },
+        [TL_I32] = { nsum_i32, NULL, NULL },
+    };
+    if ((unsigned)in > TL_I32 || in == TL_U64 || in == TL_I64) return NULL;
+    return &k[in];
+}
+
 /* ---- the table --------------------------------------------------------------- */
 enum { W_F32, W_F64, W_C64, W_C128, W_I64, W_U64, W_BOOL, W_N };
 

@@ -21,6 +21,9 @@ typedef struct tl_reduce_kernel {
     void (*outer4)(void *acc, const char *x, int64_t n, int64_t stride);
 } tl_reduce_kernel;
 
+/* A sum kernel reading bool or an integer narrower than 64 bits directly and
+   writing a 64-bit total (run only), or NULL. */
+const tl_reduce_kernel *tl_reduce_narrow_sum_kernel(tl_dtype in);
 /* Kernel for op over working dtype w (f32 f64 c64 c128 i64 u64 bool), or NULL. */
 const tl_reduce_kernel *tl_reduce_kernel_for(tl_redop op, tl_dtype w);
 

@@ -468,6 +468,38 @@ Test(reduce, leading_axis_sums_add_rows_in_order_like_numpy)
     tl_tensor_release(mx);
 }
 
+Test(reduce, narrow_integer_and_bool_sums_widen_while_reading)
+{
+    /* bool and i8/i16/i32/u8.. sums read the input directly into 64-bit totals
+       (np.sum of int8 is int64: no wrap at 127), on one long run and per row */
+    int64_t n = 1000003, s2[2] = { 1000, 1000 };
+    tl_tensor *x = noise_f32(1, &n);
+    tl_tensor *hundred = vec_f64(1, (double[]){ 100 }, TL_F32), *zero = vec_f64(1, (double[]){ 0 }, TL_F32);
+    tl_tensor *scaled = tl_binary(TL_MUL, x, hundred, TL_F32);
+    tl_tensor *i8 = tl_cast(scaled, TL_I8), *mask = tl_binary(TL_GT, x, zero, TL_F32);
+    int64_t want_i8 = 0, want_mask = 0;
+    const int8_t *pi = tl_tensor_data(i8);
+    const bool *pm = tl_tensor_data(mask);
+    for (int64_t i = 0; i < n; i++) {
+        want_i8 += pi[i];
+        want_mask += pm[i];
+    }
+    tl_tensor *si = tl_reduce(TL_RSUM, i8, 0, NULL, false, 0), *sm = tl_reduce(TL_RSUM, mask, 0, NULL, false, 0);
+    cr_assert(si && sm);
+    cr_expect_eq(si->dtype, TL_I64);
+    cr_expect_eq(*(int64_t *)tl_tensor_data(si), want_i8);
+    cr_expect_eq(*(int64_t *)tl_tensor_data(sm), want_mask);
+    /* per row (contiguous runs) and per column (widened first) agree on the total */
+    tl_tensor *m = tl_view_slice(i8, 0, 0, 1000000, 1, true, true), *m2 = tl_reshape(m, 2, s2);
+    int ax0 = 0, ax1 = 1;
+    tl_tensor *rows = tl_reduce(TL_RSUM, m2, 1, &ax1, false, 0), *cols = tl_reduce(TL_RSUM, m2, 1, &ax0, false, 0);
+    tl_tensor *t1 = tl_reduce(TL_RSUM, rows, 0, NULL, false, 0), *t2 = tl_reduce(TL_RSUM, cols, 0, NULL, false, 0);
+    cr_expect_eq(*(int64_t *)tl_tensor_data(t1), *(int64_t *)tl_tensor_data(t2));
+    cr_expect_eq(*(int64_t *)tl_tensor_data(t1), want_i8 - pi[1000000] - pi[1000001] - pi[1000002]);
+    tl_tensor *all[] = { x, hundred, zero, scaled, i8, mask, si, sm, m, m2, rows, cols, t1, t2 };
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) tl_tensor_release(all[i]);
+}
+
 Test(threads, results_do_not_depend_on_thread_count)
 {
     int64_t shape[2] = { 700, 1500 }, n = 2000003;
