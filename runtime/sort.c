@@ -22,16 +22,17 @@ static tl_dtype key_dtype(tl_dtype d)
 #define LESS_C(a, b) ((!C_ISNAN(a) && C_ISNAN(b)) || (!C_ISNAN(a) && ((a)[0] < (b)[0] || ((a)[0] == (b)[0] && (a)[1] < (b)[1]))))
 #define LESS_I(a, b) ((a)[0] < (b)[0])
 
-/* Stable merge sort of the index array idx[0..n) by key (tmp has n slots). */
-#define MERGESORT(NAME, T, W, LESS)                                                   \
-    static void NAME(int64_t *idx, int64_t *tmp, int64_t n, const T *key, bool desc)  \
+/* Stable merge sort of the index array idx[0..n) by key (tmp has n/2+1
+   slots). BEFORE(a, b): key a must come before key b. */
+#define MERGESORT(NAME, T, W, BEFORE)                                                 \
+    static void NAME(int64_t *idx, int64_t *tmp, int64_t n, const T *key)             \
     {                                                                                 \
         if (n < 2) return;                                                            \
         if (n <= 16) {   /* insertion sort: stable, fast on short runs */             \
             for (int64_t i = 1; i < n; i++) {                                         \
                 int64_t v = idx[i], j = i;                                            \
                 const T *kv = key + W * v;                                            \
-                while (j > 0 && (desc ? LESS(key + W * idx[j - 1], kv) : LESS(kv, key + W * idx[j - 1]))) { \
+                while (j > 0 && BEFORE(kv, key + W * idx[j - 1])) {                   \
                     idx[j] = idx[j - 1];                                              \
                     j--;                                                              \
                 }                                                                     \
@@ -40,63 +41,109 @@ static tl_dtype key_dtype(tl_dtype d)
             return;                                                                   \
         }                                                                             \
         int64_t h = n / 2;                                                            \
-        NAME(idx, tmp, h, key, desc);                                                 \
-        NAME(idx + h, tmp, n - h, key, desc);                                         \
+        NAME(idx, tmp, h, key);                                                       \
+        NAME(idx + h, tmp, n - h, key);                                               \
         memcpy(tmp, idx, (size_t)h * sizeof *idx);                                    \
         int64_t i = 0, j = h, k = 0;                                                  \
-        while (i < h && j < n) {                                                      \
-            const T *a = key + W * tmp[i], *b = key + W * idx[j];                     \
-            bool take_right = desc ? LESS(a, b) : LESS(b, a);                         \
-            idx[k++] = take_right ? idx[j++] : tmp[i++];                              \
-        }                                                                             \
+        while (i < h && j < n)                                                        \
+            idx[k++] = BEFORE(key + W * idx[j], key + W * tmp[i]) ? idx[j++] : tmp[i++]; \
         while (i < h) idx[k++] = tmp[i++];                                            \
     }
 
-MERGESORT(sort_f64, double, 1, LESS_F)
-MERGESORT(sort_c128, double, 2, LESS_C)
-MERGESORT(sort_i64, int64_t, 1, LESS_I)
-MERGESORT(sort_u64, uint64_t, 1, LESS_I)
+/* The same on the keys themselves (sort without indices): W-wide elements. */
+#define VALSORT(NAME, T, W, BEFORE)                                                   \
+    static void NAME(T *x, T *tmp, int64_t n)                                         \
+    {                                                                                 \
+        if (n < 2) return;                                                            \
+        if (n <= 16) {                                                                \
+            for (int64_t i = 1; i < n; i++) {                                         \
+                T v[W];                                                               \
+                memcpy(v, x + W * i, sizeof v);                                       \
+                int64_t j = i;                                                        \
+                while (j > 0 && BEFORE(v, x + W * (j - 1))) {                         \
+                    memcpy(x + W * j, x + W * (j - 1), sizeof v);                     \
+                    j--;                                                              \
+                }                                                                     \
+                memcpy(x + W * j, v, sizeof v);                                       \
+            }                                                                         \
+            return;                                                                   \
+        }                                                                             \
+        int64_t h = n / 2;                                                            \
+        NAME(x, tmp, h);                                                              \
+        NAME(x + W * h, tmp, n - h);                                                  \
+        memcpy(tmp, x, sizeof(T) * W * (size_t)h);                                    \
+        int64_t i = 0, j = h, k = 0;                                                  \
+        while (i < h && j < n) {                                                      \
+            if (BEFORE(x + W * j, tmp + W * i)) memcpy(x + W * k++, x + W * j++, sizeof(T) * W); \
+            else memcpy(x + W * k++, tmp + W * i++, sizeof(T) * W);                  \
+        }                                                                             \
+        if (i < h) memcpy(x + W * k, tmp + W * i, sizeof(T) * W * (size_t)(h - i));  \
+    }
+
+#define ASC_F(a, b) LESS_F(a, b)
+#define DESC_F(a, b) LESS_F(b, a)
+#define ASC_C(a, b) LESS_C(a, b)
+#define DESC_C(a, b) LESS_C(b, a)
+#define ASC_I(a, b) LESS_I(a, b)
+#define DESC_I(a, b) LESS_I(b, a)
+#define SORTERS(S, T, W, CMP)                                                         \
+    MERGESORT(isort_##S##_asc, T, W, ASC_##CMP)                                       \
+    MERGESORT(isort_##S##_desc, T, W, DESC_##CMP)                                     \
+    VALSORT(vsort_##S##_asc, T, W, ASC_##CMP)                                         \
+    VALSORT(vsort_##S##_desc, T, W, DESC_##CMP)
+SORTERS(f64, double, 1, F)
+SORTERS(c128, double, 2, C)
+SORTERS(i64, int64_t, 1, I)
+SORTERS(u64, uint64_t, 1, I)
 
 typedef struct sort_ctx {
     tl_dtype kdt;
-    const char *keys;         /* rows x D keys */
-    const char *vals;         /* rows x D values in the input dtype (sort only) */
-    char *out;
-    size_t vsize;
+    char *keys;               /* rows x D keys (sorted in place by sort) */
+    int64_t *out;             /* rows x D indices (argsort) */
     int64_t rows, D;
     bool desc, want_indices;
 } sort_ctx;
 
+/* Sorts row r: its keys in place, or its indices into out. */
 static int sort_task(void *vctx, int64_t r)
 {
     sort_ctx *c = vctx;
     if ((r & 63) == 0 && tl_check_interrupt() < 0) return -1;
     int64_t D = c->D;
-    int64_t *idx = c->want_indices ? (int64_t *)c->out + r * D : malloc(sizeof(int64_t) * (size_t)D);
-    int64_t *tmp = malloc(sizeof(int64_t) * (size_t)(D / 2 + 1));
-    if (!idx || !tmp) {
-        if (!c->want_indices) free(idx);
-        free(tmp);
+    size_t ks = tl_dtype_size(c->kdt);
+    void *tmp = malloc(c->want_indices ? sizeof(int64_t) * (size_t)(D / 2 + 1) : ks * (size_t)(D / 2 + 1));
+    if (!tmp) {
         tl_seterr("out of memory");
         return -1;
     }
-    for (int64_t i = 0; i < D; i++) idx[i] = i;
-    switch (c->kdt) {
-    case TL_F64: sort_f64(idx, tmp, D, (const double *)c->keys + r * D, c->desc); break;
-    case TL_C128: sort_c128(idx, tmp, D, (const double *)c->keys + 2 * r * D, c->desc); break;
-    case TL_U64: sort_u64(idx, tmp, D, (const uint64_t *)c->keys + r * D, c->desc); break;
-    default: sort_i64(idx, tmp, D, (const int64_t *)c->keys + r * D, c->desc); break;
-    }
-    if (!c->want_indices) {
-        const char *src = c->vals + (size_t)(r * D) * c->vsize;
-        char *dst = c->out + (size_t)(r * D) * c->vsize;
-        for (int64_t i = 0; i < D; i++) memcpy(dst + (size_t)i * c->vsize, src + (size_t)idx[i] * c->vsize, c->vsize);
-        free(idx);
+    char *key = c->keys + (size_t)(r * D) * ks;
+    if (c->want_indices) {
+        int64_t *idx = c->out + r * D;
+        for (int64_t i = 0; i < D; i++) idx[i] = i;
+#define ISORT(S, T) (c->desc ? isort_##S##_desc : isort_##S##_asc)(idx, tmp, D, (const T *)key)
+        switch (c->kdt) {
+        case TL_F64: ISORT(f64, double); break;
+        case TL_C128: ISORT(c128, double); break;
+        case TL_U64: ISORT(u64, uint64_t); break;
+        default: ISORT(i64, int64_t); break;
+        }
+#undef ISORT
+    } else {
+#define VSORT(S, T) (c->desc ? vsort_##S##_desc : vsort_##S##_asc)((T *)key, tmp, D)
+        switch (c->kdt) {
+        case TL_F64: VSORT(f64, double); break;
+        case TL_C128: VSORT(c128, double); break;
+        case TL_U64: VSORT(u64, uint64_t); break;
+        default: VSORT(i64, int64_t); break;
+        }
+#undef VSORT
     }
     free(tmp);
     return 0;
 }
 
+/* Sorting works on a contiguous copy of the keys in a wide dtype (exact for
+   every input dtype, so sort converts the sorted keys straight back). */
 static tl_tensor *sort_impl(const tl_tensor *a, int axis, bool desc, bool want_indices)
 {
     if (a->ndim == 0) {
@@ -108,31 +155,36 @@ static tl_tensor *sort_impl(const tl_tensor *a, int axis, bool desc, bool want_i
     tl_tensor *moved = tl_view_swapaxes(a, ax, a->ndim - 1);
     if (!moved) return NULL;
     tl_dtype kdt = key_dtype(a->dtype);
-    tl_tensor *keys = tl_cast(moved, kdt);                           /* contiguous */
-    tl_tensor *vals = (!want_indices && keys) ? tl_copy(moved) : NULL;
-    tl_tensor *out = keys && (want_indices || vals)
-                         ? tl_kern_empty(want_indices ? TL_I64 : a->dtype, moved->ndim, moved->shape) : NULL;
+    tl_tensor *keys = tl_cast(moved, kdt);                           /* a fresh contiguous copy */
+    tl_tensor *idx = (want_indices && keys) ? tl_kern_empty(TL_I64, moved->ndim, moved->shape) : NULL;
     tl_tensor_release(moved);
-    int rc = out ? 0 : -1;
-    if (rc == 0 && tl_tensor_size(out) > 0) {
-        sort_ctx c = { .kdt = kdt, .keys = tl_tensor_data(keys), .vals = vals ? tl_tensor_data(vals) : NULL,
-                       .out = tl_tensor_data(out), .vsize = tl_dtype_size(a->dtype), .desc = desc,
-                       .want_indices = want_indices };
-        c.D = out->shape[out->ndim - 1];
-        c.rows = tl_tensor_size(out) / c.D;
-        if (tl_threads_for(tl_tensor_size(out) * 8) <= 1) {
+    int rc = keys && (idx || !want_indices) ? 0 : -1;
+    if (rc == 0 && tl_tensor_size(keys) > 0) {
+        sort_ctx c = { .kdt = kdt, .keys = tl_tensor_data(keys), .out = idx ? tl_tensor_data(idx) : NULL,
+                       .desc = desc, .want_indices = want_indices };
+        c.D = keys->shape[keys->ndim - 1];
+        c.rows = tl_tensor_size(keys) / c.D;
+        if (tl_threads_for(tl_tensor_size(keys) * 8) <= 1) {
             for (int64_t r = 0; r < c.rows && rc == 0; r++) rc = sort_task(&c, r);
         } else {
             rc = tl_parallel_for(c.rows, sort_task, &c);
         }
     }
-    if (keys) tl_tensor_release(keys);
-    if (vals) tl_tensor_release(vals);
-    if (rc < 0) {
-        if (out) tl_tensor_release(out);
-        return NULL;
+    tl_tensor *out = NULL;
+    if (rc == 0) {
+        if (want_indices) {
+            out = idx;
+            idx = NULL;
+        } else if (keys->dtype == a->dtype) {
+            out = keys;
+            keys = NULL;
+        } else {
+            out = tl_cast(keys, a->dtype);
+        }
     }
-    if (ax == a->ndim - 1) return out;
+    if (keys) tl_tensor_release(keys);
+    if (idx) tl_tensor_release(idx);
+    if (!out || ax == a->ndim - 1) return out;
     tl_tensor *back = tl_view_swapaxes(out, ax, a->ndim - 1);
     tl_tensor_release(out);
     tl_tensor *r = back ? tl_copy(back) : NULL;

@@ -730,8 +730,22 @@ Test(sort, stable_with_nan_last_and_descending)
     double wm[] = { 0, 1, 1, 5, 9, 2 };
     for (int k = 0; k < 6; k++) cr_expect_eq(at(ms, k), wm[k]);
     cr_expect_eq(ms->dtype, TL_I16);
-    tl_tensor *all[] = { a, s, i, d, m, ms };
-    for (int k = 0; k < 6; k++) tl_tensor_release(all[k]);
+    /* descending values: NaN first; complex: lexicographic, NaN last
+       (np.sort([1+2j, 1+1j, 5j, nan]) -> [5j, 1+1j, 1+2j, nan]) */
+    tl_tensor *sd = tl_sort(a, 0, true);
+    double wsd[] = { 3, 2, 1, 1, 0, -INFINITY };
+    cr_expect(isnan(at(sd, 0)) && isnan(at(sd, 1)));
+    for (int k = 0; k < 6; k++) cr_expect_eq(at(sd, k + 2), wsd[k]);
+    int64_t four = 4;
+    tl_tensor *z = tl_tensor_empty(TL_C64, 1, &four);
+    float zv[8] = { 1, 2, 1, 1, 0, 5, NAN, 0 };
+    memcpy(tl_tensor_data(z), zv, sizeof zv);
+    tl_tensor *zs = tl_sort(z, 0, false);
+    const float *zp = tl_tensor_data(zs);
+    cr_expect(zp[0] == 0 && zp[1] == 5 && zp[2] == 1 && zp[3] == 1 && zp[4] == 1 && zp[5] == 2 && isnan(zp[6]));
+    cr_expect_eq(zs->dtype, TL_C64);
+    tl_tensor *all[] = { a, s, i, d, m, ms, sd, z, zs };
+    for (int k = 0; k < 9; k++) tl_tensor_release(all[k]);
 }
 
 Test(random, seeded_ranges_and_moments)
