@@ -26,8 +26,6 @@ int tl_kern_run_cost(const tl_iter *it, tl_inner_fn fn, void *aux, int64_t cost)
 /* tl_tensor_empty for kernel outputs: large ones reuse the storage of a dead
    earlier output of about the same size (no page faults). */
 tl_tensor *tl_kern_empty(tl_dtype dtype, int ndim, const int64_t *shape);
-/* Drops the cache's references (frees idle cached storage). */
-void tl_kern_cache_clear(void);
 
 /* ---- elementwise inner loops (binary_loops.c, unary_loops.c) ----------- */
 /* Inner loop for out = a OP b, all operands already in cdt (output in the

@@ -86,7 +86,7 @@ tl_tensor *tl_kern_empty(tl_dtype dtype, int ndim, const int64_t *shape)
     return t;
 }
 
-void tl_kern_cache_clear(void)
+void tl_kernel_cache_clear(void)
 {
     pthread_mutex_lock(&cache_lock);
     for (int i = 0; i < CACHE_ENTRIES; i++)

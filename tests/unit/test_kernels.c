@@ -547,6 +547,30 @@ Test(elementwise, streaming_stores_match_cached_stores)
     for (int i = 0; i < 8; i++) tl_tensor_release(all[i]);
 }
 
+Test(elementwise, reused_outputs_never_alias_live_tensors)
+{
+    /* large results reuse the storage of dead ones: a live result is never
+       handed out again, and a reused one holds the right values */
+    int64_t n = 1 << 20;
+    tl_tensor *x = noise_f32(1, &n);
+    tl_tensor *r1 = tl_unary(TL_NEG, x), *r2 = tl_unary(TL_NEG, x);
+    cr_assert(r1 && r2);
+    cr_expect(!tl_shares_memory(r1, r2) && !tl_shares_memory(r1, x) && !tl_shares_memory(r2, x));
+    tl_storage *old = r1->storage;
+    tl_tensor_release(r1);
+    tl_tensor *r3 = tl_binary(TL_ADD, x, x, TL_F32);
+    if (!getenv("TL_KERNEL_CACHE")) cr_expect_eq(r3->storage, old, "the dead result's storage is reused");
+    cr_expect(!tl_shares_memory(r3, r2));
+    const float *px = tl_tensor_data(x), *p3 = tl_tensor_data(r3);
+    int bad = 0;
+    for (int64_t i = 0; i < n; i++) bad += p3[i] != px[i] + px[i];
+    cr_expect_eq(bad, 0);
+    tl_tensor_release(r2);
+    tl_tensor_release(r3);
+    tl_kernel_cache_clear();
+    tl_tensor_release(x);
+}
+
 Test(elementwise, large_half_tensors_match_the_per_element_loops)
 {
     /* f16/bf16 tensors above 4096 elements are widened to f32 in bulk: the
