@@ -116,6 +116,10 @@ static tl_dtype matmul_compute_dtype(tl_dtype dt)
     return dt;
 }
 
+/* Work per uninterruptible BLAS call, and the fewest rows a block may have. */
+#define GEMM_BLOCK_FLOPS ((int64_t)1 << 33)
+#define GEMM_MIN_BLOCK_ROWS 64
+
 /* Computes out (batch..., n, m) from 2-d-or-more a and b already in cdt. */
 static int matmul_core(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, const batch *bt, tl_tensor *out)
 {
@@ -140,10 +144,21 @@ static int matmul_core(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, con
     gemm_operand ga, gb;
     gemm_layout(a, &ga);
     gemm_layout(b, &gb);
+    /* BLAS cannot be interrupted, so each product runs in row blocks of about GEMM_BLOCK_FLOPS
+       (tens of milliseconds) with a Ctrl-C check between them; blocks stay large enough that
+       BLAS keeps its full speed. */
+    int64_t flops_per_row = 2 * m * k * (tl_is_complex(cdt) ? 4 : 1);
+    int64_t block = GEMM_BLOCK_FLOPS / (flops_per_row > 0 ? flops_per_row : 1);
+    if (block < GEMM_MIN_BLOCK_ROWS) block = GEMM_MIN_BLOCK_ROWS;
+    int64_t a_row = a->strides[a->ndim - 2] * (int64_t)es;   /* bytes from one row of a to the next */
     for (int64_t i = 0; i < bt->count; i++) {
-        if (tl_check_interrupt() < 0) return -1;
-        gemm_one(cdt, n, m, k, &ga, ad + batch_offset(bt, 0, i) * (int64_t)es, &gb,
-                 bd + batch_offset(bt, 1, i) * (int64_t)es, cd + i * csize * (int64_t)es);
+        char *ai = ad + batch_offset(bt, 0, i) * (int64_t)es, *bi = bd + batch_offset(bt, 1, i) * (int64_t)es;
+        char *ci = cd + i * csize * (int64_t)es;
+        for (int64_t r = 0; r < n; r += block) {
+            if (tl_check_interrupt() < 0) return -1;
+            int64_t rows = n - r < block ? n - r : block;
+            gemm_one(cdt, rows, m, k, &ga, ai + r * a_row, &gb, bi, ci + r * m * (int64_t)es);
+        }
     }
     return 0;
 }
