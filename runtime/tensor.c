@@ -329,3 +329,18 @@ void tl_tensor_release(tl_tensor *t)
     tl_storage_release(t->storage);
     free(t);
 }
+
+/* Byte range [lo, hi) of t inside its storage (the bounds test before an exact overlap test). */
+bool tl_byte_range(const tl_tensor *t, int64_t *lo, int64_t *hi)
+{
+    int64_t item = (int64_t)tl_dtype_size(t->dtype), a = t->offset * item, b = a;
+    for (int i = 0; i < t->ndim; i++) {
+        if (t->shape[i] == 0) return false;
+        int64_t span = (t->shape[i] - 1) * t->strides[i] * item;
+        if (span < 0) a += span;
+        else b += span;
+    }
+    *lo = a;
+    *hi = b + item;
+    return true;
+}

@@ -119,6 +119,8 @@ int64_t tl_slice_indices(int64_t n, int64_t *start, int64_t *stop, int64_t *step
 
 /* Broadcasts two shapes; "cannot broadcast shapes (3, 4) and (5,)" on failure. */
 int tl_broadcast_shapes(int na, const int64_t *sa, int nb, const int64_t *sb, int *nout, int64_t *out);
+/* Bytes [lo, hi) that t's elements span inside its storage; false when t is empty. */
+bool tl_byte_range(const tl_tensor *t, int64_t *lo, int64_t *hi);
 /* Exact: true when some element of a and some element of b share a byte. */
 bool tl_shares_memory(const tl_tensor *a, const tl_tensor *b);
 /* Formats a shape as numpy does: "(3, 4)", "(5,)", "()". Returns buf. */

@@ -215,27 +215,12 @@ tl_tensor *tl_contiguous(const tl_tensor *t)
     return same;
 }
 
-/* Byte range [lo, hi) a tensor addresses inside its storage; false when empty. */
-static bool byte_range(const tl_tensor *t, int64_t *lo, int64_t *hi)
-{
-    int64_t item = (int64_t)tl_dtype_size(t->dtype), a = t->offset * item, b = a;
-    for (int i = 0; i < t->ndim; i++) {
-        if (t->shape[i] == 0) return false;
-        int64_t span = (t->shape[i] - 1) * t->strides[i] * item;
-        if (span < 0) a += span;
-        else b += span;
-    }
-    *lo = a;
-    *hi = b + item;
-    return true;
-}
-
 /* Cheap bounds test: could some byte of a and of b coincide? */
 static bool may_overlap(const tl_tensor *a, const tl_tensor *b)
 {
     int64_t alo, ahi, blo, bhi;
     if (a->storage != b->storage) return false;
-    if (!byte_range(a, &alo, &ahi) || !byte_range(b, &blo, &bhi)) return false;
+    if (!tl_byte_range(a, &alo, &ahi) || !tl_byte_range(b, &blo, &bhi)) return false;
     return alo < bhi && blo < ahi;
 }
 

@@ -96,21 +96,6 @@ static tl_tensor *as_dtype(const tl_tensor *t, tl_dtype dt)
     return tl_cast(t, dt);
 }
 
-/* Byte range [lo, hi) of t inside its storage; false when t is empty. */
-static bool byte_range(const tl_tensor *t, int64_t *lo, int64_t *hi)
-{
-    int64_t item = (int64_t)tl_dtype_size(t->dtype), a = t->offset * item, b = a;
-    for (int i = 0; i < t->ndim; i++) {
-        if (t->shape[i] == 0) return false;
-        int64_t span = (t->shape[i] - 1) * t->strides[i] * item;
-        if (span < 0) a += span;
-        else b += span;
-    }
-    *lo = a;
-    *hi = b + item;
-    return true;
-}
-
 /* True when writing out while reading x (broadcast to out's shape) element
    by element cannot clobber an element of x before it is read: no shared
    bytes, or x is exactly out's own layout (x += y). */
@@ -118,7 +103,7 @@ static bool alias_safe(const tl_tensor *out, const tl_tensor *x)
 {
     int64_t olo, ohi, xlo, xhi;
     if (out->storage != x->storage) return true;
-    if (!byte_range(out, &olo, &ohi) || !byte_range(x, &xlo, &xhi)) return true;
+    if (!tl_byte_range(out, &olo, &ohi) || !tl_byte_range(x, &xlo, &xhi)) return true;
     if (olo >= xhi || xlo >= ohi) return true;
     if (tl_dtype_size(out->dtype) != tl_dtype_size(x->dtype) || tl_tensor_data(out) != tl_tensor_data(x))
         return false;
