@@ -597,6 +597,17 @@ static bool call_has_keywords(const Node *call)
     return false;
 }
 
+/* Runs a loop body: its statements directly when it is a block (one call level fewer per iteration). */
+static HOT_INLINE Exec exec_body(Ctx *C, Node *body)
+{
+    if (body->kind != N_BLOCK) return exec(C, body);
+    for (int i = 0; i < body->n; i++) {
+        Exec x = exec(C, body->list[i]);
+        if (x != X_NORMAL) return x;
+    }
+    return X_NORMAL;
+}
+
 /* Evaluates range(stop), range(start, stop) or range(start, stop, step) arguments as integers. */
 static bool range_bounds(Ctx *C, Node *call, int64_t *start, int64_t *stop, int64_t *step)
 {
@@ -618,63 +629,91 @@ static bool range_bounds(Ctx *C, Node *call, int64_t *start, int64_t *stop, int6
 }
 
 /* Iterates a for loop over range(...) lazily, or over a tensor's first axis, a tuple, a dict's keys. */
-static COLD Exec exec_for(Ctx *C, Node *n)
+/* Number of values range(start, stop, step) yields, without signed overflow for any bounds. */
+static uint64_t range_count(int64_t start, int64_t stop, int64_t step)
+{
+    if (step > 0 && stop > start) {
+        uint64_t span = (uint64_t)stop - (uint64_t)start, st = (uint64_t)step;
+        return span / st + (span % st != 0);
+    }
+    if (step < 0 && start > stop) {
+        uint64_t span = (uint64_t)start - (uint64_t)stop, st = 0 - (uint64_t)step;
+        return span / st + (span % st != 0);
+    }
+    return 0;
+}
+
+/* Runs one iteration's body; returns X_NORMAL to go on, X_BREAK to stop quietly, else what to return. */
+static HOT_INLINE Exec loop_step(Ctx *C, Node *n, Value item)
+{
+    store_slot(slot_of(C, n), item);
+    Exec x = exec_body(C, n->b);
+    return x == X_CONTINUE ? X_NORMAL : x;
+}
+
+/* for i in range(...): a tight loop with no sequence and no allocation. */
+static Exec exec_for_range(Ctx *C, Node *n, int64_t start, int64_t step, uint64_t count)
+{
+    for (uint64_t i = 0; i < count; i++) {
+        if (interrupted(C, n->at)) return X_ERROR;
+        Exec x = loop_step(C, n, val_i64((int64_t)((uint64_t)start + i * (uint64_t)step)));
+        if (x == X_BREAK) return X_NORMAL;
+        if (x != X_NORMAL) return x;
+    }
+    return X_NORMAL;
+}
+
+/* for x in a tensor (views along axis 0), a tuple, or a dict (its keys). */
+static Exec exec_for_seq(Ctx *C, Node *n, Value seq)
 {
     Interp *I = C->I;
-    Node *it = n->a;
-    Value *var = slot_of(C, n);
-    int64_t start = 0, stop = 0, step = 1;
-    bool is_range = false;
-    Value seq = val_none();
-    if (it->kind == N_CALL && it->a->kind == N_NAME && !call_has_keywords(it)) {
-        Value f;
-        if (!eval(C, it->a, &f)) return X_ERROR;
-        if (f.kind == V_BUILTIN && strcmp(f.as.bi->name, "range") == 0) {
-            is_range = true;
-            if (!range_bounds(C, it, &start, &stop, &step)) { val_release(f); return X_ERROR; }
-        }
-        val_release(f);
-    }
-    if (!is_range && !eval(C, it, &seq)) return X_ERROR;
     int64_t count;
-    if (is_range) {
-        count = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
-                         : (start > stop ? (start - stop - step - 1) / -step : 0);
-    } else if (seq.kind == V_TENSOR) {
-        count = seq.as.t->shape[0];
-    } else if (seq.kind == V_TUPLE) {
-        count = seq.as.tu->n;
-    } else if (seq.kind == V_DICT) {
-        count = seq.as.d->n;
-    } else {
-        interp_error(I, it->at, "cannot iterate over a %s", val_kind_name(seq));
-        val_release(seq);
-        return X_ERROR;
+    switch (seq.kind) {
+    case V_TENSOR: count = seq.as.t->shape[0]; break;
+    case V_TUPLE: count = seq.as.tu->n; break;
+    case V_DICT: count = seq.as.d->n; break;
+    default: return interp_error(I, n->a->at, "cannot iterate over a %s", val_kind_name(seq)), X_ERROR;
     }
-    Exec result = X_NORMAL;
     for (int64_t i = 0; i < count; i++) {
-        if (interrupted(C, n->at)) { result = X_ERROR; break; }
+        if (interrupted(C, n->at)) return X_ERROR;
         Value item;
-        if (is_range) {
-            item = val_i64(start + i * step);
-        } else if (seq.kind == V_TENSOR) {
+        if (seq.kind == V_TENSOR) {
             tl_tensor *row = tl_view_index(seq.as.t, 0, i);
-            if (!row) { interp_error_rt(I, it->at); result = X_ERROR; break; }
+            if (!row) return interp_error_rt(I, n->a->at), X_ERROR;
             item = val_from_tensor(row);
         } else if (seq.kind == V_TUPLE) {
             item = val_retain(seq.as.tu->items[i]);
         } else {
-            if (i >= seq.as.d->n) break;
+            if (i >= seq.as.d->n) break;   /* the body shrank the dict */
             item = val_str(seq.as.d->keys[i]->data, seq.as.d->keys[i]->len);
         }
-        var = slot_of(C, n);
-        store_slot(var, item);
-        Exec x = exec(C, n->b);
-        if (x == X_BREAK) break;
-        if (x == X_RETURN || x == X_ERROR) { result = x; break; }
+        Exec x = loop_step(C, n, item);
+        if (x == X_BREAK) return X_NORMAL;
+        if (x != X_NORMAL) return x;
     }
+    return X_NORMAL;
+}
+
+/* A for loop: range(...) runs lazily; anything else is evaluated and iterated. */
+static COLD Exec exec_for(Ctx *C, Node *n)
+{
+    Node *it = n->a;
+    if (it->kind == N_CALL && it->a->kind == N_NAME && !call_has_keywords(it)) {
+        Value f;
+        if (!eval(C, it->a, &f)) return X_ERROR;
+        bool is_range = f.kind == V_BUILTIN && strcmp(f.as.bi->name, "range") == 0;
+        val_release(f);
+        if (is_range) {
+            int64_t start, stop, step;
+            if (!range_bounds(C, it, &start, &stop, &step)) return X_ERROR;
+            return exec_for_range(C, n, start, step, range_count(start, stop, step));
+        }
+    }
+    Value seq;
+    if (!eval(C, it, &seq)) return X_ERROR;
+    Exec x = exec_for_seq(C, n, seq);
     val_release(seq);
-    return result;
+    return x;
 }
 
 static COLD Exec exec_expr_stmt(Ctx *C, Node *n)
@@ -736,7 +775,18 @@ static Exec exec(Ctx *C, Node *n)
         return X_NORMAL;
     case N_ASSIGN: {
         Value v;
-        if (!eval(C, n->b, &v)) return X_ERROR;
+        Node *rhs = n->b;
+        if (rhs->kind == N_BINARY && n->a->kind == N_NAME) {   /* x = a OP b: the commonest statement */
+            Value a, b;
+            if (!eval_operand(C, rhs->a, &a)) return X_ERROR;
+            if (!eval_operand(C, rhs->b, &b)) { val_release(a); return X_ERROR; }
+            if (!(a.kind == V_NUM && b.kind == V_NUM && scalar_binary_fast(rhs->op, a, b, &v)) &&
+                !eval_binary_general(C, rhs, a, b, &v))
+                return X_ERROR;
+            store_slot(slot_of(C, n->a), v);
+            return X_NORMAL;
+        }
+        if (!eval(C, rhs, &v)) return X_ERROR;
         if (n->a->kind == N_NAME) {   /* the common case, without assign_to's general machinery */
             store_slot(slot_of(C, n->a), v);
             return X_NORMAL;

@@ -73,9 +73,10 @@ struct Closure {
 };
 
 static inline Value val_none(void) { Value v = { .kind = V_NONE }; return v; }
-static inline Value val_i64(int64_t x) { Value v = { .kind = V_NUM, .dtype = TL_I64 }; v.as.num.i64 = x; return v; }
-static inline Value val_f64(double x) { Value v = { .kind = V_NUM, .dtype = TL_F64 }; v.as.num.f64 = x; return v; }
-static inline Value val_bool(bool x) { Value v = { .kind = V_NUM, .dtype = TL_BOOL }; v.as.num.b = x; return v; }
+/* Scalar constructors set only the bytes their dtype uses (no zero-fill: they are the hot path). */
+static inline Value val_i64(int64_t x) { Value v; v.kind = V_NUM; v.dtype = TL_I64; v.weak = false; v.as.num.i64 = x; return v; }
+static inline Value val_f64(double x) { Value v; v.kind = V_NUM; v.dtype = TL_F64; v.weak = false; v.as.num.f64 = x; return v; }
+static inline Value val_bool(bool x) { Value v; v.kind = V_NUM; v.dtype = TL_BOOL; v.weak = false; v.as.num.u64 = 0; v.as.num.b = x; return v; }
 static inline Value val_num(tl_dtype d, const tl_scalar *s) { Value v = { .kind = V_NUM, .dtype = (uint8_t)d }; v.as.num = *s; return v; }
 
 /* Refcounting: retain returns its argument for convenience. Numbers and none are not
