@@ -124,7 +124,7 @@ static int parse_value(kv_ctx *k, uint32_t type, tl_meta *out, int depth)
     if (type >= GT_COUNT) return kv_fail(k, "unknown value type %llu", type, 0);
     if (type == GT_ARRAY) return parse_array(k, out, depth);
     if (type == GT_STRING) {
-        const uint8_t *p;
+        const uint8_t *p = NULL;
         uint64_t len;
         if (read_string(k, &p, &len, "a string length")) return -1;
         if (!out) return 0;
@@ -172,7 +172,7 @@ int io_kv_parse(io_cur *c, uint64_t count, tl_meta *out, uint32_t *alignment)
     }
     int rc = 0;
     for (uint64_t i = 0; i < count && !rc; i++) {
-        const uint8_t *kp;
+        const uint8_t *kp = NULL;
         uint64_t klen;
         uint32_t type;
         k.key = "";

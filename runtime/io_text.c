@@ -63,14 +63,14 @@ static int64_t parse_line(const io_src *s, int64_t line, const char *p, const ch
             const char *a = p, *b = q;
             while (a < b && is_space(*a)) a++;
             while (b > a && is_space(b[-1])) b--;
-            double x;
+            double x = 0;
             if (parse_token(s, line, a, (size_t)(b - a), &x) || push(vs, x)) return -1;
             n++;
             if (q == end) break;
             p = q + 1;
         } else {
             while (q < end && !is_space(*q)) q++;
-            double x;
+            double x = 0;
             if (parse_token(s, line, p, (size_t)(q - p), &x) || push(vs, x)) return -1;
             n++;
             while (q < end && is_space(*q)) q++;
