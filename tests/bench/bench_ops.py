@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""bench_ops.py — every speed target of the kernels issue, measured through the tl language.
+
+For each case, tl runs an expression under `time(fn() = ...)` (best of ROUNDS) and numpy runs the
+same work under timeit (best of ROUNDS), in one run, on the same sizes, f32 unless named;
+prints numpy_time / tl_time and the target.
+usage: /usr/bin/python3 tests/bench/bench_ops.py PATH/TO/tl [ROUNDS=7]
+"""
+import subprocess, sys, timeit
+import numpy as np
+
+ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 7
+TL = sys.argv[1]
+N = 10_000_000
+M = 4096
+
+# name, tl setup, tl expression, numpy setup (dict of globals builder), numpy callable, target
+CASES = [
+    ("add 1e7", f"a = rand({N}, dtype=f32)\nb = rand({N}, dtype=f32)", "a + b",
+     lambda g: g.update(a=np.random.rand(N).astype(np.float32), b=np.random.rand(N).astype(np.float32)),
+     "a + b", 2.5),
+    ("a*b + c*d - e 1e7", "\n".join(f"{v} = rand({N}, dtype=f32)" for v in "abcde"), "a * b + c * d - e",
+     lambda g: g.update({v: np.random.rand(N).astype(np.float32) for v in "abcde"}), "a * b + c * d - e", 2.0),
+    ("X(4096^2) + row", f"X = rand({M}, {M}, dtype=f32)\nr = rand({M}, dtype=f32)", "X + r",
+     lambda g: g.update(X=np.random.rand(M, M).astype(np.float32), r=np.random.rand(M).astype(np.float32)),
+     "X + r", 2.0),
+    ("exp 1e7", f"a = rand({N}, dtype=f32)", "exp(a)",
+     lambda g: g.update(a=np.random.rand(N).astype(np.float32)), "np.exp(a)", 2.0),
+    ("tanh 1e7", f"a = rand({N}, dtype=f32)", "tanh(a)",
+     lambda g: g.update(a=np.random.rand(N).astype(np.float32)), "np.tanh(a)", 2.0),
+    ("sum 1e7", f"a = rand({N}, dtype=f32)", "sum(a)",
+     lambda g: g.update(a=np.random.rand(N).astype(np.float32)), "a.sum()", 1.5),
+    ("sum axis 0 4096^2", f"X = rand({M}, {M}, dtype=f32)", "sum(X, axis=0)",
+     lambda g: g.update(X=np.random.rand(M, M).astype(np.float32)), "X.sum(axis=0)", 1.5),
+    ("sum axis 1 4096^2", f"X = rand({M}, {M}, dtype=f32)", "sum(X, axis=1)",
+     lambda g: g.update(X=np.random.rand(M, M).astype(np.float32)), "X.sum(axis=1)", 1.5),
+    ("contiguous(X.T) 4096^2", f"X = rand({M}, {M}, dtype=f32)", "contiguous(X.T)",
+     lambda g: g.update(X=np.random.rand(M, M).astype(np.float32)), "np.ascontiguousarray(X.T)", 10.0),
+    ("softmax last axis 4096^2", f"X = rand({M}, {M}, dtype=f32)", "softmax(X)",
+     lambda g: g.update(X=np.random.rand(M, M).astype(np.float32)),
+     "(lambda e: e / e.sum(-1, keepdims=True))(np.exp(X - X.max(-1, keepdims=True)))", 4.0),
+    ("matmul 2048 f32", "A = rand(2048, 2048, dtype=f32)\nB = rand(2048, 2048, dtype=f32)", "A @ B",
+     lambda g: g.update(A=np.random.rand(2048, 2048).astype(np.float32), B=np.random.rand(2048, 2048).astype(np.float32)),
+     "A @ B", 0.95),
+    ("matmul 2048 f64", "A = rand(2048, 2048)\nB = rand(2048, 2048)", "A @ B",
+     lambda g: g.update(A=np.random.rand(2048, 2048), B=np.random.rand(2048, 2048)), "A @ B", 0.95),
+    ("f32->f16 1e7", f"a = rand({N}, dtype=f32)", "f16(a)",
+     lambda g: g.update(a=np.random.rand(N).astype(np.float32)), "a.astype(np.float16)", 5.0),
+    ("f32->bf16 1e7 (numpy: f32->f16)", f"a = rand({N}, dtype=f32)", "bf16(a)",
+     lambda g: g.update(a=np.random.rand(N).astype(np.float32)), "a.astype(np.float16)", 5.0),
+]
+
+def tl_time(setup, expr):
+    prog = f"""{setup}
+x = {expr}
+best = 1e9
+for round_ in range({ROUNDS}) {{ best = minimum(best, time(fn() = {expr})) }}
+print(best)
+"""
+    out = subprocess.run([TL, "-e", prog], check=True, capture_output=True, text=True).stdout
+    return float(out.strip().splitlines()[-1])
+
+def np_time(setup, stmt):
+    g = {"np": np}
+    setup(g)
+    eval(stmt, g)
+    return min(timeit.repeat(stmt, globals=g, number=1, repeat=ROUNDS))
+
+def main():
+    print(f"{'case':34} {'numpy_s':>10} {'tl_s':>10} {'ratio':>7} {'target':>7}")
+    for name, tsetup, texpr, nsetup, nstmt, target in CASES:
+        t = tl_time(tsetup, texpr)
+        n = np_time(nsetup, nstmt)
+        ok = "ok" if n / t >= target else "MISS"
+        print(f"{name:34} {n:10.6f} {t:10.6f} {n / t:6.2f}x {target:6.2f}x {ok}")
+    # bf16 @ bf16 against tl's own f32 throughput (target: at least 0.6)
+    f32 = tl_time("A = rand(2048, 2048, dtype=f32)\nB = rand(2048, 2048, dtype=f32)", "A @ B")
+    b16 = tl_time("A = bf16(rand(2048, 2048))\nB = bf16(rand(2048, 2048))", "A @ B")
+    print(f"{'bf16 @ bf16 2048 vs tl f32':34} {f32:10.6f} {b16:10.6f} {f32 / b16:6.2f}x {0.6:6.2f}x {'ok' if f32 / b16 >= 0.6 else 'MISS'}")
+    # a 4-element s = s + v loop, tl against the same loop in numpy
+    loop_n = 200_000
+    tl_loop = f"v = ones(4, dtype=f32)\nfn run() {{\n    s = zeros(4, dtype=f32)\n    for i in range({loop_n}) {{ s = s + v }}\n}}"
+    t = tl_time(tl_loop, "run()")
+    g = {"np": np, "s": np.zeros(4, np.float32), "v": np.ones(4, np.float32)}
+    exec(f"def run():\n    s = np.zeros(4, np.float32)\n    for i in range({loop_n}):\n        s = s + v\n", g)
+    n = min(timeit.repeat("run()", globals=g, number=1, repeat=ROUNDS))
+    print(f"{'4-element s = s + v loop':34} {n:10.6f} {t:10.6f} {n / t:6.2f}x {10.0:6.2f}x {'ok' if n / t >= 10 else 'MISS'}")
+
+main()
