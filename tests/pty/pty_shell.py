@@ -331,6 +331,9 @@ def test_ctrl_c_long_print(sh):
     check(lines_of(out) == ["2"], f"the session works after Ctrl-C: {out!r}")
 
 
+MATMUL_CTRL_C_LIMIT = 0.3
+
+
 def test_ctrl_c_matmul(sh):
     sh.run("m = f64(range(3000))")
     sh.run("mm = m[:, none] * m / 1e6")
@@ -343,9 +346,10 @@ def test_ctrl_c_matmul(sh):
     print(f"    ctrl-c latency, 3000x3000 f64 matmul: prompt back after {dt * 1000:.1f} ms", flush=True)
     out = sh.run("x = 1")
     check("error" not in out, f"the session works after Ctrl-C: {out!r}")
-    if dt >= CTRL_C_LIMIT:
-        raise XFail(f"prompt came back after {dt:.3f} s: one OpenBLAS gemm call cannot be interrupted "
-                    "(runtime/linalg.c would need to split it into row blocks)")
+    # linalg.c runs BLAS in row blocks of ~0.1 s with a Ctrl-C check between them; one
+    # unsplit gemm of this size takes 0.4-2.7 s, so this limit tells the two apart with room
+    # for a busy machine.
+    check(dt < MATMUL_CTRL_C_LIMIT, f"prompt came back after {dt:.3f} s (limit {MATMUL_CTRL_C_LIMIT} s)")
 
 
 def test_ctrl_d_exits(sh):
