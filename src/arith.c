@@ -259,6 +259,7 @@ bool arith_binary(Interp *I, int tok, Value a, Value b, Span at, Value *out)
         *out = val_from_tensor(r);
         return true;
     }
+    if (a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(tok, a, b, out)) return true;
     int op = token_binop(tok);
     if (!val_is_numeric(a) || !val_is_numeric(b)) {
         if (tok == TK_PLUS && a.kind == V_STR && b.kind == V_STR) return concat_strings(I, a, b, at, out);

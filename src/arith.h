@@ -4,6 +4,7 @@
 
 #include "interp.h"
 #include "ops.h"
+#include "token.h"
 
 /* a OP b for a binary operator token (TK_PLUS...). */
 bool arith_binary(Interp *I, int tok, Value a, Value b, Span at, Value *out);
@@ -13,5 +14,48 @@ bool arith_unary(Interp *I, int tok, Value a, Span at, Value *out);
 bool arith_result_dtype(Interp *I, tl_binop op, Value a, Value b, Span at, tl_dtype *dt);
 /* Token to runtime operator, or -1. */
 int arith_token_binop(int tok);
+
+/* The commonest scalar cases (f64 and i64 under + - * / and comparisons) without the general
+   promotion machinery: f64 with f64 or i64 gives f64 whatever the weakness, i64 with i64 gives
+   i64 (what arith_result_dtype would say). False: not one of these; use arith_binary. */
+static inline __attribute__((always_inline)) bool arith_scalar_quick(int op, Value a, Value b, Value *out)
+{
+    bool af = a.dtype == TL_F64, bf = b.dtype == TL_F64;
+    if (!((af || a.dtype == TL_I64) && (bf || b.dtype == TL_I64))) return false;
+    bool weak = a.weak && b.weak;
+    if (af || bf) {
+        double x = af ? a.as.num.f64 : (double)a.as.num.i64, y = bf ? b.as.num.f64 : (double)b.as.num.i64;
+        switch (op) {
+        case TK_PLUS: *out = val_f64(x + y); break;
+        case TK_MINUS: *out = val_f64(x - y); break;
+        case TK_STAR: *out = val_f64(x * y); break;
+        case TK_SLASH: *out = val_f64(x / y); break;
+        case TK_LT: *out = val_bool(x < y); return true;
+        case TK_LE: *out = val_bool(x <= y); return true;
+        case TK_GT: *out = val_bool(x > y); return true;
+        case TK_GE: *out = val_bool(x >= y); return true;
+        case TK_EQ: *out = val_bool(x == y); return true;
+        case TK_NE: *out = val_bool(x != y); return true;
+        default: return false;
+        }
+        out->weak = weak;
+        return true;
+    }
+    uint64_t x = (uint64_t)a.as.num.i64, y = (uint64_t)b.as.num.i64;   /* wrapping arithmetic */
+    switch (op) {
+    case TK_PLUS: *out = val_i64((int64_t)(x + y)); break;
+    case TK_MINUS: *out = val_i64((int64_t)(x - y)); break;
+    case TK_STAR: *out = val_i64((int64_t)(x * y)); break;
+    case TK_LT: *out = val_bool(a.as.num.i64 < b.as.num.i64); return true;
+    case TK_LE: *out = val_bool(a.as.num.i64 <= b.as.num.i64); return true;
+    case TK_GT: *out = val_bool(a.as.num.i64 > b.as.num.i64); return true;
+    case TK_GE: *out = val_bool(a.as.num.i64 >= b.as.num.i64); return true;
+    case TK_EQ: *out = val_bool(a.as.num.i64 == b.as.num.i64); return true;
+    case TK_NE: *out = val_bool(a.as.num.i64 != b.as.num.i64); return true;
+    default: return false;
+    }
+    out->weak = weak;
+    return true;
+}
 
 #endif

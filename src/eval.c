@@ -32,8 +32,6 @@ typedef struct Ctx {
 static bool eval(Ctx *C, Node *n, Value *out);
 static Exec exec(Ctx *C, Node *n);
 
-static HOT_INLINE bool scalar_binary_fast(int op, Value a, Value b, Value *out);
-
 /* eval with the callback signature subscript.c uses to evaluate index items. */
 static bool eval_cb(void *ctx, Node *n, Value *out) { return eval(ctx, n, out); }
 
@@ -419,7 +417,7 @@ static bool eval(Ctx *C, Node *n, Value *out)
         Value a, b;
         if (!eval_operand(C, n->a, &a)) return false;
         if (!eval_operand(C, n->b, &b)) { val_release(a); return false; }
-        if (a.kind == V_NUM && b.kind == V_NUM && scalar_binary_fast(n->op, a, b, out)) return true;
+        if (a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(n->op, a, b, out)) return true;
         return eval_binary_general(C, n, a, b, out);
     }
     case N_IMAG: case N_STR: case N_TRUE: case N_FALSE: case N_NONE: return eval_literal(C, n, out);
@@ -438,48 +436,6 @@ static bool eval(Ctx *C, Node *n, Value *out)
     default:
         return interp_error(C->I, n->at, "this statement has no value");
     }
-}
-
-/* The commonest scalar cases (f64 and i64 under + - * and comparisons) without the general
-   promotion machinery: f64 with f64 or i64 gives f64 whatever the weakness; i64 with i64 gives i64. */
-static HOT_INLINE bool scalar_binary_fast(int op, Value a, Value b, Value *out)
-{
-    bool af = a.dtype == TL_F64, bf = b.dtype == TL_F64;
-    if (!((af || a.dtype == TL_I64) && (bf || b.dtype == TL_I64))) return false;
-    bool weak = a.weak && b.weak;
-    if (af || bf) {
-        double x = af ? a.as.num.f64 : (double)a.as.num.i64, y = bf ? b.as.num.f64 : (double)b.as.num.i64;
-        switch (op) {
-        case TK_PLUS: *out = val_f64(x + y); break;
-        case TK_MINUS: *out = val_f64(x - y); break;
-        case TK_STAR: *out = val_f64(x * y); break;
-        case TK_SLASH: *out = val_f64(x / y); break;
-        case TK_LT: *out = val_bool(x < y); return true;
-        case TK_LE: *out = val_bool(x <= y); return true;
-        case TK_GT: *out = val_bool(x > y); return true;
-        case TK_GE: *out = val_bool(x >= y); return true;
-        case TK_EQ: *out = val_bool(x == y); return true;
-        case TK_NE: *out = val_bool(x != y); return true;
-        default: return false;
-        }
-        out->weak = weak;
-        return true;
-    }
-    uint64_t x = (uint64_t)a.as.num.i64, y = (uint64_t)b.as.num.i64;   /* wrapping arithmetic */
-    switch (op) {
-    case TK_PLUS: *out = val_i64((int64_t)(x + y)); break;
-    case TK_MINUS: *out = val_i64((int64_t)(x - y)); break;
-    case TK_STAR: *out = val_i64((int64_t)(x * y)); break;
-    case TK_LT: *out = val_bool(a.as.num.i64 < b.as.num.i64); return true;
-    case TK_LE: *out = val_bool(a.as.num.i64 <= b.as.num.i64); return true;
-    case TK_GT: *out = val_bool(a.as.num.i64 > b.as.num.i64); return true;
-    case TK_GE: *out = val_bool(a.as.num.i64 >= b.as.num.i64); return true;
-    case TK_EQ: *out = val_bool(a.as.num.i64 == b.as.num.i64); return true;
-    case TK_NE: *out = val_bool(a.as.num.i64 != b.as.num.i64); return true;
-    default: return false;
-    }
-    out->weak = weak;
-    return true;
 }
 
 /* ---- statements -------------------------------------------------------- */
@@ -780,7 +736,7 @@ static Exec exec(Ctx *C, Node *n)
             Value a, b;
             if (!eval_operand(C, rhs->a, &a)) return X_ERROR;
             if (!eval_operand(C, rhs->b, &b)) { val_release(a); return X_ERROR; }
-            if (!(a.kind == V_NUM && b.kind == V_NUM && scalar_binary_fast(rhs->op, a, b, &v)) &&
+            if (!(a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(rhs->op, a, b, &v)) &&
                 !eval_binary_general(C, rhs, a, b, &v))
                 return X_ERROR;
             store_slot(slot_of(C, n->a), v);
