@@ -41,6 +41,13 @@ tl_dtype tl_unop_compute_dtype(tl_unop op, tl_dtype input);
 tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dtype dt);
 /* out = a OP b written into out (shape must be the broadcast shape or out's,
    result cast to out's dtype); gives the no-alias result when out overlaps an input. */
+/* a OP b written over a's own elements (numpy's temporary elision) when the
+   caller holds every reference to a, `spare` of them, and drops them after
+   the call; when a's storage is heap memory no other tensor shares; and when
+   the result has a's dtype and shape. Returns 1 when done (a holds the
+   result), 0 when a cannot be reused (nothing written), -1 on failure
+   (error set; a's elements are then undefined). */
+int tl_binary_over(tl_binop op, tl_tensor *a, const tl_tensor *b, tl_dtype dt, int64_t spare);
 int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_tensor *b, tl_dtype dt);
 tl_tensor *tl_unary(tl_unop op, const tl_tensor *a);
 /* New tensor of dtype dt holding a's values (integer casts wrap; floats round to nearest even). */

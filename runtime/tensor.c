@@ -1,4 +1,5 @@
 /* tensor.c — storage and tensor headers: allocation, refcounts, shapes and strides */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +12,14 @@
 
 /* ---- storage ------------------------------------------------------------- */
 
+/* Serial numbers only name storages in info(); two threads racing here may
+   draw the same number, which is harmless, so no locked instruction is paid. */
 static uint64_t next_heap_id(void)
 {
     static uint64_t counter;
-    return __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
+    uint64_t id = __atomic_load_n(&counter, __ATOMIC_RELAXED) + 1;
+    __atomic_store_n(&counter, id, __ATOMIC_RELAXED);
+    return id;
 }
 
 /* Large buffers ask for transparent huge pages (as numpy does for >= 4 MiB):
@@ -27,11 +32,126 @@ static void advise_hugepages(void *raw, size_t total)
     if (end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);   /* a hint: failure is harmless */
 }
 
+/* ---- recycling of small blocks ---------------------------------------------
+   A loop like `s = s + v` over 4-element tensors makes and drops one header and
+   one storage per step; malloc and free of those cost more than the arithmetic.
+   So each thread keeps a short list of freed headers and of small storages
+   (the struct and its data in one block) and hands them out again. A thread's
+   lists are freed when it exits. */
+
+#define RECYCLE_MAX 64
+#define SMALL_DATA_MAX 256   /* bytes of data stored inline with the storage struct */
+/* data of an inline storage starts here, 64-byte aligned from an aligned block */
+#define SMALL_DATA_OFFSET ((sizeof(tl_storage) + TL_ALIGN - 1) & ~(size_t)(TL_ALIGN - 1))
+
+/* Under AddressSanitizer a kept block is poisoned, so a use after release is
+   still reported although the memory is not freed. */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define RECYCLE_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define RECYCLE_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define RECYCLE_POISON(p, n) ((void)(p), (void)(n))
+#define RECYCLE_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+typedef struct recycled { struct recycled *next; } recycled;
+typedef struct recycle_list { recycled *head; int count; } recycle_list;
+enum { RECYCLE_HEADER, RECYCLE_SMALL_STORAGE, RECYCLE_KINDS };
+
+static _Thread_local recycle_list recycle_lists[RECYCLE_KINDS];
+static _Thread_local bool recycle_registered;
+static pthread_key_t recycle_key;
+static pthread_once_t recycle_once = PTHREAD_ONCE_INIT;
+static const size_t recycle_block_bytes[RECYCLE_KINDS] = {
+    sizeof(tl_tensor), SMALL_DATA_OFFSET + SMALL_DATA_MAX,
+};
+
+/* Thread-exit destructor: frees the exiting thread's lists. */
+static void recycle_drain(void *unused)
+{
+    (void)unused;
+    for (int k = 0; k < RECYCLE_KINDS; k++) {
+        recycled *b = recycle_lists[k].head;
+        while (b) {
+            RECYCLE_UNPOISON(b, recycle_block_bytes[k]);
+            recycled *next = b->next;
+            free(b);
+            b = next;
+        }
+        recycle_lists[k].head = NULL;
+        recycle_lists[k].count = 0;
+    }
+}
+
+static void recycle_make_key(void) { (void)pthread_key_create(&recycle_key, recycle_drain); }
+
+/* A block from kind's list, or NULL when it is empty. */
+static inline void *recycle_take(int kind)
+{
+    recycle_list *l = &recycle_lists[kind];
+    recycled *b = l->head;
+    if (b) {
+        RECYCLE_UNPOISON(b, recycle_block_bytes[kind]);
+        l->head = b->next;
+        l->count--;
+    }
+    return b;
+}
+
+/* Keeps block p for reuse; false when the list is full (the caller frees it). */
+static inline bool recycle_keep(int kind, void *p)
+{
+    recycle_list *l = &recycle_lists[kind];
+    if (l->count >= RECYCLE_MAX) return false;
+    if (!recycle_registered) {
+        /* the key's destructor runs only for threads that set a value */
+        pthread_once(&recycle_once, recycle_make_key);
+        if (pthread_setspecific(recycle_key, recycle_lists) != 0) return false;
+        recycle_registered = true;
+    }
+    recycled *b = p;
+    b->next = l->head;
+    l->head = b;
+    l->count++;
+    RECYCLE_POISON(b, recycle_block_bytes[kind]);
+    return true;
+}
+
+/* Fills the fields of a fresh heap storage whose data lives at p (raw for free()). */
+static tl_storage *storage_init(tl_storage *s, size_t nbytes, void *data, void *raw, size_t total)
+{
+    s->refcount = 1;
+    s->data = data;
+    s->nbytes = nbytes;
+    s->kind = TL_STORAGE_HEAP;
+    s->map_base = raw;
+    s->map_len = total;
+    s->id = next_heap_id();   /* named lazily: formatting here would dominate small-tensor cost */
+    s->name[0] = 0;
+    return s;
+}
+
+/* A storage with its data inline (map_base == the storage itself). */
+static tl_storage *storage_new_small(size_t nbytes, bool zero)
+{
+    tl_storage *s = recycle_take(RECYCLE_SMALL_STORAGE);
+    if (!s) s = aligned_alloc(TL_ALIGN, SMALL_DATA_OFFSET + SMALL_DATA_MAX);
+    if (!s) {
+        tl_seterr("out of memory");
+        return NULL;
+    }
+    void *data = (char *)s + SMALL_DATA_OFFSET;
+    if (zero) memset(data, 0, nbytes);
+    return storage_init(s, nbytes, data, s, 0);
+}
+
 /* Heap storage is malloc'd (calloc'd when zeroed, so large zero buffers stay
    lazy pages) with room to align data to 64 bytes; map_base keeps the raw
-   pointer for free(). */
+   pointer for free(). Small storages carry their data inline. */
 tl_storage *tl_storage_new(size_t nbytes, bool zero)
 {
+    if (nbytes <= SMALL_DATA_MAX) return storage_new_small(nbytes, zero);
     if (nbytes > (size_t)PTRDIFF_MAX - TL_ALIGN) {
         tl_seterr("cannot allocate %zu bytes: too large", nbytes);
         return NULL;
@@ -50,15 +170,7 @@ tl_storage *tl_storage_new(size_t nbytes, bool zero)
     }
     uintptr_t p = ((uintptr_t)raw + TL_ALIGN - 1) & ~(uintptr_t)(TL_ALIGN - 1);
     if (total >= HUGEPAGE_MIN) advise_hugepages(raw, total);
-    s->refcount = 1;
-    s->data = (void *)p;
-    s->nbytes = nbytes;
-    s->kind = TL_STORAGE_HEAP;
-    s->map_base = raw;
-    s->map_len = total;
-    s->id = next_heap_id();   /* named lazily: formatting here would dominate small-tensor cost */
-    s->name[0] = 0;
-    return s;
+    return storage_init(s, nbytes, (void *)p, raw, total);
 }
 
 const char *tl_storage_name(const tl_storage *s, char *buf, size_t n)
@@ -89,14 +201,15 @@ tl_storage *tl_storage_mapped(void *map_base, size_t map_len, void *data, size_t
 
 void tl_storage_retain(tl_storage *s)
 {
-    if (s) __atomic_add_fetch(&s->refcount, 1, __ATOMIC_RELAXED);
+    if (s) s->refcount++;
 }
 
 void tl_storage_release(tl_storage *s)
 {
-    if (!s || __atomic_sub_fetch(&s->refcount, 1, __ATOMIC_ACQ_REL) != 0) return;
+    if (!s || --s->refcount != 0) return;
     if (s->kind == TL_STORAGE_MAPPED) munmap(s->map_base, s->map_len);
-    else free(s->map_base);
+    else if (s->map_base != s) free(s->map_base);
+    else if (recycle_keep(RECYCLE_SMALL_STORAGE, s)) return;
     free(s);
 }
 
@@ -215,7 +328,8 @@ int tl_broadcast_shapes(int na, const int64_t *sa, int nb, const int64_t *sb, in
 static tl_tensor *header_new(tl_storage *s, tl_dtype dtype, int ndim, const int64_t *shape,
                              const int64_t *strides, int64_t offset)
 {
-    tl_tensor *t = malloc(sizeof *t);
+    tl_tensor *t = recycle_take(RECYCLE_HEADER);
+    if (!t) t = malloc(sizeof *t);
     if (!t) {
         tl_seterr("out of memory");
         return NULL;
@@ -320,14 +434,14 @@ tl_tensor *tl_tensor_view_of(tl_storage *s, tl_dtype dtype, int ndim, const int6
 
 void tl_tensor_retain(tl_tensor *t)
 {
-    if (t) __atomic_add_fetch(&t->refcount, 1, __ATOMIC_RELAXED);
+    if (t) t->refcount++;
 }
 
 void tl_tensor_release(tl_tensor *t)
 {
-    if (!t || __atomic_sub_fetch(&t->refcount, 1, __ATOMIC_ACQ_REL) != 0) return;
+    if (!t || --t->refcount != 0) return;
     tl_storage_release(t->storage);
-    free(t);
+    if (!recycle_keep(RECYCLE_HEADER, t)) free(t);
 }
 
 /* Byte range [lo, hi) of t inside its storage (the bounds test before an exact overlap test). */

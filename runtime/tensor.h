@@ -22,7 +22,12 @@ extern volatile sig_atomic_t tl_interrupt_flag;
 /* Returns -1 and sets the "interrupted" error when the flag is set. */
 int tl_check_interrupt(void);
 
-/* ---- storage ----------------------------------------------------------- */
+/* ---- storage -----------------------------------------------------------
+   Refcounts of storages and tensors are plain integers, not atomics: a
+   tensor and its storage belong to one thread at a time (the interpreter's).
+   Worker threads of the kernels read and write elements only; they never
+   retain or release. A locked increment per retain would cost more than
+   the arithmetic on a small tensor. */
 typedef enum tl_storage_kind { TL_STORAGE_HEAP, TL_STORAGE_MAPPED } tl_storage_kind;
 
 typedef struct tl_storage {

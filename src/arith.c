@@ -249,6 +249,40 @@ static const char *op_spelling(int tok) { return token_kind_name((TokenKind)tok)
 
 bool arith_binary(Interp *I, int tok, Value a, Value b, Span at, Value *out)
 {
+    return arith_binary_reusing(I, tok, a, b, at, out, 0);
+}
+
+int arith_tensor_over(Interp *I, int tok, tl_tensor *x, const tl_tensor *y, Span at, int64_t spare)
+{
+    if (x->dtype != y->dtype || x->dtype == TL_BOOL) return 0;   /* promotion: the general path */
+    int op = token_binop(tok);
+    int rc = op < 0 ? 0 : tl_binary_over((tl_binop)op, x, y, x->dtype, spare);
+    if (rc < 0) interp_error_rt(I, at);
+    return rc;
+}
+
+/* The result dtype of two tensors: equal non-bool dtypes need no promotion
+   table (weak or not, d with d is d); the rest asks arith_result_dtype. */
+static bool tensor_pair_dtype(Interp *I, tl_binop op, Value a, Value b, Span at, tl_dtype *dt)
+{
+    if (a.kind == V_TENSOR && b.kind == V_TENSOR && a.as.t->dtype == b.as.t->dtype && a.as.t->dtype != TL_BOOL) {
+        *dt = a.as.t->dtype;
+        return true;
+    }
+    return arith_result_dtype(I, op, a, b, at, dt);
+}
+
+bool arith_binary_reusing(Interp *I, int tok, Value a, Value b, Span at, Value *out, int64_t spare)
+{
+    if (spare > 0 && a.kind == V_TENSOR && b.kind == V_TENSOR) {
+        int rc = arith_tensor_over(I, tok, a.as.t, b.as.t, at, spare);
+        if (rc < 0) return false;
+        if (rc > 0) {
+            *out = val_retain(a);
+            out->weak = false;   /* as a fresh result: only scalars carry weakness */
+            return true;
+        }
+    }
     if (tok == TK_AT) {
         if (!val_is_numeric(a) || !val_is_numeric(b))
             return interp_error(I, at, "unsupported operand types for @: %s and %s", val_kind_name(a), val_kind_name(b));
@@ -276,7 +310,7 @@ bool arith_binary(Interp *I, int tok, Value a, Value b, Span at, Value *out)
     }
     if (op < 0) return interp_error(I, at, "unknown operator %s", op_spelling(tok));
     tl_dtype dt;
-    if (!arith_result_dtype(I, (tl_binop)op, a, b, at, &dt)) return false;
+    if (!tensor_pair_dtype(I, (tl_binop)op, a, b, at, &dt)) return false;
     bool weak = a.kind == V_NUM && b.kind == V_NUM && a.weak && b.weak;
     if (a.kind == V_NUM && b.kind == V_NUM) {
         int r = scalar_fast(I, (tl_binop)op, dt, a, b, at, out);

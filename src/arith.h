@@ -8,6 +8,14 @@
 
 /* a OP b for a binary operator token (TK_PLUS...). */
 bool arith_binary(Interp *I, int tok, Value a, Value b, Span at, Value *out);
+/* arith_binary that may write the result over tensor a when the caller holds
+   all of a's references, `spare` of them, and releases them right after (a
+   temporary, or x in `x = x OP y`): see tl_binary_over. */
+bool arith_binary_reusing(Interp *I, int tok, Value a, Value b, Span at, Value *out, int64_t spare);
+/* x OP y written over x, for tensors of one (non-bool) dtype, when the
+   caller's `spare` references are all x has (see tl_binary_over). 1: done;
+   0: not possible, nothing written; -1: failed, error reported. */
+int arith_tensor_over(Interp *I, int tok, tl_tensor *x, const tl_tensor *y, Span at, int64_t spare);
 /* OP a for '-', '+', '~', not. */
 bool arith_unary(Interp *I, int tok, Value a, Span at, Value *out);
 /* The computation dtype of a OP b (weak literals per NEP 50; errors for out-of-range literals). */

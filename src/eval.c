@@ -325,9 +325,11 @@ static COLD bool eval_unary(Ctx *C, Node *n, Value *out)
     return ok;
 }
 
-static COLD bool eval_binary_general(Ctx *C, Node *n, Value a, Value b, Value *out)
+/* a OP b, releasing both; a's tensor may take the result when the only
+   references to it are our `spare` ones (see arith_binary_reusing). */
+static COLD bool eval_binary_general(Ctx *C, Node *n, Value a, Value b, Value *out, int64_t spare)
 {
-    bool ok = arith_binary(C->I, n->op, a, b, n->at, out);
+    bool ok = arith_binary_reusing(C->I, n->op, a, b, n->at, out, spare);
     val_release(a);
     val_release(b);
     return ok;
@@ -418,7 +420,7 @@ static bool eval(Ctx *C, Node *n, Value *out)
         if (!eval_operand(C, n->a, &a)) return false;
         if (!eval_operand(C, n->b, &b)) { val_release(a); return false; }
         if (a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(n->op, a, b, out)) return true;
-        return eval_binary_general(C, n, a, b, out);
+        return eval_binary_general(C, n, a, b, out, 1);   /* a temporary of ours may take the result */
     }
     case N_IMAG: case N_STR: case N_TRUE: case N_FALSE: case N_NONE: return eval_literal(C, n, out);
     case N_UNARY: return eval_unary(C, n, out);
@@ -719,6 +721,30 @@ static COLD Exec exec_return(Ctx *C, Node *n)
     return X_RETURN;
 }
 
+/* How many references to a's tensor `x = a OP b` may spend on reusing it: ours,
+   plus x's own when a was read from x and x still holds it (x is about to be
+   overwritten, so its old tensor can take the result in place). */
+static int64_t reusable_refs(Ctx *C, Node *operand, const Value *target, Value a)
+{
+    if (a.kind != V_TENSOR) return 0;
+    if (operand->kind == N_NAME && slot_of(C, operand) == target && target->kind == V_TENSOR &&
+        target->as.t == a.as.t)
+        return 2;
+    return 1;
+}
+
+/* x = x OP y for tensors x and y, with x's tensor held by x alone: computed
+   over x's own elements, without touching a reference count (nothing else
+   can see the old value). 1: done; 0: not this case; -1: error. */
+static HOT_INLINE int update_in_place(Ctx *C, Node *n)
+{
+    Node *rhs = n->b;
+    if (rhs->a->kind != N_NAME || rhs->b->kind != N_NAME) return 0;
+    Value *x = slot_of(C, rhs->a), *y = slot_of(C, rhs->b);
+    if (x->kind != V_TENSOR || y->kind != V_TENSOR || x != slot_of(C, n->a)) return 0;
+    return arith_tensor_over(C->I, rhs->op, x->as.t, y->as.t, rhs->at, 1);
+}
+
 /* The statement dispatcher: blocks, assignments and ifs inline; the rest out of line. */
 static Exec exec(Ctx *C, Node *n)
 {
@@ -733,13 +759,16 @@ static Exec exec(Ctx *C, Node *n)
         Value v;
         Node *rhs = n->b;
         if (rhs->kind == N_BINARY && n->a->kind == N_NAME) {   /* x = a OP b: the commonest statement */
+            int over = update_in_place(C, n);
+            if (over != 0) return over > 0 ? X_NORMAL : X_ERROR;
             Value a, b;
             if (!eval_operand(C, rhs->a, &a)) return X_ERROR;
             if (!eval_operand(C, rhs->b, &b)) { val_release(a); return X_ERROR; }
+            Value *target = slot_of(C, n->a);
             if (!(a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(rhs->op, a, b, &v)) &&
-                !eval_binary_general(C, rhs, a, b, &v))
+                !eval_binary_general(C, rhs, a, b, &v, reusable_refs(C, rhs->a, target, a)))
                 return X_ERROR;
-            store_slot(slot_of(C, n->a), v);
+            store_slot(target, v);
             return X_NORMAL;
         }
         if (!eval(C, rhs, &v)) return X_ERROR;

@@ -83,8 +83,18 @@ static inline Value val_num(tl_dtype d, const tl_scalar *s) { Value v = { .kind 
    refcounted, so the common case is inline and free. */
 Value val_retain_obj(Value v);
 void val_release_obj(Value v);
-static inline Value val_retain(Value v) { return v.kind <= V_NUM ? v : val_retain_obj(v); }
-static inline void val_release(Value v) { if (v.kind > V_NUM) val_release_obj(v); }
+/* Tensors, the commonest objects, retain inline; their last release goes out of line. */
+static inline Value val_retain(Value v)
+{
+    if (v.kind == V_TENSOR) v.as.t->refcount++;
+    else if (v.kind > V_NUM) return val_retain_obj(v);
+    return v;
+}
+static inline void val_release(Value v)
+{
+    if (v.kind == V_TENSOR && v.as.t->refcount > 1) v.as.t->refcount--;
+    else if (v.kind > V_NUM) val_release_obj(v);
+}
 
 Value val_str(const char *s, size_t n);
 Value val_cstr(const char *s);

@@ -1,4 +1,5 @@
 /* kernels/elementwise.c — binary and unary elementwise ops, where, clip: dtype rules and dispatch */
+#include <pthread.h>
 #include <string.h>
 
 #include "kern.h"
@@ -152,15 +153,46 @@ static int check_int_operands(tl_binop op, tl_dtype cdt, const tl_tensor *b)
     return -1;
 }
 
+/* The inner loop and dtypes of every (operator, dtype) pair, resolved once:
+   looking them up costs more than a small tensor's arithmetic. */
+typedef struct binary_plan {
+    tl_inner_fn fn;      /* NULL: the operator does not support the dtype */
+    tl_dtype cdt, rdt;   /* compute and result dtypes */
+} binary_plan;
+
+static binary_plan binary_plans[TL_NBINOPS][TL_NDTYPES];
+static pthread_once_t binary_plans_once = PTHREAD_ONCE_INIT;
+static bool binary_plans_ready;
+
+static void resolve_binary_plans(void)
+{
+    for (int op = 0; op < TL_NBINOPS; op++)
+        for (int dt = 0; dt < TL_NDTYPES; dt++) {
+            binary_plan *p = &binary_plans[op][dt];
+            p->cdt = tl_binop_compute_dtype((tl_binop)op, (tl_dtype)dt);
+            p->rdt = tl_binop_result_dtype((tl_binop)op, (tl_dtype)dt);
+            p->fn = tl_simd_binary_loop((tl_binop)op, p->cdt);
+            if (!p->fn) p->fn = tl_binary_loop((tl_binop)op, p->cdt);
+        }
+    __atomic_store_n(&binary_plans_ready, true, __ATOMIC_RELEASE);
+}
+
+/* The plan for op over dt (both already range-checked). */
+static inline const binary_plan *binary_plan_for(tl_binop op, tl_dtype dt)
+{
+    if (!__atomic_load_n(&binary_plans_ready, __ATOMIC_ACQUIRE)) pthread_once(&binary_plans_once, resolve_binary_plans);
+    return &binary_plans[op][dt];
+}
+
 static int binary_loop_for(tl_binop op, tl_dtype dt, tl_dtype *cdt, tl_inner_fn *fn)
 {
     if ((unsigned)op >= TL_NBINOPS || (unsigned)dt >= TL_NDTYPES) {
         tl_seterr("invalid binary operator");
         return -1;
     }
-    *cdt = tl_binop_compute_dtype(op, dt);
-    *fn = tl_simd_binary_loop(op, *cdt);
-    if (!*fn) *fn = tl_binary_loop(op, *cdt);
+    const binary_plan *p = binary_plan_for(op, dt);
+    *cdt = p->cdt;
+    *fn = p->fn;
     if (!*fn) {
         tl_seterr("%s is not supported for dtype %s", tl_binop_name(op), tl_dtype_name(dt));
         return -1;
@@ -270,6 +302,49 @@ static tl_tensor *scalar_power(const tl_tensor *a, const tl_tensor *b, tl_dtype 
     return r;
 }
 
+/* ---- small operands ----------------------------------------------------------------
+   At the prompt and in loops most operands are a handful of elements; there,
+   planning an iteration costs more than the arithmetic. Two contiguous
+   operands of one shape, already of the compute dtype, go straight to the
+   inner loop as one run. */
+
+#define SMALL_DIRECT_MAX 4096   /* elements; larger work goes through the planner and threads */
+
+/* Integer //, % and ** check their right operand before writing anything. */
+static bool needs_int_check(tl_binop op, tl_dtype cdt)
+{
+    return tl_is_int(cdt) && (op == TL_FLOORDIV || op == TL_MOD || op == TL_POW);
+}
+
+/* The element count when a and b can run as one direct run (see above),
+   else -1. One pass checks shape, contiguity and size together, since this
+   runs once per loop step. */
+static int64_t small_direct_count(tl_binop op, tl_dtype cdt, const tl_tensor *a, const tl_tensor *b)
+{
+    if (a->dtype != cdt || b->dtype != cdt || a->ndim != b->ndim || needs_int_check(op, cdt)) return -1;
+    int64_t n = 1;
+    bool dense = true;
+    for (int i = a->ndim - 1; i >= 0; i--) {
+        int64_t d = a->shape[i];
+        if (d != b->shape[i]) return -1;
+        /* size-1 axes never break contiguity (numpy's relaxed rule) */
+        dense = dense && (d == 1 || (a->strides[i] == n && b->strides[i] == n));
+        n *= d;   /* a exists, so the product cannot overflow */
+    }
+    return n <= SMALL_DIRECT_MAX && (dense || n == 0) ? n : -1;
+}
+
+/* fn over the n elements of contiguous same-shape a and b into contiguous out, as one run. */
+static void run_small_direct(tl_inner_fn fn, int64_t n, tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
+{
+    if (n == 0) return;
+    char *ptrs[3] = { tl_tensor_data(out), tl_tensor_data(a), tl_tensor_data(b) };
+    int64_t item = (int64_t)tl_dtype_size(a->dtype);
+    int64_t strides[3] = { (int64_t)tl_dtype_size(out->dtype), item, item };
+    tl_simd_hint h = { false };
+    fn(n, ptrs, strides, &h);
+}
+
 /* ---- public API -------------------------------------------------------------- */
 
 tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dtype dt)
@@ -284,6 +359,12 @@ tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dty
     }
     if (cdt == TL_F16 && (tl_tensor_size(a) >= HALF_VIA_F32_MIN || tl_tensor_size(b) >= HALF_VIA_F32_MIN))
         return binary_via_f32(op, a, b, cdt);
+    int64_t n = small_direct_count(op, cdt, a, b);
+    if (n >= 0) {
+        tl_tensor *out = tl_tensor_empty(tl_binop_result_dtype(op, dt), a->ndim, a->shape);
+        if (out) run_small_direct(fn, n, out, a, b);
+        return out;
+    }
     int nd;
     int64_t shape[TL_MAXDIM];
     if (tl_broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, &nd, shape) < 0) return NULL;
@@ -297,6 +378,38 @@ tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dty
     tl_tensor_release(ca);
     tl_tensor_release(cb);
     return out;
+}
+
+/* True when nothing but the caller's `spare` references can see a's elements:
+   a header no one else holds over heap storage no other header shares. */
+static bool exclusively_held(const tl_tensor *a, int64_t spare)
+{
+    return a->refcount <= spare && a->storage->refcount == 1 && a->storage->kind == TL_STORAGE_HEAP &&
+           !a->readonly;
+}
+
+int tl_binary_over(tl_binop op, tl_tensor *a, const tl_tensor *b, tl_dtype dt, int64_t spare)
+{
+    if ((unsigned)op >= TL_NBINOPS || (unsigned)dt >= TL_NDTYPES || op == TL_POW || !exclusively_held(a, spare) ||
+        a->storage == b->storage)
+        return 0;
+    const binary_plan *p = binary_plan_for(op, dt);
+    tl_dtype cdt = p->cdt;
+    tl_inner_fn fn = p->fn;
+    if (!fn || a->dtype != cdt || b->dtype != cdt || p->rdt != cdt || needs_int_check(op, cdt)) return 0;
+    int64_t n = small_direct_count(op, cdt, a, b);
+    if (n >= 0) {
+        run_small_direct(fn, n, a, a, b);
+        return 1;
+    }
+    /* b must broadcast to exactly a's shape; a's own layout makes the writes
+       safe (each element is read before it is written) */
+    int nd;
+    int64_t shape[TL_MAXDIM];
+    if (cdt == TL_F16 || tl_broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, &nd, shape) < 0 ||
+        nd != a->ndim || memcmp(shape, a->shape, (size_t)nd * sizeof shape[0]) != 0)
+        return 0;
+    return run_binary(fn, a, a, b) < 0 ? -1 : 1;
 }
 
 int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_tensor *b, tl_dtype dt)

@@ -32,7 +32,7 @@ static bool enabled(void)
 
 static bool only_ours(tl_storage *s)
 {
-    return __atomic_load_n(&s->refcount, __ATOMIC_ACQUIRE) == 1;
+    return s->refcount == 1;
 }
 
 /* Drops our reference to entry i. */

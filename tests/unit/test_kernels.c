@@ -156,6 +156,84 @@ Test(binary, every_op_and_dtype_matches_numpy)
     cr_assert_eq(failures, 0);
 }
 
+/* Writing over an exclusively held operand (temporary elision) gives numpy's
+   bytes wherever the result keeps the operand's dtype, and declines otherwise. */
+Test(binary, over_exclusive_operand_matches_numpy)
+{
+    int failures = 0, reused = 0;
+    for (size_t i = 0; i < sizeof bin_cases / sizeof *bin_cases; i++) {
+        const bin_case *c = &bin_cases[i];
+        int64_t n = c->n;
+        tl_tensor *a = from_hex(c->dt, 1, &n, c->a), *b = from_hex(c->dt, 1, &n, c->b);
+        void *before = tl_tensor_data(a);
+        int rc = tl_binary_over(c->op, a, b, c->dt, 1);
+        char what[64];
+        snprintf(what, sizeof what, "over %s %s", bin_names[c->op], tl_dtype_name(c->dt));
+        cr_expect_geq(rc, 0, "%s failed: %s", what, tl_errmsg());
+        if (rc > 0) {
+            reused++;
+            cr_expect_eq(c->rdt, (int)c->dt, "%s: reused although numpy's result is %s", what,
+                         c->rdt < 0 ? "an error" : tl_dtype_name((tl_dtype)c->rdt));
+            cr_expect_eq(tl_tensor_data(a), before);
+            unsigned char want[256];
+            hex_to_bytes(c->r, want, (size_t)n * tl_dtype_size(a->dtype));
+            int bad = compare_elements(a, want, n, c->ulps, 0, what);
+            cr_expect_eq(bad, 0, "%s: %d elements differ from numpy", what, bad);
+            failures += bad != 0;
+        }
+        tl_tensor_release(a);
+        tl_tensor_release(b);
+    }
+    cr_expect_gt(reused, 100, "only %d cases were written over their operand", reused);
+    cr_assert_eq(failures, 0);
+}
+
+/* An operand something else can see is never written over. */
+Test(binary, over_declines_shared_operands)
+{
+    double v[4] = { 1, 2, 3, 4 };
+    tl_tensor *a = vec_f64(4, v, TL_F32), *b = vec_f64(4, v, TL_F32);
+    tl_tensor_retain(a);   /* a second holder */
+    cr_expect_eq(tl_binary_over(TL_ADD, a, b, TL_F32, 1), 0);
+    cr_expect_eq(tl_binary_over(TL_ADD, a, b, TL_F32, 2), 1, "both references are the caller's: %s", tl_errmsg());
+    tl_tensor_release(a);
+    tl_tensor *view = tl_view_slice(a, 0, 0, 2, 1, true, true);   /* shares a's storage */
+    cr_expect_eq(tl_binary_over(TL_ADD, a, b, TL_F32, 1), 0);
+    cr_expect_eq(tl_binary_over(TL_ADD, view, b, TL_F32, 1), 0);
+    cr_expect_eq(at(view, 1), 4.0, "the shared elements are unchanged");
+    tl_tensor_release(view);
+    cr_expect_eq(tl_binary_over(TL_ADD, a, a, TL_F32, 1), 0, "an operand aliasing the output");
+    cr_expect_eq(tl_binary_over(TL_LT, a, b, TL_F32, 1), 0, "the result (bool) is not a's dtype");
+    cr_expect_eq(at(a, 3), 8.0);
+    int64_t row = 4, shape2[2] = { 3, 4 };
+    tl_tensor *m = tl_tensor_zeros(TL_F32, 2, shape2);
+    cr_expect_eq(tl_binary_over(TL_ADD, m, b, TL_F32, 1), 1, "b broadcasts to m's shape");
+    cr_expect_eq(at(m, 11), 4.0);
+    tl_tensor *col = tl_tensor_zeros(TL_F32, 1, &row);
+    cr_expect_eq(tl_binary_over(TL_ADD, col, m, TL_F32, 1), 0, "the result would be bigger than the operand");
+    tl_tensor_release(col);
+    tl_tensor_release(m);
+    tl_tensor_release(a);
+    tl_tensor_release(b);
+}
+
+/* Headers and small storages come back from the per-thread lists clean. */
+Test(binary, recycled_small_tensors_start_fresh)
+{
+    int64_t n = 5;
+    for (int round = 0; round < 200; round++) {
+        tl_tensor *z = tl_tensor_zeros(TL_F64, 1, &n);
+        for (int64_t i = 0; i < n; i++) cr_assert_eq(at(z, i), 0.0, "round %d element %lld", round, (long long)i);
+        cr_assert_eq(z->refcount, 1);
+        cr_assert_eq(z->storage->refcount, 1);
+        cr_assert_eq(z->offset, 0);
+        cr_assert(!z->readonly);
+        cr_assert_eq((uintptr_t)tl_tensor_data(z) % 64, 0, "data stays 64-byte aligned");
+        ((double *)tl_tensor_data(z))[2] = 7;   /* dirty it for the next round */
+        tl_tensor_release(z);
+    }
+}
+
 Test(unary, every_op_and_dtype_matches_numpy)
 {
     int failures = 0;
