@@ -96,6 +96,7 @@ tl_tensor *tl_randn(tl_dtype dtype, int ndim, const int64_t *shape);
 tl_tensor *tl_randint(int64_t lo, int64_t hi, tl_dtype dtype, int ndim, const int64_t *shape);
 
 /* threads (used by kernels above a size threshold) */
+#define TL_MAX_THREADS 64
 void tl_set_threads(int n);
 int tl_get_threads(void);
 

@@ -189,6 +189,25 @@ static bool bi_time(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
+/* threads() gives the kernels' thread count; threads(n) sets it (and gives none,
+   so setting it at the prompt echoes nothing, like torch.set_num_threads). */
+static bool bi_threads(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "threads", 0, 1, NULL)) return false;
+    int64_t old = tl_get_threads(), n;   /* read first: it also starts the count from TL_THREADS */
+    if (!arg_int(I, a, "threads", 0, NULL, 0, &n)) return false;
+    if (a->npos == 1) {
+        if (n < 1 || n > TL_MAX_THREADS)
+            return interp_error(I, a->at, "threads(): n must be between 1 and %d, got %lld", TL_MAX_THREADS,
+                                (long long)n);
+        tl_set_threads((int)n);
+        *out = val_none();
+        return true;
+    }
+    *out = val_i64(old);
+    return true;
+}
+
 static bool bi_printopts(Interp *I, CallArgs *a, Value *out)
 {
     static const char *const kws[] = { "precision", "threshold", "edgeitems", "linewidth", "suppress", NULL };
@@ -224,6 +243,8 @@ const Builtin bi_core_table[] = {
     { "include", bi_include, "include(path)", "runs another .tl file (path relative to this file's folder)", 0 },
     { "help", bi_help, "help(name)", "prints a builtin's signature and description", 0 },
     { "time", bi_time, "time(f)", "calls f() and returns the seconds it took", 0 },
+    { "threads", bi_threads, "threads(n=none)",
+      "the kernels' thread count; threads(n) sets it (results never depend on it)", 0 },
     { "printopts", bi_printopts, "printopts(precision=8, threshold=1000, edgeitems=3, linewidth=75, suppress=false)",
       "changes how tensors print", 0 },
     { NULL, NULL, NULL, NULL, 0 },

@@ -185,70 +185,6 @@ static void convert_inner(int64_t n, char **ptrs, const int64_t *bs, void *aux)
     tl_convert_run(n, ptrs[1], c->src, bs[1], ptrs[0], c->dst, bs[0]);
 }
 
-/* ---- blocked transpose ----------------------------------------------------
-   Copying a transposed view element by element reads (or writes) one cache line
-   per element. When the plan is 2-d with the source strided along the inner
-   axis and dense along the outer one, the copy goes tile by tile, so each tile
-   of both source and destination stays in L1; bands of tiles run on the pool. */
-
-#define TRANSPOSE_TILE 32
-
-typedef struct transpose_job {
-    char *dst;
-    const char *src;
-    int64_t rows, cols;          /* outer, inner extent of the plan */
-    int64_t d_row, d_col;        /* byte strides of dst along outer, inner */
-    int64_t s_row, s_col;        /* byte strides of src along outer, inner */
-    tl_dtype dst_dt, src_dt;
-} transpose_job;
-
-/* A same-dtype tile: the destination walked densely, the source within a few cache lines. */
-#define DEF_TILE(N, T)                                                                             \
-    static void tile_##N(const transpose_job *j, int64_t r0, int64_t r1, int64_t c0, int64_t c1) \
-    {                                                                                              \
-        for (int64_t r = r0; r < r1; r++) {                                                        \
-            T *d = (T *)(j->dst + r * j->d_row);                                                   \
-            const char *srow = j->src + r * j->s_row;                                              \
-            for (int64_t c = c0; c < c1; c++) d[c] = *(const T *)(srow + c * j->s_col);            \
-        }                                                                                          \
-    }
-DEF_TILE(2, uint16_t)
-DEF_TILE(4, uint32_t)
-DEF_TILE(8, uint64_t)
-#undef DEF_TILE
-
-/* One band of TRANSPOSE_TILE outer rows, tile by tile. */
-static int transpose_band(void *ctx, int64_t band)
-{
-    const transpose_job *j = ctx;
-    int64_t r0 = band * TRANSPOSE_TILE, r1 = r0 + TRANSPOSE_TILE < j->rows ? r0 + TRANSPOSE_TILE : j->rows;
-    size_t item = tl_dtype_size(j->src_dt);
-    bool same = j->src_dt == j->dst_dt && j->d_col == (int64_t)item;
-    for (int64_t c0 = 0; c0 < j->cols; c0 += TRANSPOSE_TILE) {
-        int64_t c1 = c0 + TRANSPOSE_TILE < j->cols ? c0 + TRANSPOSE_TILE : j->cols;
-        if (same && item == 4) tile_4(j, r0, r1, c0, c1);
-        else if (same && item == 8) tile_8(j, r0, r1, c0, c1);
-        else if (same && item == 2) tile_2(j, r0, r1, c0, c1);
-        else
-            for (int64_t c = c0; c < c1; c++)   /* along the outer axis the source is dense */
-                tl_convert_run(r1 - r0, j->src + r0 * j->s_row + c * j->s_col, j->src_dt, j->s_row,
-                               j->dst + r0 * j->d_row + c * j->d_col, j->dst_dt, j->d_row);
-    }
-    return tl_check_interrupt();
-}
-
-/* Runs the copy blocked when the plan is a 2-d transpose of a large enough tensor; false otherwise. */
-static bool try_blocked_transpose(const tl_iter *it, tl_dtype dd, tl_dtype sd, int *rc)
-{
-    int64_t si = (int64_t)tl_dtype_size(sd);
-    if (it->ndim != 2 || it->size < TRANSPOSE_TILE * TRANSPOSE_TILE) return false;
-    if (it->bstrides[1][0] != si || it->bstrides[1][1] == si) return false;   /* src dense along outer only */
-    transpose_job j = { it->base[0], it->base[1], it->shape[0], it->shape[1], it->bstrides[0][0],
-                        it->bstrides[0][1], it->bstrides[1][0], it->bstrides[1][1], dd, sd };
-    *rc = tl_parallel_for((j.rows + TRANSPOSE_TILE - 1) / TRANSPOSE_TILE, transpose_band, &j);
-    return true;
-}
-
 /* dst = src (broadcast), with no overlap handling. */
 static int convert_into(tl_tensor *dst, const tl_tensor *src)
 {
@@ -256,14 +192,14 @@ static int convert_into(tl_tensor *dst, const tl_tensor *src)
     const tl_tensor *ops[2] = {dst, src};
     if (tl_iter_init(&it, 2, ops, dst->ndim, dst->shape) < 0) return -1;
     int rc;
-    if (try_blocked_transpose(&it, dst->dtype, src->dtype, &rc)) return rc;
+    if (tl_try_blocked_transpose(&it, dst->dtype, src->dtype, &rc)) return rc;
     convert_aux aux = {dst->dtype, src->dtype};
     return tl_iter_run(&it, convert_inner, &aux);
 }
 
 tl_tensor *tl_cast(const tl_tensor *a, tl_dtype dt)
 {
-    tl_tensor *out = tl_tensor_empty(dt, a->ndim, a->shape);
+    tl_tensor *out = tl_kern_empty(dt, a->ndim, a->shape);   /* large copies reuse dead outputs' pages */
     if (!out) return NULL;
     if (convert_into(out, a) < 0) {
         tl_tensor_release(out);

@@ -27,6 +27,11 @@ int tl_kern_run_cost(const tl_iter *it, tl_inner_fn fn, void *aux, int64_t cost)
    earlier output of about the same size (no page faults). */
 tl_tensor *tl_kern_empty(tl_dtype dtype, int ndim, const int64_t *shape);
 
+/* ---- transpose.c --------------------------------------------------------- */
+/* Runs a copy (dst operand 0, src operand 1) tile by tile when its plan is a
+   2-d transpose of a large enough tensor, setting *rc; false otherwise. */
+bool tl_try_blocked_transpose(const tl_iter *it, tl_dtype dd, tl_dtype sd, int *rc);
+
 /* ---- elementwise inner loops (binary_loops.c, unary_loops.c) ----------- */
 /* Inner loop for out = a OP b, all operands already in cdt (output in the
    op's result dtype); NULL when the op has no loop for cdt. */

@@ -8,7 +8,7 @@
 
 #include "kern.h"
 
-#define MAX_THREADS 64
+#define MAX_THREADS TL_MAX_THREADS
 
 /* One parallel loop in flight. Workers and the caller claim task numbers
    from `next`; the first failure is recorded and stops further claims. */

@@ -1,0 +1,169 @@
+/* kernels/transpose.c — blocked copies of transposed views (contiguous(X.T), f32(X.T)) */
+#include <stdint.h>
+
+#include "kern.h"
+
+/* Copying a transposed view element by element reads (or writes) one cache
+   line per element. When the copy's plan is 2-d with the source strided along
+   the inner axis and dense along the outer one, it goes tile by tile, so each
+   tile of both sides stays in L1; bands of tiles run on the pool. Same-dtype
+   4-byte tiles go through an in-register 16x16 transpose on AVX-512, writing
+   around the caches when the output is larger than they are. */
+
+#define TRANSPOSE_TILE 32
+#define MICRO 16   /* the in-register transpose's side */
+
+typedef struct transpose_job {
+    char *dst;
+    const char *src;
+    int64_t rows, cols;          /* outer, inner extent of the plan */
+    int64_t d_row, d_col;        /* byte strides of dst along outer, inner */
+    int64_t s_row, s_col;        /* byte strides of src along outer, inner */
+    tl_dtype dst_dt, src_dt;
+    bool micro;                  /* 16x16 AVX-512 tiles apply */
+    bool stream;                 /* write around the caches */
+} transpose_job;
+
+/* A same-dtype tile: the destination walked densely, the source within a few cache lines. */
+#define DEF_TILE(N, T)                                                                             \
+    static void tile_##N(const transpose_job *j, int64_t r0, int64_t r1, int64_t c0, int64_t c1) \
+    {                                                                                              \
+        for (int64_t r = r0; r < r1; r++) {                                                        \
+            T *d = (T *)(j->dst + r * j->d_row);                                                   \
+            const char *srow = j->src + r * j->s_row;                                              \
+            for (int64_t c = c0; c < c1; c++) d[c] = *(const T *)(srow + c * j->s_col);            \
+        }                                                                                          \
+    }
+DEF_TILE(2, uint16_t)
+DEF_TILE(4, uint32_t)
+DEF_TILE(8, uint64_t)
+#undef DEF_TILE
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+static bool have_avx512f(void)
+{
+    static int cached = -1;   /* racing first calls compute the same value */
+    int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (v < 0) {
+        __builtin_cpu_init();
+        v = __builtin_cpu_supports("avx512f");
+        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+    }
+    return v;
+}
+
+/* Transposes 16 vectors of 16 lanes in place: afterwards v[k] holds lane k of
+   every input, in input order. Four rounds of shuffles (32-bit, 64-bit, then
+   two of 128-bit lanes), 64 in all. */
+__attribute__((target("avx512f")))
+static inline void transpose_16x16(__m512 v[MICRO])
+{
+    __m512 t[MICRO];
+    for (int i = 0; i < 8; i++) {
+        t[2 * i] = _mm512_unpacklo_ps(v[2 * i], v[2 * i + 1]);
+        t[2 * i + 1] = _mm512_unpackhi_ps(v[2 * i], v[2 * i + 1]);
+    }
+    for (int i = 0; i < 4; i++) {
+        __m512d a = _mm512_castps_pd(t[4 * i]), b = _mm512_castps_pd(t[4 * i + 1]);
+        __m512d c = _mm512_castps_pd(t[4 * i + 2]), d = _mm512_castps_pd(t[4 * i + 3]);
+        v[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, c));
+        v[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, c));
+        v[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(b, d));
+        v[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(b, d));
+    }
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 4; k++) {
+            t[8 * i + k] = _mm512_shuffle_f32x4(v[8 * i + k], v[8 * i + 4 + k], 0x88);
+            t[8 * i + 4 + k] = _mm512_shuffle_f32x4(v[8 * i + k], v[8 * i + 4 + k], 0xdd);
+        }
+    for (int k = 0; k < 8; k++) {
+        v[k] = _mm512_shuffle_f32x4(t[k], t[8 + k], 0x88);
+        v[8 + k] = _mm512_shuffle_f32x4(t[k], t[8 + k], 0xdd);
+    }
+}
+
+/* One 16x16 block of 4-byte elements at outer row r, inner column c: loads
+   16 source runs (dense along the outer axis), stores 16 destination rows. */
+__attribute__((target("avx512f")))
+static void micro_4(const transpose_job *j, int64_t r, int64_t c)
+{
+    __m512 v[MICRO];
+    const char *s = j->src + r * j->s_row + c * j->s_col;
+    for (int k = 0; k < MICRO; k++) v[k] = _mm512_loadu_ps((const float *)(s + k * j->s_col));
+    transpose_16x16(v);
+    char *d = j->dst + r * j->d_row + c * j->d_col;
+    if (j->stream)
+        for (int k = 0; k < MICRO; k++) _mm512_stream_ps((float *)(d + k * j->d_row), v[k]);
+    else
+        for (int k = 0; k < MICRO; k++) _mm512_storeu_ps((float *)(d + k * j->d_row), v[k]);
+}
+
+/* A tile of 4-byte elements in 16x16 blocks; the ragged edges element by element. */
+static void tile_4_micro(const transpose_job *j, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
+{
+    int64_t rm = r0 + (r1 - r0) / MICRO * MICRO, cm = c0 + (c1 - c0) / MICRO * MICRO;
+    for (int64_t r = r0; r < rm; r += MICRO)
+        for (int64_t c = c0; c < cm; c += MICRO) micro_4(j, r, c);
+    if (cm < c1) tile_4(j, r0, r1, cm, c1);
+    if (rm < r1) tile_4(j, rm, r1, c0, cm);
+}
+
+__attribute__((target("avx512f")))
+static void stream_fence(void) { _mm_sfence(); }
+
+/* Streaming stores need 64-byte aligned destination rows. */
+static bool micro_ok(const transpose_job *j)
+{
+    return have_avx512f() && j->src_dt == j->dst_dt && tl_dtype_size(j->src_dt) == 4 && j->d_col == 4;
+}
+static bool stream_ok(const transpose_job *j)
+{
+    return (uintptr_t)j->dst % 64 == 0 && j->d_row % 64 == 0 &&
+           j->rows * j->cols * 4 >= TL_STREAM_BYTES;
+}
+#else
+static bool micro_ok(const transpose_job *j) { (void)j; return false; }
+static bool stream_ok(const transpose_job *j) { (void)j; return false; }
+static void tile_4_micro(const transpose_job *j, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
+{
+    tile_4(j, r0, r1, c0, c1);
+}
+static void stream_fence(void) {}
+#endif
+
+/* One band of TRANSPOSE_TILE outer rows, tile by tile. */
+static int transpose_band(void *ctx, int64_t band)
+{
+    const transpose_job *j = ctx;
+    int64_t r0 = band * TRANSPOSE_TILE, r1 = r0 + TRANSPOSE_TILE < j->rows ? r0 + TRANSPOSE_TILE : j->rows;
+    size_t item = tl_dtype_size(j->src_dt);
+    bool same = j->src_dt == j->dst_dt && j->d_col == (int64_t)item;
+    for (int64_t c0 = 0; c0 < j->cols; c0 += TRANSPOSE_TILE) {
+        int64_t c1 = c0 + TRANSPOSE_TILE < j->cols ? c0 + TRANSPOSE_TILE : j->cols;
+        if (j->micro) tile_4_micro(j, r0, r1, c0, c1);
+        else if (same && item == 4) tile_4(j, r0, r1, c0, c1);
+        else if (same && item == 8) tile_8(j, r0, r1, c0, c1);
+        else if (same && item == 2) tile_2(j, r0, r1, c0, c1);
+        else
+            for (int64_t c = c0; c < c1; c++)   /* along the outer axis the source is dense */
+                tl_convert_run(r1 - r0, j->src + r0 * j->s_row + c * j->s_col, j->src_dt, j->s_row,
+                               j->dst + r0 * j->d_row + c * j->d_col, j->dst_dt, j->d_row);
+    }
+    if (j->stream) stream_fence();   /* this band's streaming stores are visible before the pool joins */
+    return tl_check_interrupt();
+}
+
+bool tl_try_blocked_transpose(const tl_iter *it, tl_dtype dd, tl_dtype sd, int *rc)
+{
+    int64_t si = (int64_t)tl_dtype_size(sd);
+    if (it->ndim != 2 || it->size < TRANSPOSE_TILE * TRANSPOSE_TILE) return false;
+    if (it->bstrides[1][0] != si || it->bstrides[1][1] == si) return false;   /* src dense along outer only */
+    transpose_job j = { it->base[0], it->base[1], it->shape[0], it->shape[1], it->bstrides[0][0],
+                        it->bstrides[0][1], it->bstrides[1][0], it->bstrides[1][1], dd, sd, false, false };
+    j.micro = micro_ok(&j);
+    j.stream = j.micro && stream_ok(&j);
+    *rc = tl_parallel_for((j.rows + TRANSPOSE_TILE - 1) / TRANSPOSE_TILE, transpose_band, &j);
+    return true;
+}
