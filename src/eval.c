@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "arith.h"
+#include "fuse.h"
 #include "eval.h"
 #include "ops.h"
 #include "literal.h"
@@ -335,6 +336,27 @@ static COLD bool eval_binary_general(Ctx *C, Node *n, Value a, Value b, Value *o
     return ok;
 }
 
+/* An operator chain in one pass (fuse.h) over its leaves' current values.
+   1: done; 0: they do not qualify (or a name is undefined: the normal path
+   reports it); -1: error. */
+static COLD int eval_fused(Ctx *C, Node *n, Value *out)
+{
+    const FusePlan *p = n->fuse;
+    Value leaves[FUSE_MAX_LEAVES];
+    for (int i = 0; i < p->nleaves; i++) {
+        Node *leaf = p->leaves[i];
+        if (leaf->kind == N_NAME) {
+            Value *s = slot_of(C, leaf);
+            if (s->kind == V_UNDEF) return 0;
+            leaves[i] = *s;   /* borrowed: nothing runs that could drop it */
+        } else {
+            leaves[i] = leaf->kind == N_INT ? val_i64(leaf->ival) : val_f64(leaf->fval);
+            leaves[i].weak = true;
+        }
+    }
+    return fuse_eval(C->I, p, leaves, n->at, out);
+}
+
 static COLD bool eval_andor(Ctx *C, Node *n, Value *out)
 {
     Value a;
@@ -416,6 +438,10 @@ static bool eval(Ctx *C, Node *n, Value *out)
     switch (n->kind) {
     case N_INT: case N_FLOAT: case N_NAME: return eval_operand(C, n, out);
     case N_BINARY: {
+        if (n->fuse) {
+            int r = eval_fused(C, n, out);
+            if (r != 0) return r > 0;
+        }
         Value a, b;
         if (!eval_operand(C, n->a, &a)) return false;
         if (!eval_operand(C, n->b, &b)) { val_release(a); return false; }
@@ -758,7 +784,7 @@ static Exec exec(Ctx *C, Node *n)
     case N_ASSIGN: {
         Value v;
         Node *rhs = n->b;
-        if (rhs->kind == N_BINARY && n->a->kind == N_NAME) {   /* x = a OP b: the commonest statement */
+        if (rhs->kind == N_BINARY && !rhs->fuse && n->a->kind == N_NAME) {   /* x = a OP b: the commonest statement */
             int over = update_in_place(C, n);
             if (over != 0) return over > 0 ? X_NORMAL : X_ERROR;
             Value a, b;

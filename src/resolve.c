@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuse.h"
 #include "interp.h"
 #include "resolve.h"
 
@@ -16,6 +17,7 @@ typedef struct Scope {
 typedef struct Resolver {
     Interp *I;
     bool ok;
+    bool in_chain;   /* inside an operator chain whose root has a fuse plan */
 } Resolver;
 
 static int scope_find(const Scope *s, const char *name)
@@ -102,6 +104,15 @@ static void resolve_node(Resolver *R, Scope *s, Node *n)
     case N_FNDEF: bind_name(R, s, n, n->name); resolve_fn(R, s, n->fn); return;
     case N_LAMBDA: resolve_fn(R, s, n->fn); return;
     case N_ATTR: case N_METHOD: bind_name(R, s, n, n->name); break;  /* a.f(x) is f(a, x) */
+    case N_BINARY:
+        if (!R->in_chain && (n->fuse || (n->fuse = fuse_plan_new(n)) != NULL)) {
+            R->in_chain = true;   /* only the chain's root carries the plan */
+            resolve_node(R, s, n->a);
+            resolve_node(R, s, n->b);
+            R->in_chain = false;
+            return;
+        }
+        break;
     default: break;
     }
     resolve_node(R, s, n->a);
@@ -118,10 +129,12 @@ bool resolve_program(Interp *I, Node *root)
     return R.ok;
 }
 
-/* Frees the slot-name arrays the resolver attached to every FnDef under n. */
+/* Frees what the resolver attached under n: FnDefs' slot-name arrays, fuse plans. */
 void resolve_free(Node *n)
 {
     if (!n) return;
+    free(n->fuse);
+    n->fuse = NULL;
     if ((n->kind == N_FNDEF || n->kind == N_LAMBDA) && n->fn) {
         free(n->fn->slot_names);
         n->fn->slot_names = NULL;

@@ -260,6 +260,60 @@ Test(convert, blocked_transpose_copies_every_element)
     }
 }
 
+/* A deep chain, ((((x0 op x1) op x2) ...) and a balanced one, against the
+   operators one at a time, bit for bit; then programs the runtime must refuse. */
+Test(fused, chains_match_stepwise_and_bad_programs_are_refused)
+{
+    int64_t n = 200001;
+    tl_tensor *x[9];
+    for (int i = 0; i < 9; i++) {
+        x[i] = tl_tensor_empty(TL_F64, 1, &n);
+        double *v = tl_tensor_data(x[i]);
+        for (int64_t k = 0; k < n; k++) v[k] = sin((double)(k * (i + 1))) * (i + 2) + (k % 7 == 0 ? 0 : 0.5);
+    }
+    const tl_binop cycle[4] = { TL_ADD, TL_MUL, TL_SUB, TL_DIV };
+    tl_fused_operand ops[9];
+    for (int i = 0; i < 9; i++) ops[i] = (tl_fused_operand){ .t = x[i] };
+    tl_fused_step deep[8];
+    tl_tensor *want = x[0];
+    tl_tensor_retain(want);
+    for (int s = 0; s < 8; s++) {
+        deep[s] = (tl_fused_step){ cycle[s % 4], (uint8_t)(s == 0 ? 0 : 9 + s - 1), (uint8_t)(s + 1) };
+        tl_tensor *next = tl_binary(cycle[s % 4], want, x[s + 1], TL_F64);
+        tl_tensor_release(want);
+        want = next;
+    }
+    tl_tensor *got = tl_fused_binary(TL_F64, 9, ops, 8, deep);
+    cr_assert_not_null(got, "%s", tl_errmsg());
+    cr_expect(memcmp(tl_tensor_data(got), tl_tensor_data(want), (size_t)n * 8) == 0, "deep chain differs");
+    tl_tensor_release(got);
+    tl_tensor_release(want);
+    /* (x0*x1 + x2*x3) - (x4/x5 - x6*x7): several intermediates alive at once */
+    tl_fused_step bal[7] = { { TL_MUL, 0, 1 }, { TL_MUL, 2, 3 }, { TL_ADD, 9, 10 }, { TL_DIV, 4, 5 },
+                             { TL_MUL, 6, 7 }, { TL_SUB, 12, 13 }, { TL_SUB, 11, 14 } };
+    tl_tensor *t01 = tl_binary(TL_MUL, x[0], x[1], TL_F64), *t23 = tl_binary(TL_MUL, x[2], x[3], TL_F64);
+    tl_tensor *l = tl_binary(TL_ADD, t01, t23, TL_F64);
+    tl_tensor *t45 = tl_binary(TL_DIV, x[4], x[5], TL_F64), *t67 = tl_binary(TL_MUL, x[6], x[7], TL_F64);
+    tl_tensor *r = tl_binary(TL_SUB, t45, t67, TL_F64), *w = tl_binary(TL_SUB, l, r, TL_F64);
+    got = tl_fused_binary(TL_F64, 9, ops, 7, bal);
+    cr_assert_not_null(got, "%s", tl_errmsg());
+    cr_expect(memcmp(tl_tensor_data(got), tl_tensor_data(w), (size_t)n * 8) == 0, "balanced chain differs");
+    tl_tensor *all[] = { got, t01, t23, l, t45, t67, r, w };
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) tl_tensor_release(all[i]);
+    /* refused: a step reading a later register, a foreign operator, a dtype or shape mismatch */
+    tl_fused_step later[2] = { { TL_ADD, 0, 10 }, { TL_ADD, 9, 1 } };
+    cr_expect_null(tl_fused_binary(TL_F64, 9, ops, 2, later));
+    tl_fused_step pow_step[2] = { { TL_POW, 0, 1 }, { TL_ADD, 9, 1 } };
+    cr_expect_null(tl_fused_binary(TL_F64, 9, ops, 2, pow_step));
+    cr_expect_null(tl_fused_binary(TL_F32, 9, ops, 2, deep));
+    int64_t m = 5;
+    tl_tensor *small = tl_tensor_zeros(TL_F64, 1, &m);
+    tl_fused_operand mixed[2] = { { .t = x[0] }, { .t = small } };
+    cr_expect_null(tl_fused_binary(TL_F64, 2, mixed, 1, deep));
+    tl_tensor_release(small);
+    for (int i = 0; i < 9; i++) tl_tensor_release(x[i]);
+}
+
 Test(unary, every_op_and_dtype_matches_numpy)
 {
     int failures = 0;
