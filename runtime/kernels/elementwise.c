@@ -319,7 +319,7 @@ static bool needs_int_check(tl_binop op, tl_dtype cdt)
 /* The element count when a and b can run as one direct run (see above),
    else -1. One pass checks shape, contiguity and size together, since this
    runs once per loop step. */
-static int64_t small_direct_count(tl_binop op, tl_dtype cdt, const tl_tensor *a, const tl_tensor *b)
+static inline int64_t small_direct_count(tl_binop op, tl_dtype cdt, const tl_tensor *a, const tl_tensor *b)
 {
     if (a->dtype != cdt || b->dtype != cdt || a->ndim != b->ndim || needs_int_check(op, cdt)) return -1;
     int64_t n = 1;
@@ -335,7 +335,7 @@ static int64_t small_direct_count(tl_binop op, tl_dtype cdt, const tl_tensor *a,
 }
 
 /* fn over the n elements of contiguous same-shape a and b into contiguous out, as one run. */
-static void run_small_direct(tl_inner_fn fn, int64_t n, tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
+static inline void run_small_direct(tl_inner_fn fn, int64_t n, tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
 {
     if (n == 0) return;
     char *ptrs[3] = { tl_tensor_data(out), tl_tensor_data(a), tl_tensor_data(b) };
@@ -388,6 +388,19 @@ static bool exclusively_held(const tl_tensor *a, int64_t spare)
            !a->readonly;
 }
 
+/* tl_binary_over for operands that are not one small dense run: b must
+   broadcast to exactly a's shape; a's own layout makes the writes safe (each
+   element is read before it is written). Out of line: it needs a big frame. */
+static __attribute__((noinline)) int binary_over_planned(tl_inner_fn fn, tl_dtype cdt, tl_tensor *a, const tl_tensor *b)
+{
+    int nd;
+    int64_t shape[TL_MAXDIM];
+    if (cdt == TL_F16 || tl_broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, &nd, shape) < 0 ||
+        nd != a->ndim || memcmp(shape, a->shape, (size_t)nd * sizeof shape[0]) != 0)
+        return 0;
+    return run_binary(fn, a, a, b) < 0 ? -1 : 1;
+}
+
 int tl_binary_over(tl_binop op, tl_tensor *a, const tl_tensor *b, tl_dtype dt, int64_t spare)
 {
     if ((unsigned)op >= TL_NBINOPS || (unsigned)dt >= TL_NDTYPES || op == TL_POW || !exclusively_held(a, spare) ||
@@ -398,18 +411,9 @@ int tl_binary_over(tl_binop op, tl_tensor *a, const tl_tensor *b, tl_dtype dt, i
     tl_inner_fn fn = p->fn;
     if (!fn || a->dtype != cdt || b->dtype != cdt || p->rdt != cdt || needs_int_check(op, cdt)) return 0;
     int64_t n = small_direct_count(op, cdt, a, b);
-    if (n >= 0) {
-        run_small_direct(fn, n, a, a, b);
-        return 1;
-    }
-    /* b must broadcast to exactly a's shape; a's own layout makes the writes
-       safe (each element is read before it is written) */
-    int nd;
-    int64_t shape[TL_MAXDIM];
-    if (cdt == TL_F16 || tl_broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, &nd, shape) < 0 ||
-        nd != a->ndim || memcmp(shape, a->shape, (size_t)nd * sizeof shape[0]) != 0)
-        return 0;
-    return run_binary(fn, a, a, b) < 0 ? -1 : 1;
+    if (n < 0) return binary_over_planned(fn, cdt, a, b);
+    run_small_direct(fn, n, a, a, b);
+    return 1;
 }
 
 int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_tensor *b, tl_dtype dt)
