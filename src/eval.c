@@ -635,14 +635,21 @@ static HOT_INLINE Exec loop_step(Ctx *C, Node *n, Value item)
     return x == X_CONTINUE ? X_NORMAL : x;
 }
 
-/* for i in range(...): a tight loop with no sequence and no allocation. */
+/* for i in range(...): a tight loop with no sequence and no allocation. A
+   local loop variable's slot cannot move while the loop runs (a frame's slots
+   are fixed), and a one-statement body needs no block walk. */
 static Exec exec_for_range(Ctx *C, Node *n, int64_t start, int64_t step, uint64_t count)
 {
+    Node *body = n->b;
+    if (body->kind == N_BLOCK && body->n == 1) body = body->list[0];
+    Value *local = n->depth >= 0 ? slot_of(C, n) : NULL;
     for (uint64_t i = 0; i < count; i++) {
         if (interrupted(C, n->at)) return X_ERROR;
-        Exec x = loop_step(C, n, val_i64((int64_t)((uint64_t)start + i * (uint64_t)step)));
+        Value item = val_i64((int64_t)((uint64_t)start + i * (uint64_t)step));
+        store_slot(local ? local : slot_of(C, n), item);
+        Exec x = body->kind == N_BLOCK ? exec_body(C, body) : exec(C, body);
         if (x == X_BREAK) return X_NORMAL;
-        if (x != X_NORMAL) return x;
+        if (x != X_NORMAL && x != X_CONTINUE) return x;
     }
     return X_NORMAL;
 }

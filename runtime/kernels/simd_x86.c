@@ -64,7 +64,7 @@
               _mm512_storeu_pd, _mm512_mask_storeu_pd, _mm512_stream_pd, BODY)
 
 /* Binary + - * / on contiguous or scalar-broadcast f32/f64 runs, same scheme. */
-#define SIMD_BIN(NAME, OP, T, DT, VT, L, MT, LOADU, MLOAD, STOREU, MSTORE, STREAM, SET1, VOP) \
+#define SIMD_BIN(NAME, OP, T, DT, VT, L, MT, LOADU, MLOAD, STOREU, MSTORE, STREAM, SET1, VOP, SOP) \
     static void NAME(int64_t n, char **p, const int64_t *s, void *aux)                \
     {                                                                                 \
         bool bscalar = s[2] == 0, ascalar = s[1] == 0;                                \
@@ -75,7 +75,12 @@
         }                                                                             \
         T *o = (T *)p[0];                                                             \
         const T *a = (const T *)p[1], *b = (const T *)p[2];                           \
-        VT va = SET1(*a), vb = SET1(*b);                                              \
+        /* read a lone scalar only when there is one: a load of the element  \
+           just written by a masked store (x = x + y in a loop) cannot take  \
+           the value from the store buffer and waits for the store */         \
+        VT va = SET1((T)0), vb = SET1((T)0);                                    \
+        if (ascalar) va = SET1(*a);                                           \
+        if (bscalar) vb = SET1(*b);                                           \
         bool stream = aux && ((const tl_simd_hint *)aux)->stream && (uintptr_t)o % sizeof(T) == 0; \
         int64_t i = 0;                                                                \
         _Pragma("GCC diagnostic push")                                                \
@@ -98,28 +103,27 @@
             VT x = ascalar ? va : LOADU(a + i), y = bscalar ? vb : LOADU(b + i);      \
             STOREU(o + i, VOP(x, y));                                                 \
         }                                                                             \
-        if (i < n) {                                                                  \
-            MT m = (MT)((1u << (n - i)) - 1);                                         \
-            VT x = ascalar ? va : MLOAD(m, a + i), y = bscalar ? vb : MLOAD(m, b + i); \
-            MSTORE(o + i, m, VOP(x, y));                                              \
-        }                                                                             \
+        /* the tail element by element: a masked load of what a masked store \
+           just wrote (x = x + y over a few elements, in a loop) waits for the \
+           store to retire, where plain loads take the stored value at once */ \
+        for (; i < n; i++) o[i] = (ascalar ? *a : a[i]) SOP (bscalar ? *b : b[i]);   \
         _Pragma("GCC diagnostic pop")                                                 \
         if (stream) _mm_sfence();                                                     \
     }
-#define SIMD_BIN_F32(NAME, OP, VOP)                                                   \
+#define SIMD_BIN_F32(NAME, OP, VOP, SOP)                                              \
     SIMD_BIN(NAME, OP, float, TL_F32, __m512, 16, __mmask16, _mm512_loadu_ps, _mm512_maskz_loadu_ps, \
-             _mm512_storeu_ps, _mm512_mask_storeu_ps, _mm512_stream_ps, _mm512_set1_ps, VOP)
-#define SIMD_BIN_F64(NAME, OP, VOP)                                                   \
+             _mm512_storeu_ps, _mm512_mask_storeu_ps, _mm512_stream_ps, _mm512_set1_ps, VOP, SOP)
+#define SIMD_BIN_F64(NAME, OP, VOP, SOP)                                              \
     SIMD_BIN(NAME, OP, double, TL_F64, __m512d, 8, __mmask8, _mm512_loadu_pd, _mm512_maskz_loadu_pd, \
-             _mm512_storeu_pd, _mm512_mask_storeu_pd, _mm512_stream_pd, _mm512_set1_pd, VOP)
-SIMD_BIN_F32(add_f32, TL_ADD, _mm512_add_ps)
-SIMD_BIN_F32(sub_f32, TL_SUB, _mm512_sub_ps)
-SIMD_BIN_F32(mul_f32, TL_MUL, _mm512_mul_ps)
-SIMD_BIN_F32(div_f32, TL_DIV, _mm512_div_ps)
-SIMD_BIN_F64(add_f64, TL_ADD, _mm512_add_pd)
-SIMD_BIN_F64(sub_f64, TL_SUB, _mm512_sub_pd)
-SIMD_BIN_F64(mul_f64, TL_MUL, _mm512_mul_pd)
-SIMD_BIN_F64(div_f64, TL_DIV, _mm512_div_pd)
+             _mm512_storeu_pd, _mm512_mask_storeu_pd, _mm512_stream_pd, _mm512_set1_pd, VOP, SOP)
+SIMD_BIN_F32(add_f32, TL_ADD, _mm512_add_ps, +)
+SIMD_BIN_F32(sub_f32, TL_SUB, _mm512_sub_ps, -)
+SIMD_BIN_F32(mul_f32, TL_MUL, _mm512_mul_ps, *)
+SIMD_BIN_F32(div_f32, TL_DIV, _mm512_div_ps, /)
+SIMD_BIN_F64(add_f64, TL_ADD, _mm512_add_pd, +)
+SIMD_BIN_F64(sub_f64, TL_SUB, _mm512_sub_pd, -)
+SIMD_BIN_F64(mul_f64, TL_MUL, _mm512_mul_pd, *)
+SIMD_BIN_F64(div_f64, TL_DIV, _mm512_div_pd, /)
 
 /* sigmoid without overflow: e = exp(-|x|); 1/(1+e) for x >= 0, e/(1+e) below. */
 static inline __m512 sigmoid16(__m512 x)
