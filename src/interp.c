@@ -223,14 +223,46 @@ bool interp_parse(Interp *I, Source *src, bool *incomplete)
     return true;
 }
 
+/* Releases every kept source: at the start of a top-level run, the error they
+   were kept for has been reported. Closures still hold their own sources. */
+static void drop_reported_sources(Interp *I)
+{
+    for (int i = 0; i < I->nsources; i++) source_release(I->sources[i]);
+    I->nsources = 0;
+    I->err.at.src = NULL;   /* the old error's spans may point into them */
+    I->err.ntrace = 0;
+}
+
+/* Stops keeping src (the most recent entry for it): its run ended without an
+   error, so no error span points into it. */
+static void forget_source(Interp *I, Source *src)
+{
+    for (int i = I->nsources - 1; i >= 0; i--) {
+        if (I->sources[i] != src) continue;
+        memmove(I->sources + i, I->sources + i + 1, (size_t)(I->nsources - i - 1) * sizeof *I->sources);
+        I->nsources--;
+        source_release(src);
+        return;
+    }
+}
+
+/* Sources are kept while an error may point into them: a run that fails keeps
+   its source (and the sources of failed includes inside it) until the next
+   top-level run; a run that succeeds lets its source go at once, unless a
+   closure defined in it holds it. So a long shell session, or include() in a
+   loop, does not pile up parsed programs. */
 bool interp_run_source(Interp *I, Source *src, bool echo)
 {
+    if (I->run_depth == 0) drop_reported_sources(I);
     if (!keep_source(I, src)) return interp_error(I, (Span){ src, 1, 1 }, "out of memory");
     if (!src->root && !interp_parse(I, src, NULL)) return false;
     bool saved = I->echo_enabled;
     I->echo_enabled = echo;
+    I->run_depth++;
     bool ok = eval_program(I, src->root);
+    I->run_depth--;
     I->echo_enabled = saved;
+    if (ok) forget_source(I, src);
     return ok;
 }
 

@@ -53,7 +53,8 @@ struct Interp {
     bool interactive;
     bool echo_enabled;       /* expression statements print their value */
     FILE *out;
-    Source **sources;        /* every source loaded (kept alive for closures and errors) */
+    Source **sources;        /* sources of failed runs, kept until their error is reported */
+    int run_depth;           /* interp_run_source calls in progress (include() nests them) */
     int nsources, capsources;
     int include_depth;
 };

@@ -230,6 +230,26 @@ def test_error_keeps_session(sh):
     check(lines_of(out) == ["5"], f"x after errors gave {out!r}")
 
 
+def test_errors_point_into_earlier_lines(sh):
+    # Each line's parsed program is dropped once it ran cleanly, unless a function
+    # defined in it lives on; errors inside such a function still show its line.
+    sh.run("fn g(v) = v / nope")
+    sh.run("k = 3")
+    out = sh.run("g(k)")
+    check("<shell>:1:15: error: name 'nope' is not defined" in out and "fn g(v) = v / nope" in out,
+          f"error inside a function from an earlier line: {out!r}")
+    check("<shell>:1:2: note: called from here" in out, f"the call site trace: {out!r}")
+    sh.run("fn g(v) = v * 2")          # the old g, and its line, can go now
+    out = sh.run("g(k) + 1")
+    check(lines_of(out) == ["7"], f"g redefined gave {out!r}")
+    with open(os.path.join(sh.workdir, "lib.tl"), "w") as f:
+        f.write("fn h(v) = v + missing\nbad = 1 / zz\n")
+    out = sh.run('include("lib.tl")')
+    check("lib.tl:2:11: error: name 'zz' is not defined" in out, f"a failing include: {out!r}")
+    out = sh.run("h(1)")
+    check("lib.tl:1:15: error: name 'missing' is not defined" in out, f"a function from a failed include: {out!r}")
+
+
 def test_multiline_entry(sh):
     sh.send("fn twice(v) {\r")
     sh.expect(re.escape(CONT) + "$", what="a ... prompt after an open block")
