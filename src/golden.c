@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -152,26 +153,36 @@ static int run_child(const char *self, const char *script, StrBuf *out, StrBuf *
 }
 
 /* Splits text into lines (pointers into text; newline not included). */
+/* Splits text at newlines into (pointer, length) pairs; -1 when out of memory. */
 static int split_lines(const char *text, size_t len, const char ***lines, size_t **lens)
 {
     int n = 0, cap = 64;
     *lines = malloc(sizeof(char *) * (size_t)cap);
     *lens = malloc(sizeof(size_t) * (size_t)cap);
     size_t i = 0;
-    while (i < len) {
+    while (*lines && *lens && i < len) {
         const char *nl = memchr(text + i, '\n', len - i);
         size_t l = nl ? (size_t)(nl - (text + i)) : len - i;
         if (n == cap) {
+            if (cap > INT_MAX / 2) break;
             cap *= 2;
-            *lines = realloc(*lines, sizeof(char *) * (size_t)cap);
-            *lens = realloc(*lens, sizeof(size_t) * (size_t)cap);
+            const char **nlines = realloc(*lines, sizeof(char *) * (size_t)cap);
+            if (nlines) *lines = nlines;
+            size_t *nlens = nlines ? realloc(*lens, sizeof(size_t) * (size_t)cap) : NULL;
+            if (nlens) *lens = nlens;
+            if (!nlines || !nlens) break;
         }
         (*lines)[n] = text + i;
         (*lens)[n] = l;
         n++;
         i += l + 1;
     }
-    return n;
+    if (*lines && *lens && i >= len) return n;
+    free(*lines);
+    free(*lens);
+    *lines = NULL;
+    *lens = NULL;
+    return -1;
 }
 
 static bool line_eq(const char *a, size_t al, const char *b, size_t bl) { return al == bl && memcmp(a, b, al) == 0; }
@@ -185,10 +196,14 @@ static void print_diff(const char *name_a, const char *a, size_t alen, const cha
     printf("--- %s\n+++ %s\n", name_a, name_b);
     /* ops: 0 same, 1 delete (from a), 2 insert (from b) */
     int nops = 0;
-    int *ops = malloc(sizeof(int) * (size_t)(n + m + 1));
-    int *ia = malloc(sizeof(int) * (size_t)(n + m + 1)), *ib = malloc(sizeof(int) * (size_t)(n + m + 1));
-    if ((int64_t)(n + 1) * (m + 1) <= 4000000) {
-        int *L = calloc((size_t)(n + 1) * (size_t)(m + 1), sizeof(int));
+    size_t nmax = n >= 0 && m >= 0 ? (size_t)n + (size_t)m + 1 : 0;
+    int *ops = malloc(sizeof(int) * nmax), *ia = malloc(sizeof(int) * nmax), *ib = malloc(sizeof(int) * nmax);
+    int *L = nmax && (int64_t)(n + 1) * (m + 1) <= 4000000 ? calloc((size_t)(n + 1) * (size_t)(m + 1), sizeof(int))
+                                                         : NULL;
+    if (!nmax || !ops || !ia || !ib) {
+        printf("(out of memory: no diff)\n");
+        n = m = 0;   /* falls through to the frees */
+    } else if (L) {
         for (int i = n - 1; i >= 0; i--)
             for (int j = m - 1; j >= 0; j--)
                 L[i * (m + 1) + j] = line_eq(la[i], na[i], lb[j], nb[j]) ? L[(i + 1) * (m + 1) + j + 1] + 1
@@ -200,8 +215,7 @@ static void print_diff(const char *name_a, const char *a, size_t alen, const cha
             else if (i < n && (j == m || L[(i + 1) * (m + 1) + j] >= L[i * (m + 1) + j + 1])) { ops[nops] = 1; ia[nops] = i++; ib[nops++] = j; }
             else { ops[nops] = 2; ia[nops] = i; ib[nops++] = j++; }
         }
-        free(L);
-    } else {
+    } else {   /* too big for the LCS table (or no memory for it): one hunk */
         for (int i = 0; i < n; i++) { ops[nops] = 1; ia[nops] = i; ib[nops++] = 0; }
         for (int j = 0; j < m; j++) { ops[nops] = 2; ia[nops] = n; ib[nops++] = j; }
     }
@@ -230,7 +244,7 @@ static void print_diff(const char *name_a, const char *a, size_t alen, const cha
     }
     bool a_nl = alen == 0 || a[alen - 1] == '\n', b_nl = blen == 0 || b[blen - 1] == '\n';
     if (a_nl != b_nl) printf("\\ (the files differ in their final newline)\n");
-    free(ops); free(ia); free(ib);
+    free(L); free(ops); free(ia); free(ib);
     free(la); free(lb); free(na); free(nb);
 }
 
@@ -239,6 +253,7 @@ static char *sibling(const char *script, const char *suffix)
 {
     size_t n = strlen(script) - 3;
     char *p = malloc(n + strlen(suffix) + 1);
+    if (!p) return NULL;
     memcpy(p, script, n);
     strcpy(p + n, suffix);
     return p;
@@ -273,7 +288,10 @@ int golden_main(const char *self, int npaths, char **paths, bool update)
         int status = run_child(self, script, &out, &err);
         char *out_path = sibling(script, ".out"), *err_path = sibling(script, ".err");
         bool crashed = status < 0 || WIFSIGNALED(status);
-        if (update && !crashed) {
+        if (!out_path || !err_path) {
+            printf("FAIL %s: out of memory\n", script);
+            failed++;
+        } else if (update && !crashed) {
             write_file(out_path, out.data, out.len);
             if (err.len) write_file(err_path, err.data, err.len);
             else unlink(err_path);
