@@ -118,16 +118,18 @@ static inline bool recycle_keep(int kind, void *p)
     return true;
 }
 
-/* Fills the fields of a fresh heap storage whose data lives at p (raw for free()). */
-static tl_storage *storage_init(tl_storage *s, size_t nbytes, void *data, void *raw, size_t total)
+/* Fills a fresh storage (refcount 1): data and its size, and what releasing
+   it frees or unmaps (base, len). Heap storages get a serial number. */
+static tl_storage *storage_init(tl_storage *s, tl_storage_kind kind, void *data, size_t nbytes, void *base,
+                                size_t len)
 {
     s->refcount = 1;
     s->data = data;
     s->nbytes = nbytes;
-    s->kind = TL_STORAGE_HEAP;
-    s->map_base = raw;
-    s->map_len = total;
-    s->id = next_heap_id();   /* named lazily: formatting here would dominate small-tensor cost */
+    s->kind = kind;
+    s->map_base = base;
+    s->map_len = len;
+    s->id = kind == TL_STORAGE_HEAP ? next_heap_id() : 0;   /* named lazily: formatting here costs more than a small op */
     s->name[0] = 0;
     return s;
 }
@@ -143,7 +145,7 @@ static tl_storage *storage_new_small(size_t nbytes, bool zero)
     }
     void *data = (char *)s + SMALL_DATA_OFFSET;
     if (zero) memset(data, 0, nbytes);
-    return storage_init(s, nbytes, data, s, 0);
+    return storage_init(s, TL_STORAGE_HEAP, data, nbytes, s, 0);
 }
 
 /* Heap storage is malloc'd (calloc'd when zeroed, so large zero buffers stay
@@ -170,7 +172,7 @@ tl_storage *tl_storage_new(size_t nbytes, bool zero)
     }
     uintptr_t p = ((uintptr_t)raw + TL_ALIGN - 1) & ~(uintptr_t)(TL_ALIGN - 1);
     if (total >= HUGEPAGE_MIN) advise_hugepages(raw, total);
-    return storage_init(s, nbytes, (void *)p, raw, total);
+    return storage_init(s, TL_STORAGE_HEAP, (void *)p, nbytes, raw, total);
 }
 
 const char *tl_storage_name(const tl_storage *s, char *buf, size_t n)
@@ -188,13 +190,7 @@ tl_storage *tl_storage_mapped(void *map_base, size_t map_len, void *data, size_t
         tl_seterr("out of memory");
         return NULL;
     }
-    s->refcount = 1;
-    s->data = data;
-    s->nbytes = nbytes;
-    s->kind = TL_STORAGE_MAPPED;
-    s->map_base = map_base;
-    s->map_len = map_len;
-    s->id = 0;
+    storage_init(s, TL_STORAGE_MAPPED, data, nbytes, map_base, map_len);
     snprintf(s->name, sizeof s->name, "%s", name ? name : "mapped");
     return s;
 }
