@@ -39,8 +39,6 @@ tl_dtype tl_unop_compute_dtype(tl_unop op, tl_dtype input);
 /* New tensor = a OP b with broadcasting; operands converted to dt first.
    Integer // and % by zero fail with "integer division by zero". */
 tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dtype dt);
-/* out = a OP b written into out (shape must be the broadcast shape or out's,
-   result cast to out's dtype); gives the no-alias result when out overlaps an input. */
 /* a OP b written over a's own elements (numpy's temporary elision) when the
    caller holds every reference to a, `spare` of them, and drops them after
    the call; when a's storage is heap memory no other tensor shares; and when
@@ -64,6 +62,8 @@ typedef struct tl_fused_operand {
 } tl_fused_operand;
 typedef struct tl_fused_step { tl_binop op; uint8_t a, b; } tl_fused_step;
 tl_tensor *tl_fused_binary(tl_dtype dt, int nops, const tl_fused_operand *ops, int nsteps, const tl_fused_step *steps);
+/* out = a OP b written into out (shape must be the broadcast shape or out's,
+   result cast to out's dtype); gives the no-alias result when out overlaps an input. */
 int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_tensor *b, tl_dtype dt);
 tl_tensor *tl_unary(tl_unop op, const tl_tensor *a);
 /* New tensor of dtype dt holding a's values (integer casts wrap; floats round to nearest even). */

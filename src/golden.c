@@ -152,7 +152,6 @@ static int run_child(const char *self, const char *script, StrBuf *out, StrBuf *
     return status;
 }
 
-/* Splits text into lines (pointers into text; newline not included). */
 /* Splits text at newlines into (pointer, length) pairs; -1 when out of memory. */
 static int split_lines(const char *text, size_t len, const char ***lines, size_t **lens)
 {

@@ -7,8 +7,8 @@
 /* numpy evaluates a*b + c*d - e one operator at a time: each step reads two
    whole arrays and writes a third, so five inputs cost four passes over
    memory. Here the expression runs chunk by chunk: every intermediate lives in
-   a small buffer that stays in L1, and memory sees each input once and the
-   output once. Each step calls the same inner loop the unfused operator would,
+   a scratch buffer that stays in cache, and memory sees each input once and
+   the output once. Each step calls the same inner loop the unfused operator would,
    on the same dtype, so the bits are the same. */
 
 /* Elements per step. Short runs keep buffers in L1 but starve the hardware
@@ -36,8 +36,8 @@ typedef struct fused_job {
 static int fused_task(void *ctx, int64_t task)
 {
     const fused_job *j = ctx;
-    char *scratch = aligned_alloc(64, (size_t)(j->nbufs * FUSED_CHUNK * j->item));
-    if (!scratch) {
+    char *scratch = j->nbufs ? aligned_alloc(64, (size_t)(j->nbufs * FUSED_CHUNK * j->item)) : NULL;
+    if (j->nbufs && !scratch) {
         tl_seterr("out of memory");
         return -1;
     }

@@ -300,6 +300,13 @@ Test(fused, chains_match_stepwise_and_bad_programs_are_refused)
     cr_expect(memcmp(tl_tensor_data(got), tl_tensor_data(w), (size_t)n * 8) == 0, "balanced chain differs");
     tl_tensor *all[] = { got, t01, t23, l, t45, t67, r, w };
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) tl_tensor_release(all[i]);
+    /* one step needs no scratch at all */
+    got = tl_fused_binary(TL_F64, 9, ops, 1, deep);
+    cr_assert_not_null(got, "%s", tl_errmsg());
+    tl_tensor *one = tl_binary(TL_ADD, x[0], x[1], TL_F64);
+    cr_expect(memcmp(tl_tensor_data(got), tl_tensor_data(one), (size_t)n * 8) == 0, "one-step chain differs");
+    tl_tensor_release(one);
+    tl_tensor_release(got);
     /* refused: a step reading a later register, a foreign operator, a dtype or shape mismatch */
     tl_fused_step later[2] = { { TL_ADD, 0, 10 }, { TL_ADD, 9, 1 } };
     cr_expect_null(tl_fused_binary(TL_F64, 9, ops, 2, later));
