@@ -5,10 +5,11 @@
 
 /* Copying a transposed view element by element reads (or writes) one cache
    line per element. When the copy's plan is 2-d with the source strided along
-   the inner axis and dense along the outer one, it goes tile by tile, so each
-   tile of both sides stays in L1; bands of tiles run on the pool. Same-dtype
-   4-byte tiles go through an in-register 16x16 transpose on AVX-512, writing
-   around the caches when the output is larger than they are. */
+   the inner axis and dense along the outer one, it goes tile by tile, so the
+   lines each tile touches are used whole while they are in cache; bands of
+   rows run on the pool. Same-dtype 4-byte tiles go through an in-register
+   16x16 transpose on AVX-512, writing around the caches when the output is
+   larger than they are. */
 
 /* Tile shapes, measured on a 4096² copy. A same-dtype copy walks strips 16
    columns wide down bands of up to 512 rows, so each source run read is 2 KiB
@@ -48,18 +49,6 @@ DEF_TILE(8, uint64_t)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
-
-static bool have_avx512f(void)
-{
-    static int cached = -1;   /* racing first calls compute the same value */
-    int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-    if (v < 0) {
-        __builtin_cpu_init();
-        v = __builtin_cpu_supports("avx512f");
-        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-    }
-    return v;
-}
 
 /* Transposes 16 vectors of 16 lanes in place: afterwards v[k] holds lane k of
    every input, in input order. Four rounds of shuffles (32-bit, 64-bit, then
@@ -120,11 +109,14 @@ static void tile_4_micro(const transpose_job *j, int64_t r0, int64_t r1, int64_t
 __attribute__((target("avx512f")))
 static void stream_fence(void) { _mm_sfence(); }
 
-/* Streaming stores need 64-byte aligned destination rows. */
+/* The 16x16 blocks: same-dtype 4-byte elements, dense destination rows, and
+   AVX-512 (AVX-512F is all they use; tl's SIMD check also asks for DQ). */
 static bool micro_ok(const transpose_job *j)
 {
-    return have_avx512f() && j->src_dt == j->dst_dt && tl_dtype_size(j->src_dt) == 4 && j->d_col == 4;
+    return tl_cpu_has_avx512() && j->src_dt == j->dst_dt && tl_dtype_size(j->src_dt) == 4 && j->d_col == 4;
 }
+/* Streaming stores need 64-byte aligned destination rows, and pay off only
+   when the output would not stay in cache anyway. */
 static bool stream_ok(const transpose_job *j)
 {
     return (uintptr_t)j->dst % 64 == 0 && j->d_row % 64 == 0 &&
