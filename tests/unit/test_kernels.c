@@ -321,6 +321,96 @@ Test(fused, chains_match_stepwise_and_bad_programs_are_refused)
     for (int i = 0; i < 9; i++) tl_tensor_release(x[i]);
 }
 
+/* ---- random chains: fused against one operator at a time, bit for bit ---------- */
+
+typedef struct chain_gen {
+    uint64_t state;
+    int nops, nsteps;
+    tl_fused_operand ops[9];
+    tl_fused_step steps[8];
+} chain_gen;
+
+static uint32_t chain_rand(chain_gen *g)
+{
+    g->state = g->state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(g->state >> 33);
+}
+
+/* Builds a random expression tree with `leaves` leaves into g; returns its register. */
+static int chain_build(chain_gen *g, int leaves, tl_tensor *const *pool, int npool)
+{
+    if (leaves == 1) {
+        int r = g->nops++;
+        if (chain_rand(g) % 10 < 7) {
+            g->ops[r] = (tl_fused_operand){ .t = pool[chain_rand(g) % (uint32_t)npool] };
+        } else {
+            static const double values[] = { 2.5, -3.0, 0.1, 1e-3, 7.0, 0.0 };
+            double v = values[chain_rand(g) % 6];
+            g->ops[r] = (tl_fused_operand){ .t = NULL, .dtype = TL_F64 };
+            memcpy(g->ops[r].bytes, &v, sizeof v);
+        }
+        return r;
+    }
+    int left = 1 + (int)(chain_rand(g) % (uint32_t)(leaves - 1));
+    int a = chain_build(g, left, pool, npool), b = chain_build(g, leaves - left, pool, npool);
+    static const tl_binop opsel[4] = { TL_ADD, TL_SUB, TL_MUL, TL_DIV };
+    int s = g->nsteps++;
+    g->steps[s] = (tl_fused_step){ opsel[chain_rand(g) % 4], (uint8_t)a, (uint8_t)b };
+    return 100 + s;   /* renumbered once the leaf count is known */
+}
+
+Test(fused, random_chains_match_stepwise)
+{
+    const int64_t sizes[] = { 65536, 100003, 16384 * 3 + 5 };
+    int checked = 0;
+    for (int trial = 0; trial < 60; trial++) {
+        tl_dtype dt = trial % 2 ? TL_F64 : TL_F32;
+        int64_t n = sizes[trial % 3];
+        tl_tensor *pool[4];
+        for (int i = 0; i < 4; i++) {
+            tl_tensor *d = tl_tensor_empty(TL_F64, 1, &n);
+            double *v = tl_tensor_data(d);
+            for (int64_t k = 0; k < n; k++) v[k] = cos((double)(k * (i + 3) + trial)) * (i + 1) + (k % 11 == 0 ? 0.0 : 0.25);
+            pool[i] = tl_cast(d, dt);
+            tl_tensor_release(d);
+        }
+        chain_gen g = { .state = 0x9e3779b97f4a7c15ull * (uint64_t)(trial + 1) };
+        int leaves = 2 + (int)(chain_rand(&g) % 8);
+        chain_build(&g, leaves, pool, 4);
+        /* step registers were numbered 100 + s; they follow the operands */
+        for (int s = 0; s < g.nsteps; s++) {
+            if (g.steps[s].a >= 100) g.steps[s].a = (uint8_t)(g.nops + g.steps[s].a - 100);
+            if (g.steps[s].b >= 100) g.steps[s].b = (uint8_t)(g.nops + g.steps[s].b - 100);
+        }
+        /* the reference: every register as a tensor, the steps one by one */
+        tl_tensor *reg[17];
+        for (int i = 0; i < g.nops; i++) {
+            if (g.ops[i].t) {
+                reg[i] = (tl_tensor *)g.ops[i].t;
+                tl_tensor_retain(reg[i]);
+            } else {
+                tl_tensor *s64 = tl_tensor_scalar(TL_F64, g.ops[i].bytes);
+                reg[i] = tl_cast(s64, dt);
+                tl_tensor_release(s64);
+            }
+        }
+        for (int s = 0; s < g.nsteps; s++)
+            reg[g.nops + s] = tl_binary(g.steps[s].op, reg[g.steps[s].a], reg[g.steps[s].b], dt);
+        tl_tensor *want = reg[g.nops + g.nsteps - 1];
+        if (want->ndim == 1) {   /* the tree reached a tensor (else the chain is all scalars) */
+            tl_tensor *got = tl_fused_binary(dt, g.nops, g.ops, g.nsteps, g.steps);
+            cr_assert_not_null(got, "trial %d: %s", trial, tl_errmsg());
+            cr_expect(memcmp(tl_tensor_data(got), tl_tensor_data(want), (size_t)n * tl_dtype_size(dt)) == 0,
+                      "trial %d (%d leaves, %s) differs from the stepwise result", trial, leaves, tl_dtype_name(dt));
+            tl_tensor_release(got);
+            checked++;
+        }
+        for (int i = 0; i < g.nops + g.nsteps; i++) tl_tensor_release(reg[i]);
+        for (int i = 0; i < 4; i++) tl_tensor_release(pool[i]);
+    }
+    cr_expect_gt(checked, 40, "only %d random chains reached a tensor", checked);
+}
+
 Test(unary, every_op_and_dtype_matches_numpy)
 {
     int failures = 0;
