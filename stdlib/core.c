@@ -193,10 +193,11 @@ static bool bi_time(Interp *I, CallArgs *a, Value *out)
    so setting it at the prompt echoes nothing, like torch.set_num_threads). */
 static bool bi_threads(Interp *I, CallArgs *a, Value *out)
 {
-    if (!args_check(I, a, "threads", 0, 1, NULL)) return false;
+    static const char *const kws[] = { "n", NULL };
+    if (!args_check(I, a, "threads", 0, 1, kws)) return false;
     int64_t old = tl_get_threads(), n;   /* read first: it also starts the count from TL_THREADS */
-    if (!arg_int(I, a, "threads", 0, NULL, 0, &n)) return false;
-    if (a->npos == 1) {
+    if (!arg_int(I, a, "threads", 0, "n", 0, &n)) return false;
+    if (arg_find(a, 0, "n")) {   /* given: set it */
         if (n < 1 || n > TL_MAX_THREADS)
             return interp_error(I, a->at, "threads(): n must be between 1 and %d, got %lld", TL_MAX_THREADS,
                                 (long long)n);
