@@ -292,9 +292,9 @@ static int outer_task(void *vctx, int64_t t)
             const char *ahead = src + (r + OUTER_PREFETCH) * c->rs_bytes;
             for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(ahead + b, 0, 3);
         }
-        if (r + 4 <= r1 && !prefetch) {
-            c->k->outer4(acc, src + r * c->rs_bytes, n, c->rs_bytes);
-            r += 4;
+        if (r + 8 <= r1 && !prefetch) {
+            c->k->outer8(acc, src + r * c->rs_bytes, n, c->rs_bytes);
+            r += 8;
         } else {
             c->k->outer(acc, src + r * c->rs_bytes, n);
             r++;

@@ -17,8 +17,8 @@
 typedef struct tl_reduce_kernel {
     void (*run)(void *out, const char *a, int64_t n, int64_t s);
     void (*outer)(void *acc, const char *x, int64_t n);
-    /* outer over four rows `stride` bytes apart, in order */
-    void (*outer4)(void *acc, const char *x, int64_t n, int64_t stride);
+    /* outer over eight rows `stride` bytes apart, in order */
+    void (*outer8)(void *acc, const char *x, int64_t n, int64_t stride);
 } tl_reduce_kernel;
 
 /* A sum kernel reading bool or an integer narrower than 64 bits directly and
