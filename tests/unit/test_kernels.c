@@ -701,26 +701,36 @@ static bool same_bits(const tl_tensor *a, const tl_tensor *b)
 
 Test(reduce, leading_axis_sums_add_rows_in_order_like_numpy)
 {
-    /* numpy's sum(axis=0) adds row after row from 0; up to 512 rows tl does the
-       same, four rows per pass over the accumulator: identical bits */
-    int64_t shape[2] = { 37, 50 };
-    tl_tensor *m = noise_f32(2, shape);
-    int ax0 = 0;
-    tl_tensor *s = tl_reduce(TL_RSUM, m, 1, &ax0, false, 0), *mx = tl_reduce(TL_RMAX, m, 1, &ax0, false, 0);
-    const float *p = tl_tensor_data(m);
-    int bad = 0;
-    for (int j = 0; j < 50; j++) {
-        float acc = 0, best = p[j];
-        for (int i = 0; i < 37; i++) {
-            acc += p[i * 50 + j];
-            best = p[i * 50 + j] > best ? p[i * 50 + j] : best;
+    /* numpy's sum(axis=0) adds row after row from 0; tl does the same within
+       chunks of 512 rows (eight rows per pass over the accumulator when rows
+       are long, one at a time when short), then adds the chunks' sums in
+       order: identical bits to this loop. Short rows, long rows with a
+       ragged count, and more than one chunk. */
+    const int64_t shapes[][2] = { { 37, 50 }, { 37, 1100 }, { 1003, 1030 } };
+    for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+        int64_t rows = shapes[k][0], cols = shapes[k][1];
+        tl_tensor *m = noise_f32(2, shapes[k]);
+        int ax0 = 0;
+        tl_tensor *s = tl_reduce(TL_RSUM, m, 1, &ax0, false, 0), *mx = tl_reduce(TL_RMAX, m, 1, &ax0, false, 0);
+        const float *p = tl_tensor_data(m);
+        int bad = 0;
+        for (int64_t j = 0; j < cols; j++) {
+            float total = 0, best = p[j];
+            for (int64_t c0 = 0; c0 < rows; c0 += 512) {
+                float acc = 0;
+                for (int64_t i = c0; i < rows && i < c0 + 512; i++) {
+                    acc += p[i * cols + j];
+                    best = p[i * cols + j] > best ? p[i * cols + j] : best;
+                }
+                total = c0 == 0 ? acc : total + acc;
+            }
+            bad += ((const float *)tl_tensor_data(s))[j] != total || ((const float *)tl_tensor_data(mx))[j] != best;
         }
-        bad += ((const float *)tl_tensor_data(s))[j] != acc || ((const float *)tl_tensor_data(mx))[j] != best;
+        cr_expect_eq(bad, 0, "(%lld, %lld): %d columns differ", (long long)rows, (long long)cols, bad);
+        tl_tensor_release(m);
+        tl_tensor_release(s);
+        tl_tensor_release(mx);
     }
-    cr_expect_eq(bad, 0);
-    tl_tensor_release(m);
-    tl_tensor_release(s);
-    tl_tensor_release(mx);
 }
 
 Test(reduce, narrow_integer_and_bool_sums_widen_while_reading)
