@@ -6,7 +6,6 @@
 
 /* Elements handed to one inner call at most; the interrupt flag is checked
    between chunks, so a Ctrl-C stops a big operation within ~16k elements. */
-#define TL_ITER_CHUNK 16384
 
 static int64_t abs64(int64_t x) { return x < 0 ? -x : x; }
 

@@ -7,6 +7,10 @@
 #define TL_ITER_MAXOPS 4
 
 /* An inner loop: n elements, one pointer and one byte stride per operand. */
+/* tl_iter_run hands the inner function at most this many elements at a time
+   and checks for Ctrl-C between such chunks (never before the first one). */
+#define TL_ITER_CHUNK 16384
+
 typedef void (*tl_inner_fn)(int64_t n, char **ptrs, const int64_t *byte_strides, void *aux);
 
 /* An iteration plan over up to TL_ITER_MAXOPS operands of one (broadcast)

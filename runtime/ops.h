@@ -41,10 +41,11 @@ tl_dtype tl_unop_compute_dtype(tl_unop op, tl_dtype input);
 tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dtype dt);
 /* a OP b written over a's own elements (numpy's temporary elision) when the
    caller holds every reference to a, `spare` of them, and drops them after
-   the call; when a's storage is heap memory no other tensor shares; and when
-   the result has a's dtype and shape. Returns 1 when done (a holds the
-   result), 0 when a cannot be reused (nothing written), -1 on failure
-   (error set; a's elements are then undefined). */
+   the call; when a's storage is heap memory no other tensor shares; when
+   the result has a's dtype and shape; and when a has at most TL_ITER_CHUNK
+   elements, so the write cannot be cut short by Ctrl-C. Returns 1 when done
+   (a holds the result), 0 when a cannot be reused (nothing written), -1 when
+   the kernel failed (error set). */
 int tl_binary_over(tl_binop op, tl_tensor *a, const tl_tensor *b, tl_dtype dt, int64_t spare);
 /* A chain of + - * / over f32 or f64 operands of one shape, in one pass over
    memory. Registers: the operands [0, nops), then each step's result in order;

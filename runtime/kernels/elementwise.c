@@ -390,13 +390,15 @@ static bool exclusively_held(const tl_tensor *a, int64_t spare)
 
 /* tl_binary_over for operands that are not one small dense run: b must
    broadcast to exactly a's shape; a's own layout makes the writes safe (each
-   element is read before it is written). Out of line: it needs a big frame. */
+   element is read before it is written). Only up to one iteration chunk, which
+   Ctrl-C cannot cut short: an interrupted x = x + y must leave x as it was.
+   Out of line: it needs a big frame. */
 static __attribute__((noinline)) int binary_over_planned(tl_inner_fn fn, tl_dtype cdt, tl_tensor *a, const tl_tensor *b)
 {
     int nd;
     int64_t shape[TL_MAXDIM];
-    if (cdt == TL_F16 || tl_broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, &nd, shape) < 0 ||
-        nd != a->ndim || memcmp(shape, a->shape, (size_t)nd * sizeof shape[0]) != 0)
+    if (cdt == TL_F16 || tl_tensor_size(a) > TL_ITER_CHUNK ||
+        tl_broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, &nd, shape) < 0 || nd != a->ndim || memcmp(shape, a->shape, (size_t)nd * sizeof shape[0]) != 0)
         return 0;
     return run_binary(fn, a, a, b) < 0 ? -1 : 1;
 }

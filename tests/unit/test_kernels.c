@@ -209,6 +209,15 @@ Test(binary, over_declines_shared_operands)
     tl_tensor *m = tl_tensor_zeros(TL_F32, 2, shape2);
     cr_expect_eq(tl_binary_over(TL_ADD, m, b, TL_F32, 1), 1, "b broadcasts to m's shape");
     cr_expect_eq(at(m, 11), 4.0);
+    int64_t big_shape[2] = { 2000, 4 };   /* more than one iteration chunk: Ctrl-C could cut it short */
+    tl_tensor *big = tl_tensor_zeros(TL_F32, 2, big_shape);
+    cr_expect_eq(tl_binary_over(TL_ADD, big, b, TL_F32, 1), 1, "8000 elements: one chunk");
+    tl_tensor_release(big);
+    big_shape[0] = 5000;
+    big = tl_tensor_zeros(TL_F32, 2, big_shape);
+    cr_expect_eq(tl_binary_over(TL_ADD, big, b, TL_F32, 1), 0, "20000 elements: declined");
+    cr_expect_eq(at(big, 19999), 0.0);
+    tl_tensor_release(big);
     tl_tensor *col = tl_tensor_zeros(TL_F32, 1, &row);
     cr_expect_eq(tl_binary_over(TL_ADD, col, m, TL_F32, 1), 0, "the result would be bigger than the operand");
     tl_tensor_release(col);
