@@ -175,18 +175,26 @@ typedef struct split_ctx {
     void *aux;
 } split_ctx;
 
-/* Appends the sub-plan of `it` covering [lo, hi) of its outermost axis. */
-static int add_piece(split_ctx *sc, const tl_iter *it, int64_t lo, int64_t hi, bool drop_axis)
+/* A new piece holding a copy of `it`; NULL (error set) when out of memory. */
+static tl_iter *new_piece(split_ctx *sc, const tl_iter *it)
 {
     if (sc->npieces == sc->cap) {
         int64_t cap = sc->cap ? sc->cap * 2 : 16;
         tl_iter *p = realloc(sc->pieces, (size_t)cap * sizeof *p);
-        if (!p) { tl_seterr("out of memory"); return -1; }
+        if (!p) { tl_seterr("out of memory"); return NULL; }
         sc->pieces = p;
         sc->cap = cap;
     }
     tl_iter *s = &sc->pieces[sc->npieces++];
     *s = *it;
+    return s;
+}
+
+/* Appends the sub-plan of `it` covering [lo, hi) of its outermost axis. */
+static int add_piece(split_ctx *sc, const tl_iter *it, int64_t lo, int64_t hi, bool drop_axis)
+{
+    tl_iter *s = new_piece(sc, it);
+    if (!s) return -1;
     for (int k = 0; k < it->nops; k++) s->base[k] = it->base[k] + lo * it->bstrides[k][0];
     if (drop_axis) {
         s->ndim = it->ndim - 1;
@@ -201,18 +209,7 @@ static int add_piece(split_ctx *sc, const tl_iter *it, int64_t lo, int64_t hi, b
     return 0;
 }
 
-static int add_piece_whole(split_ctx *sc, const tl_iter *it)
-{
-    if (sc->npieces == sc->cap) {
-        int64_t cap = sc->cap ? sc->cap * 2 : 16;
-        tl_iter *p = realloc(sc->pieces, (size_t)cap * sizeof *p);
-        if (!p) { tl_seterr("out of memory"); return -1; }
-        sc->pieces = p;
-        sc->cap = cap;
-    }
-    sc->pieces[sc->npieces++] = *it;
-    return 0;
-}
+static int add_piece_whole(split_ctx *sc, const tl_iter *it) { return new_piece(sc, it) ? 0 : -1; }
 
 /* Cuts `it` into about `want` pieces along its outer axes. */
 static int split_plan(split_ctx *sc, const tl_iter *it, int64_t want)

@@ -115,6 +115,20 @@ static int compare_elements(const tl_tensor *got, const unsigned char *want, int
     return bad;
 }
 
+/* 1 (logged) unless r has numpy's dtype rdt and its n elements match the hex
+   bytes want_hex within ulps; 0 otherwise. */
+static int differs_from_numpy(const tl_tensor *r, int rdt, const char *want_hex, int64_t n, int ulps, const char *what)
+{
+    cr_expect_eq(r->dtype, (tl_dtype)rdt, "%s: dtype %s, numpy %s", what, tl_dtype_name(r->dtype),
+                 rdt < 0 ? "an error" : tl_dtype_name((tl_dtype)rdt));
+    if (r->dtype != (tl_dtype)rdt) return 1;
+    unsigned char want[512];
+    hex_to_bytes(want_hex, want, (size_t)n * tl_dtype_size(r->dtype));
+    int bad = compare_elements(r, want, n, ulps, 0, what);
+    cr_expect_eq(bad, 0, "%s: %d elements differ from numpy", what, bad);
+    return bad != 0;
+}
+
 static const char *bin_names[] = { "add", "sub", "mul", "div", "floordiv", "mod", "pow", "eq", "ne", "lt", "le",
                                    "gt", "ge", "and", "or", "xor", "minimum", "maximum", "atan2" };
 
@@ -137,17 +151,7 @@ Test(binary, every_op_and_dtype_matches_numpy)
             cr_expect_not_null(r, "%s failed: %s", what, tl_errmsg());
             failures++;
         } else {
-            cr_expect_eq(r->dtype, (tl_dtype)c->rdt, "%s: dtype %s, numpy %s", what, tl_dtype_name(r->dtype),
-                         tl_dtype_name((tl_dtype)c->rdt));
-            if (r->dtype == (tl_dtype)c->rdt) {
-                unsigned char want[256];
-                hex_to_bytes(c->r, want, (size_t)n * tl_dtype_size(r->dtype));
-                int bad = compare_elements(r, want, n, c->ulps, 0, what);
-                cr_expect_eq(bad, 0, "%s: %d elements differ from numpy", what, bad);
-                failures += bad != 0;
-            } else {
-                failures++;
-            }
+            failures += differs_from_numpy(r, c->rdt, c->r, n, c->ulps, what);
         }
         if (r) tl_tensor_release(r);
         tl_tensor_release(a);
@@ -172,14 +176,8 @@ Test(binary, over_exclusive_operand_matches_numpy)
         cr_expect_geq(rc, 0, "%s failed: %s", what, tl_errmsg());
         if (rc > 0) {
             reused++;
-            cr_expect_eq(c->rdt, (int)c->dt, "%s: reused although numpy's result is %s", what,
-                         c->rdt < 0 ? "an error" : tl_dtype_name((tl_dtype)c->rdt));
             cr_expect_eq(tl_tensor_data(a), before);
-            unsigned char want[256];
-            hex_to_bytes(c->r, want, (size_t)n * tl_dtype_size(a->dtype));
-            int bad = compare_elements(a, want, n, c->ulps, 0, what);
-            cr_expect_eq(bad, 0, "%s: %d elements differ from numpy", what, bad);
-            failures += bad != 0;
+            failures += differs_from_numpy(a, c->rdt, c->r, n, c->ulps, what);
         }
         tl_tensor_release(a);
         tl_tensor_release(b);
@@ -437,18 +435,8 @@ Test(unary, every_op_and_dtype_matches_numpy)
             cr_expect_not_null(r, "%s failed: %s", what, tl_errmsg());
             failures++;
         } else {
-            cr_expect_eq(r->dtype, (tl_dtype)c->rdt, "%s: dtype %s, numpy %s", what, tl_dtype_name(r->dtype),
-                         tl_dtype_name((tl_dtype)c->rdt));
             cr_expect_eq(tl_unop_result_dtype(c->op, c->dt), r->dtype);
-            if (r->dtype == (tl_dtype)c->rdt) {
-                unsigned char want[512];
-                hex_to_bytes(c->r, want, (size_t)n * tl_dtype_size(r->dtype));
-                int bad = compare_elements(r, want, n, c->ulps, 0, what);
-                cr_expect_eq(bad, 0, "%s: %d elements differ from numpy", what, bad);
-                failures += bad != 0;
-            } else {
-                failures++;
-            }
+            failures += differs_from_numpy(r, c->rdt, c->r, n, c->ulps, what);
         }
         if (r) tl_tensor_release(r);
         tl_tensor_release(a);
