@@ -29,6 +29,20 @@ static const char usage[] =
     "       tl --version | --help\n"
     "With no arguments tl opens the shell on a terminal, or runs the program on stdin.\n";
 
+/* Every environment variable tl reads (tests/cli/test_cli.sh checks each getenv'd name is here). */
+static const char environment_help[] =
+    "\n"
+    "Environment:\n"
+    "  TL_THREADS=N       threads for the tensor kernels (default: the CPU count; results\n"
+    "                     do not depend on it; threads(n) changes it at run time)\n"
+    "  TL_SIMD=0          turns off the hand-written AVX-512 and SLEEF loops\n"
+    "  TL_KERNEL_CACHE=0  turns off the reuse of dead kernel outputs' memory\n"
+    "  TL_GGUF_EAGER=1    dequantizes quantized GGUF tensors when loaded, not when touched\n"
+    "  TL_HISTORY=FILE    the shell's history file (default ~/.tl_history; empty: no history)\n"
+    "  HOME               the folder of the default history file\n"
+    "  NO_COLOR=1         no color in the shell's error messages (also TERM=dumb)\n"
+    "  TERM               TERM=dumb turns color off, as NO_COLOR does\n";
+
 static void on_sigint(int sig)
 {
     (void)sig;
@@ -82,7 +96,11 @@ static bool on_big_stack = false;
 static int tl_main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) { printf("tl %s\n", TL_VERSION); return EXIT_OK; }
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) { fputs(usage, stdout); return EXIT_OK; }
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage, stdout);
+        fputs(environment_help, stdout);
+        return EXIT_OK;
+    }
     if (argc >= 2 && strcmp(argv[1], "--test") == 0) {
         bool update = argc >= 3 && strcmp(argv[2], "--update") == 0;
         int first = update ? 3 : 2;

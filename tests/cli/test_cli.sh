@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# test_cli.sh — the command line of SPEC §1: exit codes, -e, stdin, argv, --test, and inputs that must not crash.
-# usage: test_cli.sh PATH/TO/tl
+# test_cli.sh — the command line (docs/language.md, "Running tl"): exit codes, -e, stdin, argv, --test, and inputs that must not crash.
+# usage: test_cli.sh PATH/TO/tl SOURCE_ROOT
 set -u
 tl="$1"
+src="$2"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 pass=0 fail=0
@@ -26,6 +27,16 @@ check() {
 
 check version 0 "tl " "" -- "$tl" --version
 check help 0 "usage:" "" -- "$tl" --help
+
+# --help names every environment variable the sources read, found here by grep so that a new
+# getenv without a line in the help fails this test
+env_names=$(grep -rhoE --include='*.[ch]' --include='*.re' '(secure_)?getenv\("[A-Za-z_][A-Za-z0-9_]*"\)' \
+              "$src/src" "$src/runtime" "$src/stdlib" "$src/lexer" | sed -E 's/.*\("([^"]*)"\)/\1/' | sort -u)
+check env_names_found 0 "" "" -- test "$(printf '%s\n' $env_names | wc -l)" -ge 5
+"$tl" --help > "$work/help.txt" 2>&1
+for name in $env_names; do
+  check "help_names_$name" 0 "" "" -- grep -qE "^ +$name( |=)" "$work/help.txt"
+done
 check bad_option 2 "" "unknown option" -- "$tl" --bogus
 check e_runs 0 "3" "" -- "$tl" -e 'print(1 + 2)'
 check e_error_status 1 "" "<-e>:1:7: error: name 'nope' is not defined" -- "$tl" -e 'print(nope)'
