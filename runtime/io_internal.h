@@ -2,6 +2,12 @@
 #ifndef TL_IO_INTERNAL_H
 #define TL_IO_INTERNAL_H
 
+/* Private to the file-format code in runtime/: runtime/meson.build defines TL_RUNTIME_INTERNAL
+   only for the runtime's own files; everything else uses io.h. */
+#ifndef TL_RUNTIME_INTERNAL
+#error "io_internal.h is private to tl's runtime library: include io.h instead"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

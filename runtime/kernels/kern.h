@@ -2,6 +2,13 @@
 #ifndef TL_KERN_H
 #define TL_KERN_H
 
+/* Private to the runtime: the kernels in this folder and the compute files beside it (linalg.c,
+   nn.c, sort.c, random.c). runtime/meson.build defines TL_RUNTIME_INTERNAL for them alone;
+   everything else reaches the kernels through ops.h. */
+#ifndef TL_RUNTIME_INTERNAL
+#error "kernels/kern.h is private to tl's runtime library: include ops.h instead"
+#endif
+
 #include "../iter.h"
 #include "../ops.h"
 
