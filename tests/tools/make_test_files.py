@@ -11,7 +11,7 @@ OUTDIR/expect/ what tl must read from them, as numpy-written .npy files
                dequantization, computed here in f32 from ggml's block layouts)
 OUTDIR/bad/    malformed files, and bad.json: file -> a phrase its error must contain
 
-Everything is deterministic (fixed seeds). Layouts: shared/reference/formats.md.
+Everything is deterministic (fixed seeds). Layouts: docs/files.md, "Byte layouts".
 """
 import json
 import os
@@ -770,7 +770,7 @@ def make_gguf():
         expect("gguf_r_" + kind, DEQUANT[kind](rb).reshape(2, 3 * bs))
     with open(good("model.gguf"), "wb") as f:
         f.write(gguf_bytes(kvs, tensors))
-    # the worked example of formats.md (one F32 tensor, ne = [3, 2])
+    # the smallest useful GGUF: one F32 tensor with ggml dims ne = [3, 2] (loads as shape (2, 3))
     ex = gguf_bytes([("general.alignment", GT["U32"], 32)], [("w", 0, [3, 2], np.arange(6, dtype=np.float32).tobytes())])
     with open(good("example.gguf"), "wb") as f:
         f.write(ex)

@@ -113,7 +113,7 @@ Test(dtype, names_sizes_and_lookup)
     cr_expect_not(tl_dtype_from_name("", &got));
 }
 
-/* ---- half precision: the checked values of internals.md §3 ---------------- */
+/* ---- half precision: f16 as numpy converts, bf16 rounded to nearest even ---- */
 
 static float f32_of_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static uint32_t bits_of_f32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }

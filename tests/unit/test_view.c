@@ -368,7 +368,7 @@ Test(view, random_chains_compose_offsets_and_strides)
     tl_tensor_release(a);
 }
 
-/* ---- reshape: every row of internals.md §6.1 (strides in elements) ------- */
+/* ---- reshape: numpy's no-copy cases and copy cases (strides in elements) -- */
 
 static void expect_reshape_view(const tl_tensor *src, int ndim, const int64_t *shape, const int64_t *strides)
 {
@@ -396,7 +396,7 @@ static void expect_reshape_copy(const tl_tensor *src, int ndim, const int64_t *s
     tl_tensor_release(c);
 }
 
-Test(view, reshape_table_of_internals_6_1)
+Test(view, reshape_numpy_nocopy_and_copy_cases)
 {
     tl_tensor *a = iota(2, I64S(4, 6));
     tl_tensor *cols = slice(a, 1, 0, 4, 1);                       /* a[:, :4]: (4,4), (6,1) */
