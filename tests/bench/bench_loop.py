@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench_loop.py — interpreter speed: the SPEC loop `s = s + i` over range(N), tl against CPython.
+"""bench_loop.py — interpreter speed: the loop `s = s + i` over range(N), tl against CPython.
 
 Both programs run as whole processes (start-up included, as a user sees them), alternately,
 ROUNDS times each in one run; prints the best elapsed time of each and the ratio CPython/tl.

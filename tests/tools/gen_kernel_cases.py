@@ -3,7 +3,7 @@
 
 Run `/usr/bin/python3 tests/tools/gen_kernel_cases.py > tests/unit/kernel_cases.inc`
 (numpy 1.24.2). Every array is written as the hex of its little-endian bytes.
-Rules that are tl's own choice, not numpy's (SPEC §5: bool + bool is i64; bf16,
+Rules that are tl's own choice, not numpy's (docs/language.md §7: bool + bool is i64; bf16,
 which numpy lacks, computes in f32 and rounds once; integer // and % by zero is an
 error, tested separately), are applied here explicitly and marked."""
 import math
@@ -22,7 +22,7 @@ NP2TL = {np.dtype(v[1]): k for k, v in DT.items() if v[1] is not None}
 
 
 def bf16_bits(x):
-    """f32 values -> bf16 bits, round to nearest even, NaN stays NaN (SPEC §5)."""
+    """f32 values -> bf16 bits, round to nearest even, NaN stays NaN (docs/language.md §6)."""
     x = np.asarray(x, np.float32)
     u = x.reshape(-1).view(np.uint32).astype(np.uint64)
     s16, one, bias = np.uint64(16), np.uint64(1), np.uint64(0x7FFF)
@@ -241,7 +241,7 @@ def fwork(d):
 
 
 def reduce_np(name, a, d, axis, keepdims, ddof):
-    """numpy's value, with tl's documented dtype rules (SPEC §5)."""
+    """numpy's value, with tl's documented dtype rules (docs/language.md §7)."""
     if name == "sum":
         if d in ("f16", "bf16"):
             return a.astype(np.float32).sum(axis=axis, keepdims=keepdims)

@@ -344,7 +344,7 @@ Test(index, set_with_mask_and_mixed_indices)
     for (int k = 0; k < 9; k++) tl_tensor_release(ts[k]);
 }
 
-/* The right side behaves as if copied first (SPEC §6), even when it is a view of a. */
+/* The right side behaves as if copied first (docs/language.md §8), even when it is a view of a. */
 Test(index, set_from_overlapping_view_is_safe)
 {
     tl_tensor *x = x234();

@@ -1,7 +1,7 @@
 """bf16.py — bfloat16 emulation for the checks (numpy has no bf16).
 
 to_bf16 rounds float64 values once to the nearest bf16 (ties to even, overflow to inf, NaN stays NaN),
-as SPEC §5 asks; bits() gives the 16-bit patterns. fmt() prints a bf16 tensor as SPEC §7 says: like
+as docs/language.md §6 says; bits() gives the 16-bit patterns. fmt() prints a bf16 tensor as docs/language.md §9 says: like
 numpy prints f16, but with the shortest digits that round-trip in bf16. It finds those digits by trying
 1, 2, ... significant digits, then lets numpy lay out float64 values that have exactly those digits.
 """

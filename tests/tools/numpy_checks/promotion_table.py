@@ -1,5 +1,5 @@
 # numpy's np.result_type for the 14 numpy dtypes (bool + bool under + gives i64 in tl, as Python's True + True),
-# and SPEC §5's bf16 rules: bf16+f16 -> f32, bf16+f32 -> f32, bf16+f64 -> f64, bf16+bool/any int -> bf16,
+# and docs/language.md §7's bf16 rules: bf16+f16 -> f32, bf16+f32 -> f32, bf16+f64 -> f64, bf16+bool/any int -> bf16,
 # bf16+c64 -> c64, bf16+c128 -> c128 (bf16 widens safely to f32, so to c64).
 import numpy as np
 names = ["bool", "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "c64", "c128"]

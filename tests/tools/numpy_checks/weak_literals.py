@@ -22,11 +22,11 @@ show(np.array([100], np.int8) + 27)
 show(u.astype(np.int64) < 1000)
 show(u.astype(np.int64) > -1)
 show(np.array([1], np.int8).astype(np.int64) == 1000)
-# no bf16 in numpy: SPEC §5 says bf16 with int/float literals stays bf16, with a complex literal gives c64
+# no bf16 in numpy: docs/language.md §7 says bf16 with int/float literals stays bf16, with a complex literal gives c64
 p("bf16", "bf16", "bf16", "c64")
 show(np.array([True, False]) + 1)
 show(np.array([True, False]) + 1.5)
-show(np.array([True, False]).astype(np.int64) + True)   # SPEC: two bools under + give i64 (numpy keeps bool)
+show(np.array([True, False]).astype(np.int64) + True)   # docs/language.md §7: two bools under + give i64 (numpy keeps bool)
 show(2 + 3)
 show(2.0 * 3)
 show(7 / 2)
