@@ -18,7 +18,7 @@
 /* Room kept free below the evaluator's stack check for builtins and the runtime. */
 #define EVAL_STACK_MARGIN ((size_t)64 << 20)
 
-/* Exit statuses (SPEC §1); 130 is a script stopped by Ctrl-C. */
+/* Exit statuses (docs/language.md §1); 130 is a script stopped by Ctrl-C. */
 enum { EXIT_OK = 0, EXIT_ERROR = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 
 static const char usage[] =
@@ -41,7 +41,8 @@ static const char environment_help[] =
     "  TL_HISTORY=FILE    the shell's history file (default ~/.tl_history; empty: no history)\n"
     "  HOME               the folder of the default history file\n"
     "  NO_COLOR=1         no color in the shell's error messages (also TERM=dumb)\n"
-    "  TERM               TERM=dumb turns color off, as NO_COLOR does\n";
+    "  TERM               TERM=dumb turns color off, as NO_COLOR does\n"
+    "OpenBLAS reads its own variables (such as OPENBLAS_NUM_THREADS) for matrix products.\n";
 
 static void on_sigint(int sig)
 {
