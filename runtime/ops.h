@@ -89,7 +89,7 @@ typedef enum tl_redop {
 } tl_redop;
 tl_dtype tl_reduce_result_dtype(tl_redop op, tl_dtype input);
 tl_tensor *tl_reduce(tl_redop op, const tl_tensor *a, int naxes, const int *axes, bool keepdims, int64_t ddof);
-tl_tensor *tl_cumsum(const tl_tensor *a, int axis /* -1000: flattened */);
+tl_tensor *tl_cumsum(const tl_tensor *a, int axis /* TL_AXIS_NONE: flattened */);
 
 /* Linear algebra (linalg.c): numpy matmul rules, batching with broadcast. */
 tl_tensor *tl_matmul(const tl_tensor *a, const tl_tensor *b);

@@ -184,7 +184,7 @@ tl_tensor *tl_tile(const tl_tensor *t, int nreps, const int64_t *reps)
 tl_tensor *tl_repeat(const tl_tensor *t, const int64_t *repeats, int64_t nrepeats, int axis)
 {
     tl_tensor *src;
-    if (axis == -1000) {
+    if (axis == TL_AXIS_NONE) {
         src = tl_reshape(t, 1, (const int64_t[]){ -1 });
         axis = 0;
     } else {

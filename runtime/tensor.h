@@ -10,6 +10,9 @@
 #include "dtype.h"
 
 #define TL_MAXDIM 32
+/* An axis argument meaning "no axis": all size-1 axes for squeeze, the flattened
+   elements for cumsum and repeat (numpy's axis=None). Below any valid axis. */
+#define TL_AXIS_NONE (-1000)
 
 /* ---- errors and interrupts --------------------------------------------
    Runtime functions never print, exit or abort. On failure they set a
@@ -108,7 +111,7 @@ tl_tensor *tl_view_swapaxes(const tl_tensor *t, int a, int b);
 tl_tensor *tl_view_reshape(const tl_tensor *t, int ndim, const int64_t *shape, bool *needs_copy);
 /* reshape: a view when possible, else a copy (numpy semantics). */
 tl_tensor *tl_reshape(const tl_tensor *t, int ndim, const int64_t *shape);
-tl_tensor *tl_view_squeeze(const tl_tensor *t, int axis);                 /* axis -1000 = all size-1 axes */
+tl_tensor *tl_view_squeeze(const tl_tensor *t, int axis);         /* TL_AXIS_NONE: all size-1 axes */
 tl_tensor *tl_view_unsqueeze(const tl_tensor *t, int axis);
 tl_tensor *tl_view_broadcast_to(const tl_tensor *t, int ndim, const int64_t *shape); /* read-only */
 tl_tensor *tl_view_flip(const tl_tensor *t, int axis);
@@ -158,7 +161,7 @@ tl_tensor *tl_stack(int n, tl_tensor *const *ts, int axis);
 /* Splits into sections at the given indices along axis; fills out[0..nidx] with views. */
 int tl_split(const tl_tensor *t, int nidx, const int64_t *indices, int axis, tl_tensor **out);
 tl_tensor *tl_tile(const tl_tensor *t, int nreps, const int64_t *reps);
-tl_tensor *tl_repeat(const tl_tensor *t, const int64_t *repeats, int64_t nrepeats, int axis /* -1000: flatten */);
+tl_tensor *tl_repeat(const tl_tensor *t, const int64_t *repeats, int64_t nrepeats, int axis /* TL_AXIS_NONE: flatten */);
 tl_tensor *tl_flatten(const tl_tensor *t);
 
 /* Normalizes a user axis (negative counts from the end); error names the axis and ndim. */

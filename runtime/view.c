@@ -267,7 +267,7 @@ tl_tensor *tl_view_squeeze(const tl_tensor *t, int axis)
 {
     int64_t shape[TL_MAXDIM], strides[TL_MAXDIM];
     int n = 0;
-    if (axis != -1000) {
+    if (axis != TL_AXIS_NONE) {
         if (tl_normalize_axis(axis, t->ndim, &axis) < 0) return NULL;
         if (t->shape[axis] != 1) {
             tl_seterr("cannot select an axis to squeeze out which has size not equal to one");
@@ -275,7 +275,7 @@ tl_tensor *tl_view_squeeze(const tl_tensor *t, int axis)
         }
     }
     for (int k = 0; k < t->ndim; k++) {
-        bool drop = axis == -1000 ? t->shape[k] == 1 : k == axis;
+        bool drop = axis == TL_AXIS_NONE ? t->shape[k] == 1 : k == axis;
         if (drop) continue;
         shape[n] = t->shape[k];
         strides[n] = t->strides[k];

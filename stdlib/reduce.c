@@ -52,10 +52,10 @@ static bool bi_cumsum(Interp *I, CallArgs *a, Value *out)
     static const char *const kws[] = { "axis", NULL };
     int64_t axis;
     tl_tensor *t;
-    if (!args_check(I, a, "cumsum", 1, 2, kws) || !arg_int(I, a, "cumsum", 1, "axis", -1000, &axis) ||
+    if (!args_check(I, a, "cumsum", 1, 2, kws) || !arg_int(I, a, "cumsum", 1, "axis", TL_AXIS_NONE, &axis) ||
         !arg_tensor(I, a, "cumsum", 0, NULL, &t))
         return false;
-    if (axis != -1000 && (axis < -t->ndim || axis >= t->ndim)) {
+    if (axis != TL_AXIS_NONE && (axis < -t->ndim || axis >= t->ndim)) {
         tl_tensor_release(t);
         return interp_error(I, a->at, "cumsum(): axis %lld is out of bounds for tensor of dimension %d", (long long)axis, t->ndim);
     }

@@ -382,7 +382,7 @@ static bool bi_tile(Interp *I, CallArgs *a, Value *out)
 static bool bi_repeat(Interp *I, CallArgs *a, Value *out)
 {
     static const char *const kws[] = { "axis", NULL };
-    int axis = -1000;
+    int axis = TL_AXIS_NONE;
     tl_tensor *t;
     int64_t *reps, nreps;
     if (!args_check(I, a, "repeat", 2, 3, kws)) return false;

@@ -677,7 +677,7 @@ static int cumsum_task(void *vctx, int64_t t)
 tl_tensor *tl_cumsum(const tl_tensor *a, int axis)
 {
     tl_tensor *src;
-    if (axis == -1000) {
+    if (axis == TL_AXIS_NONE) {
         int64_t n = tl_tensor_size(a);
         src = tl_reshape(a, 1, &n);
         axis = 0;

@@ -881,7 +881,7 @@ Test(reduce, cumsum_dtypes_and_axes)
        np.cumsum(...) flattened -> [1 3 6 10] */
     int64_t s22[] = { 2, 2 };
     tl_tensor *a = reshaped(vec_f64(4, (double[]){ 1, 2, 3, 4 }, TL_I8), 2, s22);
-    tl_tensor *c0 = tl_cumsum(a, 0), *cf = tl_cumsum(a, -1000);
+    tl_tensor *c0 = tl_cumsum(a, 0), *cf = tl_cumsum(a, TL_AXIS_NONE);
     cr_assert(c0 && cf);
     cr_expect_eq(c0->dtype, TL_I64);
     double w0[] = { 1, 2, 4, 6 }, wf[] = { 1, 3, 6, 10 };

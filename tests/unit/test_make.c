@@ -268,7 +268,7 @@ Test(shape, tile_as_numpy)
 Test(shape, repeat_as_numpy)
 {
     tl_tensor *a = iota(TL_I64, 2, I64S(2, 3), 1);
-    tl_tensor *t = tl_repeat(a, I64S(2), 1, -1000);
+    tl_tensor *t = tl_repeat(a, I64S(2), 1, TL_AXIS_NONE);
     expect_i64(t, 1, I64S(12), I64S(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5));
     tl_tensor_release(t);
     t = tl_repeat(a, I64S(1, 0, 2), 3, 1);
@@ -283,7 +283,7 @@ Test(shape, repeat_as_numpy)
     tl_tensor_release(t);
     int64_t five = 5;
     tl_tensor *s = tl_tensor_scalar(TL_I64, &five);
-    t = tl_repeat(s, I64S(3), 1, -1000);
+    t = tl_repeat(s, I64S(3), 1, TL_AXIS_NONE);
     expect_i64(t, 1, I64S(3), I64S(5, 5, 5));
     tl_tensor_release(t);
     cr_assert_null(tl_repeat(a, I64S(1, 2), 2, 1));

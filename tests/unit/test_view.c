@@ -461,7 +461,7 @@ Test(view, squeeze_unsqueeze_newaxis_strides_as_numpy)
     expect_geometry(um, 3, I64S(4, 4, 1), I64S(6, 1, 1), 0);
     tl_tensor *n0 = tl_view_newaxis(x, 0);               /* x[None]: (0, 48, 8)/8 */
     expect_geometry(n0, 3, I64S(1, 4, 4), I64S(0, 6, 1), 0);
-    tl_tensor *sq = tl_view_squeeze(u1, 1), *all = tl_view_squeeze(n0, -1000);
+    tl_tensor *sq = tl_view_squeeze(u1, 1), *all = tl_view_squeeze(n0, TL_AXIS_NONE);
     expect_geometry(sq, 2, I64S(4, 4), I64S(6, 1), 0);
     expect_geometry(all, 2, I64S(4, 4), I64S(6, 1), 0);
     cr_assert_null(tl_view_squeeze(x, 0));
