@@ -295,13 +295,3 @@ bool interp_echo(Interp *I, Value v, FILE *out)
     fputc('\n', out);
     return true;
 }
-
-/* ---- builtins ---------------------------------------------------------- */
-
-const Builtin *builtin_find(const char *name)
-{
-    for (const Builtin *const *tab = stdlib_tables; *tab; tab++)
-        for (const Builtin *b = *tab; b->name; b++)
-            if (strcmp(b->name, name) == 0) return b;
-    return NULL;
-}

@@ -1,4 +1,4 @@
-/* interp.h — the interpreter state, and the interface builtins see */
+/* interp.h — the interpreter state (private to src/: builtins see tlapi.h) */
 #ifndef TL_INTERP_H
 #define TL_INTERP_H
 
@@ -6,31 +6,9 @@
 
 #include "ast.h"
 #include "diag.h"
+#include "registry.h"
+#include "tlapi.h"
 #include "value.h"
-
-typedef struct Interp Interp;
-
-/* Arguments of one call, as a builtin sees them. */
-typedef struct CallArgs {
-    int npos;
-    Value *pos;
-    int nkw;
-    const char *const *kwnames;
-    Value *kw;
-    Span at;                 /* the call site, for errors */
-    const Builtin *self;     /* the builtin being called (its tag selects a variant) */
-} CallArgs;
-
-typedef bool (*BuiltinFn)(Interp *I, CallArgs *a, Value *out);
-
-/* One row of the builtin table: help(), :help, completion and docs come from here. */
-struct Builtin {
-    const char *name;
-    BuiltinFn fn;
-    const char *signature;   /* "sum(x, axis=none, keepdims=false)" */
-    const char *help;        /* one line */
-    int tag;                 /* lets one C function serve a family (casts, unary math): an op or dtype id */
-};
 
 /* A name-to-slot table for the global scope (grows as the shell runs). */
 typedef struct Symtab {
@@ -56,7 +34,7 @@ struct Interp {
     Source **sources;        /* sources of failed runs, kept until their error is reported */
     int run_depth;           /* interp_run_source calls in progress (include() nests them) */
     int nsources, capsources;
-    int include_depth;
+    int include_depth;       /* interp_run_file calls in progress (bounded: a file may include itself) */
 };
 
 Interp *interp_new(void);
@@ -68,22 +46,10 @@ bool interp_run_source(Interp *I, Source *src, bool echo);
 /* Binds a global by name (takes ownership of v). */
 bool interp_set_global(Interp *I, const char *name, Value v);
 
-/* Sets I->err at the span; returns false so callers can `return interp_error(...)`. */
-bool interp_error(Interp *I, Span at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Sets I->err from the runtime's last message. */
-bool interp_error_rt(Interp *I, Span at);
-
-/* Calls any callable value with positional arguments (for builtins taking functions). */
-bool interp_call(Interp *I, Value fn, int npos, Value *pos, Span at, Value *out);
-
 /* Sources: refcounted loaded texts. */
 Source *source_new(const char *name, const char *text, size_t len);
 Source *source_from_file(const char *path, char *errbuf, size_t errlen);
 void source_release(Source *s);
-
-/* The builtin tables (stdlib/registry.c): a NULL-terminated list of {NULL}-terminated tables. */
-extern const Builtin *const stdlib_tables[];
-const Builtin *builtin_find(const char *name);
 
 /* Writes the echo form of v (print form, plus ", dtype=NAME" when not a default dtype). */
 bool interp_echo(Interp *I, Value v, FILE *out);

@@ -1,9 +1,9 @@
-/* builtins.h — what a builtin needs: argument access and conversion helpers, error helpers */
+/* builtins.h — stdlib's own helpers over tlapi.h: argument access and conversion, results (as lauxlib over lua.h) */
 #ifndef TL_BUILTINS_H
 #define TL_BUILTINS_H
 
-#include "interp.h"
 #include "ops.h"
+#include "tlapi.h"
 
 /* Each stdlib file defines one {NULL}-terminated table; registry.c lists them. */
 extern const Builtin bi_core_table[];

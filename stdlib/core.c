@@ -6,6 +6,7 @@
 
 #include "builtins.h"
 #include "format.h"
+#include "registry.h"
 
 static int file_writer(void *ctx, const char *s, size_t n) { return fwrite(s, 1, n, ctx) == n ? 0 : -1; }
 
@@ -13,14 +14,15 @@ static int file_writer(void *ctx, const char *s, size_t n) { return fwrite(s, 1,
 static bool bi_print(Interp *I, CallArgs *a, Value *out)
 {
     if (!args_check(I, a, "print", 0, -1, NULL)) return false;
+    FILE *f = interp_out(I);
     for (int i = 0; i < a->npos; i++) {
-        if (i) fputc(' ', I->out);
-        if (val_write(a->pos[i], file_writer, I->out) != 0) {
-            fputc('\n', I->out);
+        if (i) fputc(' ', f);
+        if (val_write(a->pos[i], file_writer, f) != 0) {
+            fputc('\n', f);
             return interp_error_rt(I, a->at);
         }
     }
-    fputc('\n', I->out);
+    fputc('\n', f);
     *out = val_none();
     return true;
 }
@@ -114,24 +116,7 @@ static bool bi_include(Interp *I, CallArgs *a, Value *out)
 {
     const char *path;
     if (!args_check(I, a, "include", 1, 1, NULL) || !arg_string(I, a, "include", 0, NULL, NULL, &path)) return false;
-    if (I->include_depth >= 64) return interp_error(I, a->at, "include() nested too deeply (a file includes itself?)");
-    const char *dir = a->at.src && a->at.src->dir && path[0] != '/' ? a->at.src->dir : "";
-    size_t n = strlen(dir) + strlen(path) + 1;
-    char *full = malloc(n);
-    if (!full) return interp_error(I, a->at, "out of memory");
-    snprintf(full, n, "%s%s", dir, path);
-    char err[512];
-    Source *src = source_from_file(full, err, sizeof err);
-    free(full);
-    if (!src) return interp_error(I, a->at, "include(): %s", err);
-    I->include_depth++;
-    bool ok = interp_run_source(I, src, I->echo_enabled);
-    I->include_depth--;
-    source_release(src);
-    if (!ok) {
-        diag_add_trace(&I->err, a->at);
-        return false;
-    }
+    if (!interp_run_file(I, path, a->at)) return false;
     *out = val_none();
     return true;
 }
@@ -140,17 +125,18 @@ static bool bi_help(Interp *I, CallArgs *a, Value *out)
 {
     if (!args_check(I, a, "help", 0, 1, NULL)) return false;
     *out = val_none();
+    FILE *f = interp_out(I);
     if (a->npos == 0) {
-        fprintf(I->out, "help(NAME) describes a builtin. Builtins:\n");
+        fprintf(f, "help(NAME) describes a builtin. Builtins:\n");
         int col = 0;
         for (const Builtin *const *tab = stdlib_tables; *tab; tab++)
             for (const Builtin *b = *tab; b->name; b++) {
                 int w = (int)strlen(b->name) + 1;
-                if (col + w > 75) { fputc('\n', I->out); col = 0; }
-                fprintf(I->out, "%s ", b->name);
+                if (col + w > 75) { fputc('\n', f); col = 0; }
+                fprintf(f, "%s ", b->name);
                 col += w;
             }
-        fputc('\n', I->out);
+        fputc('\n', f);
         return true;
     }
     const Builtin *b = NULL;
@@ -158,14 +144,14 @@ static bool bi_help(Interp *I, CallArgs *a, Value *out)
     if (v.kind == V_BUILTIN) b = v.as.bi;
     else if (v.kind == V_STR) b = builtin_find(v.as.s->data);
     else if (v.kind == V_FUNC) {
-        FnDef *d = v.as.fn->def;
-        fprintf(I->out, "%s(", d->name);
-        for (int i = 0; i < d->nparams; i++) fprintf(I->out, "%s%s%s", i ? ", " : "", d->params[i], d->defaults[i] ? "=..." : "");
-        fprintf(I->out, "): a function defined in %s:%d\n", d->at.src ? d->at.src->name : "?", d->at.line);
-        return true;
+        StrBuf desc = { 0 };
+        bool ok = interp_describe_function(v, &desc);
+        if (ok) fprintf(f, "%s\n", desc.data);
+        sb_free(&desc);
+        return ok || interp_error_rt(I, a->at);
     }
     if (!b) return interp_error(I, a->at, "help(): no builtin named %s", v.kind == V_STR ? v.as.s->data : "that");
-    fprintf(I->out, "%s\n  %s\n", b->signature, b->help);
+    fprintf(f, "%s\n  %s\n", b->signature, b->help);
     return true;
 }
 

@@ -68,7 +68,7 @@ static bool bi_info(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *t;
     if (!numeric_arg(I, a, "info", &t)) return false;
-    FILE *f = I->out;
+    FILE *f = interp_out(I);
     int64_t isz = (int64_t)tl_dtype_size(t->dtype);
     fprintf(f, "dtype:      %s (%lld bytes per element)\n", tl_dtype_name(t->dtype), (long long)isz);
     fprintf(f, "shape:      ");

@@ -1,7 +1,6 @@
 /* linalg.c — matmul dot outer cross trace det inv solve (dot/outer/cross/trace built from runtime pieces) */
 #include <string.h>
 
-#include "arith.h"
 #include "builtins.h"
 
 /* Reads the two tensor operands of a binary linalg builtin. */
@@ -70,7 +69,7 @@ static bool bi_dot(Interp *I, CallArgs *a, Value *out)
         return interp_error(I, a->at, "dot() takes tensors, not a %s", val_kind_name(val_is_numeric(va) ? vb : va));
     if (va.kind == V_NUM || vb.kind == V_NUM) {
         tl_dtype dt;
-        if (!arith_result_dtype(I, TL_MUL, va, vb, a->at, &dt)) return false;
+        if (!interp_result_dtype(I, TL_MUL, va, vb, a->at, &dt)) return false;
         tl_tensor *x = val_to_tensor(va), *y = x ? val_to_tensor(vb) : NULL;
         tl_tensor *r = y ? tl_binary(TL_MUL, x, y, dt) : NULL;
         if (x) tl_tensor_release(x);

@@ -2,7 +2,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "arith.h"
 #include "builtins.h"
 
 /* Marks a 0-d result weak when every numeric argument was weak (SPEC §5: weakness belongs to the value). */
@@ -84,7 +83,7 @@ static bool bi_unary(Interp *I, CallArgs *a, Value *out)
 static bool binary_values(Interp *I, CallArgs *a, tl_binop op, Value x, Value y, Value *out)
 {
     tl_dtype dt;
-    if (!arith_result_dtype(I, op, x, y, a->at, &dt)) return false;
+    if (!interp_result_dtype(I, op, x, y, a->at, &dt)) return false;
     tl_tensor *tx = val_to_tensor(x), *ty = tx ? val_to_tensor(y) : NULL;
     tl_tensor *r = ty ? tl_binary(op, tx, ty, dt) : NULL;
     if (tx) tl_tensor_release(tx);
@@ -125,7 +124,7 @@ static bool common_dtype(Interp *I, Span at, int n, Value *const *vs, tl_dtype *
             acc = any ? tl_promote(acc, val_dtype(*vs[i])) : val_dtype(*vs[i]);
         } else {
             Value strong = { .kind = V_NUM, .dtype = (uint8_t)acc };
-            if (!arith_result_dtype(I, TL_MINIMUM, strong, *vs[i], at, &acc)) return false;
+            if (!interp_result_dtype(I, TL_MINIMUM, strong, *vs[i], at, &acc)) return false;
         }
         any = true;
     }

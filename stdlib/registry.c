@@ -1,5 +1,8 @@
 /* registry.c — the list of builtin tables; a new stdlib file adds its table here */
+#include <string.h>
+
 #include "builtins.h"
+#include "registry.h"
 
 const Builtin *const stdlib_tables[] = {
     bi_core_table,
@@ -14,3 +17,11 @@ const Builtin *const stdlib_tables[] = {
     bi_files_table,
     NULL,
 };
+
+const Builtin *builtin_find(const char *name)
+{
+    for (const Builtin *const *tab = stdlib_tables; *tab; tab++)
+        for (const Builtin *b = *tab; b->name; b++)
+            if (strcmp(b->name, name) == 0) return b;
+    return NULL;
+}

@@ -1,0 +1,46 @@
+/* api.c — the parts of the builtin API (tlapi.h) that are not the evaluator's or interp.c's own */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arith.h"
+#include "interp.h"
+
+/* include() of a file that includes itself stops here rather than at the C stack's end. */
+#define MAX_FILE_NESTING 64
+
+FILE *interp_out(Interp *I) { return I->out; }
+
+bool interp_run_file(Interp *I, const char *path, Span at)
+{
+    if (I->include_depth >= MAX_FILE_NESTING)
+        return interp_error(I, at, "include() nested too deeply (a file includes itself?)");
+    const char *dir = at.src && at.src->dir && path[0] != '/' ? at.src->dir : "";
+    size_t n = strlen(dir) + strlen(path) + 1;
+    char *full = malloc(n);
+    if (!full) return interp_error(I, at, "out of memory");
+    snprintf(full, n, "%s%s", dir, path);
+    char err[512];
+    Source *src = source_from_file(full, err, sizeof err);
+    free(full);
+    if (!src) return interp_error(I, at, "include(): %s", err);
+    I->include_depth++;
+    bool ok = interp_run_source(I, src, I->echo_enabled);
+    I->include_depth--;
+    source_release(src);
+    if (!ok) diag_add_trace(&I->err, at);
+    return ok;
+}
+
+bool interp_describe_function(Value fn, StrBuf *b)
+{
+    if (fn.kind != V_FUNC) return false;
+    const FnDef *d = fn.as.fn->def;
+    bool ok = sb_printf(b, "%s(", d->name);
+    for (int i = 0; ok && i < d->nparams; i++) ok = sb_printf(b, "%s%s%s", i ? ", " : "", d->params[i], d->defaults[i] ? "=..." : "");
+    return ok && sb_printf(b, "): a function defined in %s:%d", d->at.src ? d->at.src->name : "?", d->at.line);
+}
+
+bool interp_result_dtype(Interp *I, tl_binop op, Value a, Value b, Span at, tl_dtype *dt)
+{
+    return arith_result_dtype(I, op, a, b, at, dt);
+}

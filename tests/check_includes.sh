@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# check_includes.sh — the layering of includes: runtime/ sees only itself; stdlib/ sees src/ only
+# through tlapi.h; src/ sees stdlib/ only through registry.h. Usage: check_includes.sh SOURCE_ROOT
+set -u
+root=${1:?usage: check_includes.sh SOURCE_ROOT}
+cd "$root" || exit 2
+fail=0
+
+# Prints each quoted include of the files given, as "FILE INCLUDED".
+quoted_includes() {
+    grep -H -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$@" |
+        sed -E 's/^([^:]*):[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*)".*/\1 \2/'
+}
+
+# Reports a broken rule and remembers the failure.
+bad() { echo "check_includes: $1"; fail=1; }
+
+# The runtime knows nothing of the language: it includes only its own headers.
+while read -r file inc; do
+    [ -e "runtime/$inc" ] || [ -e "runtime/kernels/$inc" ] || [ -e "$(dirname "$file")/$inc" ] ||
+        bad "$file includes \"$inc\", which is not a runtime header"
+done < <(quoted_includes runtime/*.[ch] runtime/kernels/*.[ch])
+
+# Builtins see the interpreter only through tlapi.h (Interp stays opaque); everything else
+# they include is the runtime's public headers or stdlib's own.
+while read -r file inc; do
+    case "$inc" in
+        tlapi.h) continue ;;
+        */*) bad "$file includes \"$inc\": stdlib/ names headers without a folder (its include path decides)"; continue ;;
+        io_internal.h | kern.h | loops.h | reduce_loops.h) bad "$file includes \"$inc\", which is private to the runtime"; continue ;;
+    esac
+    [ -e "stdlib/$inc" ] || [ -e "runtime/$inc" ] ||
+        bad "$file includes \"$inc\": stdlib/ may include tlapi.h, runtime headers and its own headers only"
+done < <(quoted_includes stdlib/*.[ch])
+
+# tlapi.h itself must not pull a private header in behind the builtins' backs.
+while read -r file inc; do
+    case "$inc" in
+        value.h) ;;
+        *) [ -e "runtime/$inc" ] || bad "$file includes \"$inc\": the builtin API may include value.h and runtime headers only" ;;
+    esac
+done < <(quoted_includes src/tlapi.h)
+
+# The interpreter sees stdlib/ only as the table list.
+while read -r file inc; do
+    [ -e "stdlib/$inc" ] && [ ! -e "src/$inc" ] && [ "$inc" != registry.h ] &&
+        bad "$file includes \"$inc\": src/ may include stdlib's registry.h only"
+done < <(quoted_includes src/*.[ch])
+
+# Only interp.h defines the interpreter's state.
+grep -l -E '^struct Interp[[:space:]]*\{' src/*.h stdlib/*.[ch] | grep -v -x 'src/interp.h' |
+    while read -r file; do echo "check_includes: $file defines struct Interp (only src/interp.h may)"; done |
+    grep . && fail=1
+
+[ "$fail" = 0 ] && echo "check_includes: layering holds"
+exit "$fail"
