@@ -214,12 +214,14 @@ static bool bi_trace(Interp *I, CallArgs *a, Value *out)
 }
 
 /* det / inv: one square (or batched) matrix in; the tag picks which. */
+enum { SQUARE_DET, SQUARE_INV };
+
 static bool bi_square(Interp *I, CallArgs *a, Value *out)
 {
     const char *fname = a->self->name;
     tl_tensor *t;
     if (!args_check(I, a, fname, 1, 1, NULL) || !arg_tensor(I, a, fname, 0, NULL, &t)) return false;
-    tl_tensor *r = a->self->tag ? tl_inv(t) : tl_det(t);
+    tl_tensor *r = a->self->tag == SQUARE_INV ? tl_inv(t) : tl_det(t);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
 }
@@ -240,8 +242,8 @@ const Builtin bi_linalg_table[] = {
     { "outer", bi_outer, "outer(a, b)", "outer product of the flattened a and b", 0 },
     { "cross", bi_cross, "cross(a, b, axis=-1)", "cross product of 3-vectors (2-vectors give the z component)", 0 },
     { "trace", bi_trace, "trace(a, offset=0, axis1=0, axis2=1)", "sum of the diagonal", 0 },
-    { "det", bi_square, "det(a)", "determinant of a square matrix (batched over leading axes)", 0 },
-    { "inv", bi_square, "inv(a)", "inverse of a square matrix (batched); singular matrices are an error", 1 },
+    { "det", bi_square, "det(a)", "determinant of a square matrix (batched over leading axes)", SQUARE_DET },
+    { "inv", bi_square, "inv(a)", "inverse of a square matrix (batched); singular matrices are an error", SQUARE_INV },
     { "solve", bi_solve, "solve(a, b)", "x such that a @ x = b", 0 },
     { NULL, NULL, NULL, NULL, 0 },
 };

@@ -136,6 +136,8 @@ static bool bi_eye(Interp *I, CallArgs *a, Value *out)
 }
 
 /* rand/randn: floats only (the tag says which); uniform in [0, 1) or standard normal. */
+enum { RANDOM_UNIFORM, RANDOM_NORMAL };
+
 static bool bi_random_float(Interp *I, CallArgs *a, Value *out)
 {
     const char *fname = a->self->name;
@@ -144,7 +146,7 @@ static bool bi_random_float(Interp *I, CallArgs *a, Value *out)
     tl_dtype dt;
     if (!shape_and_dtype(I, a, fname, TL_F64, &nd, shape, &dt)) return false;
     if (!tl_is_float(dt)) return interp_error(I, a->at, "%s(): dtype must be a float dtype, not %s", fname, tl_dtype_name(dt));
-    return ret_tensor(I, a, a->self->tag ? tl_randn(dt, nd, shape) : tl_rand(dt, nd, shape), out);
+    return ret_tensor(I, a, a->self->tag == RANDOM_NORMAL ? tl_randn(dt, nd, shape) : tl_rand(dt, nd, shape), out);
 }
 
 /* randint(low, high=none, size=none, dtype="i64"): integers in [low, high), or [0, low) without high. */
@@ -191,8 +193,8 @@ const Builtin bi_make_table[] = {
     { "linspace", bi_linspace, "linspace(start, stop, num=50, endpoint=true, dtype=\"f64\")",
       "num evenly spaced values from start to stop", 0 },
     { "eye", bi_eye, "eye(n, m=n, k=0, dtype=\"f64\")", "an n x m tensor with ones on diagonal k", 0 },
-    { "rand", bi_random_float, "rand(*shape, dtype=\"f64\")", "uniform random numbers in [0, 1)", 0 },
-    { "randn", bi_random_float, "randn(*shape, dtype=\"f64\")", "standard normal random numbers", 1 },
+    { "rand", bi_random_float, "rand(*shape, dtype=\"f64\")", "uniform random numbers in [0, 1)", RANDOM_UNIFORM },
+    { "randn", bi_random_float, "randn(*shape, dtype=\"f64\")", "standard normal random numbers", RANDOM_NORMAL },
     { "randint", bi_randint, "randint(low, high=none, size=none, dtype=\"i64\")",
       "random integers in [low, high) (or [0, low))", 0 },
     { "seed", bi_seed, "seed(n)", "seeds the random generator (results do not depend on thread count)", 0 },

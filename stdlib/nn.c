@@ -1,7 +1,9 @@
 /* nn.c — neural-network helpers: softmax log_softmax layer_norm rms_norm */
 #include "builtins.h"
 
-/* softmax(x, axis=-1) / log_softmax (tag 1). */
+/* softmax(x, axis=-1) / log_softmax (the tag says which). */
+enum { SOFTMAX_PLAIN, SOFTMAX_LOG };
+
 static bool bi_softmax(Interp *I, CallArgs *a, Value *out)
 {
     static const char *const kws[] = { "axis", NULL };
@@ -18,7 +20,7 @@ static bool bi_softmax(Interp *I, CallArgs *a, Value *out)
     if (x && (axis < -x->ndim || axis >= x->ndim))
         tl_seterr("%s(): axis %lld is out of bounds for tensor of dimension %d", fname, (long long)axis, t->ndim);
     else if (x && tl_normalize_axis((int)axis, x->ndim, &ax) == 0)
-        r = tl_softmax(x, ax, a->self->tag);
+        r = tl_softmax(x, ax, a->self->tag == SOFTMAX_LOG);
     if (r && t->ndim == 0) {
         tl_tensor *s = tl_reshape(r, 0, NULL);
         tl_tensor_release(r);
@@ -37,12 +39,14 @@ static bool optional_tensor(Interp *I, CallArgs *a, const char *fname, int i, co
 }
 
 /* layer_norm(x, weight=none, bias=none, eps=1e-5): normalizes over the last axis, as PyTorch's
-   layer_norm(x, x.shape[-1:]); rms_norm(x, weight=none, eps=1e-6) (tag 1) divides by the root mean square. */
+   layer_norm(x, x.shape[-1:]); rms_norm(x, weight=none, eps=1e-6) divides by the root mean square. */
+enum { NORM_LAYER, NORM_RMS };
+
 static bool bi_norm_layer(Interp *I, CallArgs *a, Value *out)
 {
     static const char *const ln_kws[] = { "weight", "bias", "eps", NULL };
     static const char *const rms_kws[] = { "weight", "eps", NULL };
-    bool rms = a->self->tag;
+    bool rms = a->self->tag == NORM_RMS;
     const char *fname = a->self->name;
     double eps;
     tl_tensor *t = NULL, *w = NULL, *b = NULL, *r = NULL;
@@ -64,11 +68,11 @@ static bool bi_norm_layer(Interp *I, CallArgs *a, Value *out)
 }
 
 const Builtin bi_nn_table[] = {
-    { "softmax", bi_softmax, "softmax(x, axis=-1)", "exp(x) / sum(exp(x)) along axis, computed stably", 0 },
-    { "log_softmax", bi_softmax, "log_softmax(x, axis=-1)", "log(softmax(x)) along axis, computed stably", 1 },
+    { "softmax", bi_softmax, "softmax(x, axis=-1)", "exp(x) / sum(exp(x)) along axis, computed stably", SOFTMAX_PLAIN },
+    { "log_softmax", bi_softmax, "log_softmax(x, axis=-1)", "log(softmax(x)) along axis, computed stably", SOFTMAX_LOG },
     { "layer_norm", bi_norm_layer, "layer_norm(x, weight=none, bias=none, eps=1e-5)",
-      "(x - mean) / sqrt(var + eps) over the last axis, then * weight + bias (as PyTorch)", 0 },
+      "(x - mean) / sqrt(var + eps) over the last axis, then * weight + bias (as PyTorch)", NORM_LAYER },
     { "rms_norm", bi_norm_layer, "rms_norm(x, weight=none, eps=1e-6)",
-      "x / sqrt(mean(x**2) + eps) over the last axis, then * weight (as PyTorch)", 1 },
+      "x / sqrt(mean(x**2) + eps) over the last axis, then * weight (as PyTorch)", NORM_RMS },
     { NULL, NULL, NULL, NULL, 0 },
 };

@@ -50,7 +50,9 @@ static bool int_vector(Interp *I, CallArgs *a, const char *fname, Value v, int64
     return true;
 }
 
-/* reshape(a, *shape): a view when the strides allow it, else a copy; one -1 is inferred. */
+/* reshape(a, *shape): a view when the strides allow it, else a copy; one -1 is inferred. view() never copies. */
+enum { RESHAPE_ANY, RESHAPE_VIEW };
+
 static bool bi_reshape(Interp *I, CallArgs *a, Value *out)
 {
     int nd;
@@ -61,7 +63,7 @@ static bool bi_reshape(Interp *I, CallArgs *a, Value *out)
         !arg_tensor(I, a, fname, 0, NULL, &t))
         return false;
     tl_tensor *r;
-    if (a->self->tag) {   /* view(): never copies */
+    if (a->self->tag == RESHAPE_VIEW) {
         bool needs_copy = false;
         r = tl_view_reshape(t, nd, shape, &needs_copy);
         if (!r && needs_copy)
@@ -91,12 +93,14 @@ static bool perm_args(Interp *I, CallArgs *a, const char *fname, int first, int 
 }
 
 /* transpose(a) reverses the axes; transpose(a, axes) and permute(a, 2, 0, 1) reorder them. T(a) is a.T. */
+enum { AXES_TRANSPOSE, AXES_PERMUTE, AXES_T };
+
 static bool bi_transpose(Interp *I, CallArgs *a, Value *out)
 {
     static const char *const kws[] = { "axes", NULL };
     const char *fname = a->self->name;
     tl_tensor *t;
-    if (!args_check(I, a, fname, 1, a->self->tag == 2 ? 1 : -1, a->self->tag == 0 ? kws : NULL) ||
+    if (!args_check(I, a, fname, 1, a->self->tag == AXES_T ? 1 : -1, a->self->tag == AXES_TRANSPOSE ? kws : NULL) ||
         !arg_tensor(I, a, fname, 0, NULL, &t))
         return false;
     int perm[TL_MAXDIM];
@@ -109,7 +113,7 @@ static bool bi_transpose(Interp *I, CallArgs *a, Value *out)
         sub.pos = axes;
         ok = perm_args(I, &sub, fname, 0, t->ndim, perm);
         if (ok) r = tl_view_permute(t, perm);
-    } else if (a->npos > 1 || a->self->tag == 1) {
+    } else if (a->npos > 1 || a->self->tag == AXES_PERMUTE) {
         ok = perm_args(I, a, fname, 1, t->ndim, perm);
         if (ok) r = tl_view_permute(t, perm);
     } else {
@@ -177,10 +181,12 @@ static bool bi_unsqueeze(Interp *I, CallArgs *a, Value *out)
 }
 
 /* broadcast_to(a, shape) and expand(a, *shape) (PyTorch: -1 keeps a dim): read-only stride-0 views. */
+enum { BROADCAST_TO, BROADCAST_EXPAND };
+
 static bool bi_broadcast_to(Interp *I, CallArgs *a, Value *out)
 {
     const char *fname = a->self->name;
-    bool expand = a->self->tag;
+    bool expand = a->self->tag == BROADCAST_EXPAND;
     int nd;
     int64_t shape[TL_MAXDIM];
     tl_tensor *t;
@@ -274,7 +280,9 @@ static bool axis_is_none(CallArgs *a)
     return false;
 }
 
-/* concat((a, b), axis=0) / stack((a, b), axis=0); the tag picks stack. */
+/* concat((a, b), axis=0) / stack((a, b), axis=0); the tag picks which. */
+enum { JOIN_CONCAT, JOIN_STACK };
+
 static bool bi_concat(Interp *I, CallArgs *a, Value *out)
 {
     static const char *const kws[] = { "axis", NULL };
@@ -285,7 +293,8 @@ static bool bi_concat(Interp *I, CallArgs *a, Value *out)
         !tensor_list(I, a, fname, &ts, &n))
         return false;
     /* concat(..., axis=none) joins the flattened tensors, as numpy */
-    bool flat = !a->self->tag && axis_is_none(a);
+    bool stack = a->self->tag == JOIN_STACK;
+    bool flat = !stack && axis_is_none(a);
     for (int i = 0; flat && i < n; i++) {
         tl_tensor *f = tl_reshape(ts[i], 1, (int64_t[]){ -1 });
         if (!f) {
@@ -295,7 +304,7 @@ static bool bi_concat(Interp *I, CallArgs *a, Value *out)
         tl_tensor_release(ts[i]);
         ts[i] = f;
     }
-    tl_tensor *r = a->self->tag ? tl_stack(n, ts, axis) : tl_concat(n, ts, axis);
+    tl_tensor *r = stack ? tl_stack(n, ts, axis) : tl_concat(n, ts, axis);
     release_list(ts, n);
     return ret_tensor(I, a, r, out);
 }
@@ -436,19 +445,19 @@ static bool bi_diagonal(Interp *I, CallArgs *a, Value *out)
 }
 
 const Builtin bi_shape_table[] = {
-    { "reshape", bi_reshape, "reshape(a, *shape)", "a view with a new shape when strides allow, else a copy; one -1 is inferred", 0 },
-    { "view", bi_reshape, "view(a, *shape)", "like reshape, but an error where a copy would be needed", 1 },
-    { "transpose", bi_transpose, "transpose(a, axes=none)", "reverses (or reorders) the axes: a view", 0 },
-    { "permute", bi_transpose, "permute(a, *axes)", "reorders the axes: permute(a, 2, 0, 1) (a view)", 1 },
-    { "T", bi_transpose, "T(a)", "a.T: the axes reversed (a view)", 2 },
+    { "reshape", bi_reshape, "reshape(a, *shape)", "a view with a new shape when strides allow, else a copy; one -1 is inferred", RESHAPE_ANY },
+    { "view", bi_reshape, "view(a, *shape)", "like reshape, but an error where a copy would be needed", RESHAPE_VIEW },
+    { "transpose", bi_transpose, "transpose(a, axes=none)", "reverses (or reorders) the axes: a view", AXES_TRANSPOSE },
+    { "permute", bi_transpose, "permute(a, *axes)", "reorders the axes: permute(a, 2, 0, 1) (a view)", AXES_PERMUTE },
+    { "T", bi_transpose, "T(a)", "a.T: the axes reversed (a view)", AXES_T },
     { "swapaxes", bi_swapaxes, "swapaxes(a, axis1, axis2)", "exchanges two axes (a view)", 0 },
     { "squeeze", bi_squeeze, "squeeze(a, axis=none)", "drops size-1 axes (a view); naming a non-1 axis is an error", 0 },
     { "unsqueeze", bi_unsqueeze, "unsqueeze(a, axis)", "inserts a size-1 axis at axis (a view)", 0 },
-    { "broadcast_to", bi_broadcast_to, "broadcast_to(a, shape)", "a read-only view repeating a to shape (stride 0)", 0 },
-    { "expand", bi_broadcast_to, "expand(a, *shape)", "broadcast_to where -1 keeps a's size (as PyTorch)", 1 },
+    { "broadcast_to", bi_broadcast_to, "broadcast_to(a, shape)", "a read-only view repeating a to shape (stride 0)", BROADCAST_TO },
+    { "expand", bi_broadcast_to, "expand(a, *shape)", "broadcast_to where -1 keeps a's size (as PyTorch)", BROADCAST_EXPAND },
     { "flip", bi_flip, "flip(a, axis=none)", "reverses the order along axis (all axes if none): a view", 0 },
-    { "concat", bi_concat, "concat(tensors, axis=0)", "joins tensors along an existing axis (flattened if axis=none): concat((a, b)) or concat(a, b)", 0 },
-    { "stack", bi_concat, "stack(tensors, axis=0)", "joins same-shape tensors along a new axis", 1 },
+    { "concat", bi_concat, "concat(tensors, axis=0)", "joins tensors along an existing axis (flattened if axis=none): concat((a, b)) or concat(a, b)", JOIN_CONCAT },
+    { "stack", bi_concat, "stack(tensors, axis=0)", "joins same-shape tensors along a new axis", JOIN_STACK },
     { "split", bi_split, "split(a, n_or_indices, axis=0)", "a tuple of views: n equal parts, or cut at the indices", 0 },
     { "tile", bi_tile, "tile(a, reps)", "repeats the whole tensor reps times along each axis", 0 },
     { "repeat", bi_repeat, "repeat(a, repeats, axis=none)", "repeats each element (flattened when axis is none)", 0 },

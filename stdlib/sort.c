@@ -35,7 +35,9 @@ static bool sort_input(Interp *I, CallArgs *a, const char *fname, int axis_pos, 
     return true;
 }
 
-/* sort(x, axis=-1, descending=false) / argsort (tag 1): stable, nan sorts last (as numpy) when ascending. */
+/* sort(x, axis=-1, descending=false) / argsort (the tag says which): stable, nan sorts last (as numpy) when ascending. */
+enum { SORT_VALUES, SORT_INDICES };
+
 static bool bi_sort(Interp *I, CallArgs *a, Value *out)
 {
     static const char *const kws[] = { "axis", "descending", NULL };
@@ -46,7 +48,7 @@ static bool bi_sort(Interp *I, CallArgs *a, Value *out)
     if (!args_check(I, a, fname, 1, 2, kws) || !arg_bool(I, a, fname, -1, "descending", false, &desc) ||
         !sort_input(I, a, fname, 1, &t, &axis))
         return false;
-    tl_tensor *r = a->self->tag ? tl_argsort(t, axis, desc) : tl_sort(t, axis, desc);
+    tl_tensor *r = a->self->tag == SORT_INDICES ? tl_argsort(t, axis, desc) : tl_sort(t, axis, desc);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
 }
@@ -87,8 +89,8 @@ static bool bi_topk(Interp *I, CallArgs *a, Value *out)
 }
 
 const Builtin bi_sort_table[] = {
-    { "sort", bi_sort, "sort(x, axis=-1, descending=false)", "a sorted copy along axis (flattened if axis=none); stable", 0 },
-    { "argsort", bi_sort, "argsort(x, axis=-1, descending=false)", "the indices that would sort x along axis; stable", 1 },
+    { "sort", bi_sort, "sort(x, axis=-1, descending=false)", "a sorted copy along axis (flattened if axis=none); stable", SORT_VALUES },
+    { "argsort", bi_sort, "argsort(x, axis=-1, descending=false)", "the indices that would sort x along axis; stable", SORT_INDICES },
     { "topk", bi_topk, "topk(x, k, axis=-1)", "(values, indices) of the k largest along axis, largest first", 0 },
     { NULL, NULL, NULL, NULL, 0 },
 };
