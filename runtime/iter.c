@@ -9,16 +9,17 @@
 
 static int64_t abs64(int64_t x) { return x < 0 ? -x : x; }
 
-/* Fills byte strides of op broadcast to (ndim, shape), right-aligned; 0 on
-   stretched or missing axes. Extra leading axes of op must have size 1. */
-static int broadcast_operand(const tl_tensor *op, int ndim, const int64_t *shape, int64_t *bstrides)
+/* Fills byte strides of op's first op_ndim axes broadcast to (ndim, shape),
+   right-aligned; 0 on stretched or missing axes. Extra leading axes of op
+   must have size 1. */
+static int broadcast_operand(const tl_tensor *op, int op_ndim, int ndim, const int64_t *shape, int64_t *bstrides)
 {
     int64_t item = (int64_t)tl_dtype_size(op->dtype);
-    int lead = op->ndim - ndim;
+    int lead = op_ndim - ndim;
     for (int i = 0; i < lead; i++)
         if (op->shape[i] != 1) goto fail;
     for (int i = 0; i < ndim; i++) {
-        int j = i - (ndim - op->ndim);
+        int j = i - (ndim - op_ndim);
         if (j < 0) {
             bstrides[i] = 0;
         } else if (op->shape[j] == shape[i]) {
@@ -32,9 +33,40 @@ static int broadcast_operand(const tl_tensor *op, int ndim, const int64_t *shape
     return 0;
 fail:;
     char a[256], b[256];
-    tl_seterr("cannot broadcast shape %s to %s", tl_shape_str(op->ndim, op->shape, a, sizeof a),
+    tl_seterr("cannot broadcast shape %s to %s", tl_shape_str(op_ndim, op->shape, a, sizeof a),
               tl_shape_str(ndim, shape, b, sizeof b));
     return -1;
+}
+
+/* Checks the operand and axis counts of a plan (error set when out of range). */
+static int check_counts(int nops, int ndim)
+{
+    if (nops < 1 || nops > TL_ITER_MAXOPS) {
+        tl_seterr("iterator: %d operands (at most %d)", nops, TL_ITER_MAXOPS);
+        return -1;
+    }
+    if (ndim < 0 || ndim > TL_MAXDIM) {
+        tl_seterr("too many dimensions: %d (at most %d)", ndim, TL_MAXDIM);
+        return -1;
+    }
+    return 0;
+}
+
+/* Broadcasts every operand (without its last core[k] axes; no core: all axes)
+   to (ndim, shape) into byte strides and base pointers. */
+static int broadcast_all(int nops, const tl_tensor *const *ops, const int *core, int ndim, const int64_t *shape,
+                         char **base, int64_t (*bstrides)[TL_MAXDIM])
+{
+    for (int op = 0; op < nops; op++) {
+        int op_ndim = ops[op]->ndim - (core ? core[op] : 0);
+        if (op_ndim < 0) {
+            tl_seterr("iterator: operand %d has fewer than %d axes", op, core[op]);
+            return -1;
+        }
+        if (broadcast_operand(ops[op], op_ndim, ndim, shape, bstrides[op]) < 0) return -1;
+        base[op] = tl_tensor_data(ops[op]);
+    }
+    return 0;
 }
 
 /* numpy's npyiter_find_best_axis_ordering: stable insertion sort of axes
@@ -96,14 +128,7 @@ static bool all_contiguous_same_shape(int nops, const tl_tensor *const *ops, int
 
 int tl_iter_init(tl_iter *it, int nops, const tl_tensor *const *ops, int ndim, const int64_t *shape)
 {
-    if (nops < 1 || nops > TL_ITER_MAXOPS) {
-        tl_seterr("iterator: %d operands (at most %d)", nops, TL_ITER_MAXOPS);
-        return -1;
-    }
-    if (ndim < 0 || ndim > TL_MAXDIM) {
-        tl_seterr("too many dimensions: %d (at most %d)", ndim, TL_MAXDIM);
-        return -1;
-    }
+    if (check_counts(nops, ndim) < 0) return -1;
     int64_t size;
     if (tl_shape_size(ndim, shape, &size) < 0) return -1;
     if (size > 0 && all_contiguous_same_shape(nops, ops, ndim, shape)) {
@@ -117,14 +142,25 @@ int tl_iter_init(tl_iter *it, int nops, const tl_tensor *const *ops, int ndim, c
         }
         return 0;
     }
+    char *base[TL_ITER_MAXOPS];
+    int64_t bstrides[TL_ITER_MAXOPS][TL_MAXDIM];
+    if (broadcast_all(nops, ops, NULL, ndim, shape, base, bstrides) < 0) return -1;
+    return tl_iter_plan(it, nops, ndim, shape, base, (const int64_t(*)[TL_MAXDIM])bstrides);
+}
 
+int tl_iter_plan(tl_iter *it, int nops, int ndim, const int64_t *shape, char *const *base,
+                 const int64_t (*bstrides)[TL_MAXDIM])
+{
+    if (check_counts(nops, ndim) < 0) return -1;
+    int64_t size;
+    if (tl_shape_size(ndim, shape, &size) < 0) return -1;
     tl_iter full;                       /* broadcast, not yet reduced */
     full.nops = nops;
     full.ndim = ndim;
     memcpy(full.shape, shape, (size_t)ndim * sizeof *shape);
     for (int op = 0; op < nops; op++) {
-        if (broadcast_operand(ops[op], ndim, shape, full.bstrides[op]) < 0) return -1;
-        full.base[op] = tl_tensor_data(ops[op]);
+        memcpy(full.bstrides[op], bstrides[op], (size_t)ndim * sizeof(int64_t));
+        full.base[op] = base[op];
     }
 
     memset(it, 0, sizeof *it);
@@ -135,7 +171,6 @@ int tl_iter_init(tl_iter *it, int nops, const tl_tensor *const *ops, int ndim, c
         it->ndim = 1;
         return 0;
     }
-
     /* drop size-1 axes and flip all-negative axes */
     int perm[TL_MAXDIM], n = 0;
     for (int d = ndim - 1; d >= 0; d--) {
@@ -219,4 +254,77 @@ int tl_iter_run(const tl_iter *it, tl_inner_fn fn, void *aux)
         }
         if (d < 0) return 0;
     }
+}
+
+int tl_iter_batch_init(tl_iter *it, int nops, const tl_tensor *const *ops, const int *core, int ndim,
+                       const int64_t *shape)
+{
+    if (check_counts(nops, ndim) < 0) return -1;
+    char *base[TL_ITER_MAXOPS];
+    int64_t bstrides[TL_ITER_MAXOPS][TL_MAXDIM];
+    if (broadcast_all(nops, ops, core, ndim, shape, base, bstrides) < 0) return -1;
+    return tl_iter_plan(it, nops, ndim, shape, base, (const int64_t(*)[TL_MAXDIM])bstrides);
+}
+
+void tl_iter_at(const tl_iter *it, int64_t i, char **ptrs)
+{
+    for (int op = 0; op < it->nops; op++) ptrs[op] = it->base[op];
+    for (int d = it->ndim - 1; d >= 0; d--) {
+        int64_t q = i % it->shape[d];
+        i /= it->shape[d];
+        for (int op = 0; op < it->nops; op++) ptrs[op] += q * it->bstrides[op][d];
+    }
+}
+
+/* Merges the run's axes run[0..n) (outermost first) into one run of *len
+   elements at stride[op] bytes; false when some operand's strides do not
+   chain. Size-1 axes are skipped; with none left the run is one element. */
+static bool merge_run(int nops, const int64_t *shape, const int64_t (*bstrides)[TL_MAXDIM], const int *run, int n,
+                      const int64_t *item, int64_t *len, int64_t *stride)
+{
+    int64_t count = 1;
+    bool have = false;
+    for (int op = 0; op < nops; op++) stride[op] = item[op];
+    for (int i = 0; i < n; i++) {
+        int ax = run[i];
+        if (shape[ax] == 1) continue;
+        for (int op = 0; op < nops && have; op++)
+            if (stride[op] != shape[ax] * bstrides[op][ax]) return false;
+        count = have ? count * shape[ax] : shape[ax];
+        for (int op = 0; op < nops; op++) stride[op] = bstrides[op][ax];
+        have = true;
+    }
+    *len = count;
+    return true;
+}
+
+int tl_iter_runs_init(tl_iter_runs *r, int nops, const tl_tensor *const *ops, int ndim, const int64_t *shape,
+                      const bool *mask, bool c_order)
+{
+    if (check_counts(nops, ndim) < 0) return -1;
+    char *base[TL_ITER_MAXOPS];
+    int64_t bstrides[TL_ITER_MAXOPS][TL_MAXDIM], item[TL_ITER_MAXOPS];
+    if (broadcast_all(nops, ops, NULL, ndim, shape, base, bstrides) < 0) return -1;
+    for (int op = 0; op < nops; op++) item[op] = (int64_t)tl_dtype_size(ops[op]->dtype);
+
+    int nk = 0, nr = 0;
+    int64_t kshape[TL_MAXDIM], kstrides[TL_ITER_MAXOPS][TL_MAXDIM];
+    for (int d = 0; d < ndim; d++) {
+        if (!mask[d]) {
+            kshape[nk] = shape[d];
+            for (int op = 0; op < nops; op++) kstrides[op][nk] = bstrides[op][d];
+            r->perm[nk++] = d;
+        }
+    }
+    int *run = r->perm + nk;
+    for (int d = 0; d < ndim; d++)
+        if (mask[d]) run[nr++] = d;
+    const int64_t *lead = bstrides[nops - 1];
+    if (!c_order)   /* stable sort of the run's axes by |stride|, largest first */
+        for (int i = 1; i < nr; i++)
+            for (int j = i; j > 0 && llabs(lead[run[j - 1]]) < llabs(lead[run[j]]); j--) {
+                int t = run[j]; run[j] = run[j - 1]; run[j - 1] = t;
+            }
+    if (!merge_run(nops, shape, (const int64_t(*)[TL_MAXDIM])bstrides, run, nr, item, &r->len, r->stride)) return 1;
+    return tl_iter_plan(&r->outer, nops, nk, kshape, base, (const int64_t(*)[TL_MAXDIM])kstrides);
 }

@@ -6,36 +6,6 @@
 
 #include "kernels/kern.h"
 
-/* ---- batching ------------------------------------------------------------ */
-
-/* Leading ("batch") axes of up to three operands broadcast together; each
-   operand's batch strides are in elements, 0 on broadcast axes. */
-typedef struct batch {
-    int nd;
-    int64_t shape[TL_MAXDIM], count;
-    int64_t stride[3][TL_MAXDIM];
-} batch;
-
-static void batch_strides(batch *b, int k, const tl_tensor *t, int core)
-{
-    int tnd = t->ndim - core;
-    for (int d = 0; d < b->nd; d++) {
-        int td = d - (b->nd - tnd);
-        b->stride[k][d] = (td >= 0 && t->shape[td] != 1) ? t->strides[td] : 0;
-    }
-}
-
-/* Element offset of batch item i for operand k. */
-static int64_t batch_offset(const batch *b, int k, int64_t i)
-{
-    int64_t off = 0;
-    for (int d = b->nd - 1; d >= 0; d--) {
-        off += (i % b->shape[d]) * b->stride[k][d];
-        i /= b->shape[d];
-    }
-    return off;
-}
-
 static tl_tensor *as_dtype(const tl_tensor *t, tl_dtype dt)
 {
     if (t->dtype == dt) {
@@ -121,25 +91,26 @@ static tl_dtype matmul_compute_dtype(tl_dtype dt)
 #define GEMM_BLOCK_FLOPS ((int64_t)1 << 33)
 #define GEMM_MIN_BLOCK_ROWS 64
 
-/* Computes out (batch..., n, m) from 2-d-or-more a and b already in cdt. */
-static int matmul_core(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, const batch *bt, tl_tensor *out)
+/* Computes out (batch..., n, m) from 2-d-or-more a and b already in cdt;
+   bt walks the batch entries of (out, a, b). */
+static int matmul_core(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, const tl_iter *bt, tl_tensor *out)
 {
     int64_t n = a->shape[a->ndim - 2], k = a->shape[a->ndim - 1], m = b->shape[b->ndim - 1];
     size_t es = tl_dtype_size(cdt);
-    char *ad = tl_tensor_data(a), *bd = tl_tensor_data(b), *cd = tl_tensor_data(out);
     int64_t csize = n * m;
-    if (csize == 0 || bt->count == 0) return 0;    /* nothing to compute (BLAS would complain) */
+    char *p[3];                                    /* out, a, b of one batch entry */
+    if (csize == 0 || bt->size == 0) return 0;     /* nothing to compute (BLAS would complain) */
     if (tl_is_int(cdt)) {
-        for (int64_t i = 0; i < bt->count; i++) {
+        for (int64_t i = 0; i < bt->size; i++) {
             if (tl_check_interrupt() < 0) return -1;
-            imatmul_one(n, m, k, (const uint64_t *)ad + batch_offset(bt, 0, i), a->strides[a->ndim - 2],
-                        a->strides[a->ndim - 1], (const uint64_t *)bd + batch_offset(bt, 1, i),
-                        b->strides[b->ndim - 2], b->strides[b->ndim - 1], (uint64_t *)cd + i * csize);
+            tl_iter_at(bt, i, p);
+            imatmul_one(n, m, k, (const uint64_t *)p[1], a->strides[a->ndim - 2], a->strides[a->ndim - 1],
+                        (const uint64_t *)p[2], b->strides[b->ndim - 2], b->strides[b->ndim - 1], (uint64_t *)p[0]);
         }
         return 0;
     }
     if (k == 0) {
-        memset(cd, 0, (size_t)(bt->count * csize) * es);
+        memset(tl_tensor_data(out), 0, (size_t)(bt->size * csize) * es);
         return 0;
     }
     gemm_operand ga, gb;
@@ -153,13 +124,12 @@ static int matmul_core(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, con
     int64_t block = (GEMM_BLOCK_FLOPS << (single ? 1 : 0)) / (flops_per_row > 0 ? flops_per_row : 1);
     if (block < GEMM_MIN_BLOCK_ROWS) block = GEMM_MIN_BLOCK_ROWS;
     int64_t a_row = a->strides[a->ndim - 2] * (int64_t)es;   /* bytes from one row of a to the next */
-    for (int64_t i = 0; i < bt->count; i++) {
-        char *ai = ad + batch_offset(bt, 0, i) * (int64_t)es, *bi = bd + batch_offset(bt, 1, i) * (int64_t)es;
-        char *ci = cd + i * csize * (int64_t)es;
+    for (int64_t i = 0; i < bt->size; i++) {
+        tl_iter_at(bt, i, p);
         for (int64_t r = 0; r < n; r += block) {
             if (tl_check_interrupt() < 0) return -1;
             int64_t rows = n - r < block ? n - r : block;
-            gemm_one(cdt, rows, m, k, &ga, ai + r * a_row, &gb, bi, ci + r * m * (int64_t)es);
+            gemm_one(cdt, rows, m, k, &ga, p[1] + r * a_row, &gb, p[2], p[0] + r * m * (int64_t)es);
         }
     }
     return 0;
@@ -191,7 +161,8 @@ tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0)
     tl_tensor *a = a0->ndim == 1 ? tl_view_unsqueeze(a0, 0) : (tl_tensor_retain((tl_tensor *)a0), (tl_tensor *)a0);
     tl_tensor *b = b0->ndim == 1 ? tl_view_unsqueeze(b0, 1) : (tl_tensor_retain((tl_tensor *)b0), (tl_tensor *)b0);
     tl_tensor *out = NULL;
-    batch bt = { 0 };
+    int bnd;                          /* the broadcast batch axes */
+    int64_t bshape[TL_MAXDIM];
     if (!a || !b) goto done;
     int64_t n = a->shape[a->ndim - 2], k = a->shape[a->ndim - 1], kb = b->shape[b->ndim - 2], m = b->shape[b->ndim - 1];
     if (k != kb) {
@@ -199,13 +170,12 @@ tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0)
                   "(n?,k),(k,m?)->(n?,m?) (size %lld is different from %lld)", (long long)kb, (long long)k);
         goto done;
     }
-    if (tl_broadcast_shapes(a->ndim - 2, a->shape, b->ndim - 2, b->shape, &bt.nd, bt.shape) < 0) goto done;
-    if (tl_shape_size(bt.nd, bt.shape, &bt.count) < 0) goto done;
+    if (tl_broadcast_shapes(a->ndim - 2, a->shape, b->ndim - 2, b->shape, &bnd, bshape) < 0) goto done;
     int64_t oshape[TL_MAXDIM + 2];
-    memcpy(oshape, bt.shape, sizeof(int64_t) * (size_t)bt.nd);
-    oshape[bt.nd] = n;
-    oshape[bt.nd + 1] = m;
-    if (bt.nd + 2 > TL_MAXDIM) { tl_seterr("too many dimensions"); goto done; }
+    memcpy(oshape, bshape, sizeof(int64_t) * (size_t)bnd);
+    oshape[bnd] = n;
+    oshape[bnd + 1] = m;
+    if (bnd + 2 > TL_MAXDIM) { tl_seterr("too many dimensions"); goto done; }
     if (n > INT32_MAX || m > INT32_MAX || k > INT32_MAX) { tl_seterr("matmul: matrix too large"); goto done; }
     tl_tensor *ca = as_dtype(a, cdt), *cb = as_dtype(b, cdt);
     tl_tensor_release(a);
@@ -213,10 +183,11 @@ tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0)
     a = ca ? blas_ready(ca, cdt) : NULL;
     b = cb ? blas_ready(cb, cdt) : NULL;
     if (!a || !b) goto done;
-    batch_strides(&bt, 0, a, 2);
-    batch_strides(&bt, 1, b, 2);
-    out = tl_kern_empty(cdt, bt.nd + 2, oshape);
-    if (out && matmul_core(cdt, a, b, &bt, out) < 0) {
+    out = tl_kern_empty(cdt, bnd + 2, oshape);
+    tl_iter bt;
+    const tl_tensor *ops[3] = { out, a, b };
+    static const int core[3] = { 2, 2, 2 };
+    if (out && (tl_iter_batch_init(&bt, 3, ops, core, bnd, bshape) < 0 || matmul_core(cdt, a, b, &bt, out) < 0)) {
         tl_tensor_release(out);
         out = NULL;
     }
@@ -226,7 +197,7 @@ tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0)
         out = c;
     }
     if (out && (a0->ndim == 1 || b0->ndim == 1)) {      /* drop the promoted axes */
-        int nd = bt.nd;
+        int nd = bnd;
         if (a0->ndim != 1) oshape[nd++] = n;
         if (b0->ndim != 1) oshape[nd++] = m;
         tl_tensor *r = tl_reshape(out, nd, oshape);
@@ -372,29 +343,30 @@ tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b)
     }
     tl_dtype dt = lapack_dtype(tl_promote(a->dtype, b->dtype));
     int64_t nrhs = vec ? 1 : b->shape[b->ndim - 1];
-    batch bt = { 0 };
-    int bcore = vec ? 1 : 2;
-    if (tl_broadcast_shapes(a->ndim - 2, a->shape, b->ndim - bcore, b->shape, &bt.nd, bt.shape) < 0) return NULL;
-    if (tl_shape_size(bt.nd, bt.shape, &bt.count) < 0) return NULL;
+    int bcore = vec ? 1 : 2, bnd;     /* bnd broadcast batch axes */
+    int64_t bshape[TL_MAXDIM];
+    if (tl_broadcast_shapes(a->ndim - 2, a->shape, b->ndim - bcore, b->shape, &bnd, bshape) < 0) return NULL;
     int64_t oshape[TL_MAXDIM + 2];
-    memcpy(oshape, bt.shape, sizeof(int64_t) * (size_t)bt.nd);
-    oshape[bt.nd] = n;
-    if (!vec) oshape[bt.nd + 1] = nrhs;
+    memcpy(oshape, bshape, sizeof(int64_t) * (size_t)bnd);
+    oshape[bnd] = n;
+    if (!vec) oshape[bnd + 1] = nrhs;
     tl_tensor *ca = tl_cast(a, dt), *cb = tl_cast(b, dt);    /* contiguous copies */
-    tl_tensor *out = (ca && cb) ? tl_kern_empty(dt, bt.nd + (vec ? 1 : 2), oshape) : NULL;
+    tl_tensor *out = (ca && cb) ? tl_kern_empty(dt, bnd + bcore, oshape) : NULL;
     size_t es = tl_dtype_size(dt), msz = (size_t)(n * n) * es, bsz = (size_t)(n * nrhs) * es;
     void *work = malloc(msz ? msz : 1);
     lapack_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
     int rc = out && work && ipiv ? 0 : -1;
     if (out && (!work || !ipiv)) tl_seterr("out of memory");
-    if (rc == 0) {
-        batch_strides(&bt, 0, ca, 2);
-        batch_strides(&bt, 1, cb, bcore);
-    }
-    for (int64_t i = 0; rc == 0 && i < bt.count && n > 0; i++) {
-        memcpy(work, (char *)tl_tensor_data(ca) + batch_offset(&bt, 0, i) * (int64_t)es, msz);
-        char *x = (char *)tl_tensor_data(out) + (size_t)i * bsz;
-        memcpy(x, (char *)tl_tensor_data(cb) + batch_offset(&bt, 1, i) * (int64_t)es, bsz);
+    tl_iter bt;                       /* batch entries of (out, a, b) */
+    const tl_tensor *ops[3] = { out, ca, cb };
+    int core[3] = { bcore, 2, bcore };
+    if (rc == 0 && tl_iter_batch_init(&bt, 3, ops, core, bnd, bshape) < 0) rc = -1;
+    for (int64_t i = 0; rc == 0 && i < bt.size && n > 0; i++) {
+        char *p[3];
+        tl_iter_at(&bt, i, p);
+        memcpy(work, p[1], msz);
+        char *x = p[0];
+        memcpy(x, p[2], bsz);
         lapack_int N = (lapack_int)n, R = (lapack_int)nrhs, info;
         switch (dt) {
         case TL_F32: info = LAPACKE_sgesv(LAPACK_ROW_MAJOR, N, R, work, N, ipiv, (float *)x, R); break;

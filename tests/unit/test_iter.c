@@ -211,6 +211,243 @@ Test(iter, interrupt_stops_between_chunks)
     tl_tensor_release(a);
 }
 
+/* ---- the shared planner: raw strides, positions, batch walks, runs ------ */
+
+/* Every element pointer of operands 0 and 1 in the order tl_iter_run visits them. */
+typedef struct {
+    int64_t count;
+    char *at[2][4096];
+} visit_log;
+
+static void visit_inner(int64_t n, char **ptrs, const int64_t *bs, void *aux)
+{
+    visit_log *v = aux;
+    for (int64_t i = 0; i < n; i++, v->count++) {
+        cr_assert_lt(v->count, 4096);
+        v->at[0][v->count] = ptrs[0] + i * bs[0];
+        v->at[1][v->count] = ptrs[1] + i * bs[1];
+    }
+}
+
+/* tl_iter_at(i) must name the i-th element tl_iter_run visits. */
+static void assert_at_follows_run(const tl_iter *it)
+{
+    static visit_log v;
+    v.count = 0;
+    cr_assert_eq(tl_iter_run(it, visit_inner, &v), 0);
+    cr_assert_eq(v.count, it->size);
+    for (int64_t i = 0; i < it->size; i++) {
+        char *p[TL_ITER_MAXOPS];
+        tl_iter_at(it, i, p);
+        cr_assert_eq(p[0], v.at[0][i], "operand 0 at %lld", (long long)i);
+        cr_assert_eq(p[1], v.at[1][i], "operand 1 at %lld", (long long)i);
+    }
+}
+
+Test(iter, plan_from_raw_strides_flips_negative_axes_and_merges)
+{
+    int64_t data[12];
+    char *base[2] = { (char *)&data[11], (char *)data };
+    const int64_t strides[2][TL_MAXDIM] = { { -32, -8 }, { 0, 8 } };
+    tl_iter it;
+    /* axis 0 flips (operand 1 broadcasts over it); axis 1 does not (operand 1
+       walks it upward); nothing merges across the stride-0 axis */
+    cr_assert_eq(tl_iter_plan(&it, 2, 2, (int64_t[]){3, 4}, base, strides), 0);
+    cr_assert_eq(it.ndim, 2);
+    cr_assert_eq(it.size, 12);
+    cr_assert_eq(it.bstrides[0][0], 32);
+    cr_assert_eq(it.base[0], (char *)&data[3]);
+    cr_assert_eq(it.bstrides[0][1], -8);
+    cr_assert_eq(it.bstrides[1][0], 0);
+    assert_at_follows_run(&it);
+    /* alone, the reversed operand is flipped to one upward run of 12 */
+    cr_assert_eq(tl_iter_plan(&it, 1, 2, (int64_t[]){3, 4}, base, strides), 0);
+    cr_assert_eq(it.ndim, 1);
+    cr_assert_eq(it.shape[0], 12);
+    cr_assert_eq(it.bstrides[0][0], 8);
+    cr_assert_eq(it.base[0], (char *)data);
+}
+
+Test(iter, at_follows_the_run_order_on_odd_plans)
+{
+    tl_tensor *a = arange_i64(1024);
+    /* reversed last axis against a sliced, transposed operand */
+    tl_tensor *rev = view(a, 3, (int64_t[]){2, 3, 4}, (int64_t[]){12, 4, -1}, 3);
+    tl_tensor *tr = view(a, 3, (int64_t[]){2, 3, 4}, (int64_t[]){1, 40, 200}, 0);
+    const tl_tensor *ops[2] = { rev, tr };
+    tl_iter it;
+    cr_assert_eq(tl_iter_init(&it, 2, ops, 3, rev->shape), 0, "%s", tl_errmsg());
+    assert_at_follows_run(&it);
+    /* broadcast stride 0 (a (4,) row against (2, 3, 4)) and size-1 axes */
+    tl_tensor *row = view(a, 2, (int64_t[]){1, 4}, (int64_t[]){7, 2}, 5);
+    ops[1] = row;
+    cr_assert_eq(tl_iter_init(&it, 2, ops, 3, rev->shape), 0, "%s", tl_errmsg());
+    assert_at_follows_run(&it);
+    /* ten axes of 2, one reversed and two swapped: more axes than any fixed unroll */
+    int64_t shape[10], st[10], st2[10];
+    for (int d = 0; d < 10; d++) { shape[d] = 2; st[d] = (int64_t)1 << (9 - d); st2[d] = st[d]; }
+    st[3] = -st[3];
+    st2[0] = 1;
+    st2[9] = 512;
+    tl_tensor *ten = view(a, 10, shape, st, 64), *ten2 = view(a, 10, shape, st2, 0);
+    ops[0] = ten;
+    ops[1] = ten2;
+    cr_assert_eq(tl_iter_init(&it, 2, ops, 10, shape), 0, "%s", tl_errmsg());
+    cr_assert_eq(it.size, 1024);
+    assert_at_follows_run(&it);
+    tl_tensor *all[5] = { rev, tr, row, ten, ten2 };
+    for (int i = 0; i < 5; i++) tl_tensor_release(all[i]);
+    tl_tensor_release(a);
+}
+
+Test(iter, batch_walk_broadcasts_leading_axes_and_skips_core_axes)
+{
+    tl_tensor *buf = arange_i64(256);
+    char *d = tl_tensor_data(buf);
+    /* matmul's layout: a (3,1,2,2), b (4,2,2) reversed along its batch axis, out (3,4,2,2) */
+    tl_tensor *a = view(buf, 4, (int64_t[]){3, 1, 2, 2}, (int64_t[]){4, 4, 2, 1}, 0);
+    tl_tensor *b = view(buf, 3, (int64_t[]){4, 2, 2}, (int64_t[]){-4, 2, 1}, 12);
+    tl_tensor *out = view(buf, 4, (int64_t[]){3, 4, 2, 2}, (int64_t[]){16, 4, 2, 1}, 64);
+    const tl_tensor *ops[3] = { out, a, b };
+    tl_iter it;
+    cr_assert_eq(tl_iter_batch_init(&it, 3, ops, (int[]){2, 2, 2}, 2, (int64_t[]){3, 4}), 0, "%s", tl_errmsg());
+    cr_assert_eq(it.size, 12);
+    for (int64_t i = 0; i < 12; i++) {
+        char *p[3];
+        tl_iter_at(&it, i, p);
+        cr_assert_eq(p[0], d + 8 * (64 + 4 * i), "out of entry %lld", (long long)i);
+        cr_assert_eq(p[1], d + 8 * (4 * (i / 4)));
+        cr_assert_eq(p[2], d + 8 * (12 - 4 * (i % 4)));
+    }
+    /* no batch axes: one entry at the operands' first elements */
+    cr_assert_eq(tl_iter_batch_init(&it, 3, ops, (int[]){4, 4, 3}, 0, NULL), 0, "%s", tl_errmsg());
+    cr_assert_eq(it.size, 1);
+    char *p[3];
+    tl_iter_at(&it, 0, p);
+    cr_assert_eq(p[0], d + 8 * 64);
+    cr_assert_eq(p[2], d + 8 * 12);
+    /* an empty batch axis walks nothing; too few axes and mismatches are errors */
+    tl_tensor *e = view(buf, 3, (int64_t[]){0, 2, 2}, (int64_t[]){4, 2, 1}, 0);
+    const tl_tensor *eops[1] = { e };
+    cr_assert_eq(tl_iter_batch_init(&it, 1, eops, (int[]){2}, 1, (int64_t[]){0}), 0);
+    cr_assert_eq(it.size, 0);
+    cr_assert_eq(tl_iter_batch_init(&it, 1, eops, (int[]){4}, 0, NULL), -1);
+    cr_assert_eq(tl_iter_batch_init(&it, 3, ops, (int[]){2, 2, 2}, 2, (int64_t[]){3, 5}), -1);
+    cr_assert_str_eq(tl_errmsg(), "cannot broadcast shape (3, 4) to (3, 5)");
+    tl_tensor *all[4] = { a, b, out, e };
+    for (int i = 0; i < 4; i++) tl_tensor_release(all[i]);
+    tl_tensor_release(buf);
+}
+
+Test(iter, batch_walk_over_nine_axes_merges_to_one)
+{
+    tl_tensor *buf = arange_i64(1024);
+    int64_t shape[10], st[10];
+    for (int k = 0; k < 10; k++) { shape[k] = 2; st[k] = (int64_t)1 << (9 - k); }
+    tl_tensor *t = view(buf, 10, shape, st, 0);
+    const tl_tensor *ops[1] = { t };
+    tl_iter it;
+    cr_assert_eq(tl_iter_batch_init(&it, 1, ops, (int[]){1}, 9, shape), 0, "%s", tl_errmsg());
+    cr_assert_eq(it.ndim, 1);
+    cr_assert_eq(it.size, 512);
+    char *p[1];
+    tl_iter_at(&it, 300, p);
+    cr_assert_eq(p[0], (char *)tl_tensor_data(buf) + 8 * 600);
+    tl_tensor_release(t);
+    tl_tensor_release(buf);
+}
+
+/* runs over (out, x) for a reduction of x's axes in mask into a fresh out */
+static int reduce_runs(tl_iter_runs *r, const tl_tensor *x, const bool *mask, bool c_order, tl_tensor **out)
+{
+    int64_t oshape[TL_MAXDIM];
+    for (int d = 0; d < x->ndim; d++) oshape[d] = mask[d] ? 1 : x->shape[d];
+    *out = tl_tensor_empty(TL_I64, x->ndim, oshape);
+    cr_assert_not_null(*out);
+    const tl_tensor *ops[2] = { *out, x };
+    return tl_iter_runs_init(r, 2, ops, x->ndim, x->shape, mask, c_order);
+}
+
+Test(iter, runs_merge_the_reduced_axes_into_one_run)
+{
+    tl_tensor *a = arange_i64(1024), *out;
+    tl_iter_runs r;
+    /* axis 0 of (4, 5): runs of 4 at 40 bytes; the output does not move */
+    tl_tensor *m = view(a, 2, (int64_t[]){4, 5}, (int64_t[]){5, 1}, 0);
+    cr_assert_eq(reduce_runs(&r, m, (bool[]){true, false}, false, &out), 0, "%s", tl_errmsg());
+    cr_assert_eq(r.len, 4);
+    cr_assert_eq(r.stride[0], 0);
+    cr_assert_eq(r.stride[1], 40);
+    cr_assert_eq(r.outer.size, 5);
+    cr_assert_eq(r.outer.bstrides[1][r.outer.ndim - 1], 8);
+    tl_tensor_release(out);
+    /* every axis of transpose(2,0,1) of (2,3,4): memory order makes one run of 24;
+       argmin's C order cannot merge them and asks for a copy in C order */
+    tl_tensor *t = view(a, 3, (int64_t[]){4, 2, 3}, (int64_t[]){1, 12, 4}, 0);
+    cr_assert_eq(reduce_runs(&r, t, (bool[]){true, true, true}, false, &out), 0);
+    cr_assert_eq(r.len, 24);
+    cr_assert_eq(r.stride[1], 8);
+    cr_assert_eq(r.outer.size, 1);
+    tl_tensor_release(out);
+    cr_assert_eq(reduce_runs(&r, t, (bool[]){true, true, true}, true, &out), 1);
+    cr_assert_eq(r.perm[0], 0);
+    cr_assert_eq(r.perm[2], 2);
+    tl_tensor_release(out);
+    /* axes 0 and 2 of a contiguous (2, 3, 4) are not adjacent: kept axis 1 first */
+    tl_tensor *c = view(a, 3, (int64_t[]){2, 3, 4}, (int64_t[]){12, 4, 1}, 0);
+    cr_assert_eq(reduce_runs(&r, c, (bool[]){true, false, true}, false, &out), 1);
+    cr_assert_eq(r.perm[0], 1);
+    cr_assert_eq(r.perm[1], 0);
+    cr_assert_eq(r.perm[2], 2);
+    tl_tensor_release(out);
+    /* size-1 reduced axes vanish; (3, 1, 4) over axes 1, 2 is runs of 4 */
+    tl_tensor *s1 = view(a, 3, (int64_t[]){3, 1, 4}, (int64_t[]){4, 99, 1}, 0);
+    cr_assert_eq(reduce_runs(&r, s1, (bool[]){false, true, true}, false, &out), 0);
+    cr_assert_eq(r.len, 4);
+    cr_assert_eq(r.stride[1], 8);
+    cr_assert_eq(r.outer.size, 3);
+    tl_tensor_release(out);
+    tl_tensor *all[4] = { m, t, c, s1 };
+    for (int i = 0; i < 4; i++) tl_tensor_release(all[i]);
+    tl_tensor_release(a);
+}
+
+Test(iter, runs_keep_a_reversed_run_reversed_and_handle_empty_and_deep_shapes)
+{
+    tl_tensor *a = arange_i64(1024), *out;
+    char *d = tl_tensor_data(a);
+    tl_iter_runs r;
+    /* x[::-1]: the summation order is the view's order, so the run is not flipped */
+    tl_tensor *rev = view(a, 1, (int64_t[]){5}, (int64_t[]){-1}, 4);
+    cr_assert_eq(reduce_runs(&r, rev, (bool[]){true}, false, &out), 0);
+    cr_assert_eq(r.len, 5);
+    cr_assert_eq(r.stride[1], -8);
+    cr_assert_eq(r.outer.base[1], d + 32);
+    tl_tensor_release(out);
+    /* an empty kept axis: nothing to walk */
+    tl_tensor *e = view(a, 2, (int64_t[]){0, 3}, (int64_t[]){3, 1}, 0);
+    cr_assert_eq(reduce_runs(&r, e, (bool[]){false, true}, false, &out), 0);
+    cr_assert_eq(r.outer.size, 0);
+    cr_assert_eq(r.len, 3);
+    tl_tensor_release(out);
+    /* ten axes of 2, the last five reduced: runs of 32 at 8 bytes, 32 of them 256 apart */
+    int64_t shape[10], st[10];
+    bool mask[10];
+    for (int k = 0; k < 10; k++) { shape[k] = 2; st[k] = (int64_t)1 << (9 - k); mask[k] = k >= 5; }
+    tl_tensor *deep = view(a, 10, shape, st, 0);
+    cr_assert_eq(reduce_runs(&r, deep, mask, false, &out), 0);
+    cr_assert_eq(r.len, 32);
+    cr_assert_eq(r.stride[1], 8);
+    cr_assert_eq(r.outer.ndim, 1);
+    cr_assert_eq(r.outer.size, 32);
+    cr_assert_eq(r.outer.bstrides[0][0], 8);
+    cr_assert_eq(r.outer.bstrides[1][0], 256);
+    tl_tensor_release(out);
+    tl_tensor *all[3] = { rev, e, deep };
+    for (int i = 0; i < 3; i++) tl_tensor_release(all[i]);
+    tl_tensor_release(a);
+}
+
 /* ---- tensor.c ------------------------------------------------------------ */
 
 Test(tensor, contiguity_follows_numpy_relaxed_rules)
