@@ -83,73 +83,42 @@ static tl_tensor *scalar_f64(tl_dtype dt, double v)
     return tl_tensor_scalar(dt, &s);
 }
 
-/* ---- the plan: kept axes, then one reduced axis of R elements at stride rs ---- */
+/* ---- the plan: tl_iter_runs over (output, input), the reduced axes as the run ---- */
 
-typedef struct plan {
-    tl_tensor *src;              /* the tensor the plan points into (owned) */
-    int nk;                      /* kept axes, in the input's order */
-    int64_t kshape[TL_MAXDIM], kstride[TL_MAXDIM];
-    int64_t offset;              /* element offset of src's first element */
-    int64_t R, rs;               /* reduced count and stride (elements) */
-    int64_t M;                   /* product of kept dims */
-} plan;
-
-/* Merges reduced axes (ordered outer to inner) into one when their strides allow. */
-static bool coalesce_reduced(int n, const int64_t *shape, const int64_t *stride, int64_t *R, int64_t *rs)
+/* Plans reducing x over the axes in mask into out (x's shape with 1 on the
+   reduced axes). When the reduced axes do not merge into one strided run, x
+   is copied with them innermost (in the order the planner chose). *src gets
+   the tensor the plan reads (owned). Reduced axes are in memory order, or C
+   order for argmin/argmax, whose index is the flat C index. */
+static int plan_reduction(tl_iter_runs *r, tl_tensor *out, const tl_tensor *x, const bool *mask, bool c_order,
+                          tl_tensor **src)
 {
-    int64_t cs = 0, cn = 1;
-    bool have = false;
-    for (int i = 0; i < n; i++) {
-        if (shape[i] == 1) continue;
-        if (!have) { cn = shape[i]; cs = stride[i]; have = true; continue; }
-        if (cs != shape[i] * stride[i]) return false;
-        cn *= shape[i];
-        cs = stride[i];
+    const tl_tensor *ops[2] = { out, x };
+    int rc = tl_iter_runs_init(r, 2, ops, x->ndim, x->shape, mask, c_order);
+    if (rc <= 0) {
+        if (rc == 0) tl_tensor_retain((tl_tensor *)x);
+        *src = (tl_tensor *)x;
+        return rc;
     }
-    *R = cn;
-    *rs = have ? cs : 1;
-    return true;
-}
-
-/* Builds the plan for reducing the axes in mask of x. Reduced axes are put in
-   memory order (C order for argmin/argmax, whose index is the flat C index);
-   when they do not merge into one strided axis the data is copied first. */
-static int make_plan(plan *p, const tl_tensor *x, const bool *mask, bool c_order)
-{
-    int perm[TL_MAXDIM], nk = 0, nr = 0, red[TL_MAXDIM];
-    for (int d = 0; d < x->ndim; d++) {
-        if (mask[d]) red[nr++] = d;
-        else perm[nk++] = d;
+    tl_tensor *v = tl_view_permute(x, r->perm), *o = tl_view_permute(out, r->perm);
+    tl_tensor *c = v && o ? tl_copy(v) : NULL;
+    bool inner[TL_MAXDIM];                  /* the reduced axes, now last */
+    int nk = 0;
+    for (int d = 0; d < x->ndim; d++) nk += !mask[d];
+    for (int d = 0; d < x->ndim; d++) inner[d] = d >= nk;
+    ops[0] = o;
+    ops[1] = c;
+    rc = c ? tl_iter_runs_init(r, 2, ops, c->ndim, c->shape, inner, c_order) : -1;
+    if (v) tl_tensor_release(v);
+    if (o) tl_tensor_release(o);
+    if (rc != 0 && c) {
+        if (rc > 0) tl_seterr("reduction: a copy's reduced axes do not merge");
+        tl_tensor_release(c);
+        c = NULL;
+        rc = -1;
     }
-    if (!c_order)   /* stable sort of reduced axes by |stride|, largest first */
-        for (int i = 1; i < nr; i++)
-            for (int j = i; j > 0 && llabs(x->strides[red[j - 1]]) < llabs(x->strides[red[j]]); j--) {
-                int t = red[j]; red[j] = red[j - 1]; red[j - 1] = t;
-            }
-    for (int i = 0; i < nr; i++) perm[nk + i] = red[i];
-    tl_tensor *v = tl_view_permute(x, perm);
-    if (!v) return -1;
-    int64_t R, rs;
-    if (!coalesce_reduced(nr, v->shape + nk, v->strides + nk, &R, &rs)) {
-        tl_tensor *c = tl_copy(v);
-        tl_tensor_release(v);
-        if (!c) return -1;
-        v = c;
-        if (tl_shape_size(nr, v->shape + nk, &R) < 0) { tl_tensor_release(v); return -1; }
-        rs = 1;
-    }
-    p->src = v;
-    p->nk = nk;
-    p->M = 1;
-    for (int i = 0; i < nk; i++) {
-        p->kshape[i] = v->shape[i];
-        p->kstride[i] = v->strides[i];
-        p->M *= v->shape[i];
-    }
-    p->offset = v->offset;
-    p->R = R;
-    p->rs = rs;
-    return 0;
+    *src = c;
+    return rc;
 }
 
 /* ---- strategy (a): one output from a long run, in fixed blocks ---------------- */
@@ -255,10 +224,8 @@ typedef struct outer_ctx {
     size_t es;
     bool from_identity;                           /* sum/prod: start at 0 or 1 */
     unsigned char identity[16];
-    const char *base;
+    const tl_iter *kept;                          /* the kept axes over (output, row starts) */
     char *out;                                    /* nchunks partial results of M each */
-    int nouter;                                   /* kept axes outside the row */
-    int64_t oshape[TL_MAXDIM], ostride[TL_MAXDIM];
     int64_t K, M, R, rs_bytes, cols, col_blocks, rows_out, nchunks;
 } outer_ctx;
 
@@ -271,12 +238,10 @@ static int outer_task(void *vctx, int64_t t)
     int64_t o = rest / c->col_blocks, cb = rest % c->col_blocks;
     int64_t j0 = cb * c->cols, n = c->K - j0 < c->cols ? c->K - j0 : c->cols;
     int64_t r0 = chunk * OUTER_ROWS, r1 = r0 + OUTER_ROWS < c->R ? r0 + OUTER_ROWS : c->R;
-    const char *src = c->base + (int64_t)c->es * j0;
-    char *acc = c->out + (int64_t)c->es * (chunk * c->M + o * c->K + j0);
-    for (int d = c->nouter - 1; d >= 0; d--) {
-        src += (o % c->oshape[d]) * c->ostride[d] * (int64_t)c->es;
-        o /= c->oshape[d];
-    }
+    char *at[2];
+    tl_iter_at(c->kept, o * c->K + j0, at);
+    const char *src = at[1];
+    char *acc = c->out + (int64_t)c->es * chunk * c->M + (at[0] - c->kept->base[0]);
     if (c->from_identity) {
         for (int64_t j = 0; j < n; j++) memcpy(acc + (int64_t)c->es * j, c->identity, c->es);
     } else {
@@ -308,35 +273,20 @@ static int outer_task(void *vctx, int64_t t)
    chunks of OUTER_ROWS, whose partial results are then combined in order:
    the same answer for any thread count, and numpy's exact order when the
    reduced axis is at most OUTER_ROWS long. */
-static int try_outer(tl_redop op, tl_dtype w, const tl_reduce_kernel *k, const plan *p, char *out)
+static int try_outer(tl_redop op, tl_dtype w, const tl_reduce_kernel *k, const tl_iter_runs *p, char *out)
 {
-    if (!k->outer || p->rs == 1 || p->R < 2) return 1;
-    /* coalesce kept axes (dropping size 1) and look for a stride-1 innermost run */
-    int64_t sh[TL_MAXDIM], st[TL_MAXDIM];
-    int n = 0;
-    for (int i = 0; i < p->nk; i++) {
-        if (p->kshape[i] == 1) continue;
-        if (n > 0 && st[n - 1] == p->kshape[i] * p->kstride[i]) {
-            sh[n - 1] *= p->kshape[i];
-            st[n - 1] = p->kstride[i];
-            continue;
-        }
-        sh[n] = p->kshape[i];
-        st[n] = p->kstride[i];
-        n++;
-    }
-    if (n == 0 || st[n - 1] != 1) return 1;
-    outer_ctx c = { .k = k, .es = tl_dtype_size(w), .nouter = n - 1, .K = sh[n - 1], .M = p->M, .R = p->R };
-    c.base = (const char *)p->src->storage->data + p->offset * (int64_t)c.es;
-    c.rs_bytes = p->rs * (int64_t)c.es;
-    memcpy(c.oshape, sh, sizeof(int64_t) * (size_t)(n - 1));
-    memcpy(c.ostride, st, sizeof(int64_t) * (size_t)(n - 1));
+    int64_t es = (int64_t)tl_dtype_size(w);
+    const tl_iter *kept = &p->outer;
+    int inner = kept->ndim - 1;
+    if (!k->outer || p->stride[1] == es || p->len < 2 || kept->bstrides[1][inner] != es) return 1;
+    outer_ctx c = { .k = k, .es = (size_t)es, .kept = kept, .K = kept->shape[inner], .M = kept->size, .R = p->len };
+    c.rs_bytes = p->stride[1];
     c.from_identity = op == TL_RSUM || op == TL_RPROD;
     if (op == TL_RPROD) {
         double one = 1.0;
         tl_scalar_convert(c.identity, w, &one, TL_F64);
     }
-    c.rows_out = p->M / c.K;
+    c.rows_out = c.M / c.K;
     c.nchunks = (c.R + OUTER_ROWS - 1) / OUTER_ROWS;
     /* column blocks only for very wide rows (accumulators stay in L2) */
     c.cols = OUTER_COLS_MAX;
@@ -348,7 +298,7 @@ static int try_outer(tl_redop op, tl_dtype w, const tl_reduce_kernel *k, const p
     }
     int64_t ntasks = c.nchunks * c.rows_out * c.col_blocks;
     int rc = 0;
-    if (tl_threads_for(p->M * p->R) <= 1) {
+    if (tl_threads_for(c.M * c.R) <= 1) {
         for (int64_t t = 0; t < ntasks && rc == 0; t++) rc = outer_task(&c, t);
     } else {
         rc = tl_parallel_for(ntasks, outer_task, &c);
@@ -375,19 +325,10 @@ static void run_inner(int64_t n, char **p, const int64_t *s, void *vaux)
     for (int64_t i = 0; i < n; i++, o += s[0], x += s[1]) a->k->run(o, x, a->R, a->rs_bytes);
 }
 
-static int reduce_per_output(const tl_reduce_kernel *k, const plan *p, tl_dtype w, tl_tensor *out)
+static int reduce_per_output(const tl_reduce_kernel *k, const tl_iter_runs *p)
 {
-    int64_t es = (int64_t)tl_dtype_size(w);
-    /* a view of the first element of every run, in the kept shape */
-    tl_tensor *starts = tl_tensor_view_of(p->src->storage, w, p->nk, p->kshape, p->kstride, p->offset);
-    if (!starts) return -1;
-    tl_iter it;
-    const tl_tensor *ops[2] = { out, starts };
-    run_aux aux = { k, p->R, p->rs * es };
-    int rc = tl_iter_init(&it, 2, ops, p->nk, p->kshape);
-    if (rc == 0) rc = tl_kern_run_cost(&it, run_inner, &aux, p->R);
-    tl_tensor_release(starts);
-    return rc;
+    run_aux aux = { k, p->len, p->stride[1] };
+    return tl_kern_run_cost(&p->outer, run_inner, &aux, p->len);
 }
 
 /* ---- the core reductions: sum prod min max argmin argmax any all ------------ */
@@ -437,48 +378,47 @@ static tl_tensor *reduce_core(tl_redop op, const tl_tensor *a, const bool *mask,
     if (M == 0) return tl_kern_empty(rdt, nd, shape);
     if (total == 0) return empty_reduction(op, rdt, nd, shape);
 
-    plan p;
-    int rc;
     tl_dtype odt = (op == TL_RARGMIN || op == TL_RARGMAX) ? TL_I64 : w, in = w;
+    int fnd;                                /* out has a's axes, 1 on the reduced ones */
+    int64_t fshape[TL_MAXDIM];
+    reduced_shape(a, mask, true, &fnd, fshape);
+    tl_tensor *out = tl_kern_empty(odt, fnd, fshape), *src = NULL;
+    if (!out) return NULL;
+    tl_iter_runs p;
+    int rc = 0;
     /* sums of bool and narrow ints read the input itself when the runs are
        contiguous (or there is one output); else they widen it first */
     const tl_reduce_kernel *nk = op == TL_RSUM ? tl_reduce_narrow_sum_kernel(a->dtype) : NULL;
     bool narrow = false;
     if (nk) {
-        if (make_plan(&p, a, mask, false) < 0) return NULL;
-        narrow = p.M == 1 || p.rs == 1;
+        rc = plan_reduction(&p, out, a, mask, false, &src);
+        narrow = rc == 0 && (M == 1 || p.stride[1] == (int64_t)tl_dtype_size(a->dtype));
         if (narrow) {
             k = nk;
             in = a->dtype;
-        } else {
-            tl_tensor_release(p.src);
+        } else if (src) {
+            tl_tensor_release(src);
+            src = NULL;
         }
     }
-    if (!narrow) {
+    if (rc == 0 && !narrow) {
         tl_tensor *x = as_dtype(a, w);
-        if (!x) return NULL;
-        rc = make_plan(&p, x, mask, op == TL_RARGMIN || op == TL_RARGMAX);
-        tl_tensor_release(x);
-        if (rc < 0) return NULL;
+        rc = x ? plan_reduction(&p, out, x, mask, op == TL_RARGMIN || op == TL_RARGMAX, &src) : -1;
+        if (x) tl_tensor_release(x);
     }
-    tl_tensor *out = tl_kern_empty(odt, knd, kshape);
-    rc = 0;
-    if (!out) rc = -1;
-    else if (M == 1) {
-        int64_t es = (int64_t)tl_dtype_size(in);
-        const char *base = (const char *)p.src->storage->data + p.offset * es;
-        rc = reduce_single(op, in, odt, k, base, p.R, p.rs * es, tl_tensor_data(out));
-    } else {
+    if (rc == 0 && M == 1) {
+        rc = reduce_single(op, in, odt, k, p.outer.base[1], p.len, p.stride[1], tl_tensor_data(out));
+    } else if (rc == 0) {
         rc = narrow ? 1 : try_outer(op, w, k, &p, tl_tensor_data(out));
-        if (rc == 1) rc = reduce_per_output(k, &p, in, out);
+        if (rc == 1) rc = reduce_per_output(k, &p);
     }
-    tl_tensor_release(p.src);
+    if (src) tl_tensor_release(src);
     if (rc < 0 || !recast(&out, rdt)) {
         if (out) tl_tensor_release(out);
         return NULL;
     }
-    if (keepdims && nd != knd) {
-        tl_tensor *r = tl_reshape(out, nd, shape);
+    if (!keepdims && knd != fnd) {
+        tl_tensor *r = tl_reshape(out, knd, kshape);
         tl_tensor_release(out);
         out = r;
     }
