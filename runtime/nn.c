@@ -17,10 +17,9 @@ static tl_dtype nn_result_dtype(tl_dtype d)
     return (d == TL_F16 || d == TL_BF16 || d == TL_F32) ? d : TL_F64;
 }
 
-/* Rows of length D of a contiguous tensor, processed in parallel blocks. */
+/* Rows of length D (contiguous), processed in parallel blocks. */
 typedef struct rows_ctx {
-    const char *x;
-    char *y;
+    const tl_iter *at;       /* one element per row: (y, x) at the row's start */
     int64_t rows, D, rows_per_task;
     bool log;
     const char *w, *b;       /* per-column weight and bias (compute dtype) or NULL */
@@ -63,8 +62,11 @@ typedef struct rows_ctx {
         if (tl_check_interrupt() < 0) return -1;                                        \
         int64_t r0 = t * c->rows_per_task, r1 = r0 + c->rows_per_task;                  \
         if (r1 > c->rows) r1 = c->rows;                                                 \
-        for (int64_t r = r0; r < r1; r++)                                               \
-            softmax_row_##S((const T *)c->x + r * c->D, (T *)c->y + r * c->D, c->D, c->log); \
+        for (int64_t r = r0; r < r1; r++) {                                             \
+            char *p[2];                                                                 \
+            tl_iter_at(c->at, r, p);                                                    \
+            softmax_row_##S((const T *)p[1], (T *)p[0], c->D, c->log);                  \
+        }                                                                               \
         return 0;                                                                       \
     }                                                                                   \
     static int norm_task_##S(void *vctx, int64_t t)                                     \
@@ -73,9 +75,12 @@ typedef struct rows_ctx {
         if (tl_check_interrupt() < 0) return -1;                                        \
         int64_t r0 = t * c->rows_per_task, r1 = r0 + c->rows_per_task;                  \
         if (r1 > c->rows) r1 = c->rows;                                                 \
-        for (int64_t r = r0; r < r1; r++)                                               \
-            norm_row_##S((const T *)c->x + r * c->D, (T *)c->y + r * c->D, c->D,        \
-                         (const T *)c->w, (const T *)c->b, (T)c->eps, c->rms);          \
+        for (int64_t r = r0; r < r1; r++) {                                             \
+            char *p[2];                                                                 \
+            tl_iter_at(c->at, r, p);                                                    \
+            norm_row_##S((const T *)p[1], (T *)p[0], c->D, (const T *)c->w, (const T *)c->b, \
+                         (T)c->eps, c->rms);                                            \
+        }                                                                               \
         return 0;                                                                       \
     }
 
@@ -95,9 +100,18 @@ static void softmax_row_f64(const double *x, double *y, int64_t D, bool want_log
     softmax_generic_f64(x, y, D, want_log);
 }
 
-/* Runs fn over the rows of x (contiguous, last axis D) into y. */
-static int run_rows(rows_ctx *c, tl_dtype cdt, bool softmax)
+/* Runs softmax or the norm over the rows (last axis, unit stride) of x into
+   y, a fresh tensor of x's shape. */
+static int run_rows(rows_ctx *c, tl_tensor *y, const tl_tensor *x, tl_dtype cdt, bool softmax)
 {
+    const tl_tensor *ops[2] = { y, x };
+    bool last[TL_MAXDIM] = { false };
+    last[x->ndim - 1] = true;
+    tl_iter_runs rows;          /* one axis in the run: it always merges */
+    if (tl_iter_runs_init(&rows, 2, ops, x->ndim, x->shape, last, false) != 0) return -1;
+    c->at = &rows.outer;
+    c->rows = rows.outer.size;
+    c->D = rows.len;
     int64_t total = c->rows * c->D;
     int nth = tl_threads_for(total);
     int64_t ntasks = nth <= 1 ? 1 : 4 * (int64_t)nth;
@@ -110,10 +124,12 @@ static int run_rows(rows_ctx *c, tl_dtype cdt, bool softmax)
     return tl_parallel_for(ntasks, fn, c);
 }
 
-/* A contiguous copy (or t itself) in dtype dt. */
-static tl_tensor *contiguous_as(const tl_tensor *t, tl_dtype dt)
+/* t itself when it is in dtype dt with a unit-stride last axis (its rows
+   can be read in place), else a contiguous copy in dt. */
+static tl_tensor *rows_as(const tl_tensor *t, tl_dtype dt)
 {
-    if (t->dtype == dt && tl_is_contiguous(t)) {
+    int last = t->ndim - 1;
+    if (t->dtype == dt && (t->ndim == 0 || t->shape[last] == 1 || t->strides[last] == 1)) {
         tl_tensor_retain((tl_tensor *)t);
         return (tl_tensor *)t;
     }
@@ -144,17 +160,15 @@ tl_tensor *tl_softmax(const tl_tensor *a, int axis, bool log)
     int ax;
     if (tl_normalize_axis(axis, a->ndim, &ax) < 0) return NULL;
     tl_dtype cdt = nn_compute_dtype(a->dtype), rdt = nn_result_dtype(a->dtype);
-    /* move the axis last, compute on contiguous rows, move it back */
+    /* move the axis last, compute on unit-stride rows, move it back */
     tl_tensor *moved = tl_view_swapaxes(a, ax, a->ndim - 1);
-    tl_tensor *x = moved ? contiguous_as(moved, cdt) : NULL;
+    tl_tensor *x = moved ? rows_as(moved, cdt) : NULL;
     tl_tensor *y = x ? tl_kern_empty(cdt, x->ndim, x->shape) : NULL;
     if (moved) tl_tensor_release(moved);
     int rc = y ? 0 : -1;
     if (rc == 0 && tl_tensor_size(y) > 0) {
-        rows_ctx c = { .x = tl_tensor_data(x), .y = tl_tensor_data(y), .log = log };
-        c.D = y->shape[y->ndim - 1];
-        c.rows = tl_tensor_size(y) / c.D;
-        rc = run_rows(&c, cdt, true);
+        rows_ctx c = { .log = log };
+        rc = run_rows(&c, y, x, cdt, true);
     }
     if (x) tl_tensor_release(x);
     if (rc < 0) {
@@ -170,7 +184,7 @@ tl_tensor *tl_softmax(const tl_tensor *a, int axis, bool log)
     return finish(y, rdt);
 }
 
-/* Weight or bias: NULL, or a tensor with D elements, as a contiguous cdt copy. */
+/* Weight or bias: NULL, or a tensor with D elements, as one unit-stride row in cdt. */
 static int norm_param(const char *fn, const char *what, const tl_tensor *p, int64_t D, tl_dtype cdt, tl_tensor **out)
 {
     *out = NULL;
@@ -181,7 +195,7 @@ static int norm_param(const char *fn, const char *what, const tl_tensor *p, int6
                   tl_shape_str(p->ndim, p->shape, s, sizeof s), (long long)D);
         return -1;
     }
-    *out = contiguous_as(p, cdt);
+    *out = rows_as(p, cdt);     /* D elements, all on the last axis: one row */
     return *out ? 0 : -1;
 }
 
@@ -197,16 +211,15 @@ static tl_tensor *norm_impl(const char *fn, const tl_tensor *a, const tl_tensor 
     tl_tensor *cw = NULL, *cb = NULL, *x = NULL, *y = NULL;
     int rc = -1;
     if (norm_param(fn, "weight", w, D, cdt, &cw) == 0 && norm_param(fn, "bias", b, D, cdt, &cb) == 0) {
-        x = contiguous_as(a, cdt);
+        x = rows_as(a, cdt);
         y = x ? tl_kern_empty(cdt, x->ndim, x->shape) : NULL;
         rc = y ? 0 : -1;
     }
     if (rc == 0 && tl_tensor_size(y) > 0) {
-        rows_ctx c = { .x = tl_tensor_data(x), .y = tl_tensor_data(y), .D = D, .eps = eps, .rms = rms };
-        c.rows = tl_tensor_size(y) / D;
+        rows_ctx c = { .eps = eps, .rms = rms };
         c.w = cw ? tl_tensor_data(cw) : NULL;
         c.b = cb ? tl_tensor_data(cb) : NULL;
-        rc = run_rows(&c, cdt, false);
+        rc = run_rows(&c, y, x, cdt, false);
     }
     tl_tensor *all[3] = { cw, cb, x };
     for (int i = 0; i < 3; i++) if (all[i]) tl_tensor_release(all[i]);
