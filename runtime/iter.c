@@ -157,9 +157,9 @@ int tl_iter_plan(tl_iter *it, int nops, int ndim, const int64_t *shape, char *co
     tl_iter full;                       /* broadcast, not yet reduced */
     full.nops = nops;
     full.ndim = ndim;
-    memcpy(full.shape, shape, (size_t)ndim * sizeof *shape);
+    for (int d = 0; d < ndim; d++) full.shape[d] = shape[d];    /* shape may be NULL when ndim is 0 */
     for (int op = 0; op < nops; op++) {
-        memcpy(full.bstrides[op], bstrides[op], (size_t)ndim * sizeof(int64_t));
+        for (int d = 0; d < ndim; d++) full.bstrides[op][d] = bstrides[op][d];
         full.base[op] = base[op];
     }
 
