@@ -4,7 +4,7 @@
 
 #include "builtins.h"
 
-/* Marks a 0-d result weak when every numeric argument was weak (SPEC §5: weakness belongs to the value). */
+/* Marks a 0-d result weak when every numeric argument was weak (docs/language.md §7: weakness belongs to the value). */
 static void keep_weak(CallArgs *a, Value *out)
 {
     if (out->kind == V_NUM && out->dtype != TL_BOOL && args_all_weak(a)) out->weak = true;
