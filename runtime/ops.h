@@ -4,18 +4,61 @@
 
 #include "tensor.h"
 
-/* Binary elementwise operators. Both operands are converted to the
-   computation dtype `dt` chosen by the caller (promotion is the caller's job:
-   it knows about weak literals); comparisons produce bool, the rest `dt`. */
+/* The binary elementwise operators, one row each: enum, spelling (messages and
+   the language's operator table), element function (tl_<dtype>_<fn> in elem.h,
+   instantiated as kernels by kernels/binary_loops.c), whether it compares (its
+   result is bool), and which kinds of computation dtype have a kernel (Y/N):
+   bool, integers, floats (f16 bf16 f32 f64), complex. A kind without one is
+   either promoted first (bool + bool computes in i64, int / int in f64: see
+   tl_binop_compute_dtype) or an error ("%s is not supported for dtype %s").
+   The operators are listed in the order of the enum; keep comparisons contiguous. */
+#define TL_BINOP_LIST(X)                                         \
+    /* enum        symbol     fn     cmp  bool int float complex */ \
+    X(TL_ADD,      "+",       add,   0,   N,   Y,  Y,    Y)        \
+    X(TL_SUB,      "-",       sub,   0,   N,   Y,  Y,    Y)        \
+    X(TL_MUL,      "*",       mul,   0,   N,   Y,  Y,    Y)        \
+    X(TL_DIV,      "/",       div,   0,   N,   N,  Y,    Y)        \
+    X(TL_FLOORDIV, "//",      fdiv,  0,   N,   Y,  Y,    N)        \
+    X(TL_MOD,      "%",       mod,   0,   N,   Y,  Y,    N)        \
+    X(TL_POW,      "**",      pow,   0,   N,   Y,  Y,    Y)        \
+    X(TL_EQ,       "==",      eq,    1,   Y,   Y,  Y,    Y)        \
+    X(TL_NE,       "!=",      ne,    1,   Y,   Y,  Y,    Y)        \
+    X(TL_LT,       "<",       lt,    1,   Y,   Y,  Y,    Y)        \
+    X(TL_LE,       "<=",      le,    1,   Y,   Y,  Y,    Y)        \
+    X(TL_GT,       ">",       gt,    1,   Y,   Y,  Y,    Y)        \
+    X(TL_GE,       ">=",      ge,    1,   Y,   Y,  Y,    Y)        \
+    X(TL_AND,      "&",       and,   0,   Y,   Y,  N,    N)        \
+    X(TL_OR,       "|",       or,    0,   Y,   Y,  N,    N)        \
+    X(TL_XOR,      "^",       xor,   0,   Y,   Y,  N,    N)        \
+    X(TL_MINIMUM,  "minimum", min,   0,   Y,   Y,  Y,    Y)        \
+    X(TL_MAXIMUM,  "maximum", max,   0,   Y,   Y,  Y,    Y)        \
+    X(TL_ATAN2,    "atan2",   atan2, 0,   N,   N,  Y,    N)
+
+/* Binary elementwise operators (the list above). Both operands are converted
+   to the computation dtype `dt` chosen by the caller (promotion is the
+   caller's job, with tl_binop_dtype: it knows about weak literals);
+   comparisons produce bool, the rest `dt`. &, | and ^ are logical for bool,
+   bitwise for integers. */
 typedef enum tl_binop {
-    TL_ADD, TL_SUB, TL_MUL, TL_DIV, TL_FLOORDIV, TL_MOD, TL_POW,
-    TL_EQ, TL_NE, TL_LT, TL_LE, TL_GT, TL_GE,
-    TL_AND, TL_OR, TL_XOR,              /* logical for bool, bitwise for ints */
-    TL_MINIMUM, TL_MAXIMUM, TL_ATAN2,
+#define TL_BINOP_ENUM(E, SYM, FN, CMP, B, I, F, C) E,
+    TL_BINOP_LIST(TL_BINOP_ENUM)
+#undef TL_BINOP_ENUM
     TL_NBINOPS
 } tl_binop;
 
-static inline bool tl_binop_is_comparison(tl_binop op) { return op >= TL_EQ && op <= TL_GE; }
+/* True when op compares (its result is bool). */
+static inline bool tl_binop_is_comparison(tl_binop op)
+{
+    switch (op) {
+#define TL_BINOP_CMP(E, SYM, FN, CMP, B, I, F, C) case E: return CMP;
+    TL_BINOP_LIST(TL_BINOP_CMP)
+#undef TL_BINOP_CMP
+    default: return false;
+    }
+}
+
+/* Spelling of op for messages: "+", "//", "minimum"; "?" when op is out of range. */
+const char *tl_binop_name(tl_binop op);
 
 /* Unary elementwise functions; the result dtype is the input's, except:
    ISNAN/ISINF/ISFINITE/NOT-of-bool give bool; ABS/ANGLE/REAL/IMAG of complex give the real dtype. */

@@ -4,32 +4,6 @@
 
 #include "arith.h"
 #include "ops.h"
-#include "token.h"
-
-/* Maps a binary operator token to the runtime's operator, or -1. */
-static int token_binop(int tok)
-{
-    switch (tok) {
-    case TK_PLUS: return TL_ADD;
-    case TK_MINUS: return TL_SUB;
-    case TK_STAR: return TL_MUL;
-    case TK_SLASH: return TL_DIV;
-    case TK_DSLASH: return TL_FLOORDIV;
-    case TK_PERCENT: return TL_MOD;
-    case TK_DSTAR: return TL_POW;
-    case TK_EQ: return TL_EQ;
-    case TK_NE: return TL_NE;
-    case TK_LT: return TL_LT;
-    case TK_LE: return TL_LE;
-    case TK_GT: return TL_GT;
-    case TK_GE: return TL_GE;
-    case TK_AMP: return TL_AND;
-    case TK_PIPE: return TL_OR;
-    default: return -1;
-    }
-}
-
-int arith_token_binop(int tok) { return token_binop(tok); }
 
 /* True when the integer value of a weak literal fits dtype d. */
 static bool literal_fits(const Value *lit, tl_dtype d)
@@ -245,18 +219,15 @@ static bool concat_tuples(Interp *I, Value a, Value b, Span at, Value *out)
     return true;
 }
 
-static const char *op_spelling(int tok) { return token_kind_name((TokenKind)tok); }
-
-bool arith_binary(Interp *I, int tok, Value a, Value b, Span at, Value *out)
+bool arith_binary(Interp *I, int op, Value a, Value b, Span at, Value *out)
 {
-    return arith_binary_reusing(I, tok, a, b, at, out, 0);
+    return arith_binary_reusing(I, op, a, b, at, out, 0);
 }
 
-int arith_tensor_over(Interp *I, int tok, tl_tensor *x, const tl_tensor *y, Span at, int64_t spare)
+int arith_tensor_over(Interp *I, int op, tl_tensor *x, const tl_tensor *y, Span at, int64_t spare)
 {
-    if (x->dtype != y->dtype || x->dtype == TL_BOOL) return 0;   /* promotion: the general path */
-    int op = token_binop(tok);
-    int rc = op < 0 ? 0 : tl_binary_over((tl_binop)op, x, y, x->dtype, spare);
+    if (x->dtype != y->dtype || x->dtype == TL_BOOL || op == OP_MATMUL) return 0;   /* promotion: the general path */
+    int rc = tl_binary_over((tl_binop)op, x, y, x->dtype, spare);
     if (rc < 0) interp_error_rt(I, at);
     return rc;
 }
@@ -272,10 +243,10 @@ static bool tensor_pair_dtype(Interp *I, tl_binop op, Value a, Value b, Span at,
     return arith_result_dtype(I, op, a, b, at, dt);
 }
 
-bool arith_binary_reusing(Interp *I, int tok, Value a, Value b, Span at, Value *out, int64_t spare)
+bool arith_binary_reusing(Interp *I, int op, Value a, Value b, Span at, Value *out, int64_t spare)
 {
     if (spare > 0 && a.kind == V_TENSOR && b.kind == V_TENSOR) {
-        int rc = arith_tensor_over(I, tok, a.as.t, b.as.t, at, spare);
+        int rc = arith_tensor_over(I, op, a.as.t, b.as.t, at, spare);
         if (rc < 0) return false;
         if (rc > 0) {
             *out = val_retain(a);
@@ -283,7 +254,7 @@ bool arith_binary_reusing(Interp *I, int tok, Value a, Value b, Span at, Value *
             return true;
         }
     }
-    if (tok == TK_AT) {
+    if (op == OP_MATMUL) {
         if (!val_is_numeric(a) || !val_is_numeric(b))
             return interp_error(I, at, "unsupported operand types for @: %s and %s", val_kind_name(a), val_kind_name(b));
         if (a.kind == V_NUM || b.kind == V_NUM)
@@ -293,22 +264,20 @@ bool arith_binary_reusing(Interp *I, int tok, Value a, Value b, Span at, Value *
         *out = val_from_tensor(r);
         return true;
     }
-    if (a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(tok, a, b, out)) return true;
-    int op = token_binop(tok);
+    if (a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(op, a, b, out)) return true;
     if (!val_is_numeric(a) || !val_is_numeric(b)) {
-        if (tok == TK_PLUS && a.kind == V_STR && b.kind == V_STR) return concat_strings(I, a, b, at, out);
-        if (tok == TK_PLUS && a.kind == V_TUPLE && b.kind == V_TUPLE) return concat_tuples(I, a, b, at, out);
-        if (tok == TK_EQ || tok == TK_NE) {
+        if (op == TL_ADD && a.kind == V_STR && b.kind == V_STR) return concat_strings(I, a, b, at, out);
+        if (op == TL_ADD && a.kind == V_TUPLE && b.kind == V_TUPLE) return concat_tuples(I, a, b, at, out);
+        if (op == TL_EQ || op == TL_NE) {
             bool eq;
             if (values_equal(a, b, &eq)) {
-                *out = val_bool(tok == TK_EQ ? eq : !eq);
+                *out = val_bool(op == TL_EQ ? eq : !eq);
                 return true;
             }
         }
-        return interp_error(I, at, "unsupported operand types for %s: %s and %s", op_spelling(tok),
+        return interp_error(I, at, "unsupported operand types for '%s': %s and %s", op_binary_symbol(op),
                             val_kind_name(a), val_kind_name(b));
     }
-    if (op < 0) return interp_error(I, at, "unknown operator %s", op_spelling(tok));
     tl_dtype dt;
     if (!tensor_pair_dtype(I, (tl_binop)op, a, b, at, &dt)) return false;
     bool weak = a.kind == V_NUM && b.kind == V_NUM && a.weak && b.weak;
@@ -330,34 +299,34 @@ bool arith_binary_reusing(Interp *I, int tok, Value a, Value b, Span at, Value *
     return true;
 }
 
-bool arith_unary(Interp *I, int tok, Value a, Span at, Value *out)
+bool arith_unary(Interp *I, UnaryOp op, Value a, Span at, Value *out)
 {
-    if (tok == TK_NOT) {
+    if (op == UOP_NOT) {
         bool t;
         if (!val_truthy(a, &t)) return interp_error_rt(I, at);
         *out = val_bool(!t);
         return true;
     }
     if (!val_is_numeric(a))
-        return interp_error(I, at, "unsupported operand type for unary %s: %s", op_spelling(tok), val_kind_name(a));
+        return interp_error(I, at, "unsupported operand type for unary '%s': %s", op_unary_symbol(op), val_kind_name(a));
     tl_dtype d = val_dtype(a);
-    if (tok == TK_PLUS) {
+    if (op == UOP_PLUS) {
         *out = val_retain(a);
         return true;
     }
-    if (tok == TK_MINUS && d == TL_BOOL)
+    if (op == UOP_NEG && d == TL_BOOL)
         return interp_error(I, at, "the - operator is not supported for bool; use ~ or not");
-    if (tok == TK_TILDE && (tl_is_float(d) || tl_is_complex(d)))
+    if (op == UOP_INVERT && (tl_is_float(d) || tl_is_complex(d)))
         return interp_error(I, at, "~ is not supported for %s (only bool and integers)", tl_dtype_name(d));
     if (a.kind == V_NUM && (d == TL_I64 || d == TL_F64 || d == TL_BOOL)) {
         if (d == TL_F64) *out = val_f64(-a.as.num.f64);
-        else if (d == TL_I64) *out = val_i64(tok == TK_TILDE ? ~a.as.num.i64 : (int64_t)(0 - (uint64_t)a.as.num.i64));
+        else if (d == TL_I64) *out = val_i64(op == UOP_INVERT ? ~a.as.num.i64 : (int64_t)(0 - (uint64_t)a.as.num.i64));
         else *out = val_bool(!a.as.num.b);
         out->weak = a.weak;
         return true;
     }
     tl_tensor *ta = val_to_tensor(a);
-    tl_tensor *r = ta ? tl_unary(tok == TK_TILDE ? TL_NOT : TL_NEG, ta) : NULL;
+    tl_tensor *r = ta ? tl_unary(op == UOP_INVERT ? TL_NOT : TL_NEG, ta) : NULL;
     if (ta) tl_tensor_release(ta);
     if (!r) return interp_error_rt(I, at);
     *out = val_from_tensor(r);

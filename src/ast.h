@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ops.h"
+
 typedef struct Arena Arena;
 typedef struct Node Node;
 
@@ -27,6 +29,22 @@ typedef struct Span {
     int32_t line, col;
 } Span;
 
+/* Operators are chosen once, by the parser (as Lua's getbinopr): N_BINARY and
+   N_OPASSIGN hold a binary operator, N_UNARY a unary one. A binary operator is
+   one of the runtime's elementwise operators (tl_binop, whose list in ops.h
+   also gives its spelling) or the matrix product. */
+enum { OP_MATMUL = TL_NBINOPS };   /* @ */
+typedef enum UnaryOp { UOP_NEG, UOP_PLUS, UOP_INVERT /* ~ */, UOP_NOT } UnaryOp;
+
+/* Spelling of a binary operator (tl_binop or OP_MATMUL) for messages: "+", "@". */
+static inline const char *op_binary_symbol(int op) { return op == OP_MATMUL ? "@" : tl_binop_name((tl_binop)op); }
+/* Spelling of a unary operator for messages: "-", "not". */
+static inline const char *op_unary_symbol(UnaryOp op)
+{
+    static const char *const symbols[] = { [UOP_NEG] = "-", [UOP_PLUS] = "+", [UOP_INVERT] = "~", [UOP_NOT] = "not" };
+    return (unsigned)op <= UOP_NOT ? symbols[op] : "?";
+}
+
 typedef enum NodeKind {
     /* expressions */
     N_INT,        /* ival: integer literal (i64, weak); too large for i64 is a parse error */
@@ -35,8 +53,8 @@ typedef enum NodeKind {
     N_STR,        /* str, slen: string literal, escapes already decoded */
     N_TRUE, N_FALSE, N_NONE,
     N_NAME,       /* name; resolver fills depth/slot */
-    N_UNARY,      /* op in {'-', '+', '~', TK_NOT}; a */
-    N_BINARY,     /* op is the token kind; a, b. Includes comparisons, & |, ** and @ */
+    N_UNARY,      /* op: a UnaryOp; a */
+    N_BINARY,     /* op: a tl_binop or OP_MATMUL; a, b. Includes comparisons, & |, ** and @ */
     N_AND, N_OR,  /* a, b (short-circuit) */
     N_COND,       /* a if b else c: a = then-value, b = condition, c = else-value */
     N_CALL,       /* a = callee; list[0..n) = positional args then keyword args;
@@ -54,7 +72,7 @@ typedef enum NodeKind {
     /* statements */
     N_EXPR_STMT,  /* a; echo is true unless the statement ended with ';' */
     N_ASSIGN,     /* a = target (N_NAME, N_INDEX, N_ATTR or N_TUPLE of targets), b = value */
-    N_OPASSIGN,   /* a = target (N_NAME or N_INDEX), op = binary token kind (TK_PLUS...), b = value */
+    N_OPASSIGN,   /* a = target (N_NAME or N_INDEX), op = the binary operator (TL_ADD... or OP_MATMUL), b = value */
     N_FNDEF,      /* fn name(...) ...: name, fn */
     N_IF,         /* a = condition, b = then-block, c = else (N_BLOCK, N_IF, or NULL) */
     N_WHILE,      /* a = condition, b = body block */
@@ -69,7 +87,7 @@ typedef struct FnDef FnDef;
 
 typedef struct Node {
     NodeKind kind;
-    int op;                 /* token kind for N_UNARY, N_BINARY, N_OPASSIGN */
+    int op;                 /* N_UNARY: a UnaryOp; N_BINARY, N_OPASSIGN: a tl_binop or OP_MATMUL */
     bool echo;              /* N_EXPR_STMT */
     Span at;                /* where to point the caret: the operator for binary/unary,
                                the '(' for calls, the '[' for indexing, the first token otherwise */

@@ -8,7 +8,6 @@
 #include "ops.h"
 #include "literal.h"
 #include "subscript.h"
-#include "token.h"
 
 /* Calls deeper than this are "recursion too deep" even if stack remains. */
 #define MAX_CALL_DEPTH 10000
@@ -321,7 +320,7 @@ static COLD bool eval_unary(Ctx *C, Node *n, Value *out)
 {
     Value a;
     if (!eval(C, n->a, &a)) return false;
-    bool ok = arith_unary(C->I, n->op, a, n->at, out);
+    bool ok = arith_unary(C->I, (UnaryOp)n->op, a, n->at, out);
     val_release(a);
     return ok;
 }
@@ -520,7 +519,7 @@ static COLD bool exec_opassign(Ctx *C, Node *n)
 {
     Interp *I = C->I;
     Node *t = n->a;
-    int tok = n->op;
+    int op = n->op;
     Value rhs;
     if (!eval(C, n->b, &rhs)) return false;
     if (t->kind == N_INDEX) {
@@ -528,7 +527,7 @@ static COLD bool exec_opassign(Ctx *C, Node *n)
         if (!eval(C, t->a, &base)) { val_release(rhs); return false; }
         bool ok = subscript_get(I, eval_cb, C, base, t, &cur);
         if (ok) {
-            ok = arith_binary(I, tok, cur, rhs, n->at, &res);
+            ok = arith_binary(I, op, cur, rhs, n->at, &res);
             val_release(cur);
             if (ok) {
                 ok = subscript_set(I, eval_cb, C, base, t, res);
@@ -545,15 +544,14 @@ static COLD bool exec_opassign(Ctx *C, Node *n)
         val_release(rhs);
         return interp_error(I, n->at, "cannot write to a broadcast (read-only) view; copy() it first");
     }
-    if (s->kind == V_TENSOR && tok != TK_AT) {
+    if (s->kind == V_TENSOR && op != OP_MATMUL) {
         tl_tensor *x = s->as.t;
-        int op = arith_token_binop(tok);
         tl_dtype dt;
-        bool ok = op >= 0 && val_is_numeric(rhs) && arith_result_dtype(I, (tl_binop)op, *s, rhs, n->at, &dt);
+        bool ok = val_is_numeric(rhs) && arith_result_dtype(I, (tl_binop)op, *s, rhs, n->at, &dt);
         if (ok && tl_dtype_kind(dt) > tl_dtype_kind(x->dtype) && !(tl_is_int(dt) && tl_is_int(x->dtype))) {
             val_release(rhs);
-            return interp_error(I, n->at, "cannot store the %s result of %s in place in a %s tensor",
-                                tl_dtype_name(dt), token_kind_name((TokenKind)tok), tl_dtype_name(x->dtype));
+            return interp_error(I, n->at, "cannot store the %s result of '%s' in place in a %s tensor",
+                                tl_dtype_name(dt), op_binary_symbol(op), tl_dtype_name(x->dtype));
         }
         if (ok) {
             tl_tensor *r = val_to_tensor(rhs);
@@ -565,7 +563,7 @@ static COLD bool exec_opassign(Ctx *C, Node *n)
     }
     Value res;
     Value cur = val_retain(*s);
-    bool ok = arith_binary(I, tok, cur, rhs, n->at, &res);
+    bool ok = arith_binary(I, op, cur, rhs, n->at, &res);
     val_release(cur);
     val_release(rhs);
     if (!ok) return false;

@@ -3,22 +3,13 @@
 #include <string.h>
 
 #include "fuse.h"
-#include "token.h"
 
 /* Below this many elements the operators run one by one: the operands fit in
    cache anyway, and small temporaries are reused in place. */
 #define FUSE_MIN_ELEMENTS 65536
 
-static int fusable_op(int tok)
-{
-    switch (tok) {
-    case TK_PLUS: return TL_ADD;
-    case TK_MINUS: return TL_SUB;
-    case TK_STAR: return TL_MUL;
-    case TK_SLASH: return TL_DIV;
-    default: return -1;
-    }
-}
+/* True for the operators a chain may hold: + - * /. */
+static bool fusable_op(int op) { return op == TL_ADD || op == TL_SUB || op == TL_MUL || op == TL_DIV; }
 
 static bool is_leaf(const Node *n) { return n->kind == N_NAME || n->kind == N_INT || n->kind == N_FLOAT; }
 
@@ -27,7 +18,7 @@ static bool is_leaf(const Node *n) { return n->kind == N_NAME || n->kind == N_IN
 static int count_leaves(const Node *n)
 {
     if (is_leaf(n)) return 1;
-    if (n->kind != N_BINARY || fusable_op(n->op) < 0) return -1;
+    if (n->kind != N_BINARY || !fusable_op(n->op)) return -1;
     int a = count_leaves(n->a), b = a < 0 ? -1 : count_leaves(n->b);
     return b < 0 ? -1 : a + b;
 }
@@ -42,7 +33,7 @@ static int flatten(FusePlan *p, const Node *n, int total)
     }
     int a = flatten(p, n->a, total);
     int b = flatten(p, n->b, total);
-    p->steps[p->nsteps] = (tl_fused_step){ (tl_binop)fusable_op(n->op), (uint8_t)a, (uint8_t)b };
+    p->steps[p->nsteps] = (tl_fused_step){ (tl_binop)n->op, (uint8_t)a, (uint8_t)b };
     return total + p->nsteps++;
 }
 

@@ -53,6 +53,8 @@ typedef struct Rule {
     PrefixFn prefix;
     InfixFn infix;
     int lbp;          /* how strongly the infix form binds to its left operand */
+    int binop;        /* the operator the infix form stands for (tl_binop or OP_MATMUL) */
+    UnaryOp unop;     /* the operator the prefix form stands for (unary_expr) */
 } Rule;
 
 static const Rule rules[TK_COUNT];
@@ -345,7 +347,7 @@ static Node *name_expr(Parser *p)
 static Node *unary_expr(Parser *p)
 {
     Node *n = node_here(p, N_UNARY);
-    n->op = p->tok.kind;
+    n->op = rules[p->tok.kind].unop;
     advance(p);
     n->a = parse_expr(p, BP_UNARY);
     return n;
@@ -354,7 +356,7 @@ static Node *unary_expr(Parser *p)
 static Node *not_expr(Parser *p)
 {
     Node *n = node_here(p, N_UNARY);
-    n->op = TK_NOT;
+    n->op = UOP_NOT;
     advance(p);
     n->a = parse_expr(p, BP_NOT);
     return n;
@@ -438,10 +440,11 @@ static Node *lambda_expr(Parser *p)
 static Node *binary_left(Parser *p, Node *left)
 {
     Node *n = node_here(p, N_BINARY);
-    n->op = p->tok.kind;
+    const Rule *r = &rules[p->tok.kind];
+    n->op = r->binop;
     advance(p);
     n->a = left;
-    n->b = parse_expr(p, rules[n->op].lbp);
+    n->b = parse_expr(p, r->lbp);
     return n;
 }
 
@@ -449,10 +452,11 @@ static Node *binary_left(Parser *p, Node *left)
 static Node *binary_right(Parser *p, Node *left)
 {
     Node *n = node_here(p, N_BINARY);
-    n->op = p->tok.kind;
+    const Rule *r = &rules[p->tok.kind];
+    n->op = r->binop;
     advance(p);
     n->a = left;
-    n->b = parse_expr(p, rules[n->op].lbp - 1);
+    n->b = parse_expr(p, r->lbp - 1);
     return n;
 }
 
@@ -598,23 +602,23 @@ static const Rule rules[TK_COUNT] = {
     [TK_OR] = { NULL, and_or_expr, BP_OR },
     [TK_AND] = { NULL, and_or_expr, BP_AND },
     [TK_NOT] = { not_expr, NULL, 0 },
-    [TK_PIPE] = { NULL, binary_left, BP_BOR },
-    [TK_AMP] = { NULL, binary_left, BP_BAND },
-    [TK_EQ] = { NULL, comparison, BP_CMP },
-    [TK_NE] = { NULL, comparison, BP_CMP },
-    [TK_LT] = { NULL, comparison, BP_CMP },
-    [TK_LE] = { NULL, comparison, BP_CMP },
-    [TK_GT] = { NULL, comparison, BP_CMP },
-    [TK_GE] = { NULL, comparison, BP_CMP },
-    [TK_PLUS] = { unary_expr, binary_left, BP_ADD },
-    [TK_MINUS] = { unary_expr, binary_left, BP_ADD },
-    [TK_STAR] = { NULL, binary_left, BP_MUL },
-    [TK_SLASH] = { NULL, binary_left, BP_MUL },
-    [TK_DSLASH] = { NULL, binary_left, BP_MUL },
-    [TK_PERCENT] = { NULL, binary_left, BP_MUL },
-    [TK_AT] = { NULL, binary_left, BP_MUL },
-    [TK_TILDE] = { unary_expr, NULL, 0 },
-    [TK_DSTAR] = { NULL, binary_right, BP_POW },
+    [TK_PIPE] = { NULL, binary_left, BP_BOR, TL_OR },
+    [TK_AMP] = { NULL, binary_left, BP_BAND, TL_AND },
+    [TK_EQ] = { NULL, comparison, BP_CMP, TL_EQ },
+    [TK_NE] = { NULL, comparison, BP_CMP, TL_NE },
+    [TK_LT] = { NULL, comparison, BP_CMP, TL_LT },
+    [TK_LE] = { NULL, comparison, BP_CMP, TL_LE },
+    [TK_GT] = { NULL, comparison, BP_CMP, TL_GT },
+    [TK_GE] = { NULL, comparison, BP_CMP, TL_GE },
+    [TK_PLUS] = { unary_expr, binary_left, BP_ADD, TL_ADD, UOP_PLUS },
+    [TK_MINUS] = { unary_expr, binary_left, BP_ADD, TL_SUB, UOP_NEG },
+    [TK_STAR] = { NULL, binary_left, BP_MUL, TL_MUL },
+    [TK_SLASH] = { NULL, binary_left, BP_MUL, TL_DIV },
+    [TK_DSLASH] = { NULL, binary_left, BP_MUL, TL_FLOORDIV },
+    [TK_PERCENT] = { NULL, binary_left, BP_MUL, TL_MOD },
+    [TK_AT] = { NULL, binary_left, BP_MUL, OP_MATMUL },
+    [TK_TILDE] = { unary_expr, NULL, 0, 0, UOP_INVERT },
+    [TK_DSTAR] = { NULL, binary_right, BP_POW, TL_POW },
 };
 
 /* ---- functions ---- */
@@ -829,15 +833,16 @@ static void check_target(Parser *p, Node *t, bool tuple_ok)
     fail_at(p, start_of(t), "cannot assign to this expression");
 }
 
-static TokenKind opassign_op(TokenKind k)
+/* The operator of a compound assignment token (+= gives TL_ADD), or -1. */
+static int opassign_op(TokenKind k)
 {
     switch (k) {
-    case TK_PLUS_ASSIGN: return TK_PLUS;
-    case TK_MINUS_ASSIGN: return TK_MINUS;
-    case TK_STAR_ASSIGN: return TK_STAR;
-    case TK_SLASH_ASSIGN: return TK_SLASH;
-    case TK_AT_ASSIGN: return TK_AT;
-    default: return TK_EOF;
+    case TK_PLUS_ASSIGN: return TL_ADD;
+    case TK_MINUS_ASSIGN: return TL_SUB;
+    case TK_STAR_ASSIGN: return TL_MUL;
+    case TK_SLASH_ASSIGN: return TL_DIV;
+    case TK_AT_ASSIGN: return OP_MATMUL;
+    default: return -1;
     }
 }
 
@@ -845,11 +850,11 @@ static TokenKind opassign_op(TokenKind k)
 static Node *simple_stmt(Parser *p)
 {
     Node *e = parse_exprlist(p);
-    TokenKind op = opassign_op(p->tok.kind);
-    if (at(p, TK_ASSIGN) || op != TK_EOF) {
-        check_target(p, e, op == TK_EOF);
-        Node *n = node_here(p, op == TK_EOF ? N_ASSIGN : N_OPASSIGN);
-        n->op = op == TK_EOF ? 0 : (int)op;
+    int op = opassign_op(p->tok.kind);
+    if (at(p, TK_ASSIGN) || op >= 0) {
+        check_target(p, e, op < 0);
+        Node *n = node_here(p, op < 0 ? N_ASSIGN : N_OPASSIGN);
+        n->op = op < 0 ? 0 : op;
         advance(p);
         n->a = e;
         n->b = parse_exprlist(p);

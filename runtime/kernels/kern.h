@@ -49,7 +49,6 @@ tl_dtype tl_binop_compute_dtype(tl_binop op, tl_dtype dt);
 /* The smallest float that holds every value of d exactly, as numpy picks
    for sqrt(int8) -> f16; d itself for floats and complex. */
 tl_dtype tl_float_for(tl_dtype d);
-const char *tl_binop_name(tl_binop op);
 const char *tl_unop_name(tl_unop op);
 
 /* ---- simd_x86.c: SLEEF loops for contiguous f32/f64 runs ---------------- */

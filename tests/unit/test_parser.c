@@ -9,31 +9,6 @@
 
 /* ---- a small S-expression printer for trees ---- */
 
-static const char *op_text(int op)
-{
-    switch (op) {
-    case TK_PLUS: return "+";
-    case TK_MINUS: return "-";
-    case TK_STAR: return "*";
-    case TK_SLASH: return "/";
-    case TK_DSLASH: return "//";
-    case TK_PERCENT: return "%";
-    case TK_AT: return "@";
-    case TK_DSTAR: return "**";
-    case TK_EQ: return "==";
-    case TK_NE: return "!=";
-    case TK_LT: return "<";
-    case TK_LE: return "<=";
-    case TK_GT: return ">";
-    case TK_GE: return ">=";
-    case TK_AMP: return "&";
-    case TK_PIPE: return "|";
-    case TK_TILDE: return "~";
-    case TK_NOT: return "not";
-    default: return "?op";
-    }
-}
-
 static void show(FILE *out, const Node *n);
 
 static void show_list(FILE *out, const Node *n)
@@ -83,9 +58,9 @@ static void show(FILE *out, const Node *n)
     case N_FALSE: fputs("false", out); break;
     case N_NONE: fputs("none", out); break;
     case N_NAME: fputs(n->name, out); break;
-    case N_UNARY: fprintf(out, "(%s ", op_text(n->op)); show(out, n->a); fputc(')', out); break;
+    case N_UNARY: fprintf(out, "(%s ", op_unary_symbol((UnaryOp)n->op)); show(out, n->a); fputc(')', out); break;
     case N_BINARY:
-        fprintf(out, "(%s ", op_text(n->op));
+        fprintf(out, "(%s ", op_binary_symbol(n->op));
         show(out, n->a);
         fputc(' ', out);
         show(out, n->b);
@@ -143,7 +118,7 @@ static void show(FILE *out, const Node *n)
         else { fputs("(quiet ", out); show(out, n->a); fputc(')', out); }
         break;
     case N_ASSIGN: case N_OPASSIGN:
-        fprintf(out, "(%s%s ", n->kind == N_OPASSIGN ? op_text(n->op) : "", "=");
+        fprintf(out, "(%s%s ", n->kind == N_OPASSIGN ? op_binary_symbol(n->op) : "", "=");
         show(out, n->a);
         fputc(' ', out);
         show(out, n->b);
@@ -503,7 +478,7 @@ Test(parser, augmented_assignments)
     Parsed *keep;
     Node *s = first_node("x += 1", &keep);
     cr_assert_eq(s->kind, N_OPASSIGN);
-    cr_assert_eq(s->op, TK_PLUS);
+    cr_assert_eq(s->op, TL_ADD);
     cr_assert_eq(s->at.col, 3, "an assignment points at its operator");
     done(keep);
 }
