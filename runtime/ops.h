@@ -11,28 +11,29 @@
    bool, integers, floats (f16 bf16 f32 f64), complex. A kind without one is
    either promoted first (bool + bool computes in i64, int / int in f64: see
    tl_binop_compute_dtype) or an error ("%s is not supported for dtype %s").
-   The operators are listed in the order of the enum; keep comparisons contiguous. */
-#define TL_BINOP_LIST(X)                                         \
+   X gets CTX first, passed through for lists of lists (an operator for each
+   dtype: kernels/binary_loops.c); the enum follows the rows' order. */
+#define TL_BINOP_LIST(X, CTX)                                       \
     /* enum        symbol     fn     cmp  bool int float complex */ \
-    X(TL_ADD,      "+",       add,   0,   N,   Y,  Y,    Y)        \
-    X(TL_SUB,      "-",       sub,   0,   N,   Y,  Y,    Y)        \
-    X(TL_MUL,      "*",       mul,   0,   N,   Y,  Y,    Y)        \
-    X(TL_DIV,      "/",       div,   0,   N,   N,  Y,    Y)        \
-    X(TL_FLOORDIV, "//",      fdiv,  0,   N,   Y,  Y,    N)        \
-    X(TL_MOD,      "%",       mod,   0,   N,   Y,  Y,    N)        \
-    X(TL_POW,      "**",      pow,   0,   N,   Y,  Y,    Y)        \
-    X(TL_EQ,       "==",      eq,    1,   Y,   Y,  Y,    Y)        \
-    X(TL_NE,       "!=",      ne,    1,   Y,   Y,  Y,    Y)        \
-    X(TL_LT,       "<",       lt,    1,   Y,   Y,  Y,    Y)        \
-    X(TL_LE,       "<=",      le,    1,   Y,   Y,  Y,    Y)        \
-    X(TL_GT,       ">",       gt,    1,   Y,   Y,  Y,    Y)        \
-    X(TL_GE,       ">=",      ge,    1,   Y,   Y,  Y,    Y)        \
-    X(TL_AND,      "&",       and,   0,   Y,   Y,  N,    N)        \
-    X(TL_OR,       "|",       or,    0,   Y,   Y,  N,    N)        \
-    X(TL_XOR,      "^",       xor,   0,   Y,   Y,  N,    N)        \
-    X(TL_MINIMUM,  "minimum", min,   0,   Y,   Y,  Y,    Y)        \
-    X(TL_MAXIMUM,  "maximum", max,   0,   Y,   Y,  Y,    Y)        \
-    X(TL_ATAN2,    "atan2",   atan2, 0,   N,   N,  Y,    N)
+    X(CTX, TL_ADD,      "+",       add,   0,   N,   Y,  Y,    Y)        \
+    X(CTX, TL_SUB,      "-",       sub,   0,   N,   Y,  Y,    Y)        \
+    X(CTX, TL_MUL,      "*",       mul,   0,   N,   Y,  Y,    Y)        \
+    X(CTX, TL_DIV,      "/",       div,   0,   N,   N,  Y,    Y)        \
+    X(CTX, TL_FLOORDIV, "//",      fdiv,  0,   N,   Y,  Y,    N)        \
+    X(CTX, TL_MOD,      "%",       mod,   0,   N,   Y,  Y,    N)        \
+    X(CTX, TL_POW,      "**",      pow,   0,   N,   Y,  Y,    Y)        \
+    X(CTX, TL_EQ,       "==",      eq,    1,   Y,   Y,  Y,    Y)        \
+    X(CTX, TL_NE,       "!=",      ne,    1,   Y,   Y,  Y,    Y)        \
+    X(CTX, TL_LT,       "<",       lt,    1,   Y,   Y,  Y,    Y)        \
+    X(CTX, TL_LE,       "<=",      le,    1,   Y,   Y,  Y,    Y)        \
+    X(CTX, TL_GT,       ">",       gt,    1,   Y,   Y,  Y,    Y)        \
+    X(CTX, TL_GE,       ">=",      ge,    1,   Y,   Y,  Y,    Y)        \
+    X(CTX, TL_AND,      "&",       and,   0,   Y,   Y,  N,    N)        \
+    X(CTX, TL_OR,       "|",       or,    0,   Y,   Y,  N,    N)        \
+    X(CTX, TL_XOR,      "^",       xor,   0,   Y,   Y,  N,    N)        \
+    X(CTX, TL_MINIMUM,  "minimum", min,   0,   Y,   Y,  Y,    Y)        \
+    X(CTX, TL_MAXIMUM,  "maximum", max,   0,   Y,   Y,  Y,    Y)        \
+    X(CTX, TL_ATAN2,    "atan2",   atan2, 0,   N,   N,  Y,    N)
 
 /* Binary elementwise operators (the list above). Both operands are converted
    to the computation dtype `dt` chosen by the caller (promotion is the
@@ -40,8 +41,8 @@
    comparisons produce bool, the rest `dt`. &, | and ^ are logical for bool,
    bitwise for integers. */
 typedef enum tl_binop {
-#define TL_BINOP_ENUM(E, SYM, FN, CMP, B, I, F, C) E,
-    TL_BINOP_LIST(TL_BINOP_ENUM)
+#define TL_BINOP_ENUM(CTX, E, SYM, FN, CMP, B, I, F, C) E,
+    TL_BINOP_LIST(TL_BINOP_ENUM, _)
 #undef TL_BINOP_ENUM
     TL_NBINOPS
 } tl_binop;
@@ -50,8 +51,8 @@ typedef enum tl_binop {
 static inline bool tl_binop_is_comparison(tl_binop op)
 {
     switch (op) {
-#define TL_BINOP_CMP(E, SYM, FN, CMP, B, I, F, C) case E: return CMP;
-    TL_BINOP_LIST(TL_BINOP_CMP)
+#define TL_BINOP_CMP(CTX, E, SYM, FN, CMP, B, I, F, C) case E: return CMP;
+    TL_BINOP_LIST(TL_BINOP_CMP, _)
 #undef TL_BINOP_CMP
     default: return false;
     }

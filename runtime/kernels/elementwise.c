@@ -68,8 +68,8 @@ tl_dtype tl_unop_result_dtype(tl_unop op, tl_dtype d)
 const char *tl_binop_name(tl_binop op)
 {
     static const char *const names[TL_NBINOPS] = {
-#define BINOP_NAME(E, SYM, FN, CMP, B, I, F, C) [E] = SYM,
-        TL_BINOP_LIST(BINOP_NAME)
+#define BINOP_NAME(CTX, E, SYM, FN, CMP, B, I, F, C) [E] = SYM,
+        TL_BINOP_LIST(BINOP_NAME, _)
 #undef BINOP_NAME
     };
     return (unsigned)op < TL_NBINOPS ? names[op] : "?";

@@ -7,12 +7,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "elem.h"   /* tl_cf and tl_cd: complex numbers as plain pairs */
 #include "kern.h"
 
-/* Complex numbers as plain pairs: numpy's formulas (not C99 Annex G's
-   slow NaN-recovering multiply), and the same layout as tensor storage. */
-typedef struct { float re, im; } tl_cf;
-typedef struct { double re, im; } tl_cd;
 
 /* Hot loops are compiled for AVX-512 and the baseline and picked when the
    program loads (GCC function multiversioning). Sanitizer builds skip it. */
