@@ -80,6 +80,22 @@ tl_dtype tl_unop_result_dtype(tl_unop op, tl_dtype input);
 /* Dtype the unary op computes in for input d (e.g. sqrt of i32 computes in f64). */
 tl_dtype tl_unop_compute_dtype(tl_unop op, tl_dtype input);
 
+/* The dtype a OP b computes in, for operands of dtypes da and db (numpy's
+   promotion), either of which may be weak — a number literal, or computed
+   from literals only — and then adopts the other's dtype when its kind allows
+   (NEP 50). weak_value: the weak operand's bytes when exactly one is weak (an
+   integer literal out of range for an integer dtype is an error, except in a
+   comparison, which then compares exactly), else NULL. Then the operator's
+   own rule: bool + bool computes in i64, int / int in f64. -1: error set. */
+int tl_binop_dtype(tl_binop op, tl_dtype da, bool weak_a, tl_dtype db, bool weak_b, const void *weak_value,
+                   tl_dtype *dt);
+/* a OP b for single values, numpy's scalar arithmetic: a (of dtype da) and b
+   (db) are converted to op's computation dtype for dt and run through the
+   same loop as tl_binary's (integer // and % by zero and negative integer
+   powers fail, as there). Unlike a tensor raised to a one-element power, no
+   x ** 0.5 -> sqrt(x) shortcut: numpy scalars use pow. Writes the result to
+   out (16 bytes) and returns its dtype; -1: error set. */
+int tl_binary_scalar(tl_binop op, tl_dtype dt, const void *a, tl_dtype da, const void *b, tl_dtype db, void *out);
 /* New tensor = a OP b with broadcasting; operands converted to dt first.
    Integer // and % by zero fail with "integer division by zero". */
 tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dtype dt);

@@ -2,6 +2,7 @@
 #ifndef TL_ARITH_H
 #define TL_ARITH_H
 
+#include "elem.h"
 #include "interp.h"
 #include "ops.h"
 
@@ -20,9 +21,12 @@ bool arith_unary(Interp *I, UnaryOp op, Value a, Span at, Value *out);
 /* The computation dtype of a OP b (weak literals per NEP 50; errors for out-of-range literals). */
 bool arith_result_dtype(Interp *I, tl_binop op, Value a, Value b, Span at, tl_dtype *dt);
 
-/* The commonest scalar cases (f64 and i64 under + - * / and comparisons) without the general
-   promotion machinery: f64 with f64 or i64 gives f64 whatever the weakness, i64 with i64 gives
-   i64 (what arith_result_dtype would say). False: not one of these; use arith_binary. */
+/* The evaluator's one quick path: the commonest scalar cases (f64 and i64
+   under + - * / // % ** and comparisons) without the general promotion machinery,
+   with the runtime's element functions (elem.h), so the result is the one
+   tl_binary_scalar would give: f64 with f64 or i64 gives f64 whatever the
+   weakness, i64 with i64 gives i64 (what tl_binop_dtype would say). False:
+   not one of these (i64 / i64, & |, integer division by zero...); use arith_binary. */
 static inline __attribute__((always_inline)) bool arith_scalar_quick(int op, Value a, Value b, Value *out)
 {
     bool af = a.dtype == TL_F64, bf = b.dtype == TL_F64;
@@ -31,32 +35,39 @@ static inline __attribute__((always_inline)) bool arith_scalar_quick(int op, Val
     if (af || bf) {
         double x = af ? a.as.num.f64 : (double)a.as.num.i64, y = bf ? b.as.num.f64 : (double)b.as.num.i64;
         switch (op) {
-        case TL_ADD: *out = val_f64(x + y); break;
-        case TL_SUB: *out = val_f64(x - y); break;
-        case TL_MUL: *out = val_f64(x * y); break;
-        case TL_DIV: *out = val_f64(x / y); break;
-        case TL_LT: *out = val_bool(x < y); return true;
-        case TL_LE: *out = val_bool(x <= y); return true;
-        case TL_GT: *out = val_bool(x > y); return true;
-        case TL_GE: *out = val_bool(x >= y); return true;
-        case TL_EQ: *out = val_bool(x == y); return true;
-        case TL_NE: *out = val_bool(x != y); return true;
+        case TL_ADD: *out = val_f64(tl_f64_add(x, y)); break;
+        case TL_SUB: *out = val_f64(tl_f64_sub(x, y)); break;
+        case TL_MUL: *out = val_f64(tl_f64_mul(x, y)); break;
+        case TL_DIV: *out = val_f64(tl_f64_div(x, y)); break;
+        case TL_FLOORDIV: *out = val_f64(tl_f64_fdiv(x, y)); break;
+        case TL_MOD: *out = val_f64(tl_f64_mod(x, y)); break;
+        case TL_POW: *out = val_f64(tl_f64_pow(x, y)); break;
+        case TL_LT: *out = val_bool(tl_f64_lt(x, y)); return true;
+        case TL_LE: *out = val_bool(tl_f64_le(x, y)); return true;
+        case TL_GT: *out = val_bool(tl_f64_gt(x, y)); return true;
+        case TL_GE: *out = val_bool(tl_f64_ge(x, y)); return true;
+        case TL_EQ: *out = val_bool(tl_f64_eq(x, y)); return true;
+        case TL_NE: *out = val_bool(tl_f64_ne(x, y)); return true;
         default: return false;
         }
         out->weak = weak;
         return true;
     }
-    uint64_t x = (uint64_t)a.as.num.i64, y = (uint64_t)b.as.num.i64;   /* wrapping arithmetic */
+    int64_t x = a.as.num.i64, y = b.as.num.i64;
     switch (op) {
-    case TL_ADD: *out = val_i64((int64_t)(x + y)); break;
-    case TL_SUB: *out = val_i64((int64_t)(x - y)); break;
-    case TL_MUL: *out = val_i64((int64_t)(x * y)); break;
-    case TL_LT: *out = val_bool(a.as.num.i64 < b.as.num.i64); return true;
-    case TL_LE: *out = val_bool(a.as.num.i64 <= b.as.num.i64); return true;
-    case TL_GT: *out = val_bool(a.as.num.i64 > b.as.num.i64); return true;
-    case TL_GE: *out = val_bool(a.as.num.i64 >= b.as.num.i64); return true;
-    case TL_EQ: *out = val_bool(a.as.num.i64 == b.as.num.i64); return true;
-    case TL_NE: *out = val_bool(a.as.num.i64 != b.as.num.i64); return true;
+    case TL_ADD: *out = val_i64(tl_i64_add(x, y)); break;
+    case TL_SUB: *out = val_i64(tl_i64_sub(x, y)); break;
+    case TL_MUL: *out = val_i64(tl_i64_mul(x, y)); break;
+    case TL_FLOORDIV: case TL_MOD: case TL_POW:   /* a zero divisor or negative power: the runtime's error */
+        if (tl_int_operand_error((tl_binop)op, y == 0, y < 0)) return false;
+        *out = val_i64(op == TL_FLOORDIV ? tl_i64_fdiv(x, y) : op == TL_MOD ? tl_i64_mod(x, y) : tl_i64_pow(x, y));
+        break;
+    case TL_LT: *out = val_bool(tl_i64_lt(x, y)); return true;
+    case TL_LE: *out = val_bool(tl_i64_le(x, y)); return true;
+    case TL_GT: *out = val_bool(tl_i64_gt(x, y)); return true;
+    case TL_GE: *out = val_bool(tl_i64_ge(x, y)); return true;
+    case TL_EQ: *out = val_bool(tl_i64_eq(x, y)); return true;
+    case TL_NE: *out = val_bool(tl_i64_ne(x, y)); return true;
     default: return false;
     }
     out->weak = weak;

@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "elem.h"
 #include "kern.h"
 
 /* ---- dtype rules ---------------------------------------------------------- */
@@ -34,6 +35,52 @@ tl_dtype tl_binop_compute_dtype(tl_binop op, tl_dtype dt)
     default:
         return dt;
     }
+}
+
+/* True when the integer value of a weak literal (an i64, or any other dtype,
+   which always fits) can be held by dtype d. */
+static bool literal_fits(const void *lit, tl_dtype lit_dtype, tl_dtype d)
+{
+    if (lit_dtype != TL_I64) return true;
+    int64_t x;
+    memcpy(&x, lit, sizeof x);
+    switch (d) {
+    case TL_U8: return x >= 0 && x <= UINT8_MAX;
+    case TL_U16: return x >= 0 && x <= UINT16_MAX;
+    case TL_U32: return x >= 0 && x <= UINT32_MAX;
+    case TL_U64: return x >= 0;
+    case TL_I8: return x >= INT8_MIN && x <= INT8_MAX;
+    case TL_I16: return x >= INT16_MIN && x <= INT16_MAX;
+    case TL_I32: return x >= INT32_MIN && x <= INT32_MAX;
+    default: return true;
+    }
+}
+
+int tl_binop_dtype(tl_binop op, tl_dtype da, bool weak_a, tl_dtype db, bool weak_b, const void *weak_value,
+                   tl_dtype *dt)
+{
+    if ((unsigned)op >= TL_NBINOPS || (unsigned)da >= TL_NDTYPES || (unsigned)db >= TL_NDTYPES) {
+        tl_seterr("invalid binary operator or dtype");
+        return -1;
+    }
+    tl_dtype d;
+    if (weak_a == weak_b) {
+        d = tl_promote(da, db);
+    } else {
+        tl_dtype strong = weak_a ? db : da, lit = weak_a ? da : db;
+        d = tl_promote_weak(strong, lit);
+        if (tl_is_int(strong) && weak_value && !literal_fits(weak_value, lit, strong)) {
+            if (!tl_binop_is_comparison(op)) {
+                int64_t x;
+                memcpy(&x, weak_value, sizeof x);
+                tl_seterr("integer %lld is out of bounds for %s", (long long)x, tl_dtype_name(strong));
+                return -1;
+            }
+            d = tl_promote(strong, TL_I64);   /* compare exactly in a wider type */
+        }
+    }
+    *dt = tl_binop_compute_dtype(op, d);
+    return 0;
 }
 
 tl_dtype tl_binop_result_dtype(tl_binop op, tl_dtype computation)
@@ -137,21 +184,34 @@ static void scan_inner(int64_t n, char **p, const int64_t *s, void *vaux)
     }
 }
 
+/* Sets up the scan of integer op's right operand in cdt (zeros for // and %,
+   negatives for signed **); false when op has no rule for cdt. */
+static bool int_operand_scan(tl_binop op, tl_dtype cdt, scan_aux *aux)
+{
+    if (!tl_is_int(cdt) || !tl_int_operand_checked(op)) return false;
+    if (op == TL_POW && tl_dtype_kind(cdt) == TL_KIND_UINT) return false;
+    *aux = (scan_aux){ (int)tl_dtype_size(cdt), op != TL_POW, tl_dtype_kind(cdt) == TL_KIND_INT, false };
+    return true;
+}
+
+/* The error of a scan that found a rejected operand: -1. */
+static int int_operand_failed(tl_binop op, const scan_aux *aux)
+{
+    tl_seterr("%s", tl_int_operand_error(op, aux->want_zero, !aux->want_zero));
+    return -1;
+}
+
 /* Rejects integer // and % by zero and integer ** with a negative exponent
    before anything is written, so a failed op leaves its output untouched. */
 static int check_int_operands(tl_binop op, tl_dtype cdt, const tl_tensor *b)
 {
-    if (!tl_is_int(cdt) || (op != TL_FLOORDIV && op != TL_MOD && op != TL_POW)) return 0;
-    if (op == TL_POW && tl_dtype_kind(cdt) == TL_KIND_UINT) return 0;
-    scan_aux aux = { (int)tl_dtype_size(cdt), op != TL_POW, tl_dtype_kind(cdt) == TL_KIND_INT, false };
+    scan_aux aux;
+    if (!int_operand_scan(op, cdt, &aux)) return 0;
     tl_iter it;
     const tl_tensor *ops[1] = { b };
     if (tl_iter_init(&it, 1, ops, b->ndim, b->shape) < 0) return -1;
     if (tl_iter_run(&it, scan_inner, &aux) < 0) return -1;
-    if (!aux.found) return 0;
-    tl_seterr(op == TL_POW ? "integers to negative integer powers are not allowed"
-                           : "integer division by zero");
-    return -1;
+    return aux.found ? int_operand_failed(op, &aux) : 0;
 }
 
 /* The inner loop and dtypes of every (operator, dtype) pair, resolved once:
@@ -314,7 +374,7 @@ static tl_tensor *scalar_power(const tl_tensor *a, const tl_tensor *b, tl_dtype 
 /* Integer //, % and ** check their right operand before writing anything. */
 static bool needs_int_check(tl_binop op, tl_dtype cdt)
 {
-    return tl_is_int(cdt) && (op == TL_FLOORDIV || op == TL_MOD || op == TL_POW);
+    return tl_is_int(cdt) && tl_int_operand_checked(op);
 }
 
 /* The element count when a and b can run as one direct run (see above),
@@ -379,6 +439,36 @@ tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dty
     tl_tensor_release(ca);
     tl_tensor_release(cb);
     return out;
+}
+
+int tl_binary_scalar(tl_binop op, tl_dtype dt, const void *a, tl_dtype da, const void *b, tl_dtype db, void *out)
+{
+    tl_dtype cdt;
+    tl_inner_fn fn;
+    if ((unsigned)da >= TL_NDTYPES || (unsigned)db >= TL_NDTYPES) {
+        tl_seterr("invalid dtype");
+        return -1;
+    }
+    if (binary_loop_for(op, dt, &cdt, &fn) < 0) return -1;
+    tl_scalar x, y;
+    size_t item = tl_dtype_size(cdt);
+    if (da == cdt) memcpy(&x, a, item);
+    else tl_convert_run(1, a, da, 0, &x, cdt, 0);   /* as tl_binary converts its operands */
+    if (db == cdt) memcpy(&y, b, item);
+    else tl_convert_run(1, b, db, 0, &y, cdt, 0);
+    scan_aux aux;
+    if (int_operand_scan(op, cdt, &aux)) {
+        char *py = (char *)&y;
+        int64_t stride = 0;
+        scan_inner(1, &py, &stride, &aux);
+        if (aux.found) return int_operand_failed(op, &aux);
+    }
+    const binary_plan *p = binary_plan_for(op, dt);
+    char *ptrs[3] = { out, (char *)&x, (char *)&y };
+    int64_t strides[3] = { (int64_t)tl_dtype_size(p->rdt), (int64_t)item, (int64_t)item };
+    tl_simd_hint h = { false };
+    fn(1, ptrs, strides, &h);
+    return (int)p->rdt;
 }
 
 /* True when nothing but the caller's `spare` references can see a's elements:
