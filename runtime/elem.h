@@ -38,6 +38,15 @@ static inline bool tl_int_operand_checked(tl_binop op)
     return op == TL_FLOORDIV || op == TL_MOD || op == TL_POW;
 }
 
+/* The comparisons of an ordered real type (C's operators; NaN compares false). */
+#define TL_ELEM_COMPARE(S, T)                                                         \
+    static inline bool tl_##S##_eq(T x, T y) { return x == y; }                       \
+    static inline bool tl_##S##_ne(T x, T y) { return x != y; }                       \
+    static inline bool tl_##S##_lt(T x, T y) { return x < y; }                        \
+    static inline bool tl_##S##_le(T x, T y) { return x <= y; }                       \
+    static inline bool tl_##S##_gt(T x, T y) { return x > y; }                        \
+    static inline bool tl_##S##_ge(T x, T y) { return x >= y; }
+
 /* ---- integers: wrap through unsigned arithmetic (no signed overflow UB) ----
    UW is the unsigned type the arithmetic happens in (at least unsigned int,
    so u16 * u16 cannot overflow a promoted int). */
@@ -50,12 +59,7 @@ static inline bool tl_int_operand_checked(tl_binop op)
     static inline T tl_##S##_xor(T x, T y) { return (T)(x ^ y); }                     \
     static inline T tl_##S##_min(T x, T y) { return x < y ? x : y; }                  \
     static inline T tl_##S##_max(T x, T y) { return x > y ? x : y; }                  \
-    static inline bool tl_##S##_eq(T x, T y) { return x == y; }                       \
-    static inline bool tl_##S##_ne(T x, T y) { return x != y; }                       \
-    static inline bool tl_##S##_lt(T x, T y) { return x < y; }                        \
-    static inline bool tl_##S##_le(T x, T y) { return x <= y; }                       \
-    static inline bool tl_##S##_gt(T x, T y) { return x > y; }                        \
-    static inline bool tl_##S##_ge(T x, T y) { return x >= y; }                       \
+    TL_ELEM_COMPARE(S, T)                                                             \
     /* x ** y by squaring, wrapping; y >= 0 (checked before). */                      \
     static inline T tl_##S##_pow(T x, T y)                                            \
     {                                                                                 \
@@ -109,12 +113,7 @@ static inline bool tl_b_or(bool x, bool y) { return x || y; }
 static inline bool tl_b_xor(bool x, bool y) { return x != y; }
 static inline bool tl_b_min(bool x, bool y) { return x && y; }
 static inline bool tl_b_max(bool x, bool y) { return x || y; }
-static inline bool tl_b_eq(bool x, bool y) { return x == y; }
-static inline bool tl_b_ne(bool x, bool y) { return x != y; }
-static inline bool tl_b_lt(bool x, bool y) { return x < y; }
-static inline bool tl_b_le(bool x, bool y) { return x <= y; }
-static inline bool tl_b_gt(bool x, bool y) { return x > y; }
-static inline bool tl_b_ge(bool x, bool y) { return x >= y; }
+TL_ELEM_COMPARE(b, bool)
 
 /* ---- real floats: IEEE arithmetic; numpy's npy_divmod for // and % ------- */
 #define TL_ELEM_FLOAT(S, T, FMOD, FLOOR, COPYSIGN, POW, ATAN2)                        \
@@ -124,12 +123,7 @@ static inline bool tl_b_ge(bool x, bool y) { return x >= y; }
     static inline T tl_##S##_div(T x, T y) { return x / y; }                          \
     static inline T tl_##S##_pow(T x, T y) { return POW(x, y); }                      \
     static inline T tl_##S##_atan2(T x, T y) { return ATAN2(x, y); }                  \
-    static inline bool tl_##S##_eq(T x, T y) { return x == y; }                       \
-    static inline bool tl_##S##_ne(T x, T y) { return x != y; }                       \
-    static inline bool tl_##S##_lt(T x, T y) { return x < y; }                        \
-    static inline bool tl_##S##_le(T x, T y) { return x <= y; }                       \
-    static inline bool tl_##S##_gt(T x, T y) { return x > y; }                        \
-    static inline bool tl_##S##_ge(T x, T y) { return x >= y; }                       \
+    TL_ELEM_COMPARE(S, T)                                                             \
     /* numpy's minimum/maximum: a NaN on either side wins. */                        \
     static inline T tl_##S##_min(T x, T y) { return (x <= y || x != x) ? x : y; }     \
     static inline T tl_##S##_max(T x, T y) { return (x >= y || x != x) ? x : y; }     \

@@ -12,6 +12,15 @@
    (TL_BIN_LOOP_P). Which (operator, dtype) pairs exist comes from
    TL_BINOP_LIST (ops.h): see binary_table at the end. */
 
+/* The six comparisons' loops, made by L (TL_BIN_LOOP or TL_BIN_LOOP_P). */
+#define COMPARE_LOOPS(L, S, T)                                                        \
+    L(S##_eq_l, T, bool, tl_##S##_eq(x, y))                                           \
+    L(S##_ne_l, T, bool, tl_##S##_ne(x, y))                                           \
+    L(S##_lt_l, T, bool, tl_##S##_lt(x, y))                                           \
+    L(S##_le_l, T, bool, tl_##S##_le(x, y))                                           \
+    L(S##_gt_l, T, bool, tl_##S##_gt(x, y))                                           \
+    L(S##_ge_l, T, bool, tl_##S##_ge(x, y))
+
 /* ---- integers ------------------------------------------------------------ */
 #define INT_LOOPS(S, T)                                                               \
     TL_BIN_LOOP(S##_add_l, T, T, tl_##S##_add(x, y))                                  \
@@ -20,12 +29,7 @@
     TL_BIN_LOOP_P(S##_fdiv_l, T, T, tl_##S##_fdiv(x, y))                              \
     TL_BIN_LOOP_P(S##_mod_l, T, T, tl_##S##_mod(x, y))                                \
     TL_BIN_LOOP_P(S##_pow_l, T, T, tl_##S##_pow(x, y))                                \
-    TL_BIN_LOOP_P(S##_eq_l, T, bool, tl_##S##_eq(x, y))                               \
-    TL_BIN_LOOP_P(S##_ne_l, T, bool, tl_##S##_ne(x, y))                               \
-    TL_BIN_LOOP_P(S##_lt_l, T, bool, tl_##S##_lt(x, y))                               \
-    TL_BIN_LOOP_P(S##_le_l, T, bool, tl_##S##_le(x, y))                               \
-    TL_BIN_LOOP_P(S##_gt_l, T, bool, tl_##S##_gt(x, y))                               \
-    TL_BIN_LOOP_P(S##_ge_l, T, bool, tl_##S##_ge(x, y))                               \
+    COMPARE_LOOPS(TL_BIN_LOOP_P, S, T)                                                \
     TL_BIN_LOOP_P(S##_and_l, T, T, tl_##S##_and(x, y))                                \
     TL_BIN_LOOP_P(S##_or_l, T, T, tl_##S##_or(x, y))                                  \
     TL_BIN_LOOP_P(S##_xor_l, T, T, tl_##S##_xor(x, y))                                \
@@ -42,12 +46,7 @@ INT_LOOPS(i32, int32_t)
 INT_LOOPS(i64, int64_t)
 
 /* ---- bool ---------------------------------------------------------------- */
-TL_BIN_LOOP_P(b_eq_l, bool, bool, tl_b_eq(x, y))
-TL_BIN_LOOP_P(b_ne_l, bool, bool, tl_b_ne(x, y))
-TL_BIN_LOOP_P(b_lt_l, bool, bool, tl_b_lt(x, y))
-TL_BIN_LOOP_P(b_le_l, bool, bool, tl_b_le(x, y))
-TL_BIN_LOOP_P(b_gt_l, bool, bool, tl_b_gt(x, y))
-TL_BIN_LOOP_P(b_ge_l, bool, bool, tl_b_ge(x, y))
+COMPARE_LOOPS(TL_BIN_LOOP_P, b, bool)
 TL_BIN_LOOP_P(b_and_l, bool, bool, tl_b_and(x, y))
 TL_BIN_LOOP_P(b_or_l, bool, bool, tl_b_or(x, y))
 TL_BIN_LOOP_P(b_xor_l, bool, bool, tl_b_xor(x, y))
@@ -63,12 +62,7 @@ TL_BIN_LOOP_P(b_max_l, bool, bool, tl_b_max(x, y))
     TL_BIN_LOOP_P(S##_fdiv_l, T, T, tl_##S##_fdiv(x, y))                              \
     TL_BIN_LOOP_P(S##_mod_l, T, T, tl_##S##_mod(x, y))                                \
     TL_BIN_LOOP_P(S##_pow_l, T, T, tl_##S##_pow(x, y))                                \
-    TL_BIN_LOOP(S##_eq_l, T, bool, tl_##S##_eq(x, y))                                 \
-    TL_BIN_LOOP(S##_ne_l, T, bool, tl_##S##_ne(x, y))                                 \
-    TL_BIN_LOOP(S##_lt_l, T, bool, tl_##S##_lt(x, y))                                 \
-    TL_BIN_LOOP(S##_le_l, T, bool, tl_##S##_le(x, y))                                 \
-    TL_BIN_LOOP(S##_gt_l, T, bool, tl_##S##_gt(x, y))                                 \
-    TL_BIN_LOOP(S##_ge_l, T, bool, tl_##S##_ge(x, y))                                 \
+    COMPARE_LOOPS(TL_BIN_LOOP, S, T)                                                  \
     TL_BIN_LOOP(S##_min_l, T, T, tl_##S##_min(x, y))                                  \
     TL_BIN_LOOP(S##_max_l, T, T, tl_##S##_max(x, y))                                  \
     TL_BIN_LOOP_P(S##_atan2_l, T, T, tl_##S##_atan2(x, y))
@@ -117,12 +111,7 @@ tl_cd tl_c128_cpow(tl_cd a, tl_cd b)
     TL_BIN_LOOP_P(S##_mul_l, C, C, tl_##S##_mul(x, y))                                \
     TL_BIN_LOOP_P(S##_div_l, C, C, tl_##S##_div(x, y))                                \
     TL_BIN_LOOP_P(S##_pow_l, C, C, tl_##S##_pow(x, y))                                \
-    TL_BIN_LOOP_P(S##_eq_l, C, bool, tl_##S##_eq(x, y))                               \
-    TL_BIN_LOOP_P(S##_ne_l, C, bool, tl_##S##_ne(x, y))                               \
-    TL_BIN_LOOP_P(S##_lt_l, C, bool, tl_##S##_lt(x, y))                               \
-    TL_BIN_LOOP_P(S##_le_l, C, bool, tl_##S##_le(x, y))                               \
-    TL_BIN_LOOP_P(S##_gt_l, C, bool, tl_##S##_gt(x, y))                               \
-    TL_BIN_LOOP_P(S##_ge_l, C, bool, tl_##S##_ge(x, y))                               \
+    COMPARE_LOOPS(TL_BIN_LOOP_P, S, C)                                                \
     TL_BIN_LOOP_P(S##_min_l, C, C, tl_##S##_min(x, y))                                \
     TL_BIN_LOOP_P(S##_max_l, C, C, tl_##S##_max(x, y))
 
