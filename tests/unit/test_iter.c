@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "iter.h"
+#include "ops.h"
 
 /* What an inner loop saw: one record per call. */
 typedef struct {
@@ -446,6 +447,70 @@ Test(iter, runs_keep_a_reversed_run_reversed_and_handle_empty_and_deep_shapes)
     tl_tensor *all[3] = { rev, e, deep };
     for (int i = 0; i < 3; i++) tl_tensor_release(all[i]);
     tl_tensor_release(a);
+}
+
+/* ---- the planner's users: nn rows and matmul batches on strided views ---- */
+
+/* n f32 values i * 0.37 - 5 (no two alike, some negative) in fresh storage. */
+static tl_tensor *ramp_f32(int64_t n)
+{
+    tl_tensor *t = tl_tensor_empty(TL_F32, 1, &n);
+    cr_assert_not_null(t);
+    for (int64_t i = 0; i < n; i++) ((float *)tl_tensor_data(t))[i] = (float)i * 0.37f - 5.0f;
+    return t;
+}
+
+/* Both results exist, have one shape and the same bytes; releases them. */
+static void assert_same_bits(tl_tensor *x, tl_tensor *y, const char *what)
+{
+    cr_assert(x && y, "%s: %s", what, tl_errmsg());
+    cr_assert_eq(x->ndim, y->ndim, "%s", what);
+    int64_t n = tl_tensor_size(x);
+    cr_assert_eq(n, tl_tensor_size(y), "%s", what);
+    tl_tensor *cx = tl_copy(x), *cy = tl_copy(y);
+    cr_assert(memcmp(tl_tensor_data(cx), tl_tensor_data(cy), (size_t)n * tl_dtype_size(x->dtype)) == 0, "%s", what);
+    tl_tensor *all[4] = { x, y, cx, cy };
+    for (int i = 0; i < 4; i++) tl_tensor_release(all[i]);
+}
+
+Test(iter_users, nn_rows_of_a_strided_view_match_its_contiguous_copy)
+{
+    tl_tensor *buf = ramp_f32(60);
+    /* (3, 4, 5)[::-1, 1:, 1:4]: unit-stride rows of 3 read in place, outer strides -20 and 5 */
+    tl_tensor *v = view(buf, 3, (int64_t[]){3, 3, 3}, (int64_t[]){-20, 5, 1}, 46);
+    tl_tensor *c = tl_copy(v);
+    tl_tensor *w = view(buf, 1, (int64_t[]){3}, (int64_t[]){7}, 2);   /* a strided weight */
+    assert_same_bits(tl_softmax(v, -1, false), tl_softmax(c, -1, false), "softmax");
+    assert_same_bits(tl_softmax(v, 0, true), tl_softmax(c, 0, true), "log_softmax over axis 0");
+    assert_same_bits(tl_layer_norm(v, w, w, 1e-5), tl_layer_norm(c, w, w, 1e-5), "layer_norm");
+    assert_same_bits(tl_rms_norm(v, NULL, 1e-6), tl_rms_norm(c, NULL, 1e-6), "rms_norm");
+    tl_tensor *all[4] = { v, c, w, buf };
+    for (int i = 0; i < 4; i++) tl_tensor_release(all[i]);
+}
+
+Test(iter_users, matmul_walks_broadcast_and_reversed_batches)
+{
+    tl_tensor *buf = ramp_f32(512);
+    /* a (3, 1, 2, 4) and b (4, 4, 2) reversed along its batch axis: out (3, 4, 2, 2) */
+    tl_tensor *a = view(buf, 4, (int64_t[]){3, 1, 2, 4}, (int64_t[]){8, 8, 4, 1}, 0);
+    tl_tensor *b = view(buf, 3, (int64_t[]){4, 4, 2}, (int64_t[]){-8, 2, 1}, 100);
+    tl_tensor *out = tl_matmul(a, b);
+    cr_assert_not_null(out, "%s", tl_errmsg());
+    cr_assert_eq(out->ndim, 4);
+    cr_assert_eq(out->shape[0], 3);
+    cr_assert_eq(out->shape[1], 4);
+    for (int64_t i = 0; i < 3; i++)
+        for (int64_t j = 0; j < 4; j++) {
+            tl_tensor *ai = view(buf, 2, (int64_t[]){2, 4}, (int64_t[]){4, 1}, 8 * i);
+            tl_tensor *bj = view(buf, 2, (int64_t[]){4, 2}, (int64_t[]){2, 1}, 100 - 8 * j);
+            tl_tensor *oij = tl_tensor_view_of(out->storage, TL_F32, 2, (int64_t[]){2, 2}, (int64_t[]){2, 1},
+                                               out->offset + 16 * i + 4 * j);
+            assert_same_bits(tl_matmul(ai, bj), oij, "one batch entry");    /* releases both */
+            tl_tensor_release(ai);
+            tl_tensor_release(bj);
+        }
+    tl_tensor *all[4] = { a, b, out, buf };
+    for (int i = 0; i < 4; i++) tl_tensor_release(all[i]);
 }
 
 /* ---- tensor.c ------------------------------------------------------------ */
