@@ -30,7 +30,7 @@ typedef struct Parser {
     jmp_buf fail;
 } Parser;
 
-/* Binding powers, lowest first (SPEC section 3). */
+/* Binding powers, lowest first (docs/language.md §3). */
 enum {
     BP_NONE = 0,
     BP_COND = 10,     /* x if c else y */
