@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "ops.h"
+#include "span.h"
 
 typedef struct Arena Arena;
 typedef struct Node Node;
@@ -22,12 +23,6 @@ typedef struct Source {
     Arena *arena;      /* the parsed tree (NULL until parsed) */
     Node *root;
 } Source;
-
-/* A place in a source, for errors: 1-based line and column (columns count bytes). */
-typedef struct Span {
-    const Source *src;
-    int32_t line, col;
-} Span;
 
 /* Operators are chosen once, by the parser (as Lua's getbinopr): N_BINARY and
    N_OPASSIGN hold a binary operator, N_UNARY a unary one. A binary operator is

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "ops.h"
+#include "span.h"
 #include "value.h"
 
 /* The interpreter: opaque here; its fields belong to src/ (interp.h). */

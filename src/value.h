@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ast.h"
 #include "format.h"
 #include "tensor.h"
 
@@ -27,6 +26,8 @@ typedef struct Tuple Tuple;
 typedef struct Dict Dict;
 typedef struct Closure Closure;
 typedef struct Builtin Builtin;
+typedef struct FnDef FnDef;     /* a function's definition in the syntax tree (ast.h) */
+typedef struct Source Source;   /* a loaded program text (ast.h) */
 
 typedef struct Value {
     uint8_t kind;       /* ValueKind */
