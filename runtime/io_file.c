@@ -54,20 +54,24 @@ int io_fail_path(const char *path, const char *fmt, ...)
     return -1;
 }
 
+/* A name quoted for messages into buf (n bytes), control bytes as \xNN, cut with "..." to fit. */
 const char *io_quote(const char *s, size_t len, char *buf, size_t n)
 {
     size_t o = 0;
     if (n < 8) return "";
     buf[o++] = '\'';
-    for (size_t i = 0; i < len && o + 6 < n; i++) {
+    for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7f) o += (size_t)snprintf(buf + o, n - o, "\\x%02x", c);
-        else buf[o++] = (char)c;
-        if (i + 1 < len && o + 6 >= n) {
+        size_t width = c < 0x20 || c == 0x7f ? 4 : 1;
+        /* what must still fit after this byte: "..." if more follow, then the closing quote and NUL */
+        size_t after = i + 1 < len ? 5 : 2;
+        if (o + width + after > n) {   /* the previous byte left room for exactly this */
             memcpy(buf + o, "...", 3);
             o += 3;
             break;
         }
+        if (width == 4) o += (size_t)snprintf(buf + o, n - o, "\\x%02x", c);
+        else buf[o++] = (char)c;
     }
     buf[o++] = '\'';
     buf[o] = '\0';

@@ -246,6 +246,8 @@ def make_bad_npz():
     struct.pack_into("<H", d, e + 10, 60000)
     struct.pack_into("<H", d, e + 8, 60000)
     bad("npz_absurd_count.npz", bytes(d), "claims 60000 entries")
+    # names of control bytes quote as \xNN (four bytes each): the quoted form must stay within its buffer
+    bad("npz_long_control_name.npz", bytes(zip_bytes([("\x01" * 60 + ".txt", b"hi")])), "is not a .npy file")
 
 
 # ---------------------------------------------------------------- safetensors
@@ -343,6 +345,8 @@ def make_bad_safetensors():
     bad("st_missing_field.safetensors", raw_safetensors({"a": {"dtype": "F32", "shape": [2]}}, d8), "lacks 'data_offsets'")
     dup = b'{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"a":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}}'
     bad("st_duplicate.safetensors", raw_safetensors(dup, b"\0" * 16), "appears twice")
+    bad("st_long_control_name.safetensors",
+        raw_safetensors({"\u0001" * 60: {"dtype": "F7", "shape": [2], "data_offsets": [0, 8]}}, d8), "unknown dtype 'F7'")
     bad("st_too_many_dims.safetensors",
         raw_safetensors({"a": {"dtype": "F32", "shape": [1] * 40, "data_offsets": [0, 4]}}, b"\0" * 4), "dimensions")
 
@@ -809,6 +813,9 @@ def make_bad_gguf():
         "runs past the end")
     bad("gguf_unknown_value_type.gguf", b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + gstr("k") + struct.pack("<I", 13) + b"\0" * 8,
         "unknown value type")
+    bad("gguf_long_control_key.gguf",
+        b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + gstr(b"\x01" * 60) + struct.pack("<I", 99) + b"\0" * 8,
+        "unknown value type 99")
     bad("gguf_absurd_array.gguf", b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + gstr("k") + struct.pack("<IIQ", 9, 4, 2**61),
         "cannot fit")
     bad("gguf_empty_key.gguf", b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + gstr("") + struct.pack("<IB", 0, 1), "key length")
@@ -832,6 +839,7 @@ def make_bad_gguf():
     bad("gguf_overflow_dims.gguf", one(tinfo("t", [2**40, 2**40], 0, 0)), "too big")
     bad("gguf_bytes_overflow.gguf", one(tinfo("t", [2**62], 28, 0)), "too big")
     bad("gguf_unknown_type.gguf", one(tinfo("t", [4], 99, 0)), "unknown ggml type 99")
+    bad("gguf_long_control_name.gguf", one(tinfo(b"\x01" * 60, [4], 99, 0)), "unknown ggml type 99")
     bad("gguf_removed_type.gguf", one(tinfo("t", [4], 4, 0)), "unknown ggml type 4")
     bad("gguf_iq2.gguf", one(tinfo("t", [256], 16, 0), b"\0" * 96), "cannot dequantize")
     bad("gguf_block_mismatch.gguf", one(tinfo("t", [33], 8, 0)), "not a multiple of the Q8_0 block size")
