@@ -26,9 +26,10 @@ static bool sort_input(Interp *I, CallArgs *a, const char *fname, int axis_pos, 
         return *t || interp_error_rt(I, a->at);
     }
     if (ax < -x->ndim || ax >= x->ndim) {
+        int ndim = x->ndim;   /* read before x is released */
         tl_tensor_release(x);
         return interp_error(I, a->at, "%s(): axis %lld is out of bounds for tensor of dimension %d", fname, (long long)ax,
-                            x->ndim);
+                            ndim);
     }
     *axis = (int)(ax < 0 ? ax + x->ndim : ax);
     *t = x;

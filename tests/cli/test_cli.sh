@@ -69,6 +69,11 @@ head -c 20000 /dev/urandom > "$work/random.tl"
 "$tl" "$work/random.tl" >/dev/null 2>&1 </dev/null; st=$?
 if [ $st -ge 128 ]; then echo "FAIL random_bytes: signal $((st - 128))"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 
+# a 0-d value has no axis to sort along: numpy's axis error, and the value is not read after it is released
+check sort_0d 1 "" "sort(): axis 0 is out of bounds for tensor of dimension 0" -- "$tl" -e 'sort(0, 0)'
+check argsort_0d 1 "" "argsort(): axis -1 is out of bounds for tensor of dimension 0" -- "$tl" -e 'argsort(0.5)'
+check topk_0d 1 "" "topk(): axis -1 is out of bounds for tensor of dimension 0" -- "$tl" -e 'topk(0.5, 1)'
+
 # include() in a loop: each run's parsed program is dropped once it ran cleanly
 # (a function defined in it keeps its own), so memory stays flat: 20000 includes
 # peaked at 166 MB when every source was kept. ASan's quarantine is capped so
