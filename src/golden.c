@@ -279,6 +279,10 @@ int golden_main(const char *self, int npaths, char **paths, bool update)
 {
     PathList files = { 0 };
     for (int i = 0; i < npaths; i++) collect(paths[i], &files);
+    if (files.n == 0) {   /* a mistyped path is a usage error, not an empty pass */
+        fprintf(stderr, "tl --test: no tests found\n");
+        return 2;
+    }
     qsort(files.v, (size_t)files.n, sizeof(char *), cmp_str);
     int passed = 0, failed = 0;
     for (int i = 0; i < files.n; i++) {
@@ -318,7 +322,6 @@ int golden_main(const char *self, int npaths, char **paths, bool update)
         free(files.v[i]);
     }
     free(files.v);
-    if (files.n == 0) printf("tl --test: no .tl files found\n");
     printf("%d passed, %d failed\n", passed, failed);
-    return failed || files.n == 0 ? 1 : 0;
+    return failed ? 1 : 0;
 }

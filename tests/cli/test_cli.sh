@@ -98,6 +98,9 @@ check golden_after_update 0 "2 passed, 0 failed" "" -- "$tl" --test "$work/g"
 printf 'print(undefined)\n' > "$work/g/err.tl"; printf '' > "$work/g/err.out"
 check golden_stderr_must_match 1 "2 passed, 1 failed" "" -- "$tl" --test "$work/g"
 check golden_no_args 2 "" "usage" -- "$tl" --test
+check golden_missing_path 2 "" "no tests found" -- "$tl" --test "$work/no/such/folder"
+mkdir -p "$work/empty"
+check golden_empty_folder 2 "" "no tests found" -- "$tl" --test "$work/empty"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
