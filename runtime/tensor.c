@@ -247,16 +247,15 @@ void *tl_tensor_at(const tl_tensor *t, const int64_t *index)
     return (char *)tl_tensor_data(t) + off * (int64_t)tl_dtype_size(t->dtype);
 }
 
-/* Zero dims give all-zero strides, as a fresh numpy array (np.zeros((2, 0, 3)).strides). */
+/* Row-major strides, zero dims counting as 1 (numpy's reshape: np.empty(0).reshape(0, 4) has
+   (4, 1)), so an empty tensor never looks like a broadcast view (a zero stride on an axis > 1). */
 void tl_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
 {
     int64_t acc = 1;
     for (int i = ndim - 1; i >= 0; i--) {
         strides[i] = acc;
-        acc *= shape[i];
+        if (shape[i] > 0) acc *= shape[i];
     }
-    if (acc == 0)
-        for (int i = 0; i < ndim; i++) strides[i] = 0;
 }
 
 bool tl_is_contiguous(const tl_tensor *t)
@@ -320,7 +319,12 @@ int tl_broadcast_shapes(int na, const int64_t *sa, int nb, const int64_t *sb, in
 
 /* ---- tensors ------------------------------------------------------------- */
 
-/* A fresh header with refcount 1 over s (retained); shape/strides copied. */
+/* Longest stride, in bytes, kept on an axis that addresses nothing (length 0 or 1, or any axis of
+   an empty tensor): the sum of two such strides, or one doubled (a complex part's), still fits. */
+#define HARMLESS_STRIDE_BYTES (INT64_MAX / 4)
+
+/* A fresh header with refcount 1 over s (retained); shape/strides copied. Strides that address
+   nothing and are too long to multiply by the item size become 0 (huge slice steps leave them). */
 static tl_tensor *header_new(tl_storage *s, tl_dtype dtype, int ndim, const int64_t *shape,
                              const int64_t *strides, int64_t offset)
 {
@@ -341,6 +345,11 @@ static tl_tensor *header_new(tl_storage *s, tl_dtype dtype, int ndim, const int6
         memcpy(t->shape, shape, (size_t)ndim * sizeof *shape);
         memcpy(t->strides, strides, (size_t)ndim * sizeof *strides);
     }
+    bool empty = false;
+    for (int i = 0; i < ndim; i++) empty = empty || shape[i] == 0;
+    int64_t longest = HARMLESS_STRIDE_BYTES / (int64_t)tl_dtype_size(dtype);
+    for (int i = 0; i < ndim; i++)
+        if ((empty || shape[i] == 1) && (t->strides[i] > longest || t->strides[i] < -longest)) t->strides[i] = 0;
     return t;
 }
 
@@ -356,13 +365,17 @@ static int check_ndim(int ndim)
 /* A contiguous tensor of fresh storage (zeroed when zero is true). */
 static tl_tensor *tensor_new(tl_dtype dtype, int ndim, const int64_t *shape, bool zero)
 {
-    int64_t n, nbytes;
+    int64_t n, nbytes, extent = 1;
     if (check_ndim(ndim) < 0 || tl_shape_size(ndim, shape, &n) < 0) return NULL;
-    if (__builtin_mul_overflow(n, (int64_t)tl_dtype_size(dtype), &nbytes)) {
+    /* the row-major strides of an empty tensor reach the nonzero dims' product (numpy refuses it
+       too when its bytes overflow); tl_shape_size checked that the product itself fits */
+    for (int i = 0; i < ndim; i++) extent *= shape[i] > 0 ? shape[i] : 1;
+    if (__builtin_mul_overflow(extent, (int64_t)tl_dtype_size(dtype), &nbytes)) {
         char buf[256];
         tl_seterr("shape %s of %s is too big", tl_shape_str(ndim, shape, buf, sizeof buf), tl_dtype_name(dtype));
         return NULL;
     }
+    if (n == 0) nbytes = 0;
     tl_storage *s = tl_storage_new((size_t)nbytes, zero);
     if (!s) return NULL;
     int64_t strides[TL_MAXDIM];
@@ -419,11 +432,15 @@ tl_tensor *tl_tensor_view_of(tl_storage *s, tl_dtype dtype, int ndim, const int6
 {
     int64_t n;
     if (check_ndim(ndim) < 0 || tl_shape_size(ndim, shape, &n) < 0) return NULL;
+    /* an empty view addresses nothing: an offset moved past the storage by a step along one of
+       its axes (x[:, 1] of a (0, 4) tensor) is as good as 0 */
+    if (n == 0 && (offset < 0 || offset > (int64_t)(s->nbytes / tl_dtype_size(dtype)))) offset = 0;
     if (check_view_bounds(s, dtype, ndim, shape, strides, offset, n) < 0) return NULL;
     tl_tensor *t = header_new(s, dtype, ndim, shape, strides, offset);
     if (!t) return NULL;
-    /* a stride-0 axis of length > 1 aliases elements: writes would be ambiguous */
-    for (int i = 0; i < ndim; i++)
+    /* a stride-0 axis of length > 1 aliases elements: writes would be ambiguous (an empty view
+       aliases nothing, so writing to it is a no-op) */
+    for (int i = 0; i < ndim && n > 0; i++)
         if (shape[i] > 1 && strides[i] == 0) t->readonly = true;
     return t;
 }

@@ -121,7 +121,8 @@ tl_tensor *tl_view_imag(const tl_tensor *t);   /* complex only */
 tl_tensor *tl_view_bitcast(const tl_tensor *t, tl_dtype dtype);
 /* Python's slice.indices() for a dim of size n: clamps start and stop (and step
    to >= -INT64_MAX) in place; returns the slice length, or -1 (error set) when
-   step is 0. Omitted bounds (has_start/has_stop false) take the step's defaults. */
+   step is 0. Omitted bounds (has_start/has_stop false) take the step's defaults.
+   An empty slice gets step 1, as in numpy. */
 int64_t tl_slice_indices(int64_t n, int64_t *start, int64_t *stop, int64_t *step,
                          bool has_start, bool has_stop);
 

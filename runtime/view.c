@@ -87,9 +87,10 @@ int64_t tl_slice_indices(int64_t n, int64_t *start, int64_t *stop, int64_t *step
     int64_t st = *step;
     *start = has_start ? clamp_bound(*start, n, st) : (st < 0 ? n - 1 : 0);
     *stop = has_stop ? clamp_bound(*stop, n, st) : (st < 0 ? -1 : n);
-    if (st < 0)
-        return *stop < *start ? (*start - *stop - 1) / -st + 1 : 0;
-    return *start < *stop ? (*stop - *start - 1) / st + 1 : 0;
+    int64_t len = st < 0 ? (*stop < *start ? (*start - *stop - 1) / -st + 1 : 0)
+                         : (*start < *stop ? (*stop - *start - 1) / st + 1 : 0);
+    if (len == 0) *step = 1;   /* numpy: an empty slice keeps the axis's stride */
+    return len;
 }
 
 tl_tensor *tl_view_slice(const tl_tensor *t, int axis, int64_t start, int64_t stop, int64_t step,

@@ -154,15 +154,18 @@ static bool bi_squeeze(Interp *I, CallArgs *a, Value *out)
             return interp_error(I, a->at, "squeeze(): cannot squeeze axis %d: its size is %lld, not 1", axes[k],
                                 (long long)t->shape[axes[k]]);
         }
-    int64_t shape[TL_MAXDIM];
-    int nd = 0;
-    for (int k = 0; k < t->ndim; k++) {
-        bool drop = all && t->shape[k] == 1;
+    /* dropping size-1 axes is a view; the axes kept keep their strides (numpy), which a reshape
+       would not promise for the size-1 ones. Highest axis first, so the lower ones keep their place. */
+    tl_tensor *r = all ? tl_view_squeeze(t, -1000) : t;
+    if (!all) tl_tensor_retain(t);
+    for (int k = t->ndim - 1; k >= 0 && r && !all; k--) {
+        bool drop = false;
         for (int j = 0; j < naxes; j++) drop = drop || axes[j] == k;
-        if (!drop) shape[nd++] = t->shape[k];
+        if (!drop) continue;
+        tl_tensor *next = tl_view_squeeze(r, k);
+        tl_tensor_release(r);
+        r = next;
     }
-    /* dropping size-1 axes never needs a copy */
-    tl_tensor *r = tl_view_reshape(t, nd, shape, NULL);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
 }
