@@ -156,7 +156,7 @@ static bool bi_squeeze(Interp *I, CallArgs *a, Value *out)
         }
     /* dropping size-1 axes is a view; the axes kept keep their strides (numpy), which a reshape
        would not promise for the size-1 ones. Highest axis first, so the lower ones keep their place. */
-    tl_tensor *r = all ? tl_view_squeeze(t, -1000) : t;
+    tl_tensor *r = all ? tl_view_squeeze(t, TL_AXIS_NONE) : t;
     if (!all) tl_tensor_retain(t);
     for (int k = t->ndim - 1; k >= 0 && r && !all; k--) {
         bool drop = false;
