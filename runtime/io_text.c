@@ -117,13 +117,15 @@ out:
     return t;
 }
 
-/* One element as text: integers exactly, floats with the shortest round-trip digits. */
+/* One element as text: integers exactly, floats as the shortest digits of their value as f64
+   (text loads as f64: f16 0.1's own shortest digits "0.1" would load as another number). */
 static int format_elem(const void *p, tl_dtype dt, char *buf, size_t n)
 {
     if (dt == TL_BOOL) return snprintf(buf, n, "%d", *(const uint8_t *)p != 0);
     if (tl_dtype_kind(dt) == TL_KIND_UINT) return snprintf(buf, n, "%llu", (unsigned long long)tl_scalar_to_u64(p, dt));
     if (tl_dtype_kind(dt) == TL_KIND_INT) return snprintf(buf, n, "%lld", (long long)tl_scalar_to_i64(p, dt));
-    return tl_fmt_scalar(p, dt, buf, n);
+    double v = tl_scalar_to_f64(p, dt);
+    return tl_fmt_scalar(&v, TL_F64, buf, n);
 }
 
 int tl_text_save(const char *path, const tl_tensor *t, char delim)

@@ -329,6 +329,18 @@ def test_writing():
     check(same_array(np.loadtxt(os.path.join(OUT, "w_ints.csv"), delimiter=",", dtype=np.int64),
                      load_npy(os.path.join(GOOD, "dtype_i8.npy"))), "integers are written exactly")
     check(same_array(np.loadtxt(os.path.join(OUT, "w_vec.txt"), dtype=np.float32), a[0]), "1-d text is one value per line")
+    check(same_array(np.loadtxt(os.path.join(OUT, "w_table.txt"), ndmin=2), a.astype(np.float64)),
+          "txt of f32 loads back as f64 exactly (the value's digits, not the f32's shortest)")
+    # f16 and f32 saved as text load back exactly: f16 0.1 is 0.0999755859375, 65504 is not 65500
+    rc, out, err, _ = run_tl('h = f16([[0.1, 65504], [-3.1e-5, 1/3]]); s = f32([0.1, 1e-45, 3.4e38, -1/3])\n'
+                             'save("w_f16.csv", h); save("w_f32.txt", s)\n'
+                             'print(all(load("w_f16.csv") == f64(h)), all(load("w_f32.txt")[:, 0] == f64(s)))')
+    sane(rc, err, "f16/f32 text round trip")
+    check(rc == 0 and out == "true true\n", "f16/f32 saved as text load back exactly: %r %r" % (out, err))
+    h = np.array([[0.1, 65504], [-3.1e-5, 1 / 3]], np.float16)
+    if rc == 0:
+        check(same_array(np.loadtxt(os.path.join(OUT, "w_f16.csv"), delimiter=",", ndmin=2), h.astype(np.float64)),
+              "numpy reads tl's f16 text as the f16 values")
 
 
 def check_safetensors(path, want, bf16=None):
