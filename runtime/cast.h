@@ -152,8 +152,8 @@ static inline float cast_bf16_to_f32(uint16_t h) { return cast_bits_f32((uint32_
    Every dtype loads exactly into one of six "classes": i64 (bool, signed and
    u8..u32), u64, f32 (f16, bf16, f32), f64, c64, c128; each dtype stores from
    each class. A pair converter is store_D_from_CLASS(load_S(src)). */
-typedef struct { float re, im; } cast_c64;
-typedef struct { double re, im; } cast_c128;
+typedef tl_cf cast_c64;
+typedef tl_cd cast_c128;
 
 #define CAST_LOADSTORE_MEM(T, name)                                                  \
     static inline T cast_mem_##name(const void *p) { T v; memcpy(&v, p, sizeof v); return v; } \
@@ -172,40 +172,12 @@ CAST_LOADSTORE_MEM(cast_c64, c64)
 CAST_LOADSTORE_MEM(cast_c128, c128)
 #undef CAST_LOADSTORE_MEM
 
-/* Element sizes as constants, for loops the compiler can vectorize. */
-#define CAST_SIZE_b1 1
-#define CAST_SIZE_u8 1
-#define CAST_SIZE_u16 2
-#define CAST_SIZE_u32 4
-#define CAST_SIZE_u64 8
-#define CAST_SIZE_i8 1
-#define CAST_SIZE_i16 2
-#define CAST_SIZE_i32 4
-#define CAST_SIZE_i64 8
-#define CAST_SIZE_f16 2
-#define CAST_SIZE_bf16 2
-#define CAST_SIZE_f32 4
-#define CAST_SIZE_f64 8
-#define CAST_SIZE_c64 8
-#define CAST_SIZE_c128 16
+/* Element sizes as constants (CAST_SIZE_f32), for loops the compiler can vectorize. */
+#define CAST_SIZE_ENUM_(arg, ENUM, S, NAME, NUMPY, CTYPE, KIND, SIZE, ...) CAST_SIZE_##S = SIZE,
+enum { TL_DTYPE_LIST(CAST_SIZE_ENUM_, ) };
+#undef CAST_SIZE_ENUM_
 
-/* Loads: the class each dtype loads into. */
-#define CAST_CLASS_b1 i64
-#define CAST_CLASS_u8 i64
-#define CAST_CLASS_u16 i64
-#define CAST_CLASS_u32 i64
-#define CAST_CLASS_u64 u64
-#define CAST_CLASS_i8 i64
-#define CAST_CLASS_i16 i64
-#define CAST_CLASS_i32 i64
-#define CAST_CLASS_i64 i64
-#define CAST_CLASS_f16 f32
-#define CAST_CLASS_bf16 f32
-#define CAST_CLASS_f32 f32
-#define CAST_CLASS_f64 f64
-#define CAST_CLASS_c64 c64
-#define CAST_CLASS_c128 c128
-
+/* Loads: each dtype loads into the class its return type names. */
 static inline int64_t cast_load_b1(const void *p) { return cast_mem_u8(p) != 0; }
 static inline int64_t cast_load_u8(const void *p) { return cast_mem_u8(p); }
 static inline int64_t cast_load_u16(const void *p) { return cast_mem_u16(p); }
@@ -284,24 +256,13 @@ CAST_STORE_COMPLEX(c64, cast_c64, float)
 CAST_STORE_COMPLEX(c128, cast_c128, double)
 #undef CAST_STORE_COMPLEX
 
-/* CAST_ELEM(S, D, dst, src): converts one element of dtype S at src to D at dst. */
-#define CAST_CAT3_(a, b, c) a##b##c
-#define CAST_CAT3(a, b, c) CAST_CAT3_(a, b, c)
-#define CAST_ELEM(S, D, dst, src) \
-    CAST_CAT3(cast_store_##D, _from_, CAST_CLASS_##S)((dst), cast_load_##S(src))
-
-/* The X-macro list of dtypes in tl_dtype order: X(enum, short name, arg).
-   Two identical copies, because a macro cannot expand inside itself and the
-   15x15 tables nest one list in the other. */
-#define CAST_FOR_EACH_DTYPE(X, arg) \
-    X(TL_BOOL, b1, arg) X(TL_U8, u8, arg) X(TL_U16, u16, arg) X(TL_U32, u32, arg) X(TL_U64, u64, arg) \
-    X(TL_I8, i8, arg) X(TL_I16, i16, arg) X(TL_I32, i32, arg) X(TL_I64, i64, arg)                       \
-    X(TL_F16, f16, arg) X(TL_BF16, bf16, arg) X(TL_F32, f32, arg) X(TL_F64, f64, arg)                   \
-    X(TL_C64, c64, arg) X(TL_C128, c128, arg)
-#define CAST_FOR_EACH_DTYPE_INNER(X, arg) \
-    X(TL_BOOL, b1, arg) X(TL_U8, u8, arg) X(TL_U16, u16, arg) X(TL_U32, u32, arg) X(TL_U64, u64, arg) \
-    X(TL_I8, i8, arg) X(TL_I16, i16, arg) X(TL_I32, i32, arg) X(TL_I64, i64, arg)                       \
-    X(TL_F16, f16, arg) X(TL_BF16, bf16, arg) X(TL_F32, f32, arg) X(TL_F64, f64, arg)                   \
-    X(TL_C64, c64, arg) X(TL_C128, c128, arg)
+/* CAST_ELEM(S, D, dst, src): converts one element of dtype S at src to D at
+   dst; the store is picked by the class cast_load_S returns. */
+#define CAST_ELEM(S, D, dst, src)                                                     \
+    _Generic(cast_load_##S(src),                                                      \
+        int64_t: cast_store_##D##_from_i64, uint64_t: cast_store_##D##_from_u64,       \
+        float: cast_store_##D##_from_f32, double: cast_store_##D##_from_f64,           \
+        cast_c64: cast_store_##D##_from_c64, cast_c128: cast_store_##D##_from_c128)    \
+    ((dst), cast_load_##S(src))
 
 #endif

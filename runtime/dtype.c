@@ -4,23 +4,16 @@
 #include "cast.h"
 #include "dtype.h"
 
-const tl_dtype_info tl_dtypes[TL_NDTYPES] = {
-    [TL_BOOL] = {"bool", "bool", 1, TL_KIND_BOOL},
-    [TL_U8] = {"u8", "uint8", 1, TL_KIND_UINT},
-    [TL_U16] = {"u16", "uint16", 2, TL_KIND_UINT},
-    [TL_U32] = {"u32", "uint32", 4, TL_KIND_UINT},
-    [TL_U64] = {"u64", "uint64", 8, TL_KIND_UINT},
-    [TL_I8] = {"i8", "int8", 1, TL_KIND_INT},
-    [TL_I16] = {"i16", "int16", 2, TL_KIND_INT},
-    [TL_I32] = {"i32", "int32", 4, TL_KIND_INT},
-    [TL_I64] = {"i64", "int64", 8, TL_KIND_INT},
-    [TL_F16] = {"f16", "float16", 2, TL_KIND_FLOAT},
-    [TL_BF16] = {"bf16", "bfloat16", 2, TL_KIND_FLOAT},
-    [TL_F32] = {"f32", "float32", 4, TL_KIND_FLOAT},
-    [TL_F64] = {"f64", "float64", 8, TL_KIND_FLOAT},
-    [TL_C64] = {"c64", "complex64", 8, TL_KIND_COMPLEX},
-    [TL_C128] = {"c128", "complex128", 16, TL_KIND_COMPLEX},
-};
+#define INFO_ROW(arg, ENUM, S, NAME, NUMPY, CTYPE, KIND, SIZE, REAL, CPLX, WIDE, NPY, MBITS, EBITS) \
+    [ENUM] = {NAME, NUMPY, SIZE, TL_KIND_##KIND, REAL, CPLX, WIDE, NPY, MBITS, EBITS},
+const tl_dtype_info tl_dtypes[TL_NDTYPES] = { TL_DTYPE_LIST(INFO_ROW, ) };
+#undef INFO_ROW
+
+/* The list's C types and sizes agree. */
+#define SIZE_CHECK(arg, ENUM, S, NAME, NUMPY, CTYPE, KIND, SIZE, ...) \
+    _Static_assert(sizeof(CTYPE) == SIZE, NAME " has the size of its C type");
+TL_DTYPE_LIST(SIZE_CHECK, )
+#undef SIZE_CHECK
 
 bool tl_dtype_from_name(const char *name, tl_dtype *out)
 {
@@ -88,9 +81,7 @@ tl_dtype tl_promote_weak(tl_dtype strong, tl_dtype weak_default)
     switch (kw) {
     case 1: return TL_I64;
     case 2: return TL_F64;
-    default:
-        if (strong == TL_F16 || strong == TL_BF16 || strong == TL_F32) return TL_C64;
-        return TL_C128;
+    default: return tl_dtype_complex(strong);
     }
 }
 
@@ -123,11 +114,11 @@ void tl_scalar_to_c128(const void *p, tl_dtype d, double out[2])
 }
 
 /* One case of the inner switch: converts source dtype S to destination D. */
-#define SCALAR_DST_CASE(E, D, S) case E: CAST_ELEM(S, D, dst, src); return;
-#define SCALAR_SRC_CASE(E, S, unused)                        \
+#define SCALAR_DST_CASE(S, E, D, ...) case E: CAST_ELEM(S, D, dst, src); return;
+#define SCALAR_SRC_CASE(unused, E, S, ...)                   \
     case E:                                                  \
         switch (dd) {                                        \
-            CAST_FOR_EACH_DTYPE_INNER(SCALAR_DST_CASE, S)    \
+            TL_DTYPE_LIST_NESTED(SCALAR_DST_CASE, S)         \
         default: return;                                     \
         }
 
@@ -138,7 +129,7 @@ void tl_scalar_convert(void *dst, tl_dtype dd, const void *src, tl_dtype sd)
         return;
     }
     switch (sd) {
-        CAST_FOR_EACH_DTYPE(SCALAR_SRC_CASE, unused)
+        TL_DTYPE_EXPAND(TL_DTYPE_LIST(SCALAR_SRC_CASE, ))
     default: return;
     }
 }

@@ -6,14 +6,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Order matters only for table indexing; promotion uses the explicit table. */
+#include "dtype_list.h"
+
+/* One element of c64 / c128 storage: numpy's layout, numpy's formulas in the
+   kernels (not C99 Annex G's slow NaN-recovering multiply). */
+typedef struct { float re, im; } tl_cf;
+typedef struct { double re, im; } tl_cd;
+
+/* TL_BOOL, TL_U8, ... in the master list's order. */
+#define TL_DTYPE_ENUM_(arg, ENUM, ...) ENUM,
 typedef enum tl_dtype {
-    TL_BOOL, TL_U8, TL_U16, TL_U32, TL_U64,
-    TL_I8, TL_I16, TL_I32, TL_I64,
-    TL_F16, TL_BF16, TL_F32, TL_F64,
-    TL_C64, TL_C128,
+    TL_DTYPE_LIST(TL_DTYPE_ENUM_, )
     TL_NDTYPES
 } tl_dtype;
+#undef TL_DTYPE_ENUM_
 
 /* Kinds in promotion order: bool < int (signed or unsigned) < float < complex. */
 typedef enum tl_kind { TL_KIND_BOOL, TL_KIND_UINT, TL_KIND_INT, TL_KIND_FLOAT, TL_KIND_COMPLEX } tl_kind;
@@ -23,6 +29,11 @@ typedef struct tl_dtype_info {
     const char *numpy_name; /* numpy's: "float32" (bf16 has none: "bfloat16") */
     uint8_t size;           /* bytes per element */
     uint8_t kind;           /* tl_kind */
+    uint8_t real;           /* real dtype of the same precision (c64 -> f32) */
+    uint8_t cplx;           /* complex dtype it gives with a weak complex literal */
+    uint8_t wide;           /* dtype its arithmetic runs in (f16 -> f32) */
+    const char *npy_descr;  /* how .npy files spell it: "<f4" */
+    uint8_t mbits, ebits;   /* float significand (stored) and exponent bits; 0 otherwise */
 } tl_dtype_info;
 
 extern const tl_dtype_info tl_dtypes[TL_NDTYPES];
@@ -33,6 +44,16 @@ static inline const char *tl_dtype_name(tl_dtype d) { return tl_dtypes[d].name; 
 static inline bool tl_is_int(tl_dtype d) { return tl_dtype_kind(d) == TL_KIND_INT || tl_dtype_kind(d) == TL_KIND_UINT; }
 static inline bool tl_is_float(tl_dtype d) { return tl_dtype_kind(d) == TL_KIND_FLOAT; }
 static inline bool tl_is_complex(tl_dtype d) { return tl_dtype_kind(d) == TL_KIND_COMPLEX; }
+/* Bool or an integer: what numpy's float functions promote (sqrt(i8) -> f16). */
+static inline bool tl_is_intlike(tl_dtype d) { return tl_dtype_kind(d) <= TL_KIND_INT; }
+/* c64 -> f32, c128 -> f64, any other dtype itself. */
+static inline tl_dtype tl_dtype_real(tl_dtype d) { return (tl_dtype)tl_dtypes[d].real; }
+/* The complex dtype of d's precision: f16/bf16/f32/c64 -> c64, else c128. */
+static inline tl_dtype tl_dtype_complex(tl_dtype d) { return (tl_dtype)tl_dtypes[d].cplx; }
+/* The dtype d's arithmetic runs in: f32 for f16 and bf16, else d. */
+static inline tl_dtype tl_dtype_wide(tl_dtype d) { return (tl_dtype)tl_dtypes[d].wide; }
+/* f16 or bf16: stored in 16 bits, computed in f32. */
+static inline bool tl_is_half(tl_dtype d) { return tl_is_float(d) && tl_dtypes[d].wide != d; }
 
 /* Looks a dtype up by tl name ("f32"); returns false when unknown. */
 bool tl_dtype_from_name(const char *name, tl_dtype *out);

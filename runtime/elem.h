@@ -166,9 +166,7 @@ TL_ELEM_FLOAT(f32, float, fmodf, floorf, copysignf, powf, atan2f)
 TL_ELEM_FLOAT(f64, double, fmod, floor, copysign, pow, atan2)
 
 /* ---- complex: numpy's formulas, as plain pairs (not C99 Annex G's slow
-   NaN-recovering multiply), with the layout of tensor storage ------------ */
-typedef struct { float re, im; } tl_cf;
-typedef struct { double re, im; } tl_cd;
+   NaN-recovering multiply), on tl_cf / tl_cd (dtype.h) ------------------- */
 
 /* a ** b by the C library's cpowf/cpow: the general case of tl_c64_pow and
    tl_c128_pow (kernels/binary_loops.c; out of line so that this header need

@@ -30,21 +30,10 @@ static uint64_t load_bits(const char *p, size_t size)
     return v;
 }
 
-/* The component float type: f16/bf16/f32/f64 themselves, f32 for c64, f64 for c128. */
-static tl_dtype component_dtype(tl_dtype d)
-{
-    return d == TL_C64 ? TL_F32 : d == TL_C128 ? TL_F64 : d;
-}
-
 /* Exact value of float bits of dtype d as a double. */
 static double bits_to_double(uint64_t bits, tl_dtype d)
 {
-    switch (d) {
-    case TL_F16: return tl_f16_to_f32((uint16_t)bits);
-    case TL_BF16: return tl_bf16_to_f32((uint16_t)bits);
-    case TL_F32: { float f; uint32_t u = (uint32_t)bits; memcpy(&f, &u, 4); return f; }
-    default: { double x; memcpy(&x, &bits, 8); return x; }
-    }
+    return tl_scalar_to_f64(&bits, d);   /* the low bytes of a little-endian word */
 }
 
 static bool bits_signbit(uint64_t bits, tl_dtype d)
@@ -68,20 +57,12 @@ static int int_to_text(char *buf, const char *p, tl_dtype d)
 {
     uint64_t u;
     bool neg = false;
-    switch (d) {
-    case TL_U8: u = *(const uint8_t *)p; break;
-    case TL_U16: { uint16_t v; memcpy(&v, p, 2); u = v; break; }
-    case TL_U32: { uint32_t v; memcpy(&v, p, 4); u = v; break; }
-    case TL_U64: memcpy(&u, p, 8); break;
-    default: {
-        int64_t s;
-        if (d == TL_I8) s = *(const int8_t *)p;
-        else if (d == TL_I16) { int16_t v; memcpy(&v, p, 2); s = v; }
-        else if (d == TL_I32) { int32_t v; memcpy(&v, p, 4); s = v; }
-        else memcpy(&s, p, 8);
+    if (tl_dtype_kind(d) == TL_KIND_INT) {
+        int64_t s = tl_scalar_to_i64(p, d);
         neg = s < 0;
         u = neg ? (uint64_t)0 - (uint64_t)s : (uint64_t)s;   /* exact for INT64_MIN too */
-    }
+    } else {
+        u = tl_scalar_to_u64(p, d);
     }
     char tmp[24];
     int n = 0;
@@ -505,7 +486,7 @@ int tl_fmt_scalar(const void *p, tl_dtype d, char *buf, size_t n)
         len = float_scalar(tmp, sizeof tmp, load_bits(p, isz), d);
         break;
     default: {
-        tl_dtype c = component_dtype(d);
+        tl_dtype c = tl_dtype_real(d);
         uint64_t re = load_bits(p, isz / 2), im = load_bits((const char *)p + isz / 2, isz / 2);
         char rs[72], is[72];
         if (bits_to_double(re, c) == 0 && !bits_signbit(re, c)) {
@@ -590,7 +571,7 @@ int tl_fmt_tensor(const tl_tensor *t, const tl_printopts *o, tl_write_fn write, 
     f->summarize = size > o->threshold;
     f->edge = o->edgeitems;
     f->linewidth = o->linewidth;
-    tl_dtype c = component_dtype(t->dtype);
+    tl_dtype c = tl_dtype_real(t->dtype);
     col_init(&f->re, c, false, o->precision);
     col_init(&f->im, c, true, o->precision);
 

@@ -132,10 +132,7 @@ typedef struct d4_value {
 
 static d4_value d4_decompose(uint64_t bits, tl_dtype d)
 {
-    int mbits = 52, ebits = 11;
-    if (d == TL_F16) { mbits = 10; ebits = 5; }
-    else if (d == TL_BF16) { mbits = 7; ebits = 8; }
-    else if (d == TL_F32) { mbits = 23; ebits = 8; }
+    int mbits = tl_dtypes[d].mbits, ebits = tl_dtypes[d].ebits;
     uint64_t frac = bits & ((UINT64_C(1) << mbits) - 1);
     int bexp = (int)((bits >> mbits) & ((1u << ebits) - 1));
     int bias = (1 << (ebits - 1)) - 1;

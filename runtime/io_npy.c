@@ -12,15 +12,6 @@
 
 /* ---- descr strings -------------------------------------------------------------- */
 
-typedef struct { char kind; int size; tl_dtype dtype; } npy_type;
-
-static const npy_type npy_types[] = {
-    { 'b', 1, TL_BOOL }, { 'u', 1, TL_U8 }, { 'u', 2, TL_U16 }, { 'u', 4, TL_U32 }, { 'u', 8, TL_U64 },
-    { 'i', 1, TL_I8 }, { 'i', 2, TL_I16 }, { 'i', 4, TL_I32 }, { 'i', 8, TL_I64 },
-    { 'f', 2, TL_F16 }, { 'f', 4, TL_F32 }, { 'f', 8, TL_F64 }, { 'c', 8, TL_C64 }, { 'c', 16, TL_C128 },
-    { 'V', 2, TL_BF16 },   /* bf16: ml_dtypes' convention, see docs/files.md */
-};
-
 /* Maps a descr like "<f4" to a dtype; swap is set for big-endian multi-byte data. */
 static int descr_to_dtype(const io_src *s, const char *what, const char *d, tl_dtype *out, bool *swap)
 {
@@ -31,12 +22,14 @@ static int descr_to_dtype(const io_src *s, const char *what, const char *d, tl_d
     char *end;
     long size = strtol(p, &end, 10);
     if (*p >= '0' && *p <= '9' && *end == '\0')
-        for (size_t i = 0; i < sizeof npy_types / sizeof *npy_types; i++)
-            if (npy_types[i].kind == kind && npy_types[i].size == size) {
-                *out = npy_types[i].dtype;
+        for (int i = 0; i < TL_NDTYPES; i++) {
+            const char *own = tl_dtypes[i].npy_descr;   /* "<f4": order, kind, size */
+            if (own[1] == kind && strtol(own + 2, NULL, 10) == size) {
+                *out = (tl_dtype)i;
                 *swap = order == '>' && size > 1;
                 return 0;
             }
+        }
     const char *why = "tl has no such dtype";
     if (kind == 'U' || kind == 'S' || kind == 'a') why = "strings are not supported";
     else if (kind == 'O') why = "object arrays (pickles) are never loaded";
@@ -46,26 +39,10 @@ static int descr_to_dtype(const io_src *s, const char *what, const char *d, tl_d
     return io_fail(s, "%s has dtype '%.40s': %s", what, d, why);
 }
 
+/* The descr tl writes for dt (bf16 as ml_dtypes' "<V2", see docs/files.md). */
 static const char *dtype_to_descr(tl_dtype dt)
 {
-    switch (dt) {
-    case TL_BOOL: return "|b1";
-    case TL_U8: return "|u1";
-    case TL_I8: return "|i1";
-    case TL_U16: return "<u2";
-    case TL_U32: return "<u4";
-    case TL_U64: return "<u8";
-    case TL_I16: return "<i2";
-    case TL_I32: return "<i4";
-    case TL_I64: return "<i8";
-    case TL_F16: return "<f2";
-    case TL_BF16: return "<V2";
-    case TL_F32: return "<f4";
-    case TL_F64: return "<f8";
-    case TL_C64: return "<c8";
-    case TL_C128: return "<c16";
-    default: return NULL;
-    }
+    return (unsigned)dt < TL_NDTYPES ? tl_dtypes[dt].npy_descr : NULL;
 }
 
 /* ---- the header dict: {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), } ---- */

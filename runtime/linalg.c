@@ -6,15 +6,6 @@
 
 #include "kernels/kern.h"
 
-static tl_tensor *as_dtype(const tl_tensor *t, tl_dtype dt)
-{
-    if (t->dtype == dt) {
-        tl_tensor_retain((tl_tensor *)t);
-        return (tl_tensor *)t;
-    }
-    return tl_cast(t, dt);
-}
-
 /* ---- matmul ---------------------------------------------------------------- */
 
 /* How gemm reads one matrix operand (rows x cols, last two axes of t). */
@@ -81,8 +72,8 @@ static void imatmul_one(int64_t n, int64_t m, int64_t k, const uint64_t *a, int6
 
 static tl_dtype matmul_compute_dtype(tl_dtype dt)
 {
-    if (dt == TL_F16 || dt == TL_BF16) return TL_F32;   /* widened blockwise by the cast */
-    if (tl_is_int(dt) || dt == TL_BOOL) return tl_dtype_kind(dt) == TL_KIND_INT ? TL_I64 : TL_U64;
+    if (tl_is_half(dt)) return TL_F32;   /* widened blockwise by the cast */
+    if (tl_is_intlike(dt)) return tl_dtype_kind(dt) == TL_KIND_INT ? TL_I64 : TL_U64;
     return dt;
 }
 
@@ -177,7 +168,7 @@ tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0)
     oshape[bnd + 1] = m;
     if (bnd + 2 > TL_MAXDIM) { tl_seterr("too many dimensions"); goto done; }
     if (n > INT32_MAX || m > INT32_MAX || k > INT32_MAX) { tl_seterr("matmul: matrix too large"); goto done; }
-    tl_tensor *ca = as_dtype(a, cdt), *cb = as_dtype(b, cdt);
+    tl_tensor *ca = tl_as_dtype(a, cdt), *cb = tl_as_dtype(b, cdt);
     tl_tensor_release(a);
     tl_tensor_release(b);
     a = ca ? blas_ready(ca, cdt) : NULL;
@@ -214,9 +205,8 @@ done:
 
 static tl_dtype lapack_dtype(tl_dtype d)
 {
-    if (d == TL_F16 || d == TL_BF16) return TL_F32;
-    if (tl_is_int(d) || d == TL_BOOL) return TL_F64;
-    return d;
+    if (tl_is_intlike(d)) return TL_F64;
+    return tl_dtype_wide(d);
 }
 
 static int check_square(const tl_tensor *a)

@@ -8,13 +8,12 @@
 /* f32 for f16/bf16/f32 (rounded back at the end), f64 for f64 and integers. */
 static tl_dtype nn_compute_dtype(tl_dtype d)
 {
-    if (d == TL_F16 || d == TL_BF16 || d == TL_F32) return TL_F32;
-    return TL_F64;
+    return tl_is_float(d) ? tl_dtype_wide(d) : TL_F64;
 }
 
 static tl_dtype nn_result_dtype(tl_dtype d)
 {
-    return (d == TL_F16 || d == TL_BF16 || d == TL_F32) ? d : TL_F64;
+    return tl_is_float(d) && tl_dtype_wide(d) == TL_F32 ? d : TL_F64;
 }
 
 /* Rows of length D (contiguous), processed in parallel blocks. */

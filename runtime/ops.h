@@ -129,6 +129,8 @@ int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_ten
 tl_tensor *tl_unary(tl_unop op, const tl_tensor *a);
 /* New tensor of dtype dt holding a's values (integer casts wrap; floats round to nearest even). */
 tl_tensor *tl_cast(const tl_tensor *a, tl_dtype dt);
+/* a itself (one more reference) when it already has dtype dt, else tl_cast(a, dt). */
+tl_tensor *tl_as_dtype(const tl_tensor *a, tl_dtype dt);
 /* The cast kernel: converts n elements of dtype sd at src to dd at dst, byte
    strides; vectorized for dense f32<->f16/bf16 runs. src and dst must not overlap
    unless identical with sd == dd. */

@@ -65,12 +65,8 @@ typedef struct gen_ctx {
    rounding to dt can never produce 1.0. */
 static double uniform_for(tl_dtype dt, uint64_t r)
 {
-    switch (dt) {
-    case TL_F16: return (double)(r >> 53) * 0x1p-11;
-    case TL_BF16: return (double)(r >> 56) * 0x1p-8;
-    case TL_F32: return (double)(r >> 40) * 0x1p-24;
-    default: return (double)(r >> 11) * 0x1p-53;
-    }
+    int m = tl_dtypes[dt].mbits;   /* dt holds m + 1 significant bits */
+    return (double)(r >> (63 - m)) * (0x1p-53 * (double)(UINT64_C(1) << (52 - m)));
 }
 
 static void store(const gen_ctx *c, int64_t i, double v)

@@ -135,7 +135,9 @@ static bool bi_bitcast(Interp *I, CallArgs *a, Value *out)
     return ret_tensor(I, a, r, out);
 }
 
-#define CAST(NAME, DT) { NAME, bi_cast, NAME "(x)", "casts to " NAME " (a copy; floats round to nearest even, ints wrap)", DT }
+/* One row per dtype of the master list: f32(x) and the rest. */
+#define CAST_ROW(arg, ENUM, S, NAME, ...) \
+    { NAME, bi_cast, NAME "(x)", "casts to " NAME " (a copy; floats round to nearest even, ints wrap)", ENUM },
 
 const Builtin bi_introspect_table[] = {
     { "shape", bi_shape, "shape(x)", "the shape as a tuple", 0 },
@@ -147,9 +149,6 @@ const Builtin bi_introspect_table[] = {
     { "shares_memory", bi_shares_memory, "shares_memory(a, b)", "true when some element of a and of b occupy the same bytes", 0 },
     { "astype", bi_astype, "astype(x, dtype)", "a copy cast to dtype (a name such as \"f16\")", 0 },
     { "bitcast", bi_bitcast, "bitcast(x, dtype)", "reinterprets the bytes as dtype without copying", 0 },
-    CAST("bool", TL_BOOL), CAST("u8", TL_U8), CAST("u16", TL_U16), CAST("u32", TL_U32), CAST("u64", TL_U64),
-    CAST("i8", TL_I8), CAST("i16", TL_I16), CAST("i32", TL_I32), CAST("i64", TL_I64),
-    CAST("f16", TL_F16), CAST("bf16", TL_BF16), CAST("f32", TL_F32), CAST("f64", TL_F64),
-    CAST("c64", TL_C64), CAST("c128", TL_C128),
+    TL_DTYPE_LIST(CAST_ROW, )
     { NULL, NULL, NULL, NULL, 0 },
 };

@@ -9,14 +9,14 @@
 
 typedef void (*convert_loop)(int64_t n, const char *src, int64_t ss, char *dst, int64_t ds);
 
-/* ---- the 15x15 table of generic per-element loops -----------------------
+/* ---- the dtype x dtype table of generic per-element loops -------------
    loop_S_D converts n elements of dtype S to D. The contiguous branch has
    constant strides so the compiler can vectorize the simple pairs. */
 /* the very-cheap -O2 cost model leaves most of these scalar; dynamic vectorizes
    simple pairs like f64->f32 (2x on a dense run) */
 #pragma GCC push_options
 #pragma GCC optimize("vect-cost-model=dynamic")
-#define DEF_LOOP(ED, D, S)                                                                 \
+#define DEF_LOOP(S, ED, D, ...)                                                                 \
     static void loop_##S##_##D(int64_t n, const char *s, int64_t ss, char *d, int64_t ds) \
     {                                                                                      \
         if (ss == CAST_SIZE_##S && ds == CAST_SIZE_##D) {                                  \
@@ -26,16 +26,16 @@ typedef void (*convert_loop)(int64_t n, const char *src, int64_t ss, char *dst, 
         }                                                                                  \
         for (int64_t i = 0; i < n; i++, s += ss, d += ds) CAST_ELEM(S, D, d, s);           \
     }
-#define DEF_ROW(ES, S, unused) CAST_FOR_EACH_DTYPE_INNER(DEF_LOOP, S)
-CAST_FOR_EACH_DTYPE(DEF_ROW, unused)
+#define DEF_ROW(unused, ES, S, ...) TL_DTYPE_LIST_NESTED(DEF_LOOP, S)
+TL_DTYPE_EXPAND(TL_DTYPE_LIST(DEF_ROW, ))
 #undef DEF_ROW
 #undef DEF_LOOP
 #pragma GCC pop_options
 
-#define TABLE_CELL(ED, D, S) [ED] = loop_##S##_##D,
-#define TABLE_ROW(ES, S, unused) [ES] = {CAST_FOR_EACH_DTYPE_INNER(TABLE_CELL, S)},
+#define TABLE_CELL(S, ED, D, ...) [ED] = loop_##S##_##D,
+#define TABLE_ROW(unused, ES, S, ...) [ES] = {TL_DTYPE_LIST_NESTED(TABLE_CELL, S)},
 static const convert_loop convert_table[TL_NDTYPES][TL_NDTYPES] = {
-    CAST_FOR_EACH_DTYPE(TABLE_ROW, unused)
+    TL_DTYPE_EXPAND(TL_DTYPE_LIST(TABLE_ROW, ))
 };
 #undef TABLE_ROW
 #undef TABLE_CELL
@@ -206,6 +206,13 @@ tl_tensor *tl_cast(const tl_tensor *a, tl_dtype dt)
         return NULL;
     }
     return out;
+}
+
+tl_tensor *tl_as_dtype(const tl_tensor *a, tl_dtype dt)
+{
+    if (a->dtype != dt) return tl_cast(a, dt);
+    tl_tensor_retain((tl_tensor *)a);
+    return (tl_tensor *)a;
 }
 
 tl_tensor *tl_copy(const tl_tensor *t) { return tl_cast(t, t->dtype); }

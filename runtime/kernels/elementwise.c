@@ -9,17 +9,9 @@
 
 tl_dtype tl_float_for(tl_dtype d)
 {
-    switch (d) {
-    case TL_BOOL: case TL_U8: case TL_I8: return TL_F16;
-    case TL_U16: case TL_I16: return TL_F32;
-    case TL_U32: case TL_I32: case TL_U64: case TL_I64: return TL_F64;
-    default: return d;
-    }
-}
-
-static tl_dtype real_of(tl_dtype d)
-{
-    return d == TL_C64 ? TL_F32 : d == TL_C128 ? TL_F64 : d;
+    if (!tl_is_intlike(d)) return d;
+    size_t size = tl_dtype_size(d);
+    return size == 1 ? TL_F16 : size == 2 ? TL_F32 : TL_F64;   /* 11, 24, 53 significant bits */
 }
 
 tl_dtype tl_binop_compute_dtype(tl_binop op, tl_dtype dt)
@@ -107,7 +99,7 @@ tl_dtype tl_unop_result_dtype(tl_unop op, tl_dtype d)
 {
     switch (op) {
     case TL_ISNAN: case TL_ISINF: case TL_ISFINITE: return TL_BOOL;
-    case TL_ABS: case TL_ANGLE: return real_of(tl_unop_compute_dtype(op, d));
+    case TL_ABS: case TL_ANGLE: return tl_dtype_real(tl_unop_compute_dtype(op, d));
     default: return tl_unop_compute_dtype(op, d);
     }
 }
@@ -136,15 +128,6 @@ const char *tl_unop_name(tl_unop op)
 /* ---- helpers ---------------------------------------------------------------- */
 
 /* t itself (retained) when it already has dtype dt, else a converted copy. */
-static tl_tensor *as_dtype(const tl_tensor *t, tl_dtype dt)
-{
-    if (t->dtype == dt) {
-        tl_tensor_retain((tl_tensor *)t);
-        return (tl_tensor *)t;
-    }
-    return tl_cast(t, dt);
-}
-
 /* True when writing out while reading x (broadcast to out's shape) element
    by element cannot clobber an element of x before it is read: no shared
    bytes, or x is exactly out's own layout (x += y). */
@@ -281,9 +264,9 @@ static int run_binary(tl_inner_fn fn, tl_tensor *out, const tl_tensor *a, const 
 static int prepare_operands(tl_binop op, tl_dtype cdt, const tl_tensor *a, const tl_tensor *b,
                             tl_tensor **ca, tl_tensor **cb)
 {
-    *ca = as_dtype(a, cdt);
+    *ca = tl_as_dtype(a, cdt);
     if (!*ca) return -1;
-    *cb = as_dtype(b, cdt);
+    *cb = tl_as_dtype(b, cdt);
     if (!*cb || check_int_operands(op, cdt, *cb) < 0) {
         tl_tensor_release(*ca);
         if (*cb) tl_tensor_release(*cb);
@@ -299,14 +282,12 @@ static int prepare_operands(tl_binop op, tl_dtype cdt, const tl_tensor *a, const
    in f32 and round once. bf16 widens with a shift, so only its unary
    functions (which gain the SIMD f32 versions) take this path. */
 
-static bool is_half(tl_dtype d) { return d == TL_F16 || d == TL_BF16; }
-
 #define HALF_VIA_F32_MIN 4096
 
 /* t in dtype d (rounded there first), then widened to f32. */
 static tl_tensor *half_to_f32(const tl_tensor *t, tl_dtype d)
 {
-    tl_tensor *h = as_dtype(t, d);
+    tl_tensor *h = tl_as_dtype(t, d);
     if (!h) return NULL;
     tl_tensor *w = tl_cast(h, TL_F32);
     tl_tensor_release(h);
@@ -343,7 +324,7 @@ static tl_tensor *scalar_power(const tl_tensor *a, const tl_tensor *b, tl_dtype 
     e = tl_scalar_to_f64(&es, cdt);
     if (e != 2 && e != 0.5 && e != 1 && e != -1) return NULL;
     *done = true;
-    tl_tensor *x = as_dtype(a, cdt), *r = NULL;
+    tl_tensor *x = tl_as_dtype(a, cdt), *r = NULL;
     if (!x) return NULL;
     if (e == 2) {
         r = tl_binary(TL_MUL, x, x, cdt);
@@ -567,12 +548,12 @@ tl_tensor *tl_unary(tl_unop op, const tl_tensor *a)
         tl_seterr("%s is not supported for dtype %s", tl_unop_name(op), tl_dtype_name(a->dtype));
         return NULL;
     }
-    if (is_half(cdt) && tl_tensor_size(a) >= HALF_VIA_F32_MIN && tl_unary_loop(op, TL_F32)) {
+    if (tl_is_half(cdt) && tl_tensor_size(a) >= HALF_VIA_F32_MIN && tl_unary_loop(op, TL_F32)) {
         tl_tensor *w = half_to_f32(a, cdt), *r = w ? tl_unary(op, w) : NULL;
         if (w) tl_tensor_release(w);
         return finish_half(r, tl_unop_result_dtype(op, a->dtype));
     }
-    tl_tensor *ca = as_dtype(a, cdt);
+    tl_tensor *ca = tl_as_dtype(a, cdt);
     if (!ca) return NULL;
     tl_tensor *out = tl_kern_empty(tl_unop_result_dtype(op, a->dtype), a->ndim, a->shape);
     if (out) {
@@ -613,9 +594,9 @@ tl_tensor *tl_where(const tl_tensor *cond, const tl_tensor *a, const tl_tensor *
     if (tl_broadcast_shapes(cond->ndim, cond->shape, a->ndim, a->shape, &n1, s1) < 0) return NULL;
     if (tl_broadcast_shapes(n1, s1, b->ndim, b->shape, &n2, s2) < 0) return NULL;
     tl_inner_fn fns[17] = { [1] = where1, [2] = where2, [4] = where4, [8] = where8, [16] = where16 };
-    tl_tensor *cc = as_dtype(cond, TL_BOOL), *ca = NULL, *cb = NULL, *out = NULL;
-    if (cc) ca = as_dtype(a, dt);
-    if (ca) cb = as_dtype(b, dt);
+    tl_tensor *cc = tl_as_dtype(cond, TL_BOOL), *ca = NULL, *cb = NULL, *out = NULL;
+    if (cc) ca = tl_as_dtype(a, dt);
+    if (ca) cb = tl_as_dtype(b, dt);
     if (cb) out = tl_kern_empty(dt, n2, s2);
     if (out) {
         tl_iter it;
@@ -635,7 +616,7 @@ tl_tensor *tl_clip(const tl_tensor *a, const tl_tensor *lo, const tl_tensor *hi,
 {
     /* numpy's clip is minimum(maximum(a, lo), hi): NaN propagates, hi wins over lo */
     if (!lo && !hi) return tl_cast(a, dt);
-    tl_tensor *t = lo ? tl_binary(TL_MAXIMUM, a, lo, dt) : as_dtype(a, dt);
+    tl_tensor *t = lo ? tl_binary(TL_MAXIMUM, a, lo, dt) : tl_as_dtype(a, dt);
     if (!t || !hi) return t;
     tl_tensor *r = tl_binary(TL_MINIMUM, t, hi, dt);
     tl_tensor_release(t);

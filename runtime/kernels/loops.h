@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "elem.h"   /* tl_cf and tl_cd: complex numbers as plain pairs */
+#include "elem.h"
 #include "kern.h"
 
 

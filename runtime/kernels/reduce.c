@@ -11,21 +11,18 @@ static const char *redop_names[TL_NREDOPS] = {
 
 /* ---- dtype rules (SPEC §5) -------------------------------------------------- */
 
-static tl_dtype real_of(tl_dtype d) { return d == TL_C64 ? TL_F32 : d == TL_C128 ? TL_F64 : d; }
-static bool is_half(tl_dtype d) { return d == TL_F16 || d == TL_BF16; }
-static bool intlike(tl_dtype d) { return tl_is_int(d) || d == TL_BOOL; }
 
 tl_dtype tl_reduce_result_dtype(tl_redop op, tl_dtype in)
 {
     switch (op) {
     case TL_RSUM: case TL_RPROD:
         if (tl_dtype_kind(in) == TL_KIND_UINT) return TL_U64;
-        if (intlike(in)) return TL_I64;
+        if (tl_is_intlike(in)) return TL_I64;
         return in;
     case TL_RMEAN:
-        return intlike(in) ? TL_F64 : in;
+        return tl_is_intlike(in) ? TL_F64 : in;
     case TL_RVAR: case TL_RSTD: case TL_RNORM: case TL_RLOGSUMEXP:
-        return intlike(in) ? TL_F64 : real_of(in);
+        return tl_is_intlike(in) ? TL_F64 : tl_dtype_real(in);
     case TL_RARGMIN: case TL_RARGMAX:
         return TL_I64;
     case TL_RANY: case TL_RALL:
@@ -42,7 +39,7 @@ static tl_dtype work_dtype(tl_redop op, tl_dtype in)
     if (op == TL_RANY || op == TL_RALL) return TL_BOOL;
     if (tl_dtype_kind(in) == TL_KIND_UINT || in == TL_BOOL) return TL_U64;
     if (tl_is_int(in)) return TL_I64;
-    if (is_half(in)) return TL_F32;
+    if (tl_is_half(in)) return TL_F32;
     if (in == TL_C64 && op != TL_RSUM && op != TL_RPROD) return TL_C128;
     return in;
 }
@@ -50,21 +47,12 @@ static tl_dtype work_dtype(tl_redop op, tl_dtype in)
 /* Float dtype that mean/var/norm/logsumexp compute in. */
 static tl_dtype float_work(tl_dtype in)
 {
-    if (intlike(in)) return TL_F64;
-    if (is_half(in)) return TL_F32;
+    if (tl_is_intlike(in)) return TL_F64;
+    if (tl_is_half(in)) return TL_F32;
     return in;
 }
 
 /* ---- small tensor helpers ------------------------------------------------------ */
-
-static tl_tensor *as_dtype(const tl_tensor *t, tl_dtype dt)
-{
-    if (t->dtype == dt) {
-        tl_tensor_retain((tl_tensor *)t);
-        return (tl_tensor *)t;
-    }
-    return tl_cast(t, dt);
-}
 
 /* Replaces *t by a cast of it (releasing the old one); false on failure. */
 static bool recast(tl_tensor **t, tl_dtype dt)
@@ -402,7 +390,7 @@ static tl_tensor *reduce_core(tl_redop op, const tl_tensor *a, const bool *mask,
         }
     }
     if (rc == 0 && !narrow) {
-        tl_tensor *x = as_dtype(a, w);
+        tl_tensor *x = tl_as_dtype(a, w);
         rc = x ? plan_reduction(&p, out, x, mask, op == TL_RARGMIN || op == TL_RARGMAX, &src) : -1;
         if (x) tl_tensor_release(x);
     }
@@ -461,7 +449,7 @@ static tl_tensor *abs_squared(const tl_tensor *x)
 
 static tl_tensor *mean_of(const tl_tensor *a, const bool *mask, bool keepdims)
 {
-    tl_tensor *x = as_dtype(a, float_work(a->dtype));
+    tl_tensor *x = tl_as_dtype(a, float_work(a->dtype));
     if (!x) return NULL;
     tl_tensor *s = reduce_core(TL_RSUM, x, mask, keepdims);
     tl_tensor_release(x);
@@ -471,7 +459,7 @@ static tl_tensor *mean_of(const tl_tensor *a, const bool *mask, bool keepdims)
 /* numpy's _var: mean, deviations, |d|^2, sum, divide by max(R - ddof, 0). */
 static tl_tensor *var_of(const tl_tensor *a, const bool *mask, bool keepdims, int64_t ddof)
 {
-    tl_tensor *x = as_dtype(a, float_work(a->dtype));
+    tl_tensor *x = tl_as_dtype(a, float_work(a->dtype));
     if (!x) return NULL;
     tl_tensor *m = mean_of(x, mask, true), *d = NULL, *sq = NULL, *s = NULL;
     if (m) d = tl_binary(TL_SUB, x, m, x->dtype);
@@ -485,7 +473,7 @@ static tl_tensor *var_of(const tl_tensor *a, const bool *mask, bool keepdims, in
 
 static tl_tensor *norm_of(const tl_tensor *a, const bool *mask, bool keepdims)
 {
-    tl_tensor *x = as_dtype(a, float_work(a->dtype));
+    tl_tensor *x = tl_as_dtype(a, float_work(a->dtype));
     if (!x) return NULL;
     tl_tensor *sq = abs_squared(x), *s = NULL, *r = NULL;
     tl_tensor_release(x);
@@ -503,7 +491,7 @@ static tl_tensor *logsumexp_of(const tl_tensor *a, const bool *mask, bool keepdi
         tl_seterr("logsumexp is not supported for dtype %s", tl_dtype_name(a->dtype));
         return NULL;
     }
-    tl_tensor *x = as_dtype(a, float_work(a->dtype));
+    tl_tensor *x = tl_as_dtype(a, float_work(a->dtype));
     if (!x) return NULL;
     if (reduced_count(a, mask) == 0) {            /* log(0) = -inf over empty axes */
         tl_tensor *s = reduce_core(TL_RSUM, x, mask, keepdims);

@@ -215,7 +215,7 @@ COMPLEX_UNARY(c128, tl_cd, double, double complex, CMPLX, )
     [TL_CONJ][D] = COPY, [TL_ISNAN][D] = false_loop, [TL_ISINF][D] = false_loop,      \
     [TL_ISFINITE][D] = true_loop
 
-#define REAL_ENTRIES(D, S, COPY)                                                      \
+#define FLOAT_ENTRIES(D, S, COPY)                                                      \
     [TL_NEG][D] = S##_neg_l, [TL_ABS][D] = S##_abs_l, [TL_SIGN][D] = S##_sign_l,      \
     [TL_SQRT][D] = S##_sqrt_l, [TL_EXP][D] = S##_exp_l, [TL_EXPM1][D] = S##_expm1_l,  \
     [TL_LOG][D] = S##_log_l, [TL_LOG1P][D] = S##_log1p_l, [TL_LOG2][D] = S##_log2_l,  \
@@ -230,7 +230,7 @@ COMPLEX_UNARY(c128, tl_cd, double, double complex, CMPLX, )
     [TL_RELU][D] = S##_relu_l, [TL_GELU][D] = S##_gelu_l,                             \
     [TL_GELU_TANH][D] = S##_gelu_tanh_l, [TL_SILU][D] = S##_silu_l
 
-#define COMPLEX_ENTRIES(D, S)                                                         \
+#define COMPLEX_ENTRIES(D, S, COPY)                                                       \
     [TL_NEG][D] = S##_neg_l, [TL_ABS][D] = S##_abs_l, [TL_SIGN][D] = S##_sign_l,      \
     [TL_SQRT][D] = S##_sqrt_l, [TL_EXP][D] = S##_exp_l, [TL_EXPM1][D] = S##_expm1_l,  \
     [TL_LOG][D] = S##_log_l, [TL_LOG1P][D] = S##_log1p_l, [TL_LOG2][D] = S##_log2_l,  \
@@ -241,18 +241,14 @@ COMPLEX_UNARY(c128, tl_cd, double, double complex, CMPLX, )
     [TL_ISINF][D] = S##_isinf_l, [TL_ISFINITE][D] = S##_isfinite_l,                   \
     [TL_CONJ][D] = S##_conj_l, [TL_ANGLE][D] = S##_angle_l
 
-static const tl_inner_fn unary_table[TL_NUNOPS][TL_NDTYPES] = {
-    [TL_NOT][TL_BOOL] = b_not_l, [TL_ABS][TL_BOOL] = copy1, [TL_CONJ][TL_BOOL] = copy1,
-    [TL_ISNAN][TL_BOOL] = false_loop, [TL_ISINF][TL_BOOL] = false_loop,
-    [TL_ISFINITE][TL_BOOL] = true_loop,
-    INT_ENTRIES(TL_U8, u8, copy1), INT_ENTRIES(TL_U16, u16, copy2),
-    INT_ENTRIES(TL_U32, u32, copy4), INT_ENTRIES(TL_U64, u64, copy8),
-    INT_ENTRIES(TL_I8, i8, copy1), INT_ENTRIES(TL_I16, i16, copy2),
-    INT_ENTRIES(TL_I32, i32, copy4), INT_ENTRIES(TL_I64, i64, copy8),
-    REAL_ENTRIES(TL_F16, f16, copy2), REAL_ENTRIES(TL_BF16, bf16, copy2),
-    REAL_ENTRIES(TL_F32, f32, copy4), REAL_ENTRIES(TL_F64, f64, copy8),
-    COMPLEX_ENTRIES(TL_C64, c64), COMPLEX_ENTRIES(TL_C128, c128),
-};
+#define BOOL_ENTRIES(D, S, COPY)                                                      \
+    [TL_NOT][D] = b_not_l, [TL_ABS][D] = COPY, [TL_CONJ][D] = COPY,                   \
+    [TL_ISNAN][D] = false_loop, [TL_ISINF][D] = false_loop, [TL_ISFINITE][D] = true_loop
+#define UINT_ENTRIES INT_ENTRIES
+
+/* One row per dtype of the master list, by its kind. */
+#define DTYPE_ENTRIES(arg, ENUM, S, NAME, NUMPY, CTYPE, KIND, SIZE, ...) KIND##_ENTRIES(ENUM, S, copy##SIZE),
+static const tl_inner_fn unary_table[TL_NUNOPS][TL_NDTYPES] = { TL_DTYPE_LIST(DTYPE_ENTRIES, ) };
 
 tl_inner_fn tl_unary_loop(tl_unop op, tl_dtype cdt)
 {
