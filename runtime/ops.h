@@ -3,6 +3,8 @@
 #define TL_OPS_H
 
 #include "tensor.h"
+#include "redop_list.h"
+#include "unop_list.h"
 
 /* The binary elementwise operators, one row each: enum, spelling (messages and
    the language's operator table), element function (tl_<dtype>_<fn> in elem.h,
@@ -61,18 +63,15 @@ static inline bool tl_binop_is_comparison(tl_binop op)
 /* Spelling of op for messages: "+", "//", "minimum"; "?" when op is out of range. */
 const char *tl_binop_name(tl_binop op);
 
-/* Unary elementwise functions; the result dtype is the input's, except:
-   ISNAN/ISINF/ISFINITE/NOT-of-bool give bool; ABS/ANGLE/REAL/IMAG of complex give the real dtype. */
+/* Unary elementwise functions, one per row of unop_list.h (which gives each
+   one's dtype rules: ISNAN/ISINF/ISFINITE give bool; ABS/ANGLE of complex
+   give the real dtype; the float functions compute ints in floats). */
+#define TL_UNOP_ENUM_(arg, ENUM, ...) ENUM,
 typedef enum tl_unop {
-    TL_NEG, TL_NOT /* ~ : logical for bool, bitwise for ints */,
-    TL_ABS, TL_SIGN, TL_SQRT, TL_EXP, TL_EXPM1, TL_LOG, TL_LOG1P, TL_LOG2,
-    TL_SIN, TL_COS, TL_TAN, TL_TANH, TL_SINH, TL_COSH, TL_ASIN, TL_ACOS, TL_ATAN,
-    TL_FLOOR, TL_CEIL, TL_ROUND, TL_TRUNC,
-    TL_ISNAN, TL_ISINF, TL_ISFINITE,
-    TL_CONJ, TL_ANGLE,
-    TL_SIGMOID, TL_RELU, TL_GELU, TL_GELU_TANH, TL_SILU,
+    TL_UNOP_LIST(TL_UNOP_ENUM_, )
     TL_NUNOPS
 } tl_unop;
+#undef TL_UNOP_ENUM_
 
 /* Dtype of `op` applied to a tensor of dtype d (after the caller's promotion). */
 tl_dtype tl_binop_result_dtype(tl_binop op, tl_dtype computation);
@@ -144,12 +143,17 @@ tl_tensor *tl_clip(const tl_tensor *a, const tl_tensor *lo, const tl_tensor *hi,
 
 /* Reductions over a set of axes (axes[i] normalized, distinct; naxes == 0 with
    all_axes means every axis). Result dtypes follow SPEC §5. */
+#define TL_REDOP_ENUM_(arg, ENUM, ...) ENUM,
 typedef enum tl_redop {
-    TL_RSUM, TL_RPROD, TL_RMEAN, TL_RVAR, TL_RSTD, TL_RMIN, TL_RMAX,
-    TL_RARGMIN, TL_RARGMAX, TL_RANY, TL_RALL, TL_RNORM, TL_RLOGSUMEXP,
+    TL_REDOP_LIST(TL_REDOP_ENUM_, )     /* one per row of redop_list.h */
     TL_NREDOPS
 } tl_redop;
+#undef TL_REDOP_ENUM_
 tl_dtype tl_reduce_result_dtype(tl_redop op, tl_dtype input);
+/* The reduction's name in messages ("minimum"), and whether axis=() gives its
+   input's values in the result dtype (numpy) rather than an error. */
+const char *tl_redop_name(tl_redop op);
+bool tl_redop_allows_no_axes(tl_redop op);
 tl_tensor *tl_reduce(tl_redop op, const tl_tensor *a, int naxes, const int *axes, bool keepdims, int64_t ddof);
 tl_tensor *tl_cumsum(const tl_tensor *a, int axis /* TL_AXIS_NONE: flattened */);
 

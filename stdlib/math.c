@@ -181,45 +181,19 @@ static bool bi_where(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
-#define UN(NAME, OP, HELP) { NAME, bi_unary, NAME "(x)", HELP, OP }
+/* One row per unop_list.h function with a builtin (BI column UN). */
+#define UN_ROW(arg, ENUM, STEM, NAME, COMPUTE, RESULT, FLOAT, CPLX, SIMDF, SIMDD, BI, SIG, HELP) UN_ROW_##BI(ENUM, NAME, SIG, HELP)
+#define UN_ROW_UN(ENUM, NAME, SIG, HELP) { NAME, bi_unary, SIG, HELP, ENUM },
+#define UN_ROW_NONE(...)
 #define BIN(NAME, OP, SIG, HELP) { NAME, bi_binary, SIG, HELP, OP }
 
 const Builtin bi_math_table[] = {
-    UN("abs", TL_ABS, "absolute value (the magnitude for complex)"),
-    UN("sign", TL_SIGN, "-1, 0 or 1 by sign (nan stays nan)"),
-    UN("sqrt", TL_SQRT, "square root (integers compute in floats)"),
-    UN("exp", TL_EXP, "e to the x"),
-    UN("expm1", TL_EXPM1, "exp(x) - 1, accurate near 0"),
-    UN("log", TL_LOG, "natural logarithm"),
-    UN("log1p", TL_LOG1P, "log(1 + x), accurate near 0"),
-    UN("log2", TL_LOG2, "base-2 logarithm"),
-    UN("sin", TL_SIN, "sine (radians)"),
-    UN("cos", TL_COS, "cosine (radians)"),
-    UN("tan", TL_TAN, "tangent (radians)"),
-    UN("tanh", TL_TANH, "hyperbolic tangent"),
-    UN("sinh", TL_SINH, "hyperbolic sine"),
-    UN("cosh", TL_COSH, "hyperbolic cosine"),
-    UN("asin", TL_ASIN, "inverse sine"),
-    UN("acos", TL_ACOS, "inverse cosine"),
-    UN("atan", TL_ATAN, "inverse tangent"),
+    TL_UNOP_LIST(UN_ROW, )
     BIN("atan2", TL_ATAN2, "atan2(y, x)", "the angle of the point (x, y), elementwise"),
-    UN("floor", TL_FLOOR, "largest integer <= x"),
-    UN("ceil", TL_CEIL, "smallest integer >= x"),
-    { "round", bi_unary, "round(x, decimals=0)", "rounds half to even (as numpy), to decimals places", TL_ROUND },
-    UN("trunc", TL_TRUNC, "rounds toward zero"),
     BIN("pow", TL_POW, "pow(x, y)", "x ** y, elementwise"),
     BIN("minimum", TL_MINIMUM, "minimum(x, y)", "the smaller of x and y, elementwise (nan propagates)"),
     BIN("maximum", TL_MAXIMUM, "maximum(x, y)", "the larger of x and y, elementwise (nan propagates)"),
     { "clip", bi_clip, "clip(a, lo=none, hi=none)", "limits values to [lo, hi]", 0 },
     { "where", bi_where, "where(cond, x, y)", "x where cond is true, else y (broadcast)", 0 },
-    UN("isnan", TL_ISNAN, "true where x is nan"),
-    UN("isinf", TL_ISINF, "true where x is infinite"),
-    UN("isfinite", TL_ISFINITE, "true where x is neither inf nor nan"),
-    UN("conj", TL_CONJ, "complex conjugate"),
-    UN("angle", TL_ANGLE, "the complex argument in radians"),
-    UN("sigmoid", TL_SIGMOID, "1 / (1 + exp(-x))"),
-    UN("relu", TL_RELU, "max(x, 0)"),
-    { "gelu", bi_unary, "gelu(x, approximate=\"none\")", "x * Phi(x) (exact erf form; approximate=\"tanh\" for the tanh one)", TL_GELU },
-    UN("silu", TL_SILU, "x * sigmoid(x)"),
     { NULL, NULL, NULL, NULL, 0 },
 };

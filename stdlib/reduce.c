@@ -4,13 +4,9 @@
 /* axis=() reduces over no axis: the values themselves in the result dtype (numpy), for the ops where that is defined. */
 static tl_tensor *reduce_no_axes(tl_redop op, const tl_tensor *t)
 {
-    switch (op) {
-    case TL_RSUM: case TL_RPROD: case TL_RMEAN: case TL_RMIN: case TL_RMAX: case TL_RANY: case TL_RALL:
-        return tl_cast(t, tl_reduce_result_dtype(op, t->dtype));
-    default:
-        tl_seterr("axis=() is not supported for this reduction");
-        return NULL;
-    }
+    if (tl_redop_allows_no_axes(op)) return tl_cast(t, tl_reduce_result_dtype(op, t->dtype));
+    tl_seterr("axis=() is not supported for this reduction");
+    return NULL;
 }
 
 /* sum(x, axis=none, keepdims=false) and the rest of the family; the row's tag is the tl_redop. */
@@ -64,22 +60,11 @@ static bool bi_cumsum(Interp *I, CallArgs *a, Value *out)
     return ret_tensor(I, a, r, out);
 }
 
-#define RED(NAME, OP, HELP) { NAME, bi_reduce, NAME "(x, axis=none, keepdims=false)", HELP, OP }
+/* One row per reduction of redop_list.h. */
+#define RED_ROW(arg, ENUM, NAME, WHAT, RESULT, NOAXES, SIG, HELP) { NAME, bi_reduce, SIG, HELP, ENUM },
 
 const Builtin bi_reduce_table[] = {
-    RED("sum", TL_RSUM, "sum over axis (all axes if none); small ints and bool sum in i64"),
-    RED("prod", TL_RPROD, "product over axis"),
-    RED("mean", TL_RMEAN, "arithmetic mean over axis (f64 for integers)"),
-    { "var", bi_reduce, "var(x, axis=none, keepdims=false, ddof=0)", "variance: mean squared deviation, divided by n - ddof", TL_RVAR },
-    { "std", bi_reduce, "std(x, axis=none, keepdims=false, ddof=0)", "standard deviation: sqrt(var)", TL_RSTD },
-    RED("min", TL_RMIN, "smallest value over axis (nan propagates)"),
-    RED("max", TL_RMAX, "largest value over axis (nan propagates)"),
-    RED("argmin", TL_RARGMIN, "index of the smallest value (of the flattened tensor if axis is none)"),
-    RED("argmax", TL_RARGMAX, "index of the largest value (of the flattened tensor if axis is none)"),
-    RED("any", TL_RANY, "true if any element over axis is nonzero"),
-    RED("all", TL_RALL, "true if every element over axis is nonzero"),
-    RED("norm", TL_RNORM, "2-norm over axis (Frobenius over all axes if none)"),
-    RED("logsumexp", TL_RLOGSUMEXP, "log(sum(exp(x))) over axis, computed stably"),
+    TL_REDOP_LIST(RED_ROW, )
     { "cumsum", bi_cumsum, "cumsum(x, axis=none)", "running sums along axis (of the flattened tensor if none)", 0 },
     { NULL, NULL, NULL, NULL, 0 },
 };

@@ -81,25 +81,28 @@ tl_dtype tl_binop_result_dtype(tl_binop op, tl_dtype computation)
     return tl_binop_compute_dtype(op, computation);
 }
 
+/* Each function's COMPUTE and RESULT rules (unop_list.h). */
+enum { UN_COMPUTE_KEEP, UN_COMPUTE_FLOAT, UN_COMPUTE_ROUND };
+enum { UN_RESULT_SAME, UN_RESULT_BOOL, UN_RESULT_REAL };
+typedef struct unop_rules { uint8_t compute, result; } unop_rules;
+#define UNOP_RULES(arg, ENUM, STEM, NAME, COMPUTE, RESULT, ...) [ENUM] = { UN_COMPUTE_##COMPUTE, UN_RESULT_##RESULT },
+static const unop_rules unop_rule[TL_NUNOPS] = { TL_UNOP_LIST(UNOP_RULES, ) };
+#undef UNOP_RULES
+
 tl_dtype tl_unop_compute_dtype(tl_unop op, tl_dtype d)
 {
-    bool intlike = tl_is_int(d) || d == TL_BOOL;
-    switch (op) {
-    case TL_NEG: case TL_NOT: case TL_ABS: case TL_SIGN: case TL_CONJ:
-    case TL_ISNAN: case TL_ISINF: case TL_ISFINITE: case TL_RELU:
-        return d;
-    case TL_ROUND:
-        return d == TL_BOOL ? TL_F16 : d;        /* numpy rounds ints to themselves */
-    default:
-        return intlike ? tl_float_for(d) : d;    /* sqrt(i8) is f16, as numpy */
+    switch (unop_rule[op].compute) {
+    case UN_COMPUTE_KEEP: return d;
+    case UN_COMPUTE_ROUND: return d == TL_BOOL ? TL_F16 : d;      /* numpy rounds ints to themselves */
+    default: return tl_float_for(d);                              /* sqrt(i8) is f16, as numpy */
     }
 }
 
 tl_dtype tl_unop_result_dtype(tl_unop op, tl_dtype d)
 {
-    switch (op) {
-    case TL_ISNAN: case TL_ISINF: case TL_ISFINITE: return TL_BOOL;
-    case TL_ABS: case TL_ANGLE: return tl_dtype_real(tl_unop_compute_dtype(op, d));
+    switch (unop_rule[op].result) {
+    case UN_RESULT_BOOL: return TL_BOOL;
+    case UN_RESULT_REAL: return tl_dtype_real(tl_unop_compute_dtype(op, d));
     default: return tl_unop_compute_dtype(op, d);
     }
 }
@@ -116,12 +119,9 @@ const char *tl_binop_name(tl_binop op)
 
 const char *tl_unop_name(tl_unop op)
 {
-    static const char *names[TL_NUNOPS] = {
-        "unary -", "~", "abs", "sign", "sqrt", "exp", "expm1", "log", "log1p", "log2",
-        "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "acos", "atan",
-        "floor", "ceil", "round", "trunc", "isnan", "isinf", "isfinite",
-        "conj", "angle", "sigmoid", "relu", "gelu", "gelu(approximate=\"tanh\")", "silu",
-    };
+#define UNOP_NAME(arg, ENUM, STEM, NAME, ...) [ENUM] = NAME,
+    static const char *const names[TL_NUNOPS] = { TL_UNOP_LIST(UNOP_NAME, ) };
+#undef UNOP_NAME
     return (unsigned)op < TL_NUNOPS ? names[op] : "?";
 }
 

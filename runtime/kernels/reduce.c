@@ -4,31 +4,29 @@
 
 #include "reduce_loops.h"
 
-static const char *redop_names[TL_NREDOPS] = {
-    "sum", "prod", "mean", "var", "std", "minimum", "maximum", "argmin", "argmax",
-    "any", "all", "norm", "logsumexp",
-};
+/* ---- names and dtype rules (redop_list.h, SPEC §5) -------------------------- */
 
-/* ---- dtype rules (SPEC §5) -------------------------------------------------- */
+enum { RD_RESULT_SUM, RD_RESULT_MEAN, RD_RESULT_REAL, RD_RESULT_SAME, RD_RESULT_I64, RD_RESULT_BOOL };
+enum { RD_NOAXES_CAST, RD_NOAXES_ERROR };
+typedef struct redop_info { const char *what; uint8_t result, noaxes; } redop_info;
+#define REDOP_INFO(arg, ENUM, NAME, WHAT, RESULT, NOAXES, ...) [ENUM] = { WHAT, RD_RESULT_##RESULT, RD_NOAXES_##NOAXES },
+static const redop_info redops[TL_NREDOPS] = { TL_REDOP_LIST(REDOP_INFO, ) };
+#undef REDOP_INFO
 
+const char *tl_redop_name(tl_redop op) { return (unsigned)op < TL_NREDOPS ? redops[op].what : "?"; }
+bool tl_redop_allows_no_axes(tl_redop op) { return (unsigned)op < TL_NREDOPS && redops[op].noaxes == RD_NOAXES_CAST; }
 
 tl_dtype tl_reduce_result_dtype(tl_redop op, tl_dtype in)
 {
-    switch (op) {
-    case TL_RSUM: case TL_RPROD:
+    switch (redops[op].result) {
+    case RD_RESULT_SUM:
         if (tl_dtype_kind(in) == TL_KIND_UINT) return TL_U64;
-        if (tl_is_intlike(in)) return TL_I64;
-        return in;
-    case TL_RMEAN:
-        return tl_is_intlike(in) ? TL_F64 : in;
-    case TL_RVAR: case TL_RSTD: case TL_RNORM: case TL_RLOGSUMEXP:
-        return tl_is_intlike(in) ? TL_F64 : tl_dtype_real(in);
-    case TL_RARGMIN: case TL_RARGMAX:
-        return TL_I64;
-    case TL_RANY: case TL_RALL:
-        return TL_BOOL;
-    default:
-        return in;
+        return tl_is_intlike(in) ? TL_I64 : in;
+    case RD_RESULT_MEAN: return tl_is_intlike(in) ? TL_F64 : in;
+    case RD_RESULT_REAL: return tl_is_intlike(in) ? TL_F64 : tl_dtype_real(in);
+    case RD_RESULT_I64: return TL_I64;
+    case RD_RESULT_BOOL: return TL_BOOL;
+    default: return in;
     }
 }
 
@@ -338,10 +336,10 @@ static tl_tensor *empty_reduction(tl_redop op, tl_dtype rdt, int nd, const int64
     case TL_RSUM: case TL_RANY: v = 0; break;
     case TL_RPROD: case TL_RALL: v = 1; break;
     case TL_RARGMIN: case TL_RARGMAX:
-        tl_seterr("attempt to get %s of an empty sequence", redop_names[op]);
+        tl_seterr("attempt to get %s of an empty sequence", tl_redop_name(op));
         return NULL;
     default:
-        tl_seterr("zero-size array to reduction operation %s which has no identity", redop_names[op]);
+        tl_seterr("zero-size array to reduction operation %s which has no identity", tl_redop_name(op));
         return NULL;
     }
     tl_scalar s;
@@ -354,7 +352,7 @@ static tl_tensor *reduce_core(tl_redop op, const tl_tensor *a, const bool *mask,
     tl_dtype rdt = tl_reduce_result_dtype(op, a->dtype), w = work_dtype(op, a->dtype);
     const tl_reduce_kernel *k = tl_reduce_kernel_for(op, w);
     if (!k) {
-        tl_seterr("%s is not supported for dtype %s", redop_names[op], tl_dtype_name(a->dtype));
+        tl_seterr("%s is not supported for dtype %s", tl_redop_name(op), tl_dtype_name(a->dtype));
         return NULL;
     }
     int nd, knd;

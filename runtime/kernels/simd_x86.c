@@ -221,24 +221,23 @@ static inline __m512 tanh16(__m512 x)
     return _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(r), sign));
 }
 
-SIMD_LOOP_F32(exp_f32, TL_EXP, x = Sleef_expf16_u10(x))
-SIMD_LOOP_F32(expm1_f32, TL_EXPM1, x = Sleef_expm1f16_u10(x))
-SIMD_LOOP_F32(log_f32, TL_LOG, x = Sleef_logf16_u10(x))
-SIMD_LOOP_F32(log2_f32, TL_LOG2, x = Sleef_log2f16_u10(x))
-SIMD_LOOP_F32(tanh_f32, TL_TANH, x = tanh16(x))
-SIMD_LOOP_F32(sin_f32, TL_SIN, x = Sleef_sinf16_u10(x))
-SIMD_LOOP_F32(cos_f32, TL_COS, x = Sleef_cosf16_u10(x))
-SIMD_LOOP_F32(sqrt_f32, TL_SQRT, x = _mm512_sqrt_ps(x))
-SIMD_LOOP_F32(sigmoid_f32, TL_SIGMOID, x = sigmoid16(x))
-SIMD_LOOP_F32(silu_f32, TL_SILU, x = _mm512_mul_ps(x, sigmoid16(x)))
-SIMD_LOOP_F32(gelu_f32, TL_GELU, x = gelu16(x))
-SIMD_LOOP_F32(gelu_tanh_f32, TL_GELU_TANH, x = gelu_tanh16(x))
-SIMD_LOOP_F64(exp_f64, TL_EXP, x = exp8d(x))
-SIMD_LOOP_F64(log_f64, TL_LOG, x = Sleef_logd8_u10(x))
-SIMD_LOOP_F64(tanh_f64, TL_TANH, x = Sleef_tanhd8_u10(x))
-SIMD_LOOP_F64(sin_f64, TL_SIN, x = Sleef_sind8_u10(x))
-SIMD_LOOP_F64(cos_f64, TL_COS, x = Sleef_cosd8_u10(x))
-SIMD_LOOP_F64(sqrt_f64, TL_SQRT, x = _mm512_sqrt_pd(x))
+static inline __m512 sqrt16(__m512 x) { return _mm512_sqrt_ps(x); }
+static inline __m512d sqrt8d(__m512d x) { return _mm512_sqrt_pd(x); }
+static inline __m512 silu16(__m512 x) { return _mm512_mul_ps(x, sigmoid16(x)); }
+
+/* The loops of the SIMDF and SIMDD columns of unop_list.h. */
+#define SIMD_APPLY(M, ...) M(__VA_ARGS__)
+#define SIMD_LOOPS(arg, ENUM, STEM, NAME, COMPUTE, RESULT, FLOAT, CPLX, SIMDF, SIMDD, ...) \
+    SIMD_APPLY(SIMDF_##SIMDF, ENUM, STEM) SIMD_APPLY(SIMDD_##SIMDD, ENUM, STEM)
+#define SIMDF_OWN(ENUM, STEM) SIMD_LOOP_F32(STEM##_f32, ENUM, x = STEM##16(x))
+#define SIMDF_SLEEF(ENUM, STEM) SIMD_LOOP_F32(STEM##_f32, ENUM, x = Sleef_##STEM##f16_u10(x))
+#define SIMDF_SLEEF15(ENUM, STEM) SIMD_LOOP_F32(STEM##_f32, ENUM, x = Sleef_##STEM##f16_u15(x))
+#define SIMDF_NONE(...)
+#define SIMDD_OWN(ENUM, STEM) SIMD_LOOP_F64(STEM##_f64, ENUM, x = STEM##8d(x))
+#define SIMDD_SLEEF(ENUM, STEM) SIMD_LOOP_F64(STEM##_f64, ENUM, x = Sleef_##STEM##d8_u10(x))
+#define SIMDD_SLEEF15(ENUM, STEM) SIMD_LOOP_F64(STEM##_f64, ENUM, x = Sleef_##STEM##d8_u15(x))
+#define SIMDD_NONE(...)
+TL_UNOP_LIST(SIMD_LOOPS, )
 
 #pragma GCC pop_options
 
@@ -252,16 +251,14 @@ bool tl_cpu_has_avx512(void)
     return cached;
 }
 
-static const tl_inner_fn simd_f32[TL_NUNOPS] = {
-    [TL_EXP] = exp_f32, [TL_EXPM1] = expm1_f32, [TL_LOG] = log_f32,
-    [TL_LOG2] = log2_f32, [TL_TANH] = tanh_f32, [TL_SIN] = sin_f32, [TL_COS] = cos_f32,
-    [TL_SQRT] = sqrt_f32, [TL_SIGMOID] = sigmoid_f32, [TL_SILU] = silu_f32,
-    [TL_GELU] = gelu_f32, [TL_GELU_TANH] = gelu_tanh_f32,
-};
-static const tl_inner_fn simd_f64[TL_NUNOPS] = {
-    [TL_EXP] = exp_f64, [TL_LOG] = log_f64, [TL_TANH] = tanh_f64, [TL_SIN] = sin_f64,
-    [TL_COS] = cos_f64, [TL_SQRT] = sqrt_f64,
-};
+#define SIMD_F32_CELL(arg, ENUM, STEM, NAME, COMPUTE, RESULT, FLOAT, CPLX, SIMDF, ...) SIMD_APPLY(CELL_##SIMDF, ENUM, STEM##_f32)
+#define SIMD_F64_CELL(arg, ENUM, STEM, NAME, COMPUTE, RESULT, FLOAT, CPLX, SIMDF, SIMDD, ...) SIMD_APPLY(CELL_##SIMDD, ENUM, STEM##_f64)
+#define CELL_OWN(ENUM, FN) [ENUM] = FN,
+#define CELL_SLEEF CELL_OWN
+#define CELL_SLEEF15 CELL_OWN
+#define CELL_NONE(...)
+static const tl_inner_fn simd_f32[TL_NUNOPS] = { TL_UNOP_LIST(SIMD_F32_CELL, ) };
+static const tl_inner_fn simd_f64[TL_NUNOPS] = { TL_UNOP_LIST(SIMD_F64_CELL, ) };
 
 static const tl_inner_fn simd_bin_f32[TL_NBINOPS] = {
     [TL_ADD] = add_f32, [TL_SUB] = sub_f32, [TL_MUL] = mul_f32, [TL_DIV] = div_f32,

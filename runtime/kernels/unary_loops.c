@@ -71,27 +71,14 @@ INT_UNARY(u64, uint64_t, uint64_t, x, (uint64_t)(x > 0), x)
 REAL_FUNCS(f32, float, expf, fabsf, atan2f)
 REAL_FUNCS(f64, double, exp, fabs, atan2)
 
-/* Every real unary function over one float type: WRAP(expr in F) converts the
-   float result back to storage type T; IN converts storage to F. */
+/* The real unary functions unary_loops.c writes itself (OWN in unop_list.h)
+   over one float type: IN converts storage type T to the computing float, OUT
+   converts back. */
 #define REAL_UNARY(S, T, IN, OUT, P, L)                                               \
     L(S##_neg_l, T, T, OUT(-IN(x)))                                                   \
     L(S##_abs_l, T, T, OUT(P##_abs(IN(x))))                                           \
     TL_UN_LOOP_P(S##_sign_l, T, T, OUT(P##_sign(IN(x))))                              \
     L(S##_sqrt_l, T, T, OUT(P##_SQRT(IN(x))))                                         \
-    TL_UN_LOOP_P(S##_exp_l, T, T, OUT(P##_EXP(IN(x))))                                \
-    TL_UN_LOOP_P(S##_expm1_l, T, T, OUT(P##_EXPM1(IN(x))))                            \
-    TL_UN_LOOP_P(S##_log_l, T, T, OUT(P##_LOG(IN(x))))                                \
-    TL_UN_LOOP_P(S##_log1p_l, T, T, OUT(P##_LOG1P(IN(x))))                            \
-    TL_UN_LOOP_P(S##_log2_l, T, T, OUT(P##_LOG2(IN(x))))                              \
-    TL_UN_LOOP_P(S##_sin_l, T, T, OUT(P##_SIN(IN(x))))                                \
-    TL_UN_LOOP_P(S##_cos_l, T, T, OUT(P##_COS(IN(x))))                                \
-    TL_UN_LOOP_P(S##_tan_l, T, T, OUT(P##_TAN(IN(x))))                                \
-    TL_UN_LOOP_P(S##_tanh_l, T, T, OUT(P##_TANH(IN(x))))                              \
-    TL_UN_LOOP_P(S##_sinh_l, T, T, OUT(P##_SINH(IN(x))))                              \
-    TL_UN_LOOP_P(S##_cosh_l, T, T, OUT(P##_COSH(IN(x))))                              \
-    TL_UN_LOOP_P(S##_asin_l, T, T, OUT(P##_ASIN(IN(x))))                              \
-    TL_UN_LOOP_P(S##_acos_l, T, T, OUT(P##_ACOS(IN(x))))                              \
-    TL_UN_LOOP_P(S##_atan_l, T, T, OUT(P##_ATAN(IN(x))))                              \
     L(S##_floor_l, T, T, OUT(P##_FLOOR(IN(x))))                                       \
     L(S##_ceil_l, T, T, OUT(P##_CEIL(IN(x))))                                         \
     L(S##_round_l, T, T, OUT(P##_RINT(IN(x))))                                        \
@@ -107,49 +94,32 @@ REAL_FUNCS(f64, double, exp, fabs, atan2)
     TL_UN_LOOP_P(S##_silu_l, T, T, OUT(P##_silu(IN(x))))
 
 #define f32_SQRT sqrtf
-#define f32_EXP expf
-#define f32_EXPM1 expm1f
-#define f32_LOG logf
-#define f32_LOG1P log1pf
-#define f32_LOG2 log2f
-#define f32_SIN sinf
-#define f32_COS cosf
-#define f32_TAN tanf
-#define f32_TANH tanhf
-#define f32_SINH sinhf
-#define f32_COSH coshf
-#define f32_ASIN asinf
-#define f32_ACOS acosf
-#define f32_ATAN atanf
 #define f32_FLOOR floorf
 #define f32_CEIL ceilf
 #define f32_RINT rintf
 #define f32_TRUNC truncf
 #define f64_SQRT sqrt
-#define f64_EXP exp
-#define f64_EXPM1 expm1
-#define f64_LOG log
-#define f64_LOG1P log1p
-#define f64_LOG2 log2
-#define f64_SIN sin
-#define f64_COS cos
-#define f64_TAN tan
-#define f64_TANH tanh
-#define f64_SINH sinh
-#define f64_COSH cosh
-#define f64_ASIN asin
-#define f64_ACOS acos
-#define f64_ATAN atan
 #define f64_FLOOR floor
 #define f64_CEIL ceil
 #define f64_RINT rint
 #define f64_TRUNC trunc
 
+/* The LIBM rows of unop_list.h: STEMf (f16, bf16, f32) or STEM (f64) of the C library. */
+#define UN_APPLY(M, ...) M(__VA_ARGS__)
+#define UN_UNPACK(...) __VA_ARGS__
+#define LIBM_FLOAT_LOOP(arg, ENUM, STEM, NAME, COMPUTE, RESULT, FLOAT, ...) \
+    UN_APPLY(LIBM_FLOAT_##FLOAT, STEM, UN_UNPACK arg)
+#define LIBM_FLOAT_LIBM(STEM, S, T, IN, OUT, SUF) TL_UN_LOOP_P(S##_##STEM##_l, T, T, OUT(STEM##SUF(IN(x))))
+#define LIBM_FLOAT_OWN(...)
+#define LIBM_FLOAT_COPY(...)
+#define LIBM_FLOAT_NONE(...)
+
 #define ID(x) (x)
-REAL_UNARY(f32, float, ID, ID, f32, TL_UN_LOOP)
-REAL_UNARY(f64, double, ID, ID, f64, TL_UN_LOOP)
-REAL_UNARY(f16, uint16_t, H2F, F2H, f32, TL_UN_LOOP_P)
-REAL_UNARY(bf16, uint16_t, B2F, F2B, f32, TL_UN_LOOP_P)
+#define FLOAT_UNARY(S, T, IN, OUT, P, SUF, L) REAL_UNARY(S, T, IN, OUT, P, L) TL_UNOP_LIST(LIBM_FLOAT_LOOP, (S, T, IN, OUT, SUF))
+FLOAT_UNARY(f32, float, ID, ID, f32, f, TL_UN_LOOP)
+FLOAT_UNARY(f64, double, ID, ID, f64, , TL_UN_LOOP)
+FLOAT_UNARY(f16, uint16_t, H2F, F2H, f32, f, TL_UN_LOOP_P)
+FLOAT_UNARY(bf16, uint16_t, B2F, F2B, f32, f, TL_UN_LOOP_P)
 
 /* ---- complex ------------------------------------------------------------- */
 #define COMPLEX_UNARY(S, C, T, CT, MK, SUF)                                           \
@@ -183,21 +153,9 @@ REAL_UNARY(bf16, uint16_t, B2F, F2B, f32, TL_UN_LOOP_P)
     TL_UN_LOOP_P(S##_neg_l, C, C, ((C){ -x.re, -x.im }))                              \
     TL_UN_LOOP_P(S##_abs_l, C, T, hypot##SUF(x.re, x.im))                             \
     TL_UN_LOOP_P(S##_sign_l, C, C, S##_sign(x))                                       \
-    TL_UN_LOOP_P(S##_sqrt_l, C, C, S##_out(csqrt##SUF(S##_in(x))))                    \
-    TL_UN_LOOP_P(S##_exp_l, C, C, S##_out(cexp##SUF(S##_in(x))))                      \
     TL_UN_LOOP_P(S##_expm1_l, C, C, S##_expm1(x))                                     \
-    TL_UN_LOOP_P(S##_log_l, C, C, S##_out(clog##SUF(S##_in(x))))                      \
     TL_UN_LOOP_P(S##_log1p_l, C, C, S##_log1p(x))                                     \
     TL_UN_LOOP_P(S##_log2_l, C, C, S##_log2(x))                                       \
-    TL_UN_LOOP_P(S##_sin_l, C, C, S##_out(csin##SUF(S##_in(x))))                      \
-    TL_UN_LOOP_P(S##_cos_l, C, C, S##_out(ccos##SUF(S##_in(x))))                      \
-    TL_UN_LOOP_P(S##_tan_l, C, C, S##_out(ctan##SUF(S##_in(x))))                      \
-    TL_UN_LOOP_P(S##_tanh_l, C, C, S##_out(ctanh##SUF(S##_in(x))))                    \
-    TL_UN_LOOP_P(S##_sinh_l, C, C, S##_out(csinh##SUF(S##_in(x))))                    \
-    TL_UN_LOOP_P(S##_cosh_l, C, C, S##_out(ccosh##SUF(S##_in(x))))                    \
-    TL_UN_LOOP_P(S##_asin_l, C, C, S##_out(casin##SUF(S##_in(x))))                    \
-    TL_UN_LOOP_P(S##_acos_l, C, C, S##_out(cacos##SUF(S##_in(x))))                    \
-    TL_UN_LOOP_P(S##_atan_l, C, C, S##_out(catan##SUF(S##_in(x))))                    \
     TL_UN_LOOP_P(S##_round_l, C, C, ((C){ rint##SUF(x.re), rint##SUF(x.im) }))        \
     TL_UN_LOOP_P(S##_isnan_l, C, bool, isnan(x.re) || isnan(x.im))                    \
     TL_UN_LOOP_P(S##_isinf_l, C, bool, isinf(x.re) || isinf(x.im))                    \
@@ -205,49 +163,44 @@ REAL_UNARY(bf16, uint16_t, B2F, F2B, f32, TL_UN_LOOP_P)
     TL_UN_LOOP_P(S##_conj_l, C, C, ((C){ x.re, -x.im }))                              \
     TL_UN_LOOP_P(S##_angle_l, C, T, atan2##SUF(x.im, x.re))
 
-COMPLEX_UNARY(c64, tl_cf, float, float complex, CMPLXF, f)
-COMPLEX_UNARY(c128, tl_cd, double, double complex, CMPLX, )
+/* The LIBM rows of unop_list.h for complex: cSTEMf or cSTEM of the C library. */
+#define LIBM_COMPLEX_LOOP(arg, ENUM, STEM, NAME, COMPUTE, RESULT, FLOAT, CPLX, ...) \
+    UN_APPLY(LIBM_COMPLEX_##CPLX, STEM, UN_UNPACK arg)
+#define LIBM_COMPLEX_LIBM(STEM, S, C, SUF) TL_UN_LOOP_P(S##_##STEM##_l, C, C, S##_out(c##STEM##SUF(S##_in(x))))
+#define LIBM_COMPLEX_OWN(...)
+#define LIBM_COMPLEX_NONE(...)
+
+#define COMPLEX_FUNCS(S, C, T, CT, MK, SUF) COMPLEX_UNARY(S, C, T, CT, MK, SUF) TL_UNOP_LIST(LIBM_COMPLEX_LOOP, (S, C, SUF))
+COMPLEX_FUNCS(c64, tl_cf, float, float complex, CMPLXF, f)
+COMPLEX_FUNCS(c128, tl_cd, double, double complex, CMPLX, )
 
 /* ---- the table ------------------------------------------------------------ */
 #define INT_ENTRIES(D, S, COPY)                                                       \
     [TL_NEG][D] = S##_neg_l, [TL_NOT][D] = S##_not_l, [TL_ABS][D] = S##_abs_l,        \
     [TL_SIGN][D] = S##_sign_l, [TL_RELU][D] = S##_relu_l, [TL_ROUND][D] = COPY,       \
     [TL_CONJ][D] = COPY, [TL_ISNAN][D] = false_loop, [TL_ISINF][D] = false_loop,      \
-    [TL_ISFINITE][D] = true_loop
+    [TL_ISFINITE][D] = true_loop,
 
-#define FLOAT_ENTRIES(D, S, COPY)                                                      \
-    [TL_NEG][D] = S##_neg_l, [TL_ABS][D] = S##_abs_l, [TL_SIGN][D] = S##_sign_l,      \
-    [TL_SQRT][D] = S##_sqrt_l, [TL_EXP][D] = S##_exp_l, [TL_EXPM1][D] = S##_expm1_l,  \
-    [TL_LOG][D] = S##_log_l, [TL_LOG1P][D] = S##_log1p_l, [TL_LOG2][D] = S##_log2_l,  \
-    [TL_SIN][D] = S##_sin_l, [TL_COS][D] = S##_cos_l, [TL_TAN][D] = S##_tan_l,        \
-    [TL_TANH][D] = S##_tanh_l, [TL_SINH][D] = S##_sinh_l, [TL_COSH][D] = S##_cosh_l,  \
-    [TL_ASIN][D] = S##_asin_l, [TL_ACOS][D] = S##_acos_l, [TL_ATAN][D] = S##_atan_l,  \
-    [TL_FLOOR][D] = S##_floor_l, [TL_CEIL][D] = S##_ceil_l,                           \
-    [TL_ROUND][D] = S##_round_l, [TL_TRUNC][D] = S##_trunc_l,                         \
-    [TL_ISNAN][D] = S##_isnan_l, [TL_ISINF][D] = S##_isinf_l,                         \
-    [TL_ISFINITE][D] = S##_isfinite_l, [TL_CONJ][D] = COPY,                           \
-    [TL_ANGLE][D] = S##_angle_l, [TL_SIGMOID][D] = S##_sigmoid_l,                     \
-    [TL_RELU][D] = S##_relu_l, [TL_GELU][D] = S##_gelu_l,                             \
-    [TL_GELU_TANH][D] = S##_gelu_tanh_l, [TL_SILU][D] = S##_silu_l
-
-#define COMPLEX_ENTRIES(D, S, COPY)                                                       \
-    [TL_NEG][D] = S##_neg_l, [TL_ABS][D] = S##_abs_l, [TL_SIGN][D] = S##_sign_l,      \
-    [TL_SQRT][D] = S##_sqrt_l, [TL_EXP][D] = S##_exp_l, [TL_EXPM1][D] = S##_expm1_l,  \
-    [TL_LOG][D] = S##_log_l, [TL_LOG1P][D] = S##_log1p_l, [TL_LOG2][D] = S##_log2_l,  \
-    [TL_SIN][D] = S##_sin_l, [TL_COS][D] = S##_cos_l, [TL_TAN][D] = S##_tan_l,        \
-    [TL_TANH][D] = S##_tanh_l, [TL_SINH][D] = S##_sinh_l, [TL_COSH][D] = S##_cosh_l,  \
-    [TL_ASIN][D] = S##_asin_l, [TL_ACOS][D] = S##_acos_l, [TL_ATAN][D] = S##_atan_l,  \
-    [TL_ROUND][D] = S##_round_l, [TL_ISNAN][D] = S##_isnan_l,                         \
-    [TL_ISINF][D] = S##_isinf_l, [TL_ISFINITE][D] = S##_isfinite_l,                   \
-    [TL_CONJ][D] = S##_conj_l, [TL_ANGLE][D] = S##_angle_l
+/* Float and complex entries come from the FLOAT and CPLX columns of unop_list.h. */
+#define UN_ENTRY(arg, ENUM, STEM, NAME, COMPUTE, RESULT, FLOAT, CPLX, ...) \
+    UN_APPLY(UN_ENTRY_PICK, ENUM, STEM, FLOAT, CPLX, UN_UNPACK arg)
+#define UN_ENTRY_PICK(ENUM, STEM, FLOAT, CPLX, COLUMN, D, S, COPY) UN_ENTRY_##COLUMN(ENUM, STEM, FLOAT, CPLX, D, S, COPY)
+#define UN_ENTRY_FLOAT(ENUM, STEM, FLOAT, CPLX, D, S, COPY) UN_CELL_##FLOAT(ENUM, STEM, D, S, COPY)
+#define UN_ENTRY_CPLX(ENUM, STEM, FLOAT, CPLX, D, S, COPY) UN_CELL_##CPLX(ENUM, STEM, D, S, COPY)
+#define UN_CELL_OWN(ENUM, STEM, D, S, COPY) [ENUM][D] = S##_##STEM##_l,
+#define UN_CELL_LIBM UN_CELL_OWN
+#define UN_CELL_COPY(ENUM, STEM, D, S, COPY) [ENUM][D] = COPY,
+#define UN_CELL_NONE(...)
+#define FLOAT_ENTRIES(D, S, COPY) TL_UNOP_LIST(UN_ENTRY, (FLOAT, D, S, COPY))
+#define COMPLEX_ENTRIES(D, S, COPY) TL_UNOP_LIST(UN_ENTRY, (CPLX, D, S, COPY))
 
 #define BOOL_ENTRIES(D, S, COPY)                                                      \
     [TL_NOT][D] = b_not_l, [TL_ABS][D] = COPY, [TL_CONJ][D] = COPY,                   \
-    [TL_ISNAN][D] = false_loop, [TL_ISINF][D] = false_loop, [TL_ISFINITE][D] = true_loop
+    [TL_ISNAN][D] = false_loop, [TL_ISINF][D] = false_loop, [TL_ISFINITE][D] = true_loop,
 #define UINT_ENTRIES INT_ENTRIES
 
 /* One row per dtype of the master list, by its kind. */
-#define DTYPE_ENTRIES(arg, ENUM, S, NAME, NUMPY, CTYPE, KIND, SIZE, ...) KIND##_ENTRIES(ENUM, S, copy##SIZE),
+#define DTYPE_ENTRIES(arg, ENUM, S, NAME, NUMPY, CTYPE, KIND, SIZE, ...) KIND##_ENTRIES(ENUM, S, copy##SIZE)
 static const tl_inner_fn unary_table[TL_NUNOPS][TL_NDTYPES] = { TL_DTYPE_LIST(DTYPE_ENTRIES, ) };
 
 tl_inner_fn tl_unary_loop(tl_unop op, tl_dtype cdt)
