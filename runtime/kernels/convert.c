@@ -1,4 +1,5 @@
 /* convert.c — casts and copies: the dtype conversion kernels, tl_cast, tl_copy, tl_contiguous, tl_assign */
+#include <cpuid.h>
 #include <immintrin.h>
 #include <string.h>
 
@@ -81,7 +82,8 @@ static bool have_avx512(void)
     int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
     if (v < 0) {
         __builtin_cpu_init();
-        v = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("f16c");
+        unsigned a, b, c, d;   /* clang's __builtin_cpu_supports does not know "f16c": ask cpuid */
+        v = __builtin_cpu_supports("avx512f") && __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);
         __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
     }
     return v;

@@ -4,7 +4,15 @@
 
 #include "kern.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
+/* clang ignores `#pragma GCC target` (so sleef.h hides its AVX-512 functions): clang builds,
+   such as the fuzzers' (docs/fuzzing.md), use the portable loops. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define TL_SIMD_X86 1
+#else
+#define TL_SIMD_X86 0
+#endif
+
+#if TL_SIMD_X86
 
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512dq,avx2,fma")
@@ -314,7 +322,7 @@ bool tl_simd_enabled(void)
 
 /* min or max of n >= 16 contiguous floats; a NaN anywhere gives NaN. The
    NaN test is separate because max_ps drops NaNs. Exact: any lane order. */
-#if defined(__x86_64__) && defined(__GNUC__)
+#if TL_SIMD_X86
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512dq,avx2,fma")
 #define MINMAX512(NAME, T, VT, L, LOAD, OP, CMP, RED, SET1NAN)                         \
@@ -352,7 +360,7 @@ MINMAX512(vmin_f64, double, __m512d, 8, _mm512_loadu_pd, _mm512_min_pd, _mm512_c
 #pragma GCC pop_options
 #endif
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if TL_SIMD_X86
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512dq,avx2,fma")
 /* One softmax row in three passes over L1-resident data: max, exp and sum,
@@ -390,7 +398,7 @@ static void softmax_row_f32_avx512(const float *x, float *y, int64_t D, bool wan
 
 bool tl_simd_softmax_row_f32(const float *x, float *y, int64_t D, bool want_log)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if TL_SIMD_X86
     if (tl_simd_enabled() && tl_cpu_has_avx512()) {
         softmax_row_f32_avx512(x, y, D, want_log);
         return true;
@@ -402,7 +410,7 @@ bool tl_simd_softmax_row_f32(const float *x, float *y, int64_t D, bool want_log)
 
 bool tl_simd_minmax(tl_dtype dt, bool want_max, const void *v, int64_t n, void *out)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if TL_SIMD_X86
     if (n < 16 || !tl_simd_enabled() || !tl_cpu_has_avx512()) return false;
     if (dt == TL_F32) {
         *(float *)out = want_max ? vmax_f32(v, n) : vmin_f32(v, n);
@@ -418,7 +426,7 @@ bool tl_simd_minmax(tl_dtype dt, bool want_max, const void *v, int64_t n, void *
 }
 
 /* y[i] = exp(x[i] - m): the inner step of softmax, vectorized when possible. */
-#if defined(__x86_64__) && defined(__GNUC__)
+#if TL_SIMD_X86
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512dq,avx2,fma")
 static void vexp_sub_f32_avx512(float *y, const float *x, float m, int64_t n)
@@ -450,7 +458,7 @@ static void vexp_sub_f64_avx512(double *y, const double *x, double m, int64_t n)
 
 void tl_vexp_sub_f32(float *y, const float *x, float m, int64_t n)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if TL_SIMD_X86
     if (tl_simd_enabled() && tl_cpu_has_avx512()) {
         vexp_sub_f32_avx512(y, x, m, n);
         return;
@@ -461,7 +469,7 @@ void tl_vexp_sub_f32(float *y, const float *x, float m, int64_t n)
 
 void tl_vexp_sub_f64(double *y, const double *x, double m, int64_t n)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if TL_SIMD_X86
     if (tl_simd_enabled() && tl_cpu_has_avx512()) {
         vexp_sub_f64_avx512(y, x, m, n);
         return;
