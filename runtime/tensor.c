@@ -148,13 +148,15 @@ static tl_storage *storage_new_small(size_t nbytes, bool zero)
     return storage_init(s, TL_STORAGE_HEAP, data, nbytes, s, 0);
 }
 
+size_t tl_storage_max_bytes = (size_t)PTRDIFF_MAX - TL_ALIGN;
+
 /* Heap storage is malloc'd (calloc'd when zeroed, so large zero buffers stay
    lazy pages) with room to align data to 64 bytes; map_base keeps the raw
    pointer for free(). Small storages carry their data inline. */
 tl_storage *tl_storage_new(size_t nbytes, bool zero)
 {
     if (nbytes <= SMALL_DATA_MAX) return storage_new_small(nbytes, zero);
-    if (nbytes > (size_t)PTRDIFF_MAX - TL_ALIGN) {
+    if (nbytes > tl_storage_max_bytes) {
         tl_seterr("cannot allocate %zu bytes: too large", nbytes);
         return NULL;
     }

@@ -44,6 +44,9 @@ typedef struct tl_storage {
     char name[64];         /* mapped storage: the file (empty for heap storage) */
 } tl_storage;
 
+/* The largest heap storage granted, in bytes; beyond it tl_storage_new fails with
+   "cannot allocate N bytes: too large". Embedders (the fuzzers) may lower it. */
+extern size_t tl_storage_max_bytes;
 /* Allocates nbytes of 64-byte aligned heap storage (zeroed when zero is true). */
 tl_storage *tl_storage_new(size_t nbytes, bool zero);
 /* Wraps a private mapping (MAP_PRIVATE) of a file region; takes ownership. */

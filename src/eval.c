@@ -35,8 +35,14 @@ static Exec exec(Ctx *C, Node *n);
 /* eval with the callback signature subscript.c uses to evaluate index items. */
 static bool eval_cb(void *ctx, Node *n, Value *out) { return eval(ctx, n, out); }
 
+/* Ctrl-C, or the step budget running out (Interp.steps_left, counted down at loop
+   back-edges and calls when positive), stops evaluation with an error. */
 static bool interrupted(Ctx *C, Span at)
 {
+    if (C->I->steps_left > 0 && --C->I->steps_left == 0) {
+        C->I->steps_left = 1;   /* every later check fails too */
+        return interp_error(C->I, at, "step limit reached"), true;
+    }
     if (!tl_interrupt_flag) return false;
     interp_error(C->I, at, "interrupted");
     return true;

@@ -35,6 +35,8 @@ struct Interp {
     int run_depth;           /* interp_run_source calls in progress (include() nests them) */
     int nsources, capsources;
     int include_depth;       /* interp_run_file calls in progress (bounded: a file may include itself) */
+    int64_t steps_left;      /* > 0: evaluation stops with "step limit reached" after this many
+                                loop iterations and calls (embedders such as the fuzzers set it) */
 };
 
 Interp *interp_new(void);
