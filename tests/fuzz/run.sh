@@ -6,6 +6,7 @@
 #        TL_FUZZ_SEED     libFuzzer's -seed (default: random, printed, so a run can be repeated)
 #        TL_FUZZ_BUILD    the clang build folder (default build-fuzz)
 #        TL_FUZZ_ARGS     more libFuzzer options, e.g. "-jobs=2 -workers=2"
+#        TL_FUZZ_WORK     the scratch folder, emptied first (default BUILD/fuzz-work)
 # Each target first replays its committed regression inputs (tests/fuzz/corpus/TARGET/), then
 # fuzzes from those plus seeds made from the test suite. A crash, leak, sanitizer report, timeout
 # or out-of-memory is a finding: the input is kept as WORK/TARGET/artifacts/* and the run fails.
@@ -16,7 +17,7 @@ root="$(cd "$here/../.." && pwd)"
 seconds="${TL_FUZZ_SECONDS:-60}"
 build="${TL_FUZZ_BUILD:-$root/build-fuzz}"
 case "$build" in /*) ;; *) build="$root/$build" ;; esac
-work="$build/fuzz-work"
+work="${TL_FUZZ_WORK:-$build/fuzz-work}"
 all=(fuzz_parse fuzz_program fuzz_print fuzz_load_npy fuzz_load_npz fuzz_load_safetensors
      fuzz_load_gguf fuzz_load_csv fuzz_load_txt)
 targets=("$@")
@@ -97,7 +98,7 @@ for t in "${targets[@]}"; do
     # shellcheck disable=SC2086
     "$build/tests/fuzz/$t" "${opts[@]}" "${seed[@]}" -max_total_time="$seconds" ${TL_FUZZ_ARGS:-} \
       corpus seeds $( [ -d "$regress" ] && echo "$regress" ) >> "$log" 2>&1
-  ) || status=$?
+  ) < /dev/null || status=$?   # a program reading /dev/stdin (include, load) must not wait
   runs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)"
   secs="$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | tail -1 | grep -o 'in [0-9]*' | grep -o '[0-9]*' || true)"
   used_seed="$(grep -o 'INFO: Seed: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)"
