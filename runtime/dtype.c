@@ -35,7 +35,7 @@ enum {
 
 /* np.result_type for every pair (rows and columns in tl_dtype order), as
    printed by tests/tools/gen_promotion_table.py with numpy 1.24.2; the bf16
-   row and column are SPEC §5's rules (JAX/PyTorch): bf16 with bool or any
+   row and column are docs/language.md §7's rules (JAX/PyTorch): bf16 with bool or any
    integer stays bf16, with f16 or f32 gives f32, with f64 gives f64, with
    complex gives that complex type. */
 static const uint8_t promote_table[TL_NDTYPES][TL_NDTYPES] = {

@@ -58,7 +58,7 @@ static inline bool tl_is_half(tl_dtype d) { return tl_is_float(d) && tl_dtypes[d
 /* Looks a dtype up by tl name ("f32"); returns false when unknown. */
 bool tl_dtype_from_name(const char *name, tl_dtype *out);
 
-/* Result dtype of two strong operands: numpy's result_type plus SPEC's bf16 rules. */
+/* Result dtype of two strong operands: numpy's result_type plus the bf16 rules of docs/language.md §7. */
 tl_dtype tl_promote(tl_dtype a, tl_dtype b);
 
 /* Result dtype of a strong operand with a weak (literal) operand of kind k

@@ -142,7 +142,7 @@ tl_tensor *tl_where(const tl_tensor *cond, const tl_tensor *a, const tl_tensor *
 tl_tensor *tl_clip(const tl_tensor *a, const tl_tensor *lo, const tl_tensor *hi, tl_dtype dt);
 
 /* Reductions over a set of axes (axes[i] normalized, distinct; naxes == 0 with
-   all_axes means every axis). Result dtypes follow SPEC §5. */
+   all_axes means every axis). Result dtypes follow docs/language.md §7. */
 #define TL_REDOP_ENUM_(arg, ENUM, ...) ENUM,
 typedef enum tl_redop {
     TL_REDOP_LIST(TL_REDOP_ENUM_, )     /* one per row of redop_list.h */

@@ -5,7 +5,7 @@
 /* One row per reduction, in tl_redop order. X(arg, columns...):
      ENUM    the tl_redop constant     NAME  the builtin's name
      WHAT    its name in messages (numpy's: "attempt to get minimum of an empty sequence")
-     RESULT  result dtype (SPEC §5): SUM unsigned -> u64, bool and signed -> i64,
+     RESULT  result dtype (docs/language.md §7): SUM unsigned -> u64, bool and signed -> i64,
              else the input's; MEAN bool and ints -> f64, else the input's;
              REAL bool and ints -> f64, complex -> its real dtype; I64; BOOL
      NOAXES  what axis=() gives: CAST the values in the result dtype (numpy); ERROR

@@ -4,7 +4,7 @@
 
 #include "reduce_loops.h"
 
-/* ---- names and dtype rules (redop_list.h, SPEC §5) -------------------------- */
+/* ---- names and dtype rules (redop_list.h, docs/language.md §7) ------------- */
 
 enum { RD_RESULT_SUM, RD_RESULT_MEAN, RD_RESULT_REAL, RD_RESULT_SAME, RD_RESULT_I64, RD_RESULT_BOOL };
 enum { RD_NOAXES_CAST, RD_NOAXES_ERROR };
