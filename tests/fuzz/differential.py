@@ -213,7 +213,7 @@ def binary(rng, a, b, env):
         if rng.random() < 0.5:
             a, b = b, a
     dts = {dtype_of(a[2]), dtype_of(b[2])} - {None}
-    # bool OP bool under + - * / ** // %: tl gives i64 (SPEC: as Python's True + True), numpy gives
+    # bool OP bool under + - * / ** // %: tl gives i64 (docs/language.md §7: as Python's True + True), numpy gives
     # bool or refuses: not generated
     if dts == {"bool"} and op in ("+", "-", "*", "/", "//", "%", "**"):
         op = rng.choice(["&", "|", "==", "<"])
@@ -343,7 +343,7 @@ def run_tl(tl, cases):
 def agree_on_error(case, stderr):
     """tl refused and numpy did not: agreement only where tl refuses on purpose."""
     _lines, _p, _expect, what, v = case
-    # integer // and % by zero: tl raises "integer division by zero" (its SPEC), numpy gives 0
+    # integer // and % by zero: tl raises "integer division by zero" (docs/language.md §7), numpy gives 0
     if what in ("//", "%") and "by zero" in stderr:
         return True
     return False
