@@ -6,6 +6,7 @@
 
 #include "ast.h"
 #include "diag.h"
+#include "frame.h"
 #include "registry.h"
 #include "tlapi.h"
 #include "value.h"

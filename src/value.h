@@ -24,7 +24,7 @@ typedef enum ValueKind {
 typedef struct Str { int64_t refcount; size_t len; char data[]; } Str;
 typedef struct Tuple Tuple;
 typedef struct Dict Dict;
-typedef struct Closure Closure;
+typedef struct Closure Closure;   /* a function value (frame.h) */
 typedef struct Builtin Builtin;
 typedef struct FnDef FnDef;     /* a function's definition in the syntax tree (ast.h) */
 typedef struct Source Source;   /* a loaded program text (ast.h) */
@@ -53,24 +53,6 @@ struct Dict {
     Str **keys;
     Value *vals;
     char *label;        /* optional: what info/print calls it (a file name) */
-};
-
-/* A call frame: slots for a function's locals; closures keep their frame alive. */
-typedef struct Frame {
-    int64_t refcount;
-    struct Frame *parent;
-    int nslots, cap;
-    Value *slots;
-    bool collecting;
-} Frame;
-
-struct Closure {
-    int64_t refcount;
-    FnDef *def;
-    Frame *env;         /* the frame the function was defined in */
-    Value *defaults;    /* def->nparams entries; V_NONE kind with no default marked by has_default */
-    bool *has_default;
-    Source *src;        /* keeps the defining source (and its AST arena) alive */
 };
 
 static inline Value val_none(void) { Value v = { .kind = V_NONE }; return v; }
@@ -125,12 +107,5 @@ void sb_free(StrBuf *b);
 bool val_format(StrBuf *b, Value v);
 /* Streams the print form of v; returns 0, or -1 with the tl error set. */
 int val_write(Value v, tl_write_fn w, void *ctx);
-
-/* Frames: slots start V_UNDEF. Releasing also breaks frame<->closure cycles
-   once nothing outside the frame refers to it or to its own closures. */
-Frame *frame_new(Frame *parent, int nslots);
-void frame_release(Frame *f);
-bool frame_ensure(Frame *f, int nslots);
-void frame_clear(Frame *f);
 
 #endif

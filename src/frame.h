@@ -1,0 +1,33 @@
+/* frame.h — call frames and closures: how the evaluator holds locals and function values (private to src/) */
+#ifndef TL_FRAME_H
+#define TL_FRAME_H
+
+#include "ast.h"
+#include "value.h"
+
+/* A call frame: slots for a function's locals; closures keep their frame alive. */
+typedef struct Frame {
+    int64_t refcount;
+    struct Frame *parent;
+    int nslots, cap;
+    Value *slots;
+    bool collecting;
+} Frame;
+
+struct Closure {
+    int64_t refcount;
+    FnDef *def;
+    Frame *env;         /* the frame the function was defined in */
+    Value *defaults;    /* def->nparams entries; V_NONE kind with no default marked by has_default */
+    bool *has_default;
+    Source *src;        /* keeps the defining source (and its AST arena) alive */
+};
+
+/* Frames: slots start V_UNDEF. Releasing also breaks frame<->closure cycles
+   once nothing outside the frame refers to it or to its own closures. */
+Frame *frame_new(Frame *parent, int nslots);
+void frame_release(Frame *f);
+bool frame_ensure(Frame *f, int nslots);
+void frame_clear(Frame *f);
+
+#endif
