@@ -109,12 +109,14 @@ REAL_FUNCS(f64, double, exp, fabs, atan2)
 #define f64_RINT rint
 #define f64_TRUNC trunc
 
-/* The LIBM rows of unop_list.h: STEMf (f16, bf16, f32) or STEM (f64) of the C library. */
+/* The LIBM rows of unop_list.h: STEMf (f16, bf16, f32) or STEM (f64) of the
+   C library; LIBMD rows take STEM in double for every float dtype. */
 #define UN_APPLY(M, ...) M(__VA_ARGS__)
 #define UN_UNPACK(...) __VA_ARGS__
 #define LIBM_FLOAT_LOOP(arg, ENUM, STEM, NAME, COMPUTE, RESULT, FLOAT, ...) \
     UN_APPLY(LIBM_FLOAT_##FLOAT, STEM, UN_UNPACK arg)
 #define LIBM_FLOAT_LIBM(STEM, S, T, IN, OUT, SUF) TL_UN_LOOP_P(S##_##STEM##_l, T, T, OUT(STEM##SUF(IN(x))))
+#define LIBM_FLOAT_LIBMD(STEM, S, T, IN, OUT, SUF) TL_UN_LOOP_P(S##_##STEM##_l, T, T, OUT((__typeof__(IN(x)))STEM((double)IN(x))))
 #define LIBM_FLOAT_OWN(...)
 #define LIBM_FLOAT_COPY(...)
 #define LIBM_FLOAT_NONE(...)
@@ -194,6 +196,7 @@ COMPLEX_FUNCS(c128, tl_cd, double, double complex, CMPLX, )
 #define UN_ENTRY_CPLX(ENUM, STEM, FLOAT, CPLX, D, S, COPY) UN_CELL_##CPLX(ENUM, STEM, D, S, COPY)
 #define UN_CELL_OWN(ENUM, STEM, D, S, COPY) [ENUM][D] = S##_##STEM##_l,
 #define UN_CELL_LIBM UN_CELL_OWN
+#define UN_CELL_LIBMD UN_CELL_OWN
 #define UN_CELL_COPY(ENUM, STEM, D, S, COPY) [ENUM][D] = COPY,
 #define UN_CELL_NONE(...)
 #define FLOAT_ENTRIES(D, S, COPY) TL_UNOP_LIST(UN_ENTRY, (FLOAT, D, S, COPY))
