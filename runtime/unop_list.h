@@ -10,7 +10,8 @@
               KEEP but bool in f16
      RESULT   SAME as computed; BOOL; REAL (complex gives its real dtype)
      FLOAT    f16/bf16/f32/f64 loops: OWN written in unary_loops.c; LIBM
-              generated from the C library's STEMf and STEM; NONE
+              generated from the C library's STEMf and STEM; LIBMD from STEM in
+              double, rounded once (for functions whose STEMf is less exact); COPY; NONE
      CPLX     c64/c128 loops: OWN; LIBM generated from cSTEMf and cSTEM; NONE
      SIMDF    AVX-512 f32 loop: OWN from STEM16 in simd_x86.c; SLEEF / SLEEF15
               from Sleef_STEMf16_u10 / _u15; NONE
@@ -40,6 +41,10 @@
     X(arg, TL_ASIN, asin, "asin", FLOAT, SAME, LIBM, LIBM, NONE, NONE, UN, "asin(x)", "inverse sine")                \
     X(arg, TL_ACOS, acos, "acos", FLOAT, SAME, LIBM, LIBM, NONE, NONE, UN, "acos(x)", "inverse cosine")              \
     X(arg, TL_ATAN, atan, "atan", FLOAT, SAME, LIBM, LIBM, NONE, NONE, UN, "atan(x)", "inverse tangent")             \
+    X(arg, TL_ERF, erf, "erf", FLOAT, SAME, LIBMD, NONE, SLEEF, NONE, UN, "erf(x)",                                  \
+      "the error function: 2/sqrt(pi) times the integral of exp(-t**2) from 0 to x")                               \
+    X(arg, TL_ERFC, erfc, "erfc", FLOAT, SAME, LIBMD, NONE, SLEEF15, NONE, UN, "erfc(x)",                            \
+      "1 - erf(x), accurate where erf(x) is near 1")                                                              \
     X(arg, TL_FLOOR, floor, "floor", FLOAT, SAME, OWN, NONE, NONE, NONE, UN, "floor(x)", "largest integer <= x")     \
     X(arg, TL_CEIL, ceil, "ceil", FLOAT, SAME, OWN, NONE, NONE, NONE, UN, "ceil(x)", "smallest integer >= x")        \
     X(arg, TL_ROUND, round, "round", ROUND, SAME, OWN, OWN, NONE, NONE, UN, "round(x, decimals=0)",                  \
