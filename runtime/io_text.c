@@ -87,7 +87,8 @@ tl_tensor *tl_text_load(const char *path, char delim)
     if (!the_c_locale) { tl_seterr("cannot create the C locale"); return NULL; }
     io_src s;
     if (io_open(&s, path)) return NULL;
-    const char *p = (const char *)s.base, *end = p + s.size;
+    /* an empty file maps to no memory: base may be NULL, and NULL + 0 is undefined (UBSan) */
+    const char *p = (const char *)s.base, *end = s.size ? p + s.size : p;
     if (s.size >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;   /* a UTF-8 byte-order mark */
     values vs = { 0 };
     int64_t rows = 0, cols = -1, line = 0;
