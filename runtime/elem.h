@@ -124,9 +124,10 @@ TL_ELEM_COMPARE(b, bool)
     static inline T tl_##S##_pow(T x, T y) { return POW(x, y); }                      \
     static inline T tl_##S##_atan2(T x, T y) { return ATAN2(x, y); }                  \
     TL_ELEM_COMPARE(S, T)                                                             \
-    /* numpy's minimum/maximum: a NaN on either side wins. */                        \
-    static inline T tl_##S##_min(T x, T y) { return (x <= y || x != x) ? x : y; }     \
-    static inline T tl_##S##_max(T x, T y) { return (x >= y || x != x) ? x : y; }     \
+    /* numpy's minimum/maximum: a NaN on either side wins; of equal values (-0. and 0.) */ \
+    /* the second, as numpy: maximum(-0., 0) is 0. and maximum(0, -0.) is -0.          */ \
+    static inline T tl_##S##_min(T x, T y) { return (x < y || x != x) ? x : y; }      \
+    static inline T tl_##S##_max(T x, T y) { return (x > y || x != x) ? x : y; }      \
     /* floor(a / b) and the remainder with b's sign, as npy_divmod. */               \
     static inline T tl_##S##_divmod(T a, T b, T *modulus)                             \
     {                                                                                 \

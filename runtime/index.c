@@ -525,20 +525,27 @@ tl_tensor *tl_index_get(const tl_tensor *a, int n, const tl_index_item *items)
 static tl_tensor *value_for(const tl_tensor *a, const tl_tensor *value, int ndim, const int64_t *shape)
 {
     tl_tensor *v;
+    const tl_tensor *given = value;
+    /* numpy drops the value's leading length-1 axes beyond the result's (a[[0, 1]] = [[1, 2]]) */
+    int lead = 0;
+    while (value->ndim - lead > ndim && value->shape[lead] == 1) lead++;
+    tl_tensor *trimmed = lead ? tl_view_reshape(value, value->ndim - lead, value->shape + lead, NULL) : NULL;
+    if (lead && !trimmed) return NULL;
+    if (trimmed) value = trimmed;
     if (value->dtype != a->dtype) v = tl_cast(value, a->dtype);
     else if (tl_shares_memory(value, a)) v = tl_copy(value);
     else {
         tl_tensor_retain((tl_tensor *)value);
         v = (tl_tensor *)value;
     }
-    if (!v) return NULL;
-    tl_tensor *b = tl_view_broadcast_to(v, ndim, shape);
-    if (!b) {
+    tl_tensor *b = v ? tl_view_broadcast_to(v, ndim, shape) : NULL;
+    if (v && !b) {
         char vs[TL_MAXDIM * 24 + 8], rs[TL_MAXDIM * 24 + 8];
         tl_seterr("shape mismatch: value tensor of shape %s could not be broadcast to indexing result of shape %s",
-                  tl_shape_str(value->ndim, value->shape, vs, sizeof vs), tl_shape_str(ndim, shape, rs, sizeof rs));
+                  tl_shape_str(given->ndim, given->shape, vs, sizeof vs), tl_shape_str(ndim, shape, rs, sizeof rs));
     }
-    tl_tensor_release(v);
+    if (v) tl_tensor_release(v);
+    if (trimmed) tl_tensor_release(trimmed);
     return b;
 }
 
@@ -546,6 +553,11 @@ int tl_index_set(tl_tensor *a, int n, const tl_index_item *items, const tl_tenso
 {
     if (a->readonly) {
         tl_seterr("assignment destination is read-only");
+        return -1;
+    }
+    if (tl_is_complex(value->dtype) && !tl_is_complex(a->dtype)) {   /* numpy warns (ComplexWarning) */
+        tl_seterr("cannot store complex values (%s) in a tensor of %s: the imaginary part would be lost (take real() first)",
+                  tl_dtype_name(value->dtype), tl_dtype_name(a->dtype));
         return -1;
     }
     index_plan *p = malloc(sizeof *p);

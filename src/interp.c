@@ -95,6 +95,9 @@ Source *source_new(const char *name, const char *text, size_t len)
     return s;
 }
 
+/* The most source tl reads from one file: include("/dev/zero") must end, not eat all memory. */
+#define SOURCE_MAX_BYTES ((size_t)64 << 20)
+
 Source *source_from_file(const char *path, char *errbuf, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
@@ -105,6 +108,13 @@ Source *source_from_file(const char *path, char *errbuf, size_t errlen)
     char *buf = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
+        if (len == cap && cap >= SOURCE_MAX_BYTES && fgetc(f) != EOF) {
+            free(buf);
+            fclose(f);
+            snprintf(errbuf, errlen, "%s is larger than %zu MiB, the most tl reads as a program", path, SOURCE_MAX_BYTES >> 20);
+            return NULL;
+        }
+        if (len == cap && cap >= SOURCE_MAX_BYTES) break;
         if (len == cap) {
             cap = cap ? cap * 2 : 65536;
             char *nb = realloc(buf, cap);

@@ -68,7 +68,8 @@ static bool eval_items(Interp *I, SubscriptEval ev, void *ctx, Node *idx, IndexI
                 it->i = tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype);
             } else if (v.kind == V_NUM || v.kind == V_TENSOR) {
                 tl_dtype d = val_dtype(v);
-                if (!tl_is_int(d) && d != TL_BOOL) {
+                bool empty_list = e->kind == N_LIST && e->n == 0;   /* numpy: a[[]] is an empty integer index */
+                if (!tl_is_int(d) && d != TL_BOOL && !empty_list) {
                     val_release(v);
                     items_free(ix);
                     return interp_error(I, e->at, "indices must be integers, slices, none, ... or integer/bool tensors, not %s",
@@ -76,6 +77,11 @@ static bool eval_items(Interp *I, SubscriptEval ev, void *ctx, Node *idx, IndexI
                 }
                 tl_tensor *t = val_to_tensor(v);
                 val_release(v);
+                if (t && empty_list) {
+                    tl_tensor *ints = tl_cast(t, TL_I64);
+                    tl_tensor_release(t);
+                    t = ints;
+                }
                 if (!t) { items_free(ix); return interp_error_rt(I, e->at); }
                 v = (Value){ .kind = V_TENSOR };
                 v.as.t = t;

@@ -31,25 +31,42 @@ static tl_tensor *scale_by(const tl_tensor *t, double f, bool divide)
     return r;
 }
 
-/* round(x, decimals=0) as numpy: floats scale by 10**decimals, round half to even, scale back. */
+/* t scaled by 10**decimals, rounded half to even and scaled back (numpy's around for floats). */
+static tl_tensor *scaled_round(const tl_tensor *t, int64_t decimals)
+{
+    double f = pow(10.0, (double)(decimals >= 0 ? decimals : -decimals));
+    tl_tensor *y = scale_by(t, f, decimals < 0);
+    tl_tensor *r = y ? tl_unary(TL_ROUND, y) : NULL;
+    if (y) tl_tensor_release(y);
+    tl_tensor *z = r ? scale_by(r, f, decimals >= 0) : NULL;
+    if (r) tl_tensor_release(r);
+    return z;
+}
+
+/* round(x, decimals=0) as numpy: floats scale by 10**decimals, round half to even, scale back;
+   integers with negative decimals do that in f64 and cast back (round([15, 25, -17], -1) is
+   [20, 20, -20]); bool refuses negative decimals, as numpy. */
 static bool round_decimals(Interp *I, CallArgs *a, tl_tensor *t, int64_t decimals, Value *out)
 {
-    if (tl_is_int(t->dtype) || t->dtype == TL_BOOL) {
-        if (decimals >= 0) return unary_result(I, a, TL_ROUND, t, out);
+    bool integer = tl_is_int(t->dtype) || t->dtype == TL_BOOL;
+    if (integer && decimals >= 0) return unary_result(I, a, TL_ROUND, t, out);
+    if (t->dtype == TL_BOOL) {
         tl_tensor_release(t);
-        return interp_error(I, a->at, "round(): negative decimals are not supported for integer tensors");
+        return interp_error(I, a->at, "round(): negative decimals are not supported for bool tensors");
     }
     if (decimals > 400 || decimals < -400) {
         tl_tensor_release(t);
         return interp_error(I, a->at, "round(): decimals must be between -400 and 400");
     }
-    double f = pow(10.0, (double)(decimals >= 0 ? decimals : -decimals));
-    tl_tensor *y = scale_by(t, f, decimals < 0);
+    tl_tensor *wide = integer ? tl_cast(t, TL_F64) : t;
+    tl_tensor *z = wide ? scaled_round(wide, decimals) : NULL;
+    if (integer && wide) tl_tensor_release(wide);
+    if (integer && z) {
+        tl_tensor *back = tl_cast(z, t->dtype);
+        tl_tensor_release(z);
+        z = back;
+    }
     tl_tensor_release(t);
-    tl_tensor *r = y ? tl_unary(TL_ROUND, y) : NULL;
-    if (y) tl_tensor_release(y);
-    tl_tensor *z = r ? scale_by(r, f, decimals >= 0) : NULL;
-    if (r) tl_tensor_release(r);
     if (!ret_tensor(I, a, z, out)) return false;
     keep_weak(a, out);
     return true;

@@ -237,7 +237,7 @@ static bool tensor_list(Interp *I, CallArgs *a, const char *fname, tl_tensor ***
 {
     Value *items = a->pos;
     int count = a->npos;
-    if (count == 1 && a->pos[0].kind == V_TUPLE) {
+    if (count >= 1 && a->pos[0].kind == V_TUPLE) {   /* the tuple form; a second positional is the axis */
         items = a->pos[0].as.tu->items;
         count = a->pos[0].as.tu->n;
     }
@@ -275,9 +275,10 @@ static void release_list(tl_tensor **ts, int n)
     free(ts);
 }
 
-/* True when axis= was given explicitly as none (arg_find treats that as absent). */
-static bool axis_is_none(CallArgs *a)
+/* True when the axis (position pos, or axis=) was given explicitly as none (arg_find treats that as absent). */
+static bool axis_is_none(CallArgs *a, int pos)
 {
+    if (pos >= 0 && pos < a->npos) return a->pos[pos].kind == V_NONE;
     for (int k = 0; k < a->nkw; k++)
         if (strcmp(a->kwnames[k], "axis") == 0) return a->kw[k].kind == V_NONE;
     return false;
@@ -292,12 +293,14 @@ static bool bi_concat(Interp *I, CallArgs *a, Value *out)
     const char *fname = a->self->name;
     int axis, n;
     tl_tensor **ts;
-    if (!args_check(I, a, fname, 1, -1, kws) || !arg_axis(I, a, fname, -1, "axis", 0, &axis) ||
+    /* concat((a, b), 1) as numpy: after a tuple the axis may come positionally */
+    int axis_pos = a->npos >= 1 && a->pos[0].kind == V_TUPLE ? 1 : -1;
+    if (!args_check(I, a, fname, 1, axis_pos == 1 ? 2 : -1, kws) || !arg_axis(I, a, fname, axis_pos, "axis", 0, &axis) ||
         !tensor_list(I, a, fname, &ts, &n))
         return false;
     /* concat(..., axis=none) joins the flattened tensors, as numpy */
     bool stack = a->self->tag == JOIN_STACK;
-    bool flat = !stack && axis_is_none(a);
+    bool flat = !stack && axis_is_none(a, axis_pos);
     for (int i = 0; flat && i < n; i++) {
         tl_tensor *f = tl_reshape(ts[i], 1, (int64_t[]){ -1 });
         if (!f) {
