@@ -82,6 +82,7 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
     if (a->npos > def->nparams)
         return interp_error(I, a->at, "%s() takes %d argument%s but %d were given", def->name, def->nparams,
                             def->nparams == 1 ? "" : "s", a->npos);
+    if (!interp_check_repeated(I, a, def->name, def->nparams, (const char *const *)def->params)) return false;
     Frame *f = frame_new(fn->env, def->nslots);
     if (!f) return interp_error_rt(I, a->at);
     for (int i = 0; i < a->npos; i++) f->slots[i] = val_retain(a->pos[i]);
@@ -93,10 +94,7 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
             frame_release(f);
             return interp_error(I, a->at, "%s() got an unexpected keyword argument '%s'", def->name, a->kwnames[k]);
         }
-        if (f->slots[p].kind != V_UNDEF) {
-            frame_release(f);
-            return interp_error(I, a->at, "%s() got multiple values for argument '%s'", def->name, a->kwnames[k]);
-        }
+        val_release(f->slots[p]);   /* only a repeated keyword gets here twice; the parser refuses it */
         f->slots[p] = val_retain(a->kw[k]);
     }
     for (int i = 0; i < def->nparams; i++) {

@@ -287,6 +287,15 @@ bool interp_error(Interp *I, Span at, const char *fmt, ...)
 
 bool interp_error_rt(Interp *I, Span at) { return interp_error(I, at, "%s", tl_errmsg()); }
 
+bool interp_check_repeated(Interp *I, CallArgs *a, const char *fname, int nparams, const char *const *params)
+{
+    for (int k = 0; k < a->nkw; k++)
+        for (int i = 0; i < a->npos && i < nparams; i++)
+            if (strcmp(params[i], a->kwnames[k]) == 0)
+                return interp_error(I, a->at, "%s() got multiple values for argument '%s'", fname, a->kwnames[k]);
+    return true;
+}
+
 /* ---- echo -------------------------------------------------------------- */
 
 static int file_writer(void *ctx, const char *s, size_t n) { return fwrite(s, 1, n, ctx) == n ? 0 : -1; }

@@ -48,6 +48,10 @@ struct Builtin {
 bool interp_error(Interp *I, Span at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Reports the runtime's last message (tl_errmsg) at the span. */
 bool interp_error_rt(Interp *I, Span at);
+/* Python's binding rule, for user functions and builtins alike: a keyword naming a parameter that
+   a positional argument already filled is "got multiple values". params: the parameter names in
+   positional order. */
+bool interp_check_repeated(Interp *I, CallArgs *a, const char *fname, int nparams, const char *const *params);
 
 /* ---- calling and running ---------------------------------------------- */
 

@@ -3,6 +3,24 @@
 
 #include "builtins.h"
 
+/* The parameters of a builtin's signature that may come positionally ("sum(x, axis=none)" gives
+   x, axis), up to a *rest parameter (those after it are keyword-only); returns how many. */
+static int signature_params(const char *sig, char names[][32], int max)
+{
+    const char *p = sig ? strchr(sig, '(') : NULL;
+    int n = 0;
+    while (p && *p && *p != ')' && n < max) {
+        p += strspn(p + 1, " ") + 1;
+        if (*p == '*' || *p == ')') break;
+        size_t len = strcspn(p, "=,) ");
+        if (len == 0 || len >= 32) break;
+        memcpy(names[n], p, len);
+        names[n++][len] = '\0';
+        p = strpbrk(p, ",)");   /* a default holds no comma in these signatures */
+    }
+    return n;
+}
+
 bool args_check(Interp *I, CallArgs *a, const char *fname, int min_pos, int max_pos, const char *const *kws)
 {
     int npos = a->npos;
@@ -25,7 +43,12 @@ bool args_check(Interp *I, CallArgs *a, const char *fname, int min_pos, int max_
             if (strcmp(a->kwnames[j], a->kwnames[k]) == 0)
                 return interp_error(I, a->at, "%s() got keyword argument '%s' twice", fname, a->kwnames[k]);
     }
-    return true;
+    if (a->nkw == 0 || max_pos < 0 || !a->self) return true;   /* varargs: keywords never name a positional */
+    char names[16][32];
+    const char *params[16];
+    int n = signature_params(a->self->signature, names, 16);
+    for (int i = 0; i < n; i++) params[i] = names[i];
+    return interp_check_repeated(I, a, fname, n, params);
 }
 
 Value *arg_find(CallArgs *a, int i, const char *kw)
