@@ -1,4 +1,24 @@
 /* arith.h — operators on values */
+
+/* Where `a + b` is computed (what each element means is defined once, in
+   runtime/elem.h; promotion once, in tl_binop_dtype):
+   - arith_scalar_quick (below): f64/i64 numbers, inline at the evaluator's
+     two hot sites (eval's N_BINARY, exec's `x = a OP b`) so a scalar loop
+     makes no call; elem.h's functions.
+   - arith_binary: every other pair of values. Numbers: tl_binary_scalar (the
+     kernels' own loops on one element); tensors: tl_binary, or
+     tl_binary_over when a temporary or x in `x = x OP y` can take the
+     result (numpy's temporary elision); strings and tuples concatenate.
+   - eval.c's update_in_place: `x = x OP y` over tensors when x alone holds
+     its tensor, straight to tl_binary_over (arith_tensor_over) without
+     touching a reference count.
+   - eval.c's exec_opassign: `x += y` on a tensor writes x's own elements,
+     result cast to x's dtype (tl_binary_into), as numpy's in-place operators.
+   - fuse.c: a chain of + - * / over large f32/f64 tensors in one pass
+     (tl_fused_binary), running the same loops step by step.
+   Each tensor route runs the loops of kernels/binary_loops.c, so all of them
+   give the same bits (tests/unit/test_binops.c checks numbers against
+   tensors for every operator and dtype pair). */
 #ifndef TL_ARITH_H
 #define TL_ARITH_H
 
