@@ -1,4 +1,4 @@
-/* arith.c — operators on values: promotion with weak literals, an inline scalar fast path, tensors via the runtime */
+/* arith.c — operators on values: numbers through the runtime's scalar arithmetic, tensors through its kernels, strings and tuples concatenated */
 #include <string.h>
 
 #include "arith.h"
