@@ -542,11 +542,23 @@ static int plan_columns(tfmt *f, const char *p0, bool suppress)
     return 0;
 }
 
+/* Computes the bytes of one shown element of a lazy tensor. */
+static int materialize_elem(tfmt *f, const char *p)
+{
+    int64_t at = p - (const char *)f->t->storage->data;
+    tl_storage_materialize(f->t->storage, at, at + (int64_t)f->isz);
+    return 0;
+}
+
 int tl_fmt_tensor(const tl_tensor *t, const tl_printopts *o, tl_write_fn write, void *ctx)
 {
     if (!o) o = &tl_print_options;
     if (check_opts(o) < 0) return -1;
-    const char *p0 = (const char *)tl_tensor_data(t);
+    int64_t size = tl_tensor_size(t);
+    /* a summarized lazy tensor computes only the elements shown (see below) */
+    bool lazy_edges = t->storage->kind == TL_STORAGE_LAZY && t->ndim > 0 && size > o->threshold;
+    const char *p0 = lazy_edges ? (const char *)t->storage->data + t->offset * (int64_t)tl_dtype_size(t->dtype)
+                                : (const char *)tl_tensor_data(t);
 
     if (t->ndim == 0) {
         char buf[160];
@@ -554,7 +566,6 @@ int tl_fmt_tensor(const tl_tensor *t, const tl_printopts *o, tl_write_fn write, 
         if (len < 0) return -1;
         return write(ctx, buf, (size_t)len) < 0 ? -1 : 0;
     }
-    int64_t size = tl_tensor_size(t);
     if (size == 0) return write(ctx, "[]", 2) < 0 ? -1 : 0;
 
     tfmt *f = calloc(1, sizeof *f);
@@ -575,7 +586,8 @@ int tl_fmt_tensor(const tl_tensor *t, const tl_printopts *o, tl_write_fn write, 
     col_init(&f->re, c, false, o->precision);
     col_init(&f->im, c, true, o->precision);
 
-    int rc = plan_columns(f, p0, o->suppress);
+    int rc = lazy_edges ? walk_shown(f, 0, p0, materialize_elem) : 0;
+    if (rc == 0) rc = plan_columns(f, p0, o->suppress);
     if (rc == 0) {
         e->write = write;
         e->ctx = ctx;

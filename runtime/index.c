@@ -461,10 +461,19 @@ static int transfer(const index_plan *p, const adv_geometry *g, const int64_t *a
     for (int b = 0; b < g->nb; b++) rstr_b[b] = r->strides[g->rpos_b[b]] * (int64_t)isz;
     char *abase = (char *)a->storage->data + p->voffset * (int64_t)isz;
     char *rbase = tl_tensor_data(r);
+    /* a lazy `a` is materialized block by block: w[[5]] of a big one computes one chunk */
+    bool lazy = a->storage->kind == TL_STORAGE_LAZY;
+    int64_t blo = 0, bhi = (int64_t)isz;   /* bytes a block spans, from its first element */
+    for (int j = 0; j < g->nn; j++) {
+        int64_t span = (shape[j] - 1) * astr[j];
+        if (span < 0) blo += span;
+        else bhi += span;
+    }
     int64_t roff = 0;
     for (int64_t q = 0; q < g->bsize; q++) {
         if ((q & 0xfff) == 0xfff && tl_check_interrupt() < 0) return -1;
         char *ap = abase + advoff[q] * (int64_t)isz, *rp = rbase + roff;
+        if (lazy) tl_storage_materialize(a->storage, ap - (char *)a->storage->data + blo, ap - (char *)a->storage->data + bhi);
         if (scatter) copy_block(ap, astr, rp, rstr, g->nn, shape, isz);
         else copy_block(rp, rstr, ap, astr, g->nn, shape, isz);
         for (int d = g->nb - 1; d >= 0; d--) {

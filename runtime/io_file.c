@@ -345,7 +345,7 @@ static int flush(io_writer *w)
 }
 
 /* Always through the buffer (memcpy, not write(2) straight from tensor memory):
-   lazily filled tensors produce their bytes on a user-space touch only. */
+   one system call per WBUF bytes however small the pieces come. */
 int io_put(io_writer *w, const void *p, size_t n)
 {
     const uint8_t *b = p;
@@ -455,6 +455,7 @@ int io_tensor_bytes(const tl_tensor *t, io_emit_fn emit, void *ctx)
     size_t isz = tl_dtype_size(t->dtype);
     int64_t count = tl_tensor_size(t);
     if (count == 0) return 0;
+    tl_tensor_materialize(t);   /* the strided path reads whole rows from tl_tensor_at's pointer */
     if (tl_is_contiguous(t)) {
         const uint8_t *p = tl_tensor_data(t);
         uint64_t left = (uint64_t)count * isz;

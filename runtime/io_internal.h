@@ -127,12 +127,12 @@ bool io_can_dequant(int ggml_type);
 /* Dequantizes elements [first, first + n) (whole blocks) of a tensor whose blocks start at src. */
 void io_dequant(const uint8_t *src, int ggml_type, int64_t first, int64_t n, float *dst);
 
-/* ---- lazy, fault-driven fill of dequantized data (io_lazy.c) ---------------- */
+/* ---- lazily dequantized tensors (io_lazy.c) ---------------------------------- */
 /* Fills dst (n floats) from the quantized blocks of element range [first, first + n). */
 typedef void (*io_fill_fn)(const uint8_t *src, int type, int64_t first, int64_t n, float *dst);
-/* An f32 tensor whose bytes are produced by fill() on first touch, one chunk at
-   a time, from quantized bytes [off, off + qbytes) of the file. Falls back to
-   filling everything now when lazy mapping is unavailable. */
+/* An f32 tensor over lazy storage whose chunks fill() computes before their
+   first access, from quantized bytes [off, off + qbytes) of the file. Falls
+   back to filling everything now (TL_GGUF_EAGER=1, or no lazy storage). */
 tl_tensor *io_lazy_tensor(io_src *s, uint64_t off, uint64_t qbytes, int type, io_fill_fn fill,
                           int ndim, const int64_t *shape, const char *sname);
 

@@ -3,8 +3,8 @@
 
 #include "io_internal.h"
 
-/* These run inside the SIGSEGV handler of io_lazy.c: pure arithmetic, no
-   allocation, no locks, no library calls. */
+/* These fill chunks of lazy storage on whichever thread first reads them:
+   pure arithmetic, no allocation, no locks, no failure. */
 
 /* IEEE binary16 to f32, exactly. */
 static inline float h2f(const uint8_t *p)

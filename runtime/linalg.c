@@ -174,7 +174,7 @@ tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0)
     a = ca ? blas_ready(ca, cdt) : NULL;
     b = cb ? blas_ready(cb, cdt) : NULL;
     if (!a || !b) goto done;
-    out = tl_kern_empty(cdt, bnd + 2, oshape);
+    out = tl_tensor_empty(cdt, bnd + 2, oshape);
     tl_iter bt;
     const tl_tensor *ops[3] = { out, a, b };
     static const int core[3] = { 2, 2, 2 };
@@ -255,7 +255,7 @@ tl_tensor *tl_det(const tl_tensor *a)
     tl_tensor *out = NULL;
     lapack_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
     if (ipiv && tl_shape_size(a->ndim - 2, a->shape, &count) == 0)
-        out = tl_kern_empty(dt, a->ndim - 2, a->shape);
+        out = tl_tensor_empty(dt, a->ndim - 2, a->shape);
     if (!ipiv) tl_seterr("out of memory");
     size_t es = tl_dtype_size(dt);
     for (int64_t i = 0; out && i < count; i++) {
@@ -341,7 +341,7 @@ tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b)
     oshape[bnd] = n;
     if (!vec) oshape[bnd + 1] = nrhs;
     tl_tensor *ca = tl_cast(a, dt), *cb = tl_cast(b, dt);    /* contiguous copies */
-    tl_tensor *out = (ca && cb) ? tl_kern_empty(dt, bnd + bcore, oshape) : NULL;
+    tl_tensor *out = (ca && cb) ? tl_tensor_empty(dt, bnd + bcore, oshape) : NULL;
     size_t es = tl_dtype_size(dt), msz = (size_t)(n * n) * es, bsz = (size_t)(n * nrhs) * es;
     void *work = malloc(msz ? msz : 1);
     lapack_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));

@@ -162,7 +162,7 @@ tl_tensor *tl_softmax(const tl_tensor *a, int axis, bool log)
     /* move the axis last, compute on unit-stride rows, move it back */
     tl_tensor *moved = tl_view_swapaxes(a, ax, a->ndim - 1);
     tl_tensor *x = moved ? rows_as(moved, cdt) : NULL;
-    tl_tensor *y = x ? tl_kern_empty(cdt, x->ndim, x->shape) : NULL;
+    tl_tensor *y = x ? tl_tensor_empty(cdt, x->ndim, x->shape) : NULL;
     if (moved) tl_tensor_release(moved);
     int rc = y ? 0 : -1;
     if (rc == 0 && tl_tensor_size(y) > 0) {
@@ -211,7 +211,7 @@ static tl_tensor *norm_impl(const char *fn, const tl_tensor *a, const tl_tensor 
     int rc = -1;
     if (norm_param(fn, "weight", w, D, cdt, &cw) == 0 && norm_param(fn, "bias", b, D, cdt, &cb) == 0) {
         x = rows_as(a, cdt);
-        y = x ? tl_kern_empty(cdt, x->ndim, x->shape) : NULL;
+        y = x ? tl_tensor_empty(cdt, x->ndim, x->shape) : NULL;
         rc = y ? 0 : -1;
     }
     if (rc == 0 && tl_tensor_size(y) > 0) {

@@ -183,9 +183,4 @@ tl_tensor *tl_randint(int64_t lo, int64_t hi, tl_dtype dtype, int ndim, const in
 void tl_set_threads(int n);
 int tl_get_threads(void);
 
-/* Kernels keep the storage of a few large dead outputs to reuse it (no page
-   faults on the next big result); this releases it. TL_KERNEL_CACHE=0 turns
-   the reuse off. */
-void tl_kernel_cache_clear(void);
-
 #endif

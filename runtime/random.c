@@ -120,7 +120,7 @@ static int gen_task(void *vctx, int64_t t)
 
 static tl_tensor *generate(gen_ctx *c, int ndim, const int64_t *shape)
 {
-    tl_tensor *out = tl_kern_empty(c->dt, ndim, shape);
+    tl_tensor *out = tl_tensor_empty(c->dt, ndim, shape);
     if (!out) return NULL;
     c->seed = atomic_load(&rng_seed);
     c->call = atomic_fetch_add(&rng_calls, 1);

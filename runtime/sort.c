@@ -156,7 +156,7 @@ static tl_tensor *sort_impl(const tl_tensor *a, int axis, bool desc, bool want_i
     if (!moved) return NULL;
     tl_dtype kdt = key_dtype(a->dtype);
     tl_tensor *keys = tl_cast(moved, kdt);                           /* a fresh contiguous copy */
-    tl_tensor *idx = (want_indices && keys) ? tl_kern_empty(TL_I64, moved->ndim, moved->shape) : NULL;
+    tl_tensor *idx = (want_indices && keys) ? tl_tensor_empty(TL_I64, moved->ndim, moved->shape) : NULL;
     tl_tensor_release(moved);
     int rc = keys && (idx || !want_indices) ? 0 : -1;
     if (rc == 0 && tl_tensor_size(keys) > 0) {

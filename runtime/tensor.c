@@ -1,11 +1,14 @@
 /* tensor.c — storage and tensor headers: allocation, refcounts, shapes and strides */
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "pool.h"
 #include "tensor.h"
 
 #define TL_ALIGN 64
@@ -20,16 +23,6 @@ static uint64_t next_heap_id(void)
     uint64_t id = __atomic_load_n(&counter, __ATOMIC_RELAXED) + 1;
     __atomic_store_n(&counter, id, __ATOMIC_RELAXED);
     return id;
-}
-
-/* Large buffers ask for transparent huge pages (as numpy does for >= 4 MiB):
-   first-touch page faults otherwise dominate copying a fresh 64 MiB tensor. */
-#define HUGEPAGE_MIN ((size_t)4 << 20)
-static void advise_hugepages(void *raw, size_t total)
-{
-    uintptr_t start = ((uintptr_t)raw + 4095) & ~(uintptr_t)4095;
-    uintptr_t end = ((uintptr_t)raw + total) & ~(uintptr_t)4095;
-    if (end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);   /* a hint: failure is harmless */
 }
 
 /* ---- recycling of small blocks ---------------------------------------------
@@ -129,6 +122,7 @@ static tl_storage *storage_init(tl_storage *s, tl_storage_kind kind, void *data,
     s->kind = kind;
     s->map_base = base;
     s->map_len = len;
+    s->lazy = NULL;
     s->id = kind == TL_STORAGE_HEAP ? next_heap_id() : 0;   /* named lazily: formatting here costs more than a small op */
     s->name[0] = 0;
     return s;
@@ -150,9 +144,11 @@ static tl_storage *storage_new_small(size_t nbytes, bool zero)
 
 size_t tl_storage_max_bytes = (size_t)PTRDIFF_MAX - TL_ALIGN;
 
-/* Heap storage is malloc'd (calloc'd when zeroed, so large zero buffers stay
-   lazy pages) with room to align data to 64 bytes; map_base keeps the raw
-   pointer for free(). Small storages carry their data inline. */
+/* Heap storage below TL_POOL_MIN_BYTES is malloc'd (calloc'd when zeroed)
+   with room to align data to 64 bytes; map_base keeps the raw pointer for
+   free(). Larger storage is a whole block from the pool (pool.c): page-aligned,
+   and zeroed blocks are fresh mappings, so big zero tensors stay lazy pages.
+   Small storages carry their data inline. */
 tl_storage *tl_storage_new(size_t nbytes, bool zero)
 {
     if (nbytes <= SMALL_DATA_MAX) return storage_new_small(nbytes, zero);
@@ -165,6 +161,15 @@ tl_storage *tl_storage_new(size_t nbytes, bool zero)
         tl_seterr("out of memory");
         return NULL;
     }
+    if (nbytes >= TL_POOL_MIN_BYTES) {
+        size_t len;
+        void *block = tl_pool_take(nbytes, zero, &len);
+        if (!block) {
+            free(s);
+            return NULL;
+        }
+        return storage_init(s, TL_STORAGE_HEAP, block, nbytes, block, len);
+    }
     size_t total = nbytes + TL_ALIGN;
     void *raw = zero ? calloc(1, total) : malloc(total);
     if (!raw) {
@@ -173,7 +178,6 @@ tl_storage *tl_storage_new(size_t nbytes, bool zero)
         return NULL;
     }
     uintptr_t p = ((uintptr_t)raw + TL_ALIGN - 1) & ~(uintptr_t)(TL_ALIGN - 1);
-    if (total >= HUGEPAGE_MIN) advise_hugepages(raw, total);
     return storage_init(s, TL_STORAGE_HEAP, (void *)p, nbytes, raw, total);
 }
 
@@ -197,6 +201,109 @@ tl_storage *tl_storage_mapped(void *map_base, size_t map_len, void *data, size_t
     return s;
 }
 
+/* ---- lazy storage ----------------------------------------------------------
+   The data is an anonymous mapping: untouched pages cost nothing and read as
+   zero, so every path that hands out a pointer for reading or writing
+   (tl_tensor_data, tl_tensor_at, and the few that compute their own) first
+   materializes the bytes it covers. A chunk is filled by whichever thread
+   claims it first; others wanting it wait until it is ready, so no thread ever
+   reads a half-filled chunk. */
+
+enum { CHUNK_EMPTY, CHUNK_FILLING, CHUNK_READY };
+
+struct tl_lazy {
+    tl_lazy_fill_fn fill;
+    void *ctx;
+    void (*ctx_free)(void *);
+    size_t chunk;
+    int64_t nchunks;
+    _Atomic int64_t ready;          /* chunks filled: all of them means nothing is left to check */
+    _Atomic uint8_t state[];        /* per chunk */
+};
+
+tl_storage *tl_storage_lazy(size_t nbytes, size_t chunk, tl_lazy_fill_fn fill, void *ctx,
+                            void (*ctx_free)(void *), const char *name)
+{
+    int64_t nchunks = (int64_t)((nbytes + chunk - 1) / chunk);
+    size_t len = (nbytes + 4095) & ~(size_t)4095;
+    tl_lazy *lz = calloc(1, sizeof *lz + (size_t)nchunks);
+    tl_storage *s = malloc(sizeof *s);
+    void *data = len ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+                     : MAP_FAILED;
+    if (!lz || !s || data == MAP_FAILED) {
+        if (data != MAP_FAILED) munmap(data, len);
+        free(lz);
+        free(s);
+        if (ctx_free) ctx_free(ctx);
+        tl_seterr("cannot reserve %zu bytes for a lazily computed tensor", nbytes);
+        return NULL;
+    }
+    *lz = (tl_lazy){ .fill = fill, .ctx = ctx, .ctx_free = ctx_free, .chunk = chunk, .nchunks = nchunks };
+    storage_init(s, TL_STORAGE_LAZY, data, nbytes, data, len);
+    s->lazy = lz;
+    snprintf(s->name, sizeof s->name, "%s", name ? name : "lazy");
+    return s;
+}
+
+/* Bytes in chunk c (the last one may be short). */
+static size_t chunk_len(const tl_storage *s, int64_t c)
+{
+    size_t lo = (size_t)c * s->lazy->chunk;
+    return s->nbytes - lo < s->lazy->chunk ? s->nbytes - lo : s->lazy->chunk;
+}
+
+/* Fills chunk c unless another thread has or is doing it; returns once it is ready. */
+static void materialize_chunk(tl_storage *s, int64_t c)
+{
+    tl_lazy *lz = s->lazy;
+    _Atomic uint8_t *st = &lz->state[c];
+    if (atomic_load_explicit(st, memory_order_acquire) == CHUNK_READY) return;
+    uint8_t expect = CHUNK_EMPTY;
+    if (atomic_compare_exchange_strong(st, &expect, CHUNK_FILLING)) {
+        size_t lo = (size_t)c * lz->chunk;
+        lz->fill(lz->ctx, lo, chunk_len(s, c), (char *)s->data + lo);
+        atomic_store_explicit(st, CHUNK_READY, memory_order_release);
+        atomic_fetch_add(&lz->ready, 1);
+        return;
+    }
+    while (atomic_load_explicit(st, memory_order_acquire) != CHUNK_READY) sched_yield();
+}
+
+void tl_storage_materialize(tl_storage *s, int64_t lo, int64_t hi)
+{
+    if (s->kind != TL_STORAGE_LAZY) return;
+    if (lo < 0) lo = 0;
+    if (hi > (int64_t)s->nbytes) hi = (int64_t)s->nbytes;
+    if (lo >= hi) return;
+    tl_lazy *lz = s->lazy;
+    if (atomic_load_explicit(&lz->ready, memory_order_acquire) == lz->nchunks) return;
+    int64_t first = lo / (int64_t)lz->chunk, last = (hi - 1) / (int64_t)lz->chunk;
+    for (int64_t c = first; c <= last && c < lz->nchunks; c++) materialize_chunk(s, c);
+}
+
+size_t tl_storage_materialized_bytes(const tl_storage *s)
+{
+    if (s->kind != TL_STORAGE_LAZY) return s->nbytes;
+    size_t n = 0;
+    for (int64_t c = 0; c < s->lazy->nchunks; c++)
+        if (atomic_load(&s->lazy->state[c]) == CHUNK_READY) n += chunk_len(s, c);
+    return n;
+}
+
+void tl_tensor_materialize(const tl_tensor *t)
+{
+    int64_t lo, hi;
+    if (t->storage->kind == TL_STORAGE_LAZY && tl_byte_range(t, &lo, &hi)) tl_storage_materialize(t->storage, lo, hi);
+}
+
+/* Unmaps a lazy storage's data and drops its filler. */
+static void lazy_free(tl_storage *s)
+{
+    munmap(s->map_base, s->map_len);
+    if (s->lazy->ctx_free) s->lazy->ctx_free(s->lazy->ctx);
+    free(s->lazy);
+}
+
 void tl_storage_retain(tl_storage *s)
 {
     if (s) s->refcount++;
@@ -206,6 +313,8 @@ void tl_storage_release(tl_storage *s)
 {
     if (!s || --s->refcount != 0) return;
     if (s->kind == TL_STORAGE_MAPPED) munmap(s->map_base, s->map_len);
+    else if (s->kind == TL_STORAGE_LAZY) lazy_free(s);
+    else if (s->nbytes >= TL_POOL_MIN_BYTES) tl_pool_give_back(s->map_base, s->map_len);
     else if (s->map_base != s) free(s->map_base);
     else if (recycle_keep(RECYCLE_SMALL_STORAGE, s)) return;
     free(s);
@@ -244,9 +353,10 @@ int64_t tl_tensor_size(const tl_tensor *t)
 
 void *tl_tensor_at(const tl_tensor *t, const int64_t *index)
 {
-    int64_t off = 0;
+    int64_t off = t->offset, isz = (int64_t)tl_dtype_size(t->dtype);
     for (int i = 0; i < t->ndim; i++) off += index[i] * t->strides[i];
-    return (char *)tl_tensor_data(t) + off * (int64_t)tl_dtype_size(t->dtype);
+    if (t->storage->kind == TL_STORAGE_LAZY) tl_storage_materialize(t->storage, off * isz, (off + 1) * isz);
+    return (char *)t->storage->data + off * isz;
 }
 
 /* Row-major strides, zero dims counting as 1 (numpy's reshape: np.empty(0).reshape(0, 4) has

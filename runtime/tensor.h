@@ -31,17 +31,27 @@ int tl_check_interrupt(void);
    Worker threads of the kernels read and write elements only; they never
    retain or release. A locked increment per retain would cost more than
    the arithmetic on a small tensor. */
-typedef enum tl_storage_kind { TL_STORAGE_HEAP, TL_STORAGE_MAPPED } tl_storage_kind;
+typedef enum tl_storage_kind {
+    TL_STORAGE_HEAP,      /* ours: malloc'd, inline, or a pooled block (pool.c) */
+    TL_STORAGE_MAPPED,    /* a private mapping of a file region */
+    TL_STORAGE_LAZY,      /* computed chunk by chunk before first access (GGUF dequantization) */
+} tl_storage_kind;
+
+/* Computes bytes [lo, lo + n) of a lazy storage into dst (lo is a multiple of
+   the chunk size). Pure computation: it cannot fail. */
+typedef void (*tl_lazy_fill_fn)(void *ctx, size_t lo, size_t n, void *dst);
+typedef struct tl_lazy tl_lazy;   /* a lazy storage's chunk states and filler (tensor.c) */
 
 typedef struct tl_storage {
     int64_t refcount;
     void *data;            /* 64-byte aligned for heap storage */
     size_t nbytes;
     tl_storage_kind kind;
-    void *map_base;        /* for mapped storage: what munmap needs */
+    void *map_base;        /* mapped and lazy storage: what munmap needs; heap: the block to free */
     size_t map_len;
     uint64_t id;           /* heap storage: a serial number, named "heap#ID" on demand */
-    char name[64];         /* mapped storage: the file (empty for heap storage) */
+    tl_lazy *lazy;         /* lazy storage only */
+    char name[64];         /* mapped and lazy storage: the file (empty for heap storage) */
 } tl_storage;
 
 /* The largest heap storage granted, in bytes; beyond it tl_storage_new fails with
@@ -51,10 +61,37 @@ extern size_t tl_storage_max_bytes;
 tl_storage *tl_storage_new(size_t nbytes, bool zero);
 /* Wraps a private mapping (MAP_PRIVATE) of a file region; takes ownership. */
 tl_storage *tl_storage_mapped(void *map_base, size_t map_len, void *data, size_t nbytes, const char *name);
+/* A storage of nbytes whose chunks (of chunk bytes) fill(ctx, ...) computes
+   when first materialized; ctx_free(ctx) runs when the storage goes (or when
+   this fails: NULL with the error set). Untouched chunks cost no memory. */
+tl_storage *tl_storage_lazy(size_t nbytes, size_t chunk, tl_lazy_fill_fn fill, void *ctx,
+                            void (*ctx_free)(void *), const char *name);
+/* Makes bytes [lo, hi) of s hold their values: computes the lazy chunks they
+   touch that are not computed yet. Nothing to do for other kinds. Thread-safe. */
+void tl_storage_materialize(tl_storage *s, int64_t lo, int64_t hi);
+/* Bytes of a lazy storage computed so far (whole chunks); nbytes for other kinds. */
+size_t tl_storage_materialized_bytes(const tl_storage *s);
 void tl_storage_retain(tl_storage *s);
-/* What info() calls a storage: "heap#12" or the mapped file's name. Returns buf. */
+/* What info() calls a storage: "heap#12" or the file's name. Returns buf. */
 const char *tl_storage_name(const tl_storage *s, char *buf, size_t n);
 void tl_storage_release(tl_storage *s);
+
+/* ---- the pool of freed large blocks (pool.c) ---------------------------
+   Heap storages of 1 MiB or more are whole mappings rounded up to a size
+   class (four per octave). A released one is kept for the next storage of
+   its class (no page faults for a big result), up to a bound in bytes:
+   TL_POOL_MB (default 256; 0 turns the pool off). Past the bound, the oldest
+   blocks go back to the system. */
+typedef struct tl_pool_stats {
+    size_t pooled_bytes, limit_bytes;
+    uint64_t hits, misses;        /* large allocations served from the pool / freshly mapped */
+    int blocks;
+} tl_pool_stats;
+tl_pool_stats tl_pool_get_stats(void);
+/* Sets the bound (0: off), giving back what no longer fits. */
+void tl_pool_set_limit(size_t bytes);
+/* Gives every pooled block back to the system. */
+void tl_pool_trim(void);
 
 /* ---- tensors ----------------------------------------------------------- */
 typedef struct tl_tensor {
@@ -71,11 +108,17 @@ typedef struct tl_tensor {
 /* Product of dims into *out; returns -1 (error set) on overflow or negative dims. */
 int tl_shape_size(int ndim, const int64_t *shape, int64_t *out);
 int64_t tl_tensor_size(const tl_tensor *t);
-/* Pointer to the element at offset (the first element of the view). */
+/* Materializes the bytes t's elements span in a lazy storage. */
+void tl_tensor_materialize(const tl_tensor *t);
+/* Pointer to the element at offset (the first element of the view), for
+   reading or writing any element of t: over a lazy storage, the bytes t spans
+   are computed first. Every path to tensor data goes through here or
+   tl_tensor_at (or materializes the range itself). */
 static inline void *tl_tensor_data(const tl_tensor *t) {
+    if (__builtin_expect(t->storage->kind == TL_STORAGE_LAZY, 0)) tl_tensor_materialize(t);
     return (char *)t->storage->data + t->offset * (int64_t)tl_dtype_size(t->dtype);
 }
-/* Pointer to the element at a full multi-index (no bounds checks). */
+/* Pointer to the element at a full multi-index (no bounds checks); materializes that element only. */
 void *tl_tensor_at(const tl_tensor *t, const int64_t *index);
 
 /* New contiguous (row-major) tensor; uninitialized or zeroed. NULL + error on overflow/OOM. */

@@ -201,7 +201,7 @@ static int convert_into(tl_tensor *dst, const tl_tensor *src)
 
 tl_tensor *tl_cast(const tl_tensor *a, tl_dtype dt)
 {
-    tl_tensor *out = tl_kern_empty(dt, a->ndim, a->shape);   /* large copies reuse dead outputs' pages */
+    tl_tensor *out = tl_tensor_empty(dt, a->ndim, a->shape);
     if (!out) return NULL;
     if (convert_into(out, a) < 0) {
         tl_tensor_release(out);

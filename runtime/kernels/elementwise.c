@@ -412,7 +412,7 @@ tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dty
     if (tl_broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, &nd, shape) < 0) return NULL;
     tl_tensor *ca, *cb;
     if (prepare_operands(op, cdt, a, b, &ca, &cb) < 0) return NULL;
-    tl_tensor *out = tl_kern_empty(tl_binop_result_dtype(op, dt), nd, shape);
+    tl_tensor *out = tl_tensor_empty(tl_binop_result_dtype(op, dt), nd, shape);
     if (out && run_binary(fn, out, ca, cb) < 0) {
         tl_tensor_release(out);
         out = NULL;
@@ -525,7 +525,7 @@ int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_ten
         rc = run_binary(fn, out, ca, cb);
     } else {
         /* compute into a fresh tensor, then cast and copy: the no-alias result */
-        tl_tensor *tmp = tl_kern_empty(rdt, out->ndim, out->shape);
+        tl_tensor *tmp = tl_tensor_empty(rdt, out->ndim, out->shape);
         rc = tmp ? run_binary(fn, tmp, ca, cb) : -1;
         if (rc == 0) rc = tl_assign(out, tmp);
         if (tmp) tl_tensor_release(tmp);
@@ -555,7 +555,7 @@ tl_tensor *tl_unary(tl_unop op, const tl_tensor *a)
     }
     tl_tensor *ca = tl_as_dtype(a, cdt);
     if (!ca) return NULL;
-    tl_tensor *out = tl_kern_empty(tl_unop_result_dtype(op, a->dtype), a->ndim, a->shape);
+    tl_tensor *out = tl_tensor_empty(tl_unop_result_dtype(op, a->dtype), a->ndim, a->shape);
     if (out) {
         tl_iter it;
         const tl_tensor *ops[2] = { out, ca };
@@ -597,7 +597,7 @@ tl_tensor *tl_where(const tl_tensor *cond, const tl_tensor *a, const tl_tensor *
     tl_tensor *cc = tl_as_dtype(cond, TL_BOOL), *ca = NULL, *cb = NULL, *out = NULL;
     if (cc) ca = tl_as_dtype(a, dt);
     if (ca) cb = tl_as_dtype(b, dt);
-    if (cb) out = tl_kern_empty(dt, n2, s2);
+    if (cb) out = tl_tensor_empty(dt, n2, s2);
     if (out) {
         tl_iter it;
         const tl_tensor *ops[4] = { out, cc, ca, cb };

@@ -142,7 +142,7 @@ tl_tensor *tl_fused_binary(tl_dtype dt, int nops, const tl_fused_operand *ops, i
         if (ops[i].t) j.in[i] = tl_tensor_data(ops[i].t);
         else tl_convert_run(1, ops[i].bytes, ops[i].dtype, 0, j.scalar[i], dt, 0);   /* as the unfused cast would */
     }
-    tl_tensor *out = tl_kern_empty(dt, like->ndim, like->shape);
+    tl_tensor *out = tl_tensor_empty(dt, like->ndim, like->shape);
     if (!out) return NULL;
     j.out = tl_tensor_data(out);
     j.stream = j.n * j.item >= TL_STREAM_BYTES;

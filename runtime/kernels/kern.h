@@ -29,11 +29,6 @@ int tl_kern_run(const tl_iter *it, tl_inner_fn fn, void *aux);
    (a reduction whose every output reads a run of `cost` inputs). */
 int tl_kern_run_cost(const tl_iter *it, tl_inner_fn fn, void *aux, int64_t cost);
 
-/* ---- outcache.c --------------------------------------------------------- */
-/* tl_tensor_empty for kernel outputs: large ones reuse the storage of a dead
-   earlier output of about the same size (no page faults). */
-tl_tensor *tl_kern_empty(tl_dtype dtype, int ndim, const int64_t *shape);
-
 /* ---- transpose.c --------------------------------------------------------- */
 /* Runs a copy (dst operand 0, src operand 1) tile by tile when its plan is a
    2-d transpose of a large enough tensor, setting *rc; false otherwise. */

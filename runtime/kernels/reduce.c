@@ -361,14 +361,14 @@ static tl_tensor *reduce_core(tl_redop op, const tl_tensor *a, const bool *mask,
     reduced_shape(a, mask, false, &knd, kshape);
     int64_t M, total;
     if (tl_shape_size(knd, kshape, &M) < 0 || tl_shape_size(a->ndim, a->shape, &total) < 0) return NULL;
-    if (M == 0) return tl_kern_empty(rdt, nd, shape);
+    if (M == 0) return tl_tensor_empty(rdt, nd, shape);
     if (total == 0) return empty_reduction(op, rdt, nd, shape);
 
     tl_dtype odt = (op == TL_RARGMIN || op == TL_RARGMAX) ? TL_I64 : w, in = w;
     int fnd;                                /* out has a's axes, 1 on the reduced ones */
     int64_t fshape[TL_MAXDIM];
     reduced_shape(a, mask, true, &fnd, fshape);
-    tl_tensor *out = tl_kern_empty(odt, fnd, fshape), *src = NULL;
+    tl_tensor *out = tl_tensor_empty(odt, fnd, fshape), *src = NULL;
     if (!out) return NULL;
     tl_iter_runs p;
     int rc = 0;
@@ -617,7 +617,7 @@ tl_tensor *tl_cumsum(const tl_tensor *a, int axis)
     if (!src) return NULL;
     tl_dtype rdt = tl_reduce_result_dtype(TL_RSUM, a->dtype), w = work_dtype(TL_RSUM, a->dtype);
     tl_tensor *x = (src->dtype == w && tl_is_contiguous(src)) ? (tl_tensor_retain(src), src) : tl_cast(src, w);
-    tl_tensor *out = x ? tl_kern_empty(w, src->ndim, src->shape) : NULL;
+    tl_tensor *out = x ? tl_tensor_empty(w, src->ndim, src->shape) : NULL;
     int rc = out ? 0 : -1;
     if (rc == 0 && tl_tensor_size(out) > 0) {
         cumsum_ctx c = { .w = w, .x = tl_tensor_data(x), .out = tl_tensor_data(out), .outer = 1, .inner = 1 };

@@ -1,4 +1,4 @@
-/* test_io.c — file library internals: JSON reader, metadata encoding, npy round trips, lazy GGUF dequantization under threads */
+/* test_io.c — file library internals: JSON reader, metadata encoding, npy round trips, lazy GGUF dequantization */
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -9,8 +9,10 @@
 /* This test checks the file library's private helpers themselves, so it claims the runtime's
    side of io_internal.h's guard on purpose; nothing outside runtime/ and this test does. */
 #define TL_RUNTIME_INTERNAL
+#include "format.h"
 #include "io_internal.h"
 #include "io_json.h"
+#include "ops.h"
 #include "tensor.h"
 
 static int json_of(const char *text, json *out) { return io_json_parse("t.json", text, strlen(text), out); }
@@ -244,22 +246,22 @@ static void write_q8_gguf(const char *path)
     fclose(f);
 }
 
-typedef struct { const float *data; int seed; int bad; } reader;
+typedef struct { const tl_tensor *t; int seed; int bad; } reader;
 
 static void *read_all(void *arg)
 {
     reader *r = arg;
-    /* every thread walks the chunks in a different order, so several fault on one chunk at once */
+    /* every thread walks the chunks in a different order, so several claim one chunk at once */
     for (int64_t k = 0; k < LAZY_N; k += 4099) {
         int64_t i = (k * (2 * r->seed + 1) + r->seed * 65536) % LAZY_N;
-        if (r->data[i] != expected_q8(i)) r->bad++;
+        if (*(const float *)tl_tensor_at(r->t, &i) != expected_q8(i)) r->bad++;
     }
     return NULL;
 }
 
-Test(io_lazy, threads_racing_on_untouched_chunks_see_exact_values)
+/* Writes the test file and loads its one lazily dequantized tensor. */
+static tl_file *load_lazy_q8(char *path)
 {
-    char path[] = "/tmp/tl_test_lazy_XXXXXX.gguf";
     int fd = mkstemps(path, 5);
     cr_assert(fd >= 0);
     close(fd);
@@ -271,11 +273,20 @@ Test(io_lazy, threads_racing_on_untouched_chunks_see_exact_values)
     tl_tensor *w = f->tensors[0].tensor;
     cr_assert_eq(w->dtype, TL_F32);
     cr_assert_eq(w->shape[0], LAZY_N);
-    cr_assert_eq(w->storage->kind, TL_STORAGE_MAPPED);
+    cr_assert_eq(w->storage->kind, TL_STORAGE_LAZY);
+    cr_assert_eq(tl_storage_materialized_bytes(w->storage), 0u, "nothing is dequantized at load");
+    return f;
+}
+
+Test(io_lazy, threads_racing_on_untouched_chunks_see_exact_values)
+{
+    char path[] = "/tmp/tl_test_lazy_XXXXXX.gguf";
+    tl_file *f = load_lazy_q8(path);
+    tl_tensor *w = f->tensors[0].tensor;
     pthread_t th[8];
     reader rs[8];
     for (int i = 0; i < 8; i++) {
-        rs[i] = (reader){ tl_tensor_data(w), i, 0 };
+        rs[i] = (reader){ w, i, 0 };
         cr_assert_eq(pthread_create(&th[i], NULL, read_all, &rs[i]), 0);
     }
     for (int i = 0; i < 8; i++) {
@@ -286,6 +297,50 @@ Test(io_lazy, threads_racing_on_untouched_chunks_see_exact_values)
     p[LAZY_N - 1] = 42.0f;   /* writable once filled, like any tensor */
     cr_assert_eq(p[LAZY_N - 1], 42.0f);
     cr_assert_eq(p[LAZY_N - 2], expected_q8(LAZY_N - 2));
+    tl_file_free(f);
+    unlink(path);
+}
+
+Test(io_lazy, reads_compute_only_the_chunks_they_cover)
+{
+    char path[] = "/tmp/tl_test_lazy_XXXXXX.gguf";
+    tl_file *f = load_lazy_q8(path);
+    tl_tensor *w = f->tensors[0].tensor;
+    const size_t chunk = (size_t)1 << 20;
+    /* a slice inside the sixth chunk: that chunk only */
+    tl_tensor *s = tl_view_slice(w, 0, 5 * 262144 + 7, 5 * 262144 + 11, 1, true, true);
+    cr_assert(s);
+    cr_expect_eq(((const float *)tl_tensor_data(s))[2], expected_q8(5 * 262144 + 9));
+    cr_expect_eq(tl_storage_materialized_bytes(w->storage), chunk);
+    /* a gather of one element in the tenth chunk */
+    int64_t at = 9 * 262144 + 3, one = 1;
+    tl_tensor *idx = tl_tensor_empty(TL_I64, 1, &one);
+    *(int64_t *)tl_tensor_data(idx) = at;
+    tl_index_item item = { .kind = TL_IDX_TENSOR, .tensor = idx };
+    tl_tensor *g = tl_index_get(w, 1, &item);
+    cr_assert(g, "%s", tl_errmsg());
+    cr_expect_eq(*(const float *)tl_tensor_data(g), expected_q8(at));
+    cr_expect_eq(tl_storage_materialized_bytes(w->storage), 2 * chunk);
+    /* printing the whole tensor shows its edges: the first and last chunks */
+    char *text = tl_fmt_tensor_string(w, NULL);
+    cr_assert(text, "%s", tl_errmsg());
+    cr_expect(strstr(text, "..."));
+    free(text);
+    cr_expect_eq(tl_storage_materialized_bytes(w->storage), 4 * chunk);
+    /* a write materializes before it lands, so the rest of the chunk keeps its values */
+    tl_tensor *s2 = tl_view_slice(w, 0, 3 * 262144, 3 * 262144 + 1, 1, true, true);
+    float v = 42.0f;
+    tl_tensor *val = tl_tensor_scalar(TL_F32, &v);
+    cr_assert_eq(tl_assign(s2, val), 0, "%s", tl_errmsg());
+    cr_expect_eq(tl_storage_materialized_bytes(w->storage), 5 * chunk);
+    int64_t next = 3 * 262144 + 1;
+    cr_expect_eq(*(const float *)tl_tensor_at(w, &next), expected_q8(next));
+    /* a reduction reads it all */
+    tl_tensor *total = tl_reduce(TL_RSUM, w, 0, NULL, false, 0);
+    cr_assert(total, "%s", tl_errmsg());
+    cr_expect_eq(tl_storage_materialized_bytes(w->storage), (size_t)LAZY_N * 4);
+    tl_tensor *all[] = { s, idx, g, s2, val, total };
+    for (int i = 0; i < 6; i++) tl_tensor_release(all[i]);
     tl_file_free(f);
     unlink(path);
 }
