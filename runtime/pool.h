@@ -2,6 +2,11 @@
 #ifndef TL_POOL_H
 #define TL_POOL_H
 
+/* Private to the runtime (tensor.c and pool.c); runtime/meson.build defines TL_RUNTIME_INTERNAL for its files. */
+#ifndef TL_RUNTIME_INTERNAL
+#error "pool.h is private to tl's runtime library: include tensor.h instead"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
