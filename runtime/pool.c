@@ -69,7 +69,7 @@ static size_t size_class(size_t need)
 
 static size_t round_page(size_t n) { return (n + 4095) & ~(size_t)4095; }
 
-/* Unmaps a block that left the pool (or never entered it). */
+/* Unmaps a block that left the pool. */
 static void unmap(void *block, size_t len)
 {
     POOL_UNPOISON(block, len);   /* the addresses may be mapped again for anything */
@@ -136,7 +136,7 @@ void tl_pool_give_back(void *block, size_t len)
         return;
     }
     pthread_mutex_unlock(&pool_lock);
-    unmap(block, len);
+    munmap(block, len);   /* never poisoned: nothing to undo */
 }
 
 void tl_pool_set_limit(size_t bytes)
