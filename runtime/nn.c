@@ -24,6 +24,7 @@ typedef struct rows_ctx {
     const char *w, *b;       /* per-column weight and bias (compute dtype) or NULL */
     double eps;
     bool rms;
+    bool softmax;            /* softmax rows, else layer_norm / rms_norm rows */
 } rows_ctx;
 
 #define ROW_FUNCS(S, T, VEXP, SUM, EXP, LOG, SQRT)                                      \
@@ -55,7 +56,8 @@ typedef struct rows_ctx {
             y[i] = v;                                                                   \
         }                                                                               \
     }                                                                                   \
-    static int softmax_task_##S(void *vctx, int64_t t)                                  \
+    /* The rows of one task: softmax or the norm, as the context says. */               \
+    static int rows_task_##S(void *vctx, int64_t t)                                     \
     {                                                                                   \
         rows_ctx *c = vctx;                                                             \
         if (tl_check_interrupt() < 0) return -1;                                        \
@@ -64,21 +66,11 @@ typedef struct rows_ctx {
         for (int64_t r = r0; r < r1; r++) {                                             \
             char *p[2];                                                                 \
             tl_iter_at(c->at, r, p);                                                    \
-            softmax_row_##S((const T *)p[1], (T *)p[0], c->D, c->log);                  \
-        }                                                                               \
-        return 0;                                                                       \
-    }                                                                                   \
-    static int norm_task_##S(void *vctx, int64_t t)                                     \
-    {                                                                                   \
-        rows_ctx *c = vctx;                                                             \
-        if (tl_check_interrupt() < 0) return -1;                                        \
-        int64_t r0 = t * c->rows_per_task, r1 = r0 + c->rows_per_task;                  \
-        if (r1 > c->rows) r1 = c->rows;                                                 \
-        for (int64_t r = r0; r < r1; r++) {                                             \
-            char *p[2];                                                                 \
-            tl_iter_at(c->at, r, p);                                                    \
-            norm_row_##S((const T *)p[1], (T *)p[0], c->D, (const T *)c->w, (const T *)c->b, \
-                         (T)c->eps, c->rms);                                            \
+            if (c->softmax)                                                             \
+                softmax_row_##S((const T *)p[1], (T *)p[0], c->D, c->log);              \
+            else                                                                        \
+                norm_row_##S((const T *)p[1], (T *)p[0], c->D, (const T *)c->w,         \
+                             (const T *)c->b, (T)c->eps, c->rms);                       \
         }                                                                               \
         return 0;                                                                       \
     }
@@ -118,9 +110,8 @@ static int run_rows(rows_ctx *c, tl_tensor *y, const tl_tensor *x, tl_dtype cdt,
     c->rows_per_task = (c->rows + ntasks - 1) / ntasks;
     if (c->rows_per_task == 0) return 0;
     ntasks = (c->rows + c->rows_per_task - 1) / c->rows_per_task;
-    tl_task_fn fn = cdt == TL_F32 ? (softmax ? softmax_task_f32 : norm_task_f32)
-                                  : (softmax ? softmax_task_f64 : norm_task_f64);
-    return tl_parallel_for(ntasks, fn, c);
+    c->softmax = softmax;
+    return tl_parallel_for(ntasks, cdt == TL_F32 ? rows_task_f32 : rows_task_f64, c);
 }
 
 /* t itself when it is in dtype dt with a unit-stride last axis (its rows
