@@ -22,31 +22,18 @@ static tl_tensor *filled(tl_dtype dt, int nd, const int64_t *shape, double v)
     return tl_full(dt, nd, shape, &s);
 }
 
-static bool bi_zeros(Interp *I, CallArgs *a, Value *out)
+/* zeros, ones and empty: a shape and a dtype, filled as the row's tag says. */
+enum { SHAPED_ZEROS, SHAPED_ONES, SHAPED_EMPTY };
+static bool bi_shaped(Interp *I, CallArgs *a, Value *out)
 {
     int nd;
     int64_t shape[TL_MAXDIM];
     tl_dtype dt;
-    if (!shape_and_dtype(I, a, "zeros", TL_F64, &nd, shape, &dt)) return false;
-    return ret_tensor(I, a, tl_tensor_zeros(dt, nd, shape), out);
-}
-
-static bool bi_ones(Interp *I, CallArgs *a, Value *out)
-{
-    int nd;
-    int64_t shape[TL_MAXDIM];
-    tl_dtype dt;
-    if (!shape_and_dtype(I, a, "ones", TL_F64, &nd, shape, &dt)) return false;
-    return ret_tensor(I, a, filled(dt, nd, shape, 1.0), out);
-}
-
-static bool bi_empty(Interp *I, CallArgs *a, Value *out)
-{
-    int nd;
-    int64_t shape[TL_MAXDIM];
-    tl_dtype dt;
-    if (!shape_and_dtype(I, a, "empty", TL_F64, &nd, shape, &dt)) return false;
-    return ret_tensor(I, a, tl_tensor_empty(dt, nd, shape), out);
+    if (!shape_and_dtype(I, a, a->self->name, TL_F64, &nd, shape, &dt)) return false;
+    tl_tensor *t = a->self->tag == SHAPED_ZEROS ? tl_tensor_zeros(dt, nd, shape)
+                 : a->self->tag == SHAPED_ONES ? filled(dt, nd, shape, 1.0)
+                 : tl_tensor_empty(dt, nd, shape);
+    return ret_tensor(I, a, t, out);
 }
 
 /* full(shape, value, dtype=none): the dtype defaults to the value's, as numpy's np.array(value).dtype;
@@ -184,9 +171,9 @@ static bool bi_seed(Interp *I, CallArgs *a, Value *out)
 }
 
 const Builtin bi_make_table[] = {
-    { "zeros", bi_zeros, "zeros(*shape, dtype=\"f64\")", "a tensor of zeros; zeros(2, 3) or zeros((2, 3))", 0 },
-    { "ones", bi_ones, "ones(*shape, dtype=\"f64\")", "a tensor of ones", 0 },
-    { "empty", bi_empty, "empty(*shape, dtype=\"f64\")", "an uninitialized tensor", 0 },
+    { "zeros", bi_shaped, "zeros(*shape, dtype=\"f64\")", "a tensor of zeros; zeros(2, 3) or zeros((2, 3))", SHAPED_ZEROS },
+    { "ones", bi_shaped, "ones(*shape, dtype=\"f64\")", "a tensor of ones", SHAPED_ONES },
+    { "empty", bi_shaped, "empty(*shape, dtype=\"f64\")", "an uninitialized tensor", SHAPED_EMPTY },
     { "full", bi_full, "full(shape, value, dtype=none)", "a tensor filled with value (dtype defaults to value's)", 0 },
     { "arange", bi_arange, "arange([start,] stop, step=1, dtype=none)",
       "evenly spaced values in [start, stop); i64 for integer arguments, else f64", 0 },
