@@ -436,28 +436,27 @@ static Node *lambda_expr(Parser *p)
     return n;
 }
 
+/* A binary operator whose right operand binds tighter than rbp. */
+static Node *binary_operands(Parser *p, Node *left, int rbp)
+{
+    Node *n = node_here(p, N_BINARY);
+    n->op = rules[p->tok.kind].binop;
+    advance(p);
+    n->a = left;
+    n->b = parse_expr(p, rbp);
+    return n;
+}
+
 /* Binary operators that group to the left: a - b - c is (a - b) - c. */
 static Node *binary_left(Parser *p, Node *left)
 {
-    Node *n = node_here(p, N_BINARY);
-    const Rule *r = &rules[p->tok.kind];
-    n->op = r->binop;
-    advance(p);
-    n->a = left;
-    n->b = parse_expr(p, r->lbp);
-    return n;
+    return binary_operands(p, left, rules[p->tok.kind].lbp);
 }
 
 /* ** groups to the right: 2**3**2 is 2**(3**2). */
 static Node *binary_right(Parser *p, Node *left)
 {
-    Node *n = node_here(p, N_BINARY);
-    const Rule *r = &rules[p->tok.kind];
-    n->op = r->binop;
-    advance(p);
-    n->a = left;
-    n->b = parse_expr(p, r->lbp - 1);
-    return n;
+    return binary_operands(p, left, rules[p->tok.kind].lbp - 1);
 }
 
 static Node *comparison(Parser *p, Node *left)
