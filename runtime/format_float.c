@@ -428,6 +428,29 @@ static int d4_trim_zeros(sbuf *b, int nfrac)
     return nfrac;
 }
 
+/* Finishes the fraction after its digits: the point, min_digits padding and
+   the trim mode; returns the fraction digits left. numpy drops a bare trailing
+   point under trim '-' in positional form only ("1." stays in "1.e+00"). */
+static int d4_fraction_tail(sbuf *b, const tl_d4_opts *o, int nfrac, bool positional)
+{
+    if (o->trim != TL_TRIM_DPT_ZEROS && nfrac == 0) sb_putc(b, '.');
+    int want = o->min_digits > 0 ? o->min_digits : 0;
+    if (o->trim == TL_TRIM_ONE_ZERO) {
+        if (nfrac == 0) { sb_putc(b, '0'); nfrac = 1; }
+    } else if (o->trim == TL_TRIM_KEEP && want > nfrac) {
+        sb_repeat(b, '0', want - nfrac);
+        nfrac = want;
+    }
+    if (o->trim != TL_TRIM_KEEP && nfrac > 0) {
+        nfrac = d4_trim_zeros(b, nfrac);
+        if (nfrac == 0) {   /* only the point is left */
+            if (o->trim == TL_TRIM_ONE_ZERO) { sb_putc(b, '0'); nfrac = 1; }
+            else if (positional && o->trim == TL_TRIM_DPT_ZEROS) b->n--;
+        }
+    }
+    return nfrac;
+}
+
 size_t tl_d4_positional(char *buf, size_t cap, uint64_t bits, tl_dtype d, const tl_d4_opts *o)
 {
     sbuf b = { buf, 0, cap };
@@ -462,22 +485,7 @@ size_t tl_d4_positional(char *buf, size_t cap, uint64_t bits, tl_dtype d, const 
         sb_puts(&b, dg.d, dg.n);
         nfrac = zeros + dg.n;
     }
-    if (o->trim != TL_TRIM_DPT_ZEROS && nfrac == 0) sb_putc(&b, '.');
-
-    int want = o->min_digits > 0 ? o->min_digits : 0;
-    if (o->trim == TL_TRIM_ONE_ZERO) {
-        if (nfrac == 0) { sb_putc(&b, '0'); nfrac = 1; }
-    } else if (o->trim == TL_TRIM_KEEP && want > nfrac) {
-        sb_repeat(&b, '0', want - nfrac);
-        nfrac = want;
-    }
-    if (o->trim != TL_TRIM_KEEP && nfrac > 0) {
-        nfrac = d4_trim_zeros(&b, nfrac);
-        if (nfrac == 0) {   /* only the point is left */
-            if (o->trim == TL_TRIM_ONE_ZERO) { sb_putc(&b, '0'); nfrac = 1; }
-            else if (o->trim == TL_TRIM_DPT_ZEROS) b.n--;
-        }
-    }
+    nfrac = d4_fraction_tail(&b, o, nfrac, true);
     if (o->pad_right >= nfrac) {
         if (o->trim == TL_TRIM_DPT_ZEROS && nfrac == 0) sb_putc(&b, ' ');
         sb_repeat(&b, ' ', o->pad_right - nfrac);
@@ -505,19 +513,7 @@ size_t tl_d4_scientific(char *buf, size_t cap, uint64_t bits, tl_dtype d, const 
         sb_putc(&b, '.');
         sb_puts(&b, dg.d + 1, nfrac);
     }
-    if (o->trim != TL_TRIM_DPT_ZEROS && nfrac == 0) sb_putc(&b, '.');
-
-    int want = o->min_digits > 0 ? o->min_digits : 0;
-    if (o->trim == TL_TRIM_ONE_ZERO) {
-        if (nfrac == 0) { sb_putc(&b, '0'); nfrac = 1; }
-    } else if (o->trim == TL_TRIM_KEEP && want > nfrac) {
-        sb_repeat(&b, '0', want - nfrac);
-        nfrac = want;
-    }
-    if (o->trim != TL_TRIM_KEEP && nfrac > 0) {
-        nfrac = d4_trim_zeros(&b, nfrac);
-        if (nfrac == 0 && o->trim == TL_TRIM_ONE_ZERO) sb_putc(&b, '0');
-    }
+    d4_fraction_tail(&b, o, nfrac, false);
 
     int exp = dg.exp, ndig = o->exp_digits < 0 ? 2 : (o->exp_digits > 5 ? 5 : o->exp_digits);
     char ebuf[8];
