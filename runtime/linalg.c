@@ -237,20 +237,22 @@ static lapack_int getrf(tl_dtype dt, lapack_int n, void *m, lapack_int *ipiv)
     }
 }
 
-/* A contiguous copy of a in its LAPACK dtype (LAPACK overwrites its input). */
-static tl_tensor *lapack_copy(const tl_tensor *a)
+/* A contiguous copy of a stack of square matrices in its LAPACK dtype (LAPACK
+   overwrites its input), with their order n; NULL with the error set. */
+static tl_tensor *lapack_square_copy(const tl_tensor *a, lapack_int *n)
 {
+    if (check_square(a) < 0) return NULL;
+    *n = (lapack_int)a->shape[a->ndim - 1];
     tl_dtype dt = lapack_dtype(a->dtype);
     return a->dtype == dt ? tl_copy(a) : tl_cast(a, dt);
 }
 
 tl_tensor *tl_det(const tl_tensor *a)
 {
-    if (check_square(a) < 0) return NULL;
-    tl_tensor *lu = lapack_copy(a);
+    lapack_int n;
+    tl_tensor *lu = lapack_square_copy(a, &n);
     if (!lu) return NULL;
     tl_dtype dt = lu->dtype;
-    lapack_int n = (lapack_int)a->shape[a->ndim - 1];
     int64_t count;
     tl_tensor *out = NULL;
     lapack_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
@@ -287,11 +289,10 @@ tl_tensor *tl_det(const tl_tensor *a)
 
 tl_tensor *tl_inv(const tl_tensor *a)
 {
-    if (check_square(a) < 0) return NULL;
-    tl_tensor *m = lapack_copy(a);
+    lapack_int n;
+    tl_tensor *m = lapack_square_copy(a, &n);
     if (!m) return NULL;
     tl_dtype dt = m->dtype;
-    lapack_int n = (lapack_int)a->shape[a->ndim - 1];
     int64_t count = n ? tl_tensor_size(m) / ((int64_t)n * n) : 0;
     lapack_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
     size_t es = tl_dtype_size(dt);
