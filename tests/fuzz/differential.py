@@ -2,7 +2,7 @@
 """differential.py — random small programs run by tl and by numpy, compared as printed text.
 
 usage: /usr/bin/python3 tests/fuzz/differential.py [--tl build/src/tl] [--seconds 60] [--seed N]
-                                                   [--cases N] [--show]
+                                                   [--cases N] [--show] [--crashes-only]
 
 Each case makes one to three small tensors (every numpy dtype, shapes with 0, 1 and broadcastable
 axes, values with -0.0, nan and inf) and one expression over them: views (slices with steps,
@@ -398,12 +398,15 @@ def main():
     ap.add_argument("--cases", type=int, default=None, help="stop after this many cases (repeats a run with --seed)")
     ap.add_argument("--batch", type=int, default=50)
     ap.add_argument("--show", action="store_true", help="print every case")
+    ap.add_argument("--crashes-only", action="store_true",
+                    help="exit 1 only when tl crashed; print value divergences without failing "
+                         "(CI, while the open divergences in docs/fuzzing.md are unfixed)")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     print(f"differential: seed {seed} (repeat with --seed {seed})", flush=True)
     rng = random.Random(seed)
     start = time.monotonic()
-    done = errors_both = known = 0
+    done = errors_both = known = crashes = 0
     findings = []
     while time.monotonic() - start < args.seconds and (args.cases is None or done < args.cases):
         n = args.batch if args.cases is None else min(args.batch, args.cases - done)
@@ -422,6 +425,7 @@ def main():
                 got = outs.get(j, "")
                 if failed == j:   # tl refused this one
                     if rc < 0 or rc > 2 or "Sanitizer" in stderr:
+                        crashes += 1
                         findings.append((case, f"tl crashed (exit {rc}):\n{stderr}"))
                     elif expect is None:
                         errors_both += 1
@@ -445,7 +449,9 @@ def main():
     for case, what in findings:
         print("---- divergence\n" + "\n".join(case[0]) + f"\n# numpy: {case[1]}\n{what}")
     print(f"differential: {done} cases in {took:.0f} s (repeat: --seed {seed} --cases {done}): {len(findings)} divergences, "
-          f"{errors_both} refused by both, {known} known tl defects (known_difference)")
+          f"{errors_both} refused by both, {known} known tl defects (known_difference), {crashes} crashes")
+    if args.crashes_only:
+        return 1 if crashes else 0
     return 1 if findings else 0
 
 
