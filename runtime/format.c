@@ -501,7 +501,7 @@ int tl_fmt_scalar(const void *p, tl_dtype d, char *buf, size_t n)
     }
     }
     if (len + 1 > n) {
-        tl_seterr("scalar text needs %zu bytes, buffer has %zu", len + 1, n);
+        tl_seterr(ValueError, "scalar text needs %zu bytes, buffer has %zu", len + 1, n);
         return -1;
     }
     memcpy(buf, tmp, len + 1);
@@ -513,11 +513,11 @@ int tl_fmt_scalar(const void *p, tl_dtype d, char *buf, size_t n)
 static int check_opts(const tl_printopts *o)
 {
     if (o->precision < 0) {
-        tl_seterr("precision must be >= 0, got %d", o->precision);
+        tl_seterr(ValueError, "precision must be >= 0, got %d", o->precision);
         return -1;
     }
     if (o->edgeitems < 0) {
-        tl_seterr("edgeitems must be >= 0, got %d", o->edgeitems);
+        tl_seterr(ValueError, "edgeitems must be >= 0, got %d", o->edgeitems);
         return -1;
     }
     return 0;
@@ -573,7 +573,7 @@ int tl_fmt_tensor(const tl_tensor *t, const tl_printopts *o, tl_write_fn write, 
     if (!f || !e) {
         free(f);
         free(e);
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         return -1;
     }
     f->t = t;
@@ -617,7 +617,7 @@ static int strbuf_write(void *ctx, const char *s, size_t n)
         while (cap < b->n + n + 1) cap *= 2;
         char *p = realloc(b->p, cap);
         if (!p) {
-            tl_seterr("out of memory");
+            tl_seterr(MemoryError, "out of memory");
             return -1;
         }
         b->p = p;

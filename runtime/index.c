@@ -42,7 +42,7 @@ static void plan_free(index_plan *p)
 static index_part *add_part(index_plan *p, part_kind kind, int src_axis)
 {
     if (p->nparts == MAX_PARTS) {
-        tl_seterr("too many indices");
+        tl_seterr(IndexError, "too many indices");
         return NULL;
     }
     index_part *q = &p->parts[p->nparts++];
@@ -81,11 +81,11 @@ static void read_int(void *ctx, const void *p, int64_t i)
 static int64_t *alloc_i64(int64_t n)
 {
     if (n < 0 || (uint64_t)n > SIZE_MAX / sizeof(int64_t)) {
-        tl_seterr("index tensor too large");
+        tl_seterr(MemoryError, "index tensor too large");
         return NULL;
     }
     int64_t *p = malloc((size_t)(n ? n : 1) * sizeof *p);
-    if (!p) tl_seterr("out of memory");
+    if (!p) tl_seterr(MemoryError, "out of memory");
     return p;
 }
 
@@ -137,7 +137,7 @@ static int add_bool_mask(index_plan *p, const tl_tensor *mask, const tl_tensor *
     }
     for (int k = 0; k < mask->ndim; k++) {
         if (mask->shape[k] != a->shape[src_axis + k]) {
-            tl_seterr("boolean index did not match indexed tensor along axis %d; size of axis is %lld "
+            tl_seterr(IndexError, "boolean index did not match indexed tensor along axis %d; size of axis is %lld "
                       "but size of corresponding boolean axis is %lld",
                       src_axis + k, (long long)a->shape[src_axis + k], (long long)mask->shape[k]);
             return -1;
@@ -177,13 +177,13 @@ static int build_plan(index_plan *p, const tl_tensor *a, int n, const tl_index_i
     memset(p, 0, offsetof(index_plan, vndim));
     for (int k = 0; k < n; k++) {
         if (items[k].kind == TL_IDX_ELLIPSIS && ++ellipses > 1) {
-            tl_seterr("an index can only have a single ellipsis ('...')");
+            tl_seterr(IndexError, "an index can only have a single ellipsis ('...')");
             return -1;
         }
         if (items[k].kind == TL_IDX_TENSOR) {
             tl_dtype dt = items[k].tensor->dtype;
             if (dt != TL_BOOL && !tl_is_int(dt)) {
-                tl_seterr("only integer or boolean tensors can be used as indices, got %s", tl_dtype_name(dt));
+                tl_seterr(TypeError, "only integer or boolean tensors can be used as indices, got %s", tl_dtype_name(dt));
                 return -1;
             }
             p->advanced = true;
@@ -191,7 +191,7 @@ static int build_plan(index_plan *p, const tl_tensor *a, int n, const tl_index_i
         used += item_width(&items[k]);
     }
     if (used > a->ndim) {
-        tl_seterr("too many indices for tensor: tensor is %d-dimensional, but %d were indexed", a->ndim, used);
+        tl_seterr(IndexError, "too many indices for tensor: tensor is %d-dimensional, but %d were indexed", a->ndim, used);
         return -1;
     }
     int axis = 0;
@@ -248,7 +248,7 @@ static int check_index(int64_t i, int axis, int64_t n, int64_t *out)
 {
     int64_t j = i < 0 ? i + n : i;
     if (j < 0 || j >= n) {
-        tl_seterr("index %lld is out of bounds for axis %d with size %lld", (long long)i, axis, (long long)n);
+        tl_seterr(IndexError, "index %lld is out of bounds for axis %d with size %lld", (long long)i, axis, (long long)n);
         return -1;
     }
     *out = j;
@@ -280,7 +280,7 @@ static int build_view(index_plan *p, const tl_tensor *a)
             int64_t stepped;
             if (!__builtin_mul_overflow(stride, step, &stepped)) stride = stepped;
             else if (len > 1) {   /* cannot happen inside a real storage; length <= 1 never uses it */
-                tl_seterr("slice step %lld overflows the stride", (long long)step);
+                tl_seterr(ValueError, "slice step %lld overflows the stride", (long long)step);
                 return -1;
             }
         } else if (q->kind == P_ADV && q->src_axis >= 0) {
@@ -288,7 +288,7 @@ static int build_view(index_plan *p, const tl_tensor *a)
             stride = a->strides[q->src_axis];
         }
         if (p->vndim == TL_MAXDIM) {
-            tl_seterr("too many dimensions: indexing gives more than %d", TL_MAXDIM);
+            tl_seterr(ShapeError, "too many dimensions: indexing gives more than %d", TL_MAXDIM);
             return -1;
         }
         if (q->kind == P_ADV) p->vaxis[k] = p->vndim;
@@ -331,7 +331,7 @@ static int broadcast_error(const index_plan *p)
         size_t len = strlen(msg);
         snprintf(msg + len, sizeof msg - len, " %s", tl_shape_str(q->ndim, q->shape, buf, sizeof buf));
     }
-    tl_seterr("%s", msg);
+    tl_seterr(ShapeError, "%s", msg);
     return -1;
 }
 
@@ -362,7 +362,7 @@ static int plan_geometry(const index_plan *p, adv_geometry *g)
         if (!is_adv[ax]) g->naxis[g->nn++] = ax;
     g->rndim = g->nb + g->nn;
     if (g->rndim > TL_MAXDIM) {
-        tl_seterr("too many dimensions: indexing gives %d (at most %d)", g->rndim, TL_MAXDIM);
+        tl_seterr(ShapeError, "too many dimensions: indexing gives %d (at most %d)", g->rndim, TL_MAXDIM);
         return -1;
     }
     int r = 0;
@@ -506,7 +506,7 @@ tl_tensor *tl_index_get(const tl_tensor *a, int n, const tl_index_item *items)
     int64_t *advoff;
     tl_tensor *out = NULL;
     if (!p) {
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         return NULL;
     }
     int kind = prepare(p, &g, &advoff, a, n, items);
@@ -550,7 +550,7 @@ static tl_tensor *value_for(const tl_tensor *a, const tl_tensor *value, int ndim
     tl_tensor *b = v ? tl_view_broadcast_to(v, ndim, shape) : NULL;
     if (v && !b) {
         char vs[TL_MAXDIM * 24 + 8], rs[TL_MAXDIM * 24 + 8];
-        tl_seterr("shape mismatch: value tensor of shape %s could not be broadcast to indexing result of shape %s",
+        tl_seterr(ShapeError, "shape mismatch: value tensor of shape %s could not be broadcast to indexing result of shape %s",
                   tl_shape_str(given->ndim, given->shape, vs, sizeof vs), tl_shape_str(ndim, shape, rs, sizeof rs));
     }
     if (v) tl_tensor_release(v);
@@ -561,11 +561,11 @@ static tl_tensor *value_for(const tl_tensor *a, const tl_tensor *value, int ndim
 int tl_index_set(tl_tensor *a, int n, const tl_index_item *items, const tl_tensor *value)
 {
     if (a->readonly) {
-        tl_seterr("assignment destination is read-only");
+        tl_seterr(ValueError, "assignment destination is read-only");
         return -1;
     }
     if (tl_is_complex(value->dtype) && !tl_is_complex(a->dtype)) {   /* numpy warns (ComplexWarning) */
-        tl_seterr("cannot store complex values (%s) in a tensor of %s: the imaginary part would be lost (take real() first)",
+        tl_seterr(TypeError, "cannot store complex values (%s) in a tensor of %s: the imaginary part would be lost (take real() first)",
                   tl_dtype_name(value->dtype), tl_dtype_name(a->dtype));
         return -1;
     }
@@ -574,7 +574,7 @@ int tl_index_set(tl_tensor *a, int n, const tl_index_item *items, const tl_tenso
     int64_t *advoff;
     int rc = -1;
     if (!p) {
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         return -1;
     }
     int kind = prepare(p, &g, &advoff, a, n, items);

@@ -32,7 +32,7 @@ static int vfail(const char *path, const char *fmt, va_list ap)
 {
     char msg[400];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    tl_seterr("%s%s: %s", strlen(path) > 160 ? "..." : "", short_path(path), msg);
+    tl_seterr(FileError, "%s%s: %s", strlen(path) > 160 ? "..." : "", short_path(path), msg);
     return -1;
 }
 
@@ -151,7 +151,7 @@ int io_shape_bytes(int ndim, const int64_t *shape, size_t itemsize, int64_t *cou
     uint64_t b;
     if (__builtin_mul_overflow((uint64_t)*count, (uint64_t)itemsize, &b) || b > (uint64_t)PTRDIFF_MAX) {
         char buf[256];
-        tl_seterr("shape %s is too big", tl_shape_str(ndim, shape, buf, sizeof buf));
+        tl_seterr(ShapeError, "shape %s is too big", tl_shape_str(ndim, shape, buf, sizeof buf));
         return -1;
     }
     *nbytes = b;
@@ -292,7 +292,7 @@ int io_writer_open(io_writer *w, const char *path)
     if (!w->target || !w->buf) {
         free(w->target);
         free(w->buf);
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         return -1;
     }
     char *dcopy = strdup(w->target), *bcopy = strdup(w->target);
@@ -304,7 +304,7 @@ int io_writer_open(io_writer *w, const char *path)
         free(w->tmp);
         free(w->target);
         free(w->buf);
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         return -1;
     }
     snprintf(w->tmp, n, "%s/.%s.tmp-XXXXXX", dirname(dcopy), basename(bcopy));
@@ -473,7 +473,7 @@ int io_tensor_bytes(const tl_tensor *t, io_emit_fn emit, void *ctx)
     size_t cap = WBUF / isz;
     uint8_t *bounce = malloc(WBUF);
     if (!bounce) {
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         return -1;
     }
     int64_t idx[TL_MAXDIM] = { 0 };
@@ -548,7 +548,7 @@ static tl_file *single(tl_tensor *t, tl_file_format fmt)
         tl_tensor_release(t);
         if (f) free(f->tensors);
         free(f);
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         return NULL;
     }
     f->format = fmt;

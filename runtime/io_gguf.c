@@ -127,7 +127,7 @@ static int check_layout(io_src *s, gguf_header *g)
                            (unsigned long long)t->nbytes, (unsigned long long)t->offset, (unsigned long long)room);
     }
     tinfo **order = malloc((size_t)(g->n_tensors ? g->n_tensors : 1) * sizeof *order);
-    if (!order) { tl_seterr("out of memory"); return -1; }
+    if (!order) { tl_seterr(MemoryError, "out of memory"); return -1; }
     for (uint64_t i = 0; i < g->n_tensors; i++) order[i] = &g->infos[i];
     int rc = 0;
     qsort(order, (size_t)g->n_tensors, sizeof *order, cmp_offset);
@@ -160,7 +160,7 @@ static int read_header(io_src *s, gguf_header *g)
         return io_fail(s, "header claims %llu tensors but only %llu bytes remain", (unsigned long long)g->n_tensors,
                        (unsigned long long)left);
     g->infos = calloc((size_t)(g->n_tensors ? g->n_tensors : 1), sizeof *g->infos);
-    if (!g->infos) { tl_seterr("out of memory"); return -1; }
+    if (!g->infos) { tl_seterr(MemoryError, "out of memory"); return -1; }
     for (uint64_t i = 0; i < g->n_tensors; i++)
         if (read_info(s, &c, &g->infos[i])) return -1;
     g->data_start = (c.pos + g->alignment - 1) / g->alignment * g->alignment;
@@ -172,7 +172,7 @@ static int copy_meta(const io_src *s, const gguf_header *g, uint8_t **out, size_
 {
     *len = 8 + (size_t)(g->kv_end - g->kv_start);
     *out = malloc(*len);
-    if (!*out) { tl_seterr("out of memory"); return -1; }
+    if (!*out) { tl_seterr(MemoryError, "out of memory"); return -1; }
     io_put64(*out, g->n_kv);
     memcpy(*out + 8, s->base + g->kv_start, *len - 8);
     return 0;
@@ -197,12 +197,12 @@ tl_file *tl_gguf_load(const char *path)
     if (read_header(&s, &g)) goto out;
     f = calloc(1, sizeof *f);
     if (f) f->tensors = calloc((size_t)(g.n_tensors ? g.n_tensors : 1), sizeof *f->tensors);
-    if (!f || !f->tensors) { tl_seterr("out of memory"); goto fail; }
+    if (!f || !f->tensors) { tl_seterr(MemoryError, "out of memory"); goto fail; }
     f->format = TL_FILE_GGUF;
     if (copy_meta(&s, &g, &f->meta, &f->meta_len)) goto fail;
     for (uint64_t i = 0; i < g.n_tensors; i++) {
         tl_named *n = &f->tensors[i];
-        if (!(n->name = malloc(g.infos[i].len + 1))) { tl_seterr("out of memory"); goto fail; }
+        if (!(n->name = malloc(g.infos[i].len + 1))) { tl_seterr(MemoryError, "out of memory"); goto fail; }
         memcpy(n->name, g.infos[i].name, g.infos[i].len);
         n->name[g.infos[i].len] = '\0';
         n->len = g.infos[i].len;

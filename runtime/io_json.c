@@ -79,7 +79,7 @@ static int jstring(jparser *j, char **out, size_t *outlen)
     while (q < j->end && *q != '"') q += *q == '\\' && q + 1 < j->end ? 2 : 1;
     if (q >= j->end) return jfail(j, "unterminated string");
     char *s = malloc((size_t)(q - j->p) + 1);
-    if (!s) { tl_seterr("out of memory"); return -1; }
+    if (!s) { tl_seterr(MemoryError, "out of memory"); return -1; }
     size_t n = 0;
     while (*j->p != '"') {
         unsigned char c = *j->p;
@@ -163,7 +163,7 @@ static int jgrow(json *v, int64_t *cap)
         if (kl) v->keylens = kl;
         if (!kl) items = NULL;
     }
-    if (!items) { tl_seterr("out of memory"); return -1; }
+    if (!items) { tl_seterr(MemoryError, "out of memory"); return -1; }
     *cap = nc;
     return 0;
 }

@@ -43,7 +43,7 @@ void tl_meta_free(tl_meta *m)
 static char *dup_bytes(const void *p, size_t n)
 {
     char *s = malloc(n + 1);
-    if (!s) { tl_seterr("out of memory"); return NULL; }
+    if (!s) { tl_seterr(MemoryError, "out of memory"); return NULL; }
     memcpy(s, p, n);
     s[n] = '\0';
     return s;
@@ -110,7 +110,7 @@ static int parse_array(kv_ctx *k, tl_meta *out, int depth)
     if (out) {
         out->kind = TL_META_LIST;
         out->items = calloc(n ? n : 1, sizeof *out->items);
-        if (!out->items) { tl_seterr("out of memory"); return -1; }
+        if (!out->items) { tl_seterr(MemoryError, "out of memory"); return -1; }
     }
     for (uint64_t i = 0; i < n; i++) {
         if (parse_value(k, et, out ? &out->items[i] : NULL, depth + 1)) return -1;
@@ -162,13 +162,13 @@ int io_kv_parse(io_cur *c, uint64_t count, tl_meta *out, uint32_t *alignment)
         return io_fail_path(c->path, "header claims %llu metadata entries but only %llu bytes remain",
                             (unsigned long long)count, (unsigned long long)left);
     key_ref *keys = malloc((count ? count : 1) * sizeof *keys);
-    if (!keys) { tl_seterr("out of memory"); return -1; }
+    if (!keys) { tl_seterr(MemoryError, "out of memory"); return -1; }
     if (out) {
         tl_meta_clear(out);
         out->items = calloc(count ? count : 1, sizeof *out->items);
         out->keys = calloc(count ? count : 1, sizeof *out->keys);
         out->keylens = calloc(count ? count : 1, sizeof *out->keylens);
-        if (!out->items || !out->keys || !out->keylens) { free(keys); tl_seterr("out of memory"); return -1; }
+        if (!out->items || !out->keys || !out->keylens) { free(keys); tl_seterr(MemoryError, "out of memory"); return -1; }
     }
     int rc = 0;
     for (uint64_t i = 0; i < count && !rc; i++) {
@@ -217,7 +217,7 @@ tl_meta *tl_meta_decode(const void *blob, size_t len)
     io_cur c = { blob, 0, len, "metadata" };
     uint64_t count;
     tl_meta *m = calloc(1, sizeof *m);
-    if (!m) { tl_seterr("out of memory"); return NULL; }
+    if (!m) { tl_seterr(MemoryError, "out of memory"); return NULL; }
     m->kind = TL_META_MAP;
     if (io_u64(&c, &count, "the entry count") || io_kv_parse(&c, count, m, NULL)) {
         tl_meta_free(m);
@@ -234,7 +234,7 @@ static int grow(bytes *b, const void *p, size_t n)
         size_t cap = b->cap ? b->cap : 256;
         while (cap < b->len + n) cap *= 2;
         uint8_t *q = realloc(b->p, cap);
-        if (!q) { tl_seterr("out of memory"); return -1; }
+        if (!q) { tl_seterr(MemoryError, "out of memory"); return -1; }
         b->p = q;
         b->cap = cap;
     }
@@ -272,35 +272,35 @@ static int encode_value(bytes *b, const tl_meta *m)
         int rc = et < 0 || put_u32(b, (uint32_t)et) || put_u64(b, (uint64_t)tl_tensor_size(t)) ||
                  grow(b, tl_tensor_data(t), (size_t)tl_tensor_size(t) * tl_dtype_size(t->dtype)) ? -1 : 0;
         if (t) tl_tensor_release(t);
-        if (et < 0 && t) tl_seterr("metadata arrays cannot hold %s", tl_dtype_name(m->array->dtype));
+        if (et < 0 && t) tl_seterr(TypeError, "metadata arrays cannot hold %s", tl_dtype_name(m->array->dtype));
         return rc;
     }
     case TL_META_LIST: {
         int et = m->n ? type_of(&m->items[0]) : GT_STRING;
-        if (et != GT_STRING && et != GT_ARRAY) { tl_seterr("metadata lists hold strings or arrays"); return -1; }
+        if (et != GT_STRING && et != GT_ARRAY) { tl_seterr(TypeError, "metadata lists hold strings or arrays"); return -1; }
         if (put_u32(b, (uint32_t)et) || put_u64(b, (uint64_t)m->n)) return -1;
         for (int64_t i = 0; i < m->n; i++) {
-            if (type_of(&m->items[i]) != et) { tl_seterr("metadata list items must all be of one kind"); return -1; }
+            if (type_of(&m->items[i]) != et) { tl_seterr(TypeError, "metadata list items must all be of one kind"); return -1; }
             if (encode_value(b, &m->items[i])) return -1;
         }
         return 0;
     }
-    default: tl_seterr("metadata values cannot be nested dicts"); return -1;
+    default: tl_seterr(TypeError, "metadata values cannot be nested dicts"); return -1;
     }
 }
 
 int tl_meta_encode(const tl_meta *map, uint8_t **out, size_t *len)
 {
     bytes b = { 0 };
-    int rc = map->kind == TL_META_MAP ? put_u64(&b, (uint64_t)map->n) : (tl_seterr("metadata must be a dict"), -1);
+    int rc = map->kind == TL_META_MAP ? put_u64(&b, (uint64_t)map->n) : (tl_seterr(TypeError, "metadata must be a dict"), -1);
     for (int64_t i = 0; i < map->n && !rc; i++) {
         int t = type_of(&map->items[i]);
-        if (t < 0) { tl_seterr("metadata values must be numbers, strings or arrays"); rc = -1; break; }
+        if (t < 0) { tl_seterr(TypeError, "metadata values must be numbers, strings or arrays"); rc = -1; break; }
         rc = put_u64(&b, map->keylens[i]) || grow(&b, map->keys[i], map->keylens[i]) || put_u32(&b, (uint32_t)t) ||
              encode_value(&b, &map->items[i]) ? -1 : 0;
     }
     if (rc) { free(b.p); return -1; }
     *out = b.p ? b.p : malloc(1);
     *len = b.len;
-    return *out ? 0 : (tl_seterr("out of memory"), -1);
+    return *out ? 0 : (tl_seterr(MemoryError, "out of memory"), -1);
 }

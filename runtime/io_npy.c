@@ -207,7 +207,7 @@ int io_npy_header_for(const tl_tensor *t, bool fortran, uint8_t **out, size_t *l
 {
     size_t cap = 128 + 24 * (size_t)t->ndim + NPY_GROWTH_DIGITS, n = 0;
     char *dict = malloc(cap);
-    if (!dict) { tl_seterr("out of memory"); return -1; }
+    if (!dict) { tl_seterr(MemoryError, "out of memory"); return -1; }
     n += (size_t)snprintf(dict + n, cap - n, "{'descr': '%s', 'fortran_order': %s, 'shape': (",
                           dtype_to_descr(t->dtype), fortran ? "True" : "False");
     for (int i = 0; i < t->ndim; i++)
@@ -228,7 +228,7 @@ int io_npy_header_for(const tl_tensor *t, bool fortran, uint8_t **out, size_t *l
     }
     size_t total = pre + hlen + pad;
     uint8_t *b = malloc(total);
-    if (!b) { free(dict); tl_seterr("out of memory"); return -1; }
+    if (!b) { free(dict); tl_seterr(MemoryError, "out of memory"); return -1; }
     memcpy(b, NPY_MAGIC, 6);
     b[6] = (uint8_t)version;
     b[7] = 0;

@@ -114,7 +114,7 @@ static int read_central(io_src *s, io_cur *c, zip_member *m)
                        io_quote(name, nlen, q, sizeof q), m->method);
     m->len = nlen - 4;
     m->name = malloc(nlen + 1);
-    if (!m->name) { tl_seterr("out of memory"); return -1; }
+    if (!m->name) { tl_seterr(MemoryError, "out of memory"); return -1; }
     memcpy(m->name, name, nlen);
     m->name[nlen] = '\0';
     if (apply_zip64(s, c->p + c->pos + nlen, elen, m, true)) return -1;
@@ -158,7 +158,7 @@ static int cmp_offset(const void *a, const void *b)
 static int check_layout(io_src *s, zip_member *ms, uint64_t n)
 {
     zip_member **order = malloc((n ? n : 1) * sizeof *order);
-    if (!order) { tl_seterr("out of memory"); return -1; }
+    if (!order) { tl_seterr(MemoryError, "out of memory"); return -1; }
     for (uint64_t i = 0; i < n; i++) order[i] = &ms[i];
     qsort(order, n, sizeof *order, cmp_offset);
     int rc = 0;
@@ -213,7 +213,7 @@ static int inflate_exact(io_src *s, const char *qn, inflater *f, uint8_t *out, u
 static tl_tensor *load_deflated(io_src *s, const zip_member *m, const char *qn)
 {
     inflater f = { .in = s->base + m->data_off, .in_left = m->csize, .crc = (uint32_t)crc32(0, NULL, 0) };
-    if (inflateInit2(&f.z, -15) != Z_OK) { tl_seterr("zlib failed to start"); return NULL; }
+    if (inflateInit2(&f.z, -15) != Z_OK) { tl_seterr(FileError, "zlib failed to start"); return NULL; }
     uint8_t pre[12], *hdr = NULL;
     tl_tensor *t = NULL;
     char what[128];
@@ -223,7 +223,7 @@ static tl_tensor *load_deflated(io_src *s, const zip_member *m, const char *qn)
     uint64_t hl = first >= 10 && pre[6] == 1 ? io_le16(pre + 8) + 10ull : first >= 12 ? io_le32(pre + 8) + 12ull : first;
     if (hl > m->usize || hl > (1u << 20) + 12) hl = first;   /* io_npy_parse reports the exact problem */
     hdr = malloc(hl ? hl : 1);
-    if (!hdr) { tl_seterr("out of memory"); goto out; }
+    if (!hdr) { tl_seterr(MemoryError, "out of memory"); goto out; }
     memcpy(hdr, pre, first);
     if (inflate_exact(s, qn, &f, hdr + first, hl - first)) goto out;
     io_npy_header h;
@@ -297,7 +297,7 @@ tl_file *tl_npz_load(const char *path)
     ms = calloc(count ? count : 1, sizeof *ms);
     f = calloc(1, sizeof *f);
     if (f) f->tensors = calloc(count ? count : 1, sizeof *f->tensors);
-    if (!ms || !f || !f->tensors) { tl_seterr("out of memory"); goto fail; }
+    if (!ms || !f || !f->tensors) { tl_seterr(MemoryError, "out of memory"); goto fail; }
     f->format = TL_FILE_NPZ;
     io_cur c = { s.base + cd_off, 0, cd_size, path };
     for (uint64_t i = 0; i < count; i++)
@@ -353,7 +353,7 @@ static int sink_emit(void *ctx, const void *p, size_t n)
     while (m->z.avail_in > 0) {
         m->z.next_out = m->zbuf;
         m->z.avail_out = ZBUF;
-        if (deflate(&m->z, Z_NO_FLUSH) == Z_STREAM_ERROR) { tl_seterr("zlib failed"); return -1; }
+        if (deflate(&m->z, Z_NO_FLUSH) == Z_STREAM_ERROR) { tl_seterr(FileError, "zlib failed"); return -1; }
         size_t k = ZBUF - m->z.avail_out;
         m->csize += k;
         if (io_put(m->w, m->zbuf, k)) return -1;
@@ -369,7 +369,7 @@ static int sink_finish(member_sink *m)
         m->z.next_out = m->zbuf;
         m->z.avail_out = ZBUF;
         rc = deflate(&m->z, Z_FINISH);
-        if (rc == Z_STREAM_ERROR) { tl_seterr("zlib failed"); return -1; }
+        if (rc == Z_STREAM_ERROR) { tl_seterr(FileError, "zlib failed"); return -1; }
         size_t k = ZBUF - m->z.avail_out;
         m->csize += k;
         if (io_put(m->w, m->zbuf, k)) return -1;
@@ -435,7 +435,7 @@ static int write_member(io_writer *w, const tl_named_in *it, bool compress, uint
         if (!m.zbuf || deflateInit2(&m.z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
             free(m.zbuf);
             free(hdr);
-            tl_seterr("out of memory");
+            tl_seterr(MemoryError, "out of memory");
             return -1;
         }
     }
@@ -530,7 +530,7 @@ int tl_npz_save(const char *path, int64_t n, const tl_named_in *items, bool comp
         if (items[i].len > 65535 - 4)
             return io_fail_path(path, "name of %lld bytes is too long for a zip member", (long long)items[i].len);
     written *ws = calloc(n ? (size_t)n : 1, sizeof *ws);
-    if (!ws) { tl_seterr("out of memory"); return -1; }
+    if (!ws) { tl_seterr(MemoryError, "out of memory"); return -1; }
     io_writer w;
     if (io_writer_open(&w, path)) { free(ws); return -1; }
     uint16_t tm, dt;

@@ -125,7 +125,7 @@ static int check_layout(io_src *s, st_entry *es, int64_t n, uint64_t data_start)
                        prev > have ? "truncated" : "data does not match the header", (unsigned long long)prev,
                        (unsigned long long)have);
     st_entry **byname = malloc((size_t)(n ? n : 1) * sizeof *byname);
-    if (!byname) { tl_seterr("out of memory"); return -1; }
+    if (!byname) { tl_seterr(MemoryError, "out of memory"); return -1; }
     for (int64_t i = 0; i < n; i++) byname[i] = &es[i];
     qsort(byname, (size_t)n, sizeof *byname, cmp_name);
     int rc = 0;
@@ -142,7 +142,7 @@ static int read_metadata(io_src *s, const json *v, tl_file *f)
     if (v->kind != JSON_OBJ) return io_fail(s, "__metadata__ is not a JSON object");
     tl_meta m = { .kind = TL_META_MAP, .n = v->n };
     m.items = calloc((size_t)(v->n ? v->n : 1), sizeof *m.items);
-    if (!m.items) { tl_seterr("out of memory"); return -1; }
+    if (!m.items) { tl_seterr(MemoryError, "out of memory"); return -1; }
     m.keys = v->keys;
     m.keylens = v->keylens;
     int rc = 0;
@@ -175,7 +175,7 @@ tl_file *tl_safetensors_load(const char *path)
     if (hdr.kind != JSON_OBJ) { io_fail(&s, "header is not a JSON object"); goto out; }
     es = calloc((size_t)(hdr.n ? hdr.n : 1), sizeof *es);
     f = calloc(1, sizeof *f);
-    if (!es || !f) { tl_seterr("out of memory"); goto fail; }
+    if (!es || !f) { tl_seterr(MemoryError, "out of memory"); goto fail; }
     f->format = TL_FILE_SAFETENSORS;
     int64_t ne = 0;
     for (int64_t i = 0; i < hdr.n; i++) {
@@ -189,10 +189,10 @@ tl_file *tl_safetensors_load(const char *path)
     if (!f->meta && tl_meta_encode(&(tl_meta){ .kind = TL_META_MAP }, &f->meta, &f->meta_len)) goto fail;
     if (check_layout(&s, es, ne, 8 + n)) goto fail;
     f->tensors = calloc((size_t)(ne ? ne : 1), sizeof *f->tensors);
-    if (!f->tensors) { tl_seterr("out of memory"); goto fail; }
+    if (!f->tensors) { tl_seterr(MemoryError, "out of memory"); goto fail; }
     for (int64_t i = 0; i < ne; i++) {
         tl_named *t = &f->tensors[i];
-        if (!(t->name = malloc(es[i].len + 1))) { tl_seterr("out of memory"); goto fail; }
+        if (!(t->name = malloc(es[i].len + 1))) { tl_seterr(MemoryError, "out of memory"); goto fail; }
         memcpy(t->name, es[i].name, es[i].len + 1);
         t->len = es[i].len;
         f->n = i + 1;
@@ -310,7 +310,7 @@ static int build_header(const char *path, st_out *os, int64_t n, const tl_meta *
     }
     tputs(h, "}");
     while (h->len % 8) tputs(h, " ");
-    if (h->oom) { tl_seterr("out of memory"); return -1; }
+    if (h->oom) { tl_seterr(MemoryError, "out of memory"); return -1; }
     if (h->len > ST_MAX_HEADER) return io_fail_path(path, "header of %zu bytes is too large (limit %llu)", h->len, ST_MAX_HEADER);
     return 0;
 }
@@ -318,7 +318,7 @@ static int build_header(const char *path, st_out *os, int64_t n, const tl_meta *
 int tl_safetensors_save(const char *path, int64_t n, const tl_named_in *items, const tl_meta *metadata)
 {
     st_out *os = calloc((size_t)(n ? n : 1), sizeof *os);
-    if (!os) { tl_seterr("out of memory"); return -1; }
+    if (!os) { tl_seterr(MemoryError, "out of memory"); return -1; }
     for (int64_t i = 0; i < n; i++) {
         char q[96];
         os[i].in = &items[i];

@@ -25,7 +25,7 @@ static int push(values *vs, double x)
     if (vs->n == vs->cap) {
         int64_t cap = vs->cap ? vs->cap * 2 : 1024;
         double *p = realloc(vs->v, (size_t)cap * sizeof *p);
-        if (!p) { tl_seterr("out of memory"); return -1; }
+        if (!p) { tl_seterr(MemoryError, "out of memory"); return -1; }
         vs->v = p;
         vs->cap = cap;
     }
@@ -84,7 +84,7 @@ static int64_t parse_line(const io_src *s, int64_t line, const char *p, const ch
 tl_tensor *tl_text_load(const char *path, char delim)
 {
     pthread_once(&the_c_once, make_c_locale);
-    if (!the_c_locale) { tl_seterr("cannot create the C locale"); return NULL; }
+    if (!the_c_locale) { tl_seterr(MemoryError, "cannot create the C locale"); return NULL; }
     io_src s;
     if (io_open(&s, path)) return NULL;
     /* an empty file maps to no memory: base may be NULL, and NULL + 0 is undefined (UBSan) */

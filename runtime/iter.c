@@ -33,7 +33,7 @@ static int broadcast_operand(const tl_tensor *op, int op_ndim, int ndim, const i
     return 0;
 fail:;
     char a[256], b[256];
-    tl_seterr("cannot broadcast shape %s to %s", tl_shape_str(op_ndim, op->shape, a, sizeof a),
+    tl_seterr(ShapeError, "cannot broadcast shape %s to %s", tl_shape_str(op_ndim, op->shape, a, sizeof a),
               tl_shape_str(ndim, shape, b, sizeof b));
     return -1;
 }
@@ -42,11 +42,11 @@ fail:;
 static int check_counts(int nops, int ndim)
 {
     if (nops < 1 || nops > TL_ITER_MAXOPS) {
-        tl_seterr("iterator: %d operands (at most %d)", nops, TL_ITER_MAXOPS);
+        tl_seterr(ValueError, "iterator: %d operands (at most %d)", nops, TL_ITER_MAXOPS);
         return -1;
     }
     if (ndim < 0 || ndim > TL_MAXDIM) {
-        tl_seterr("too many dimensions: %d (at most %d)", ndim, TL_MAXDIM);
+        tl_seterr(ShapeError, "too many dimensions: %d (at most %d)", ndim, TL_MAXDIM);
         return -1;
     }
     return 0;
@@ -60,7 +60,7 @@ static int broadcast_all(int nops, const tl_tensor *const *ops, const int *core,
     for (int op = 0; op < nops; op++) {
         int op_ndim = ops[op]->ndim - (core ? core[op] : 0);
         if (op_ndim < 0) {
-            tl_seterr("iterator: operand %d has fewer than %d axes", op, core[op]);
+            tl_seterr(ValueError, "iterator: operand %d has fewer than %d axes", op, core[op]);
             return -1;
         }
         if (broadcast_operand(ops[op], op_ndim, ndim, shape, bstrides[op]) < 0) return -1;

@@ -142,7 +142,7 @@ tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0)
     for (int i = 0; i < 2; i++) {
         const tl_tensor *t = i ? b0 : a0;
         if (t->ndim == 0) {
-            tl_seterr("matmul: Input operand %d does not have enough dimensions (has 0, gufunc core with "
+            tl_seterr(ShapeError, "matmul: Input operand %d does not have enough dimensions (has 0, gufunc core with "
                       "signature (n?,k),(k,m?)->(n?,m?) requires 1)", i);
             return NULL;
         }
@@ -157,7 +157,7 @@ tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0)
     if (!a || !b) goto done;
     int64_t n = a->shape[a->ndim - 2], k = a->shape[a->ndim - 1], kb = b->shape[b->ndim - 2], m = b->shape[b->ndim - 1];
     if (k != kb) {
-        tl_seterr("matmul: input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+        tl_seterr(ShapeError, "matmul: input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
                   "(n?,k),(k,m?)->(n?,m?) (size %lld is different from %lld)", (long long)kb, (long long)k);
         goto done;
     }
@@ -166,8 +166,8 @@ tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0)
     memcpy(oshape, bshape, sizeof(int64_t) * (size_t)bnd);
     oshape[bnd] = n;
     oshape[bnd + 1] = m;
-    if (bnd + 2 > TL_MAXDIM) { tl_seterr("too many dimensions"); goto done; }
-    if (n > INT32_MAX || m > INT32_MAX || k > INT32_MAX) { tl_seterr("matmul: matrix too large"); goto done; }
+    if (bnd + 2 > TL_MAXDIM) { tl_seterr(ShapeError, "too many dimensions"); goto done; }
+    if (n > INT32_MAX || m > INT32_MAX || k > INT32_MAX) { tl_seterr(ShapeError, "matmul: matrix too large"); goto done; }
     tl_tensor *ca = tl_as_dtype(a, cdt), *cb = tl_as_dtype(b, cdt);
     tl_tensor_release(a);
     tl_tensor_release(b);
@@ -212,15 +212,15 @@ static tl_dtype lapack_dtype(tl_dtype d)
 static int check_square(const tl_tensor *a)
 {
     if (a->ndim < 2) {
-        tl_seterr("%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
+        tl_seterr(ShapeError, "%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
         return -1;
     }
     if (a->shape[a->ndim - 1] != a->shape[a->ndim - 2]) {
-        tl_seterr("Last 2 dimensions of the array must be square");
+        tl_seterr(ShapeError, "Last 2 dimensions of the array must be square");
         return -1;
     }
     if (a->shape[a->ndim - 1] > INT32_MAX) {
-        tl_seterr("matrix too large");
+        tl_seterr(ShapeError, "matrix too large");
         return -1;
     }
     return 0;
@@ -258,7 +258,7 @@ tl_tensor *tl_det(const tl_tensor *a)
     lapack_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
     if (ipiv && tl_shape_size(a->ndim - 2, a->shape, &count) == 0)
         out = tl_tensor_empty(dt, a->ndim - 2, a->shape);
-    if (!ipiv) tl_seterr("out of memory");
+    if (!ipiv) tl_seterr(MemoryError, "out of memory");
     size_t es = tl_dtype_size(dt);
     for (int64_t i = 0; out && i < count; i++) {
         char *m = (char *)tl_tensor_data(lu) + (size_t)i * (size_t)n * (size_t)n * es;
@@ -297,7 +297,7 @@ tl_tensor *tl_inv(const tl_tensor *a)
     lapack_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
     size_t es = tl_dtype_size(dt);
     int rc = ipiv ? 0 : -1;
-    if (!ipiv) tl_seterr("out of memory");
+    if (!ipiv) tl_seterr(MemoryError, "out of memory");
     for (int64_t i = 0; rc == 0 && i < count; i++) {
         void *p = (char *)tl_tensor_data(m) + (size_t)i * (size_t)n * (size_t)n * es;
         lapack_int info = getrf(dt, n, p, ipiv);
@@ -309,8 +309,8 @@ tl_tensor *tl_inv(const tl_tensor *a)
             default: info = LAPACKE_zgetri(LAPACK_ROW_MAJOR, n, p, n, ipiv); break;
             }
         }
-        if (info > 0) { tl_seterr("singular matrix"); rc = -1; }
-        else if (info < 0) { tl_seterr("inv: LAPACK error %d", (int)info); rc = -1; }
+        if (info > 0) { tl_seterr(ValueError, "singular matrix"); rc = -1; }
+        else if (info < 0) { tl_seterr(ValueError, "inv: LAPACK error %d", (int)info); rc = -1; }
     }
     free(ipiv);
     if (rc < 0) {
@@ -325,11 +325,11 @@ tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b)
     if (check_square(a) < 0) return NULL;
     /* numpy 1.24: b is a stack of vectors when it has one axis fewer than a */
     bool vec = b->ndim == a->ndim - 1;
-    if (b->ndim < 1) { tl_seterr("solve: b must be at least one-dimensional"); return NULL; }
+    if (b->ndim < 1) { tl_seterr(ShapeError, "solve: b must be at least one-dimensional"); return NULL; }
     int64_t n = a->shape[a->ndim - 1];
     int64_t bn = vec ? b->shape[b->ndim - 1] : (b->ndim >= 2 ? b->shape[b->ndim - 2] : -1);
     if (bn != n) {
-        tl_seterr("solve: b has %lld rows, but a is %lld x %lld", (long long)bn, (long long)n, (long long)n);
+        tl_seterr(ShapeError, "solve: b has %lld rows, but a is %lld x %lld", (long long)bn, (long long)n, (long long)n);
         return NULL;
     }
     tl_dtype dt = lapack_dtype(tl_promote(a->dtype, b->dtype));
@@ -347,7 +347,7 @@ tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b)
     void *work = malloc(msz ? msz : 1);
     lapack_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
     int rc = out && work && ipiv ? 0 : -1;
-    if (out && (!work || !ipiv)) tl_seterr("out of memory");
+    if (out && (!work || !ipiv)) tl_seterr(MemoryError, "out of memory");
     tl_iter bt;                       /* batch entries of (out, a, b) */
     const tl_tensor *ops[3] = { out, ca, cb };
     int core[3] = { bcore, 2, bcore };
@@ -365,8 +365,8 @@ tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b)
         case TL_C64: info = LAPACKE_cgesv(LAPACK_ROW_MAJOR, N, R, work, N, ipiv, (void *)x, R); break;
         default: info = LAPACKE_zgesv(LAPACK_ROW_MAJOR, N, R, work, N, ipiv, (void *)x, R); break;
         }
-        if (info > 0) { tl_seterr("singular matrix"); rc = -1; }
-        else if (info < 0) { tl_seterr("solve: LAPACK error %d", (int)info); rc = -1; }
+        if (info > 0) { tl_seterr(ValueError, "singular matrix"); rc = -1; }
+        else if (info < 0) { tl_seterr(ValueError, "solve: LAPACK error %d", (int)info); rc = -1; }
     }
     free(work);
     free(ipiv);

@@ -25,16 +25,16 @@ tl_tensor *tl_full(tl_dtype dtype, int ndim, const int64_t *shape, const void *v
 static int arange_length(double start, double stop, double step, int64_t *out)
 {
     if (step == 0) {
-        tl_seterr("arange step cannot be zero");
+        tl_seterr(ValueError, "arange step cannot be zero");
         return -1;
     }
     double len = ceil((stop - start) / step);
     if (isnan(len)) {
-        tl_seterr("arange: cannot compute length");
+        tl_seterr(ValueError, "arange: cannot compute length");
         return -1;
     }
     if (len >= 9.2e18) {
-        tl_seterr("arange: maximum allowed size exceeded");
+        tl_seterr(ValueError, "arange: maximum allowed size exceeded");
         return -1;
     }
     *out = len > 0 ? (int64_t)len : 0;
@@ -94,7 +94,7 @@ tl_tensor *tl_arange(double start, double stop, double step, tl_dtype dtype)
     int64_t n;
     if (arange_length(start, stop, step, &n) < 0) return NULL;
     if (dtype == TL_BOOL && n > 2) {
-        tl_seterr("arange() is only supported for booleans when the result has at most length 2");
+        tl_seterr(ValueError, "arange() is only supported for booleans when the result has at most length 2");
         return NULL;
     }
     tl_tensor *t = tl_tensor_empty(dtype, 1, &n);
@@ -107,7 +107,7 @@ tl_tensor *tl_arange(double start, double stop, double step, tl_dtype dtype)
 tl_tensor *tl_linspace(double start, double stop, int64_t num, bool endpoint, tl_dtype dtype)
 {
     if (num < 0) {
-        tl_seterr("number of samples, %lld, must be non-negative", (long long)num);
+        tl_seterr(ValueError, "number of samples, %lld, must be non-negative", (long long)num);
         return NULL;
     }
     tl_tensor *t = tl_tensor_empty(dtype, 1, &num);
@@ -133,7 +133,7 @@ tl_tensor *tl_eye(int64_t n, int64_t m, int64_t k, tl_dtype dtype)
 {
     int64_t shape[2] = { n, m };
     if (n < 0 || m < 0) {
-        tl_seterr("negative dimensions are not allowed");
+        tl_seterr(ShapeError, "negative dimensions are not allowed");
         return NULL;
     }
     tl_tensor *t = tl_tensor_zeros(dtype, 2, shape);

@@ -137,7 +137,7 @@ static tl_tensor *finish(tl_tensor *y, tl_dtype rdt)
 tl_tensor *tl_softmax(const tl_tensor *a, int axis, bool log)
 {
     if (tl_is_complex(a->dtype)) {
-        tl_seterr("%s is not supported for dtype %s", log ? "log_softmax" : "softmax", tl_dtype_name(a->dtype));
+        tl_seterr(TypeError, "%s is not supported for dtype %s", log ? "log_softmax" : "softmax", tl_dtype_name(a->dtype));
         return NULL;
     }
     if (a->ndim == 0) {     /* a single element: softmax 1, log_softmax 0 */
@@ -181,7 +181,7 @@ static int norm_param(const char *fn, const char *what, const tl_tensor *p, int6
     if (!p) return 0;
     if (tl_tensor_size(p) != D || (p->ndim > 1 && p->shape[p->ndim - 1] != D)) {
         char s[160];
-        tl_seterr("%s: %s has shape %s but the last axis has size %lld", fn, what,
+        tl_seterr(ShapeError, "%s: %s has shape %s but the last axis has size %lld", fn, what,
                   tl_shape_str(p->ndim, p->shape, s, sizeof s), (long long)D);
         return -1;
     }
@@ -192,8 +192,12 @@ static int norm_param(const char *fn, const char *what, const tl_tensor *p, int6
 static tl_tensor *norm_impl(const char *fn, const tl_tensor *a, const tl_tensor *w, const tl_tensor *b,
                             double eps, bool rms)
 {
-    if (tl_is_complex(a->dtype) || a->ndim == 0) {
-        tl_seterr(a->ndim == 0 ? "%s: needs at least one axis" : "%s is not supported for complex dtypes", fn);
+    if (a->ndim == 0) {
+        tl_seterr(ShapeError, "%s: needs at least one axis", fn);
+        return NULL;
+    }
+    if (tl_is_complex(a->dtype)) {
+        tl_seterr(TypeError, "%s is not supported for complex dtypes", fn);
         return NULL;
     }
     tl_dtype cdt = nn_compute_dtype(a->dtype), rdt = nn_result_dtype(a->dtype);

@@ -115,7 +115,7 @@ void *tl_pool_take(size_t need, bool zero, size_t *len)
     /* a fresh anonymous mapping reads as zero, and its pages cost nothing until touched */
     void *b = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (b == MAP_FAILED) {
-        tl_seterr("cannot allocate %zu bytes: out of memory", need);
+        tl_seterr(MemoryError, "cannot allocate %zu bytes: out of memory", need);
         return NULL;
     }
     if (want >= HUGEPAGE_MIN) madvise(b, want, MADV_HUGEPAGE);   /* a hint: failure is harmless */

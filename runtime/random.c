@@ -138,7 +138,7 @@ static tl_tensor *generate(gen_ctx *c, int ndim, const int64_t *shape)
 static int check_float(const char *fn, tl_dtype dt)
 {
     if (tl_is_float(dt)) return 0;
-    tl_seterr("%s: dtype must be a float dtype, not %s", fn, tl_dtype_name(dt));
+    tl_seterr(TypeError, "%s: dtype must be a float dtype, not %s", fn, tl_dtype_name(dt));
     return -1;
 }
 
@@ -168,21 +168,21 @@ static void int_limits(tl_dtype dt, __int128 *lo, __int128 *hi)
 tl_tensor *tl_randint(int64_t lo, int64_t hi, tl_dtype dtype, int ndim, const int64_t *shape)
 {
     if (!tl_is_int(dtype) && dtype != TL_BOOL) {
-        tl_seterr("randint: dtype must be an integer dtype, not %s", tl_dtype_name(dtype));
+        tl_seterr(TypeError, "randint: dtype must be an integer dtype, not %s", tl_dtype_name(dtype));
         return NULL;
     }
     if (lo >= hi) {
-        tl_seterr("randint: low >= high");
+        tl_seterr(ValueError, "randint: low >= high");
         return NULL;
     }
     __int128 dlo, dhi;
     int_limits(dtype, &dlo, &dhi);
     if (lo < dlo) {
-        tl_seterr("randint: low is out of bounds for %s", tl_dtype_name(dtype));
+        tl_seterr(ValueError, "randint: low is out of bounds for %s", tl_dtype_name(dtype));
         return NULL;
     }
     if ((__int128)hi - 1 > dhi) {
-        tl_seterr("randint: high is out of bounds for %s", tl_dtype_name(dtype));
+        tl_seterr(ValueError, "randint: high is out of bounds for %s", tl_dtype_name(dtype));
         return NULL;
     }
     gen_ctx c = { .kind = GEN_INT, .dt = dtype, .lo = lo, .range = (uint64_t)hi - (uint64_t)lo };

@@ -26,12 +26,12 @@ static int assign_into(tl_tensor *dst, const tl_tensor *src)
 tl_tensor *tl_concat(int n, tl_tensor *const *ts, int axis)
 {
     if (n <= 0) {
-        tl_seterr("need at least one tensor to concatenate");
+        tl_seterr(ValueError, "need at least one tensor to concatenate");
         return NULL;
     }
     const tl_tensor *t0 = ts[0];
     if (t0->ndim == 0) {
-        tl_seterr("zero-dimensional tensors cannot be concatenated");
+        tl_seterr(ShapeError, "zero-dimensional tensors cannot be concatenated");
         return NULL;
     }
     if (tl_normalize_axis(axis, t0->ndim, &axis) < 0) return NULL;
@@ -41,20 +41,20 @@ tl_tensor *tl_concat(int n, tl_tensor *const *ts, int axis)
     for (int i = 1; i < n; i++) {
         const tl_tensor *t = ts[i];
         if (t->ndim != t0->ndim) {
-            tl_seterr("all the input tensors must have same number of dimensions, but the tensor at index 0 "
+            tl_seterr(ShapeError, "all the input tensors must have same number of dimensions, but the tensor at index 0 "
                       "has %d dimension(s) and the tensor at index %d has %d dimension(s)", t0->ndim, i, t->ndim);
             return NULL;
         }
         for (int k = 0; k < t->ndim; k++) {
             if (k != axis && t->shape[k] != t0->shape[k]) {
-                tl_seterr("all the input tensor dimensions except for the concatenation axis must match exactly, "
+                tl_seterr(ShapeError, "all the input tensor dimensions except for the concatenation axis must match exactly, "
                           "but along dimension %d, the tensor at index 0 has size %lld and the tensor at index %d "
                           "has size %lld", k, (long long)t0->shape[k], i, (long long)t->shape[k]);
                 return NULL;
             }
         }
         if (__builtin_add_overflow(shape[axis], t->shape[axis], &shape[axis])) {
-            tl_seterr("concatenation is too big");
+            tl_seterr(ShapeError, "concatenation is too big");
             return NULL;
         }
         dt = tl_promote(dt, t->dtype);
@@ -76,12 +76,12 @@ tl_tensor *tl_concat(int n, tl_tensor *const *ts, int axis)
 tl_tensor *tl_stack(int n, tl_tensor *const *ts, int axis)
 {
     if (n <= 0) {
-        tl_seterr("need at least one tensor to stack");
+        tl_seterr(ValueError, "need at least one tensor to stack");
         return NULL;
     }
     const tl_tensor *t0 = ts[0];
     if (t0->ndim + 1 > TL_MAXDIM) {
-        tl_seterr("too many dimensions: %d (at most %d)", t0->ndim + 1, TL_MAXDIM);
+        tl_seterr(ShapeError, "too many dimensions: %d (at most %d)", t0->ndim + 1, TL_MAXDIM);
         return NULL;
     }
     if (tl_normalize_axis(axis, t0->ndim + 1, &axis) < 0) return NULL;
@@ -90,7 +90,7 @@ tl_tensor *tl_stack(int n, tl_tensor *const *ts, int axis)
         bool same = ts[i]->ndim == t0->ndim &&
                     memcmp(ts[i]->shape, t0->shape, (size_t)t0->ndim * sizeof *t0->shape) == 0;
         if (!same) {
-            tl_seterr("all input tensors must have the same shape");
+            tl_seterr(ShapeError, "all input tensors must have the same shape");
             return NULL;
         }
         dt = tl_promote(dt, ts[i]->dtype);
@@ -115,7 +115,7 @@ tl_tensor *tl_stack(int n, tl_tensor *const *ts, int axis)
 int tl_split(const tl_tensor *t, int nidx, const int64_t *indices, int axis, tl_tensor **out)
 {
     if (t->ndim == 0) {
-        tl_seterr("cannot split a 0-d tensor");
+        tl_seterr(ShapeError, "cannot split a 0-d tensor");
         return -1;
     }
     if (nidx < 0 || tl_normalize_axis(axis, t->ndim, &axis) < 0) return -1;
@@ -136,7 +136,7 @@ tl_tensor *tl_tile(const tl_tensor *t, int nreps, const int64_t *reps)
 {
     int d = nreps > t->ndim ? nreps : t->ndim;
     if (nreps < 0 || d > TL_MAXDIM) {
-        tl_seterr("too many dimensions: %d (at most %d)", d, TL_MAXDIM);
+        tl_seterr(ShapeError, "too many dimensions: %d (at most %d)", d, TL_MAXDIM);
         return NULL;
     }
     int64_t r[TL_MAXDIM], inshape[TL_MAXDIM], outshape[TL_MAXDIM];
@@ -144,11 +144,11 @@ tl_tensor *tl_tile(const tl_tensor *t, int nreps, const int64_t *reps)
         r[k] = k < d - nreps ? 1 : reps[k - (d - nreps)];
         inshape[k] = k < d - t->ndim ? 1 : t->shape[k - (d - t->ndim)];
         if (r[k] < 0) {
-            tl_seterr("tile repetitions must be non-negative");
+            tl_seterr(ValueError, "tile repetitions must be non-negative");
             return NULL;
         }
         if (__builtin_mul_overflow(inshape[k], r[k], &outshape[k])) {
-            tl_seterr("tile result is too big");
+            tl_seterr(ShapeError, "tile result is too big");
             return NULL;
         }
     }
@@ -198,22 +198,22 @@ tl_tensor *tl_repeat(const tl_tensor *t, const int64_t *repeats, int64_t nrepeat
     if (!c) return NULL;
     int64_t n = c->shape[axis], total = 0;
     if (nrepeats != 1 && nrepeats != n) {
-        tl_seterr("repeats has %lld entries but axis %d has size %lld", (long long)nrepeats, axis, (long long)n);
+        tl_seterr(ShapeError, "repeats has %lld entries but axis %d has size %lld", (long long)nrepeats, axis, (long long)n);
         goto done;
     }
     for (int64_t i = 0; i < n; i++) {
         int64_t r = repeats[nrepeats == 1 ? 0 : i];
         if (r < 0) {
-            tl_seterr("repeats may not contain negative values");
+            tl_seterr(ValueError, "repeats may not contain negative values");
             goto done;
         }
         if (__builtin_add_overflow(total, r, &total)) {
-            tl_seterr("repeat result is too big");
+            tl_seterr(ShapeError, "repeat result is too big");
             goto done;
         }
     }
     if (n == 0 && nrepeats == 1 && repeats[0] < 0) {
-        tl_seterr("repeats may not contain negative values");
+        tl_seterr(ValueError, "repeats may not contain negative values");
         goto done;
     }
     int64_t shape[TL_MAXDIM];

@@ -113,7 +113,7 @@ static int sort_task(void *vctx, int64_t r)
     size_t ks = tl_dtype_size(c->kdt);
     void *tmp = malloc(c->want_indices ? sizeof(int64_t) * (size_t)(D / 2 + 1) : ks * (size_t)(D / 2 + 1));
     if (!tmp) {
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         return -1;
     }
     char *key = c->keys + (size_t)(r * D) * ks;
@@ -147,7 +147,7 @@ static int sort_task(void *vctx, int64_t r)
 static tl_tensor *sort_impl(const tl_tensor *a, int axis, bool desc, bool want_indices)
 {
     if (a->ndim == 0) {
-        tl_seterr("Cannot sort a 0-d array");
+        tl_seterr(ShapeError, "Cannot sort a 0-d array");
         return NULL;
     }
     int ax;

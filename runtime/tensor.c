@@ -134,7 +134,7 @@ static tl_storage *storage_new_small(size_t nbytes, bool zero)
     tl_storage *s = recycle_take(RECYCLE_SMALL_STORAGE);
     if (!s) s = aligned_alloc(TL_ALIGN, SMALL_DATA_OFFSET + SMALL_DATA_MAX);
     if (!s) {
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         return NULL;
     }
     void *data = (char *)s + SMALL_DATA_OFFSET;
@@ -153,12 +153,12 @@ tl_storage *tl_storage_new(size_t nbytes, bool zero)
 {
     if (nbytes <= SMALL_DATA_MAX) return storage_new_small(nbytes, zero);
     if (nbytes > tl_storage_max_bytes) {
-        tl_seterr("cannot allocate %zu bytes: too large", nbytes);
+        tl_seterr(MemoryError, "cannot allocate %zu bytes: too large", nbytes);
         return NULL;
     }
     tl_storage *s = malloc(sizeof *s);
     if (!s) {
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         return NULL;
     }
     if (nbytes >= TL_POOL_MIN_BYTES) {
@@ -174,7 +174,7 @@ tl_storage *tl_storage_new(size_t nbytes, bool zero)
     void *raw = zero ? calloc(1, total) : malloc(total);
     if (!raw) {
         free(s);
-        tl_seterr("cannot allocate %zu bytes: out of memory", nbytes);
+        tl_seterr(MemoryError, "cannot allocate %zu bytes: out of memory", nbytes);
         return NULL;
     }
     uintptr_t p = ((uintptr_t)raw + TL_ALIGN - 1) & ~(uintptr_t)(TL_ALIGN - 1);
@@ -193,7 +193,7 @@ tl_storage *tl_storage_mapped(void *map_base, size_t map_len, void *data, size_t
     tl_storage *s = malloc(sizeof *s);
     if (!s) {
         munmap(map_base, map_len);   /* we own the mapping even when we fail */
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         return NULL;
     }
     storage_init(s, TL_STORAGE_MAPPED, data, nbytes, map_base, map_len);
@@ -235,7 +235,7 @@ tl_storage *tl_storage_lazy(size_t nbytes, size_t chunk, tl_lazy_fill_fn fill, v
         free(lz);
         free(s);
         if (ctx_free) ctx_free(ctx);
-        tl_seterr("cannot reserve %zu bytes for a lazily computed tensor", nbytes);
+        tl_seterr(MemoryError, "cannot reserve %zu bytes for a lazily computed tensor", nbytes);
         return NULL;
     }
     *lz = (tl_lazy){ .fill = fill, .ctx = ctx, .ctx_free = ctx_free, .chunk = chunk, .nchunks = nchunks };
@@ -328,7 +328,7 @@ int tl_shape_size(int ndim, const int64_t *shape, int64_t *out)
     bool overflow = false, empty = false;
     for (int i = 0; i < ndim; i++) {
         if (shape[i] < 0) {
-            tl_seterr("negative dimensions are not allowed");
+            tl_seterr(ShapeError, "negative dimensions are not allowed");
             return -1;
         }
         /* numpy rejects a too-big shape even when another dim is 0 */
@@ -337,7 +337,7 @@ int tl_shape_size(int ndim, const int64_t *shape, int64_t *out)
     }
     if (overflow) {
         char buf[256];
-        tl_seterr("shape %s is too big", tl_shape_str(ndim, shape, buf, sizeof buf));
+        tl_seterr(ShapeError, "shape %s is too big", tl_shape_str(ndim, shape, buf, sizeof buf));
         return -1;
     }
     *out = empty ? 0 : n;
@@ -398,7 +398,7 @@ char *tl_shape_str(int ndim, const int64_t *shape, char *buf, size_t n)
 int tl_normalize_axis(int axis, int ndim, int *out)
 {
     if (axis < -ndim || axis >= ndim) {
-        tl_seterr("axis %d is out of bounds for array of dimension %d", axis, ndim);
+        tl_seterr(IndexError, "axis %d is out of bounds for array of dimension %d", axis, ndim);
         return -1;
     }
     *out = axis < 0 ? axis + ndim : axis;
@@ -410,7 +410,7 @@ int tl_broadcast_shapes(int na, const int64_t *sa, int nb, const int64_t *sb, in
     int n = na > nb ? na : nb;
     int64_t res[TL_MAXDIM];
     if (n > TL_MAXDIM) {
-        tl_seterr("too many dimensions: %d (at most %d)", n, TL_MAXDIM);
+        tl_seterr(ShapeError, "too many dimensions: %d (at most %d)", n, TL_MAXDIM);
         return -1;
     }
     for (int i = 0; i < n; i++) {
@@ -418,7 +418,7 @@ int tl_broadcast_shapes(int na, const int64_t *sa, int nb, const int64_t *sb, in
         int64_t b = i < n - nb ? 1 : sb[i - (n - nb)];
         if (a != b && a != 1 && b != 1) {
             char ba[256], bb[256];
-            tl_seterr("cannot broadcast shapes %s and %s", tl_shape_str(na, sa, ba, sizeof ba),
+            tl_seterr(ShapeError, "cannot broadcast shapes %s and %s", tl_shape_str(na, sa, ba, sizeof ba),
                       tl_shape_str(nb, sb, bb, sizeof bb));
             return -1;
         }
@@ -443,7 +443,7 @@ static tl_tensor *header_new(tl_storage *s, tl_dtype dtype, int ndim, const int6
     tl_tensor *t = recycle_take(RECYCLE_HEADER);
     if (!t) t = malloc(sizeof *t);
     if (!t) {
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         return NULL;
     }
     memset(t, 0, sizeof *t);
@@ -468,7 +468,7 @@ static tl_tensor *header_new(tl_storage *s, tl_dtype dtype, int ndim, const int6
 static int check_ndim(int ndim)
 {
     if (ndim < 0 || ndim > TL_MAXDIM) {
-        tl_seterr("too many dimensions: %d (at most %d)", ndim, TL_MAXDIM);
+        tl_seterr(ShapeError, "too many dimensions: %d (at most %d)", ndim, TL_MAXDIM);
         return -1;
     }
     return 0;
@@ -484,7 +484,7 @@ static tl_tensor *tensor_new(tl_dtype dtype, int ndim, const int64_t *shape, boo
     for (int i = 0; i < ndim; i++) extent *= shape[i] > 0 ? shape[i] : 1;
     if (__builtin_mul_overflow(extent, (int64_t)tl_dtype_size(dtype), &nbytes)) {
         char buf[256];
-        tl_seterr("shape %s of %s is too big", tl_shape_str(ndim, shape, buf, sizeof buf), tl_dtype_name(dtype));
+        tl_seterr(ShapeError, "shape %s of %s is too big", tl_shape_str(ndim, shape, buf, sizeof buf), tl_dtype_name(dtype));
         return NULL;
     }
     if (n == 0) nbytes = 0;
@@ -534,7 +534,7 @@ static int check_view_bounds(const tl_storage *s, tl_dtype dtype, int ndim, cons
     if (overflow || lo < 0 || hi >= capacity) goto out_of_bounds;
     return 0;
 out_of_bounds:
-    tl_seterr("view out of bounds: shape, strides and offset %lld address elements outside a storage of %lld %s elements",
+    tl_seterr(IndexError, "view out of bounds: shape, strides and offset %lld address elements outside a storage of %lld %s elements",
               (long long)offset, (long long)capacity, tl_dtype_name(dtype));
     return -1;
 }

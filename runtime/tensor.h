@@ -8,22 +8,12 @@
 #include <stdint.h>
 
 #include "dtype.h"
+#include "error.h"
 
 #define TL_MAXDIM 32
 /* An axis argument meaning "no axis": all size-1 axes for squeeze, the flattened
    elements for cumsum and repeat (numpy's axis=None). Below any valid axis. */
 #define TL_AXIS_NONE (-1000)
-
-/* ---- errors and interrupts --------------------------------------------
-   Runtime functions never print, exit or abort. On failure they set a
-   thread-local message and return NULL (pointers) or -1 (ints). */
-const char *tl_errmsg(void);
-void tl_seterr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Set (asynchronously, e.g. by SIGINT) to ask long operations to stop;
-   kernels check it between chunks and fail with "interrupted". */
-extern volatile sig_atomic_t tl_interrupt_flag;
-/* Returns -1 and sets the "interrupted" error when the flag is set. */
-int tl_check_interrupt(void);
 
 /* ---- storage -----------------------------------------------------------
    Refcounts of storages and tensors are plain integers, not atomics: a

@@ -18,7 +18,7 @@ static tl_tensor *derive(const tl_tensor *t, tl_dtype dtype, int ndim, const int
 static int check_axis(const tl_tensor *t, int axis, int limit)
 {
     if (axis < 0 || axis >= limit) {
-        tl_seterr("axis %d is out of bounds for tensor of dimension %d", axis, t->ndim);
+        tl_seterr(IndexError, "axis %d is out of bounds for tensor of dimension %d", axis, t->ndim);
         return -1;
     }
     return 0;
@@ -27,7 +27,7 @@ static int check_axis(const tl_tensor *t, int axis, int limit)
 static int check_room(int ndim)
 {
     if (ndim > TL_MAXDIM) {
-        tl_seterr("too many dimensions: %d (at most %d)", ndim, TL_MAXDIM);
+        tl_seterr(ShapeError, "too many dimensions: %d (at most %d)", ndim, TL_MAXDIM);
         return -1;
     }
     return 0;
@@ -54,7 +54,7 @@ tl_tensor *tl_view_index(const tl_tensor *t, int axis, int64_t i)
     if (check_axis(t, axis, t->ndim) < 0) return NULL;
     int64_t n = t->shape[axis], j = i < 0 ? i + n : i;
     if (j < 0 || j >= n) {
-        tl_seterr("index %lld is out of bounds for axis %d with size %lld", (long long)i, axis, (long long)n);
+        tl_seterr(IndexError, "index %lld is out of bounds for axis %d with size %lld", (long long)i, axis, (long long)n);
         return NULL;
     }
     int64_t shape[TL_MAXDIM], strides[TL_MAXDIM];
@@ -80,7 +80,7 @@ static int64_t clamp_bound(int64_t v, int64_t n, int64_t step)
 int64_t tl_slice_indices(int64_t n, int64_t *start, int64_t *stop, int64_t *step, bool has_start, bool has_stop)
 {
     if (*step == 0) {
-        tl_seterr("slice step cannot be zero");
+        tl_seterr(ValueError, "slice step cannot be zero");
         return -1;
     }
     if (*step < -INT64_MAX) *step = -INT64_MAX;   /* so -step cannot overflow */
@@ -110,7 +110,7 @@ tl_tensor *tl_view_slice(const tl_tensor *t, int axis, int64_t start, int64_t st
     int64_t newstride;
     if (__builtin_mul_overflow(stride, step, &newstride)) {
         if (len > 1) {
-            tl_seterr("slice step %lld overflows the stride", (long long)step);
+            tl_seterr(ValueError, "slice step %lld overflows the stride", (long long)step);
             return NULL;
         }
         newstride = stride;
@@ -138,7 +138,7 @@ tl_tensor *tl_view_permute(const tl_tensor *t, const int *perm)
         int ax;
         if (tl_normalize_axis(perm[k], t->ndim, &ax) < 0) return NULL;
         if (seen[ax]) {
-            tl_seterr("repeated axis in permute");
+            tl_seterr(ValueError, "repeated axis in permute");
             return NULL;
         }
         seen[ax] = true;
@@ -175,12 +175,12 @@ static int resolve_shape(int64_t size, int ndim, const int64_t *req, int64_t *ou
     for (int k = 0; k < ndim; k++) {
         if (req[k] == -1) {
             if (unknown >= 0) {
-                tl_seterr("can only specify one unknown dimension");
+                tl_seterr(ShapeError, "can only specify one unknown dimension");
                 return -1;
             }
             unknown = k;
         } else if (req[k] < 0) {
-            tl_seterr("negative dimensions are not allowed in reshape (only one -1)");
+            tl_seterr(ShapeError, "negative dimensions are not allowed in reshape (only one -1)");
             return -1;
         } else if (__builtin_mul_overflow(known, req[k], &known)) {
             overflow = true;
@@ -196,7 +196,7 @@ static int resolve_shape(int64_t size, int ndim, const int64_t *req, int64_t *ou
     }
     if (!ok) {
         char buf[TL_MAXDIM * 24 + 8];
-        tl_seterr("cannot reshape tensor of size %lld into shape %s", (long long)size,
+        tl_seterr(ShapeError, "cannot reshape tensor of size %lld into shape %s", (long long)size,
                   tl_shape_str(ndim, req, buf, sizeof buf));
         return -1;
     }
@@ -246,7 +246,7 @@ tl_tensor *tl_view_reshape(const tl_tensor *t, int ndim, const int64_t *shape, b
         tl_contiguous_strides(ndim, dims, strides);
     } else if (!nocopy_strides(t, ndim, dims, strides)) {
         if (needs_copy) *needs_copy = true;
-        tl_seterr("cannot reshape this tensor as a view: its strides need a copy (use reshape)");
+        tl_seterr(ShapeError, "cannot reshape this tensor as a view: its strides need a copy (use reshape)");
         return NULL;
     }
     return derive(t, t->dtype, ndim, dims, strides, t->offset);
@@ -271,7 +271,7 @@ tl_tensor *tl_view_squeeze(const tl_tensor *t, int axis)
     if (axis != TL_AXIS_NONE) {
         if (tl_normalize_axis(axis, t->ndim, &axis) < 0) return NULL;
         if (t->shape[axis] != 1) {
-            tl_seterr("cannot select an axis to squeeze out which has size not equal to one");
+            tl_seterr(ShapeError, "cannot select an axis to squeeze out which has size not equal to one");
             return NULL;
         }
     }
@@ -302,7 +302,7 @@ tl_tensor *tl_view_broadcast_to(const tl_tensor *t, int ndim, const int64_t *sha
     if (check_room(ndim) < 0) return NULL;
     for (int k = 0; k < ndim; k++) {
         if (shape[k] < 0) {
-            tl_seterr("all elements of broadcast shape must be non-negative");
+            tl_seterr(ShapeError, "all elements of broadcast shape must be non-negative");
             return NULL;
         }
     }
@@ -320,7 +320,7 @@ tl_tensor *tl_view_broadcast_to(const tl_tensor *t, int ndim, const int64_t *sha
     }
     if (!ok) {
         char a[TL_MAXDIM * 24 + 8], b[TL_MAXDIM * 24 + 8];
-        tl_seterr("cannot broadcast tensor of shape %s to shape %s",
+        tl_seterr(ShapeError, "cannot broadcast tensor of shape %s to shape %s",
                   tl_shape_str(t->ndim, t->shape, a, sizeof a), tl_shape_str(ndim, shape, b, sizeof b));
         return NULL;
     }
@@ -344,13 +344,13 @@ tl_tensor *tl_view_flip(const tl_tensor *t, int axis)
 tl_tensor *tl_view_diagonal(const tl_tensor *t, int64_t offset, int axis1, int axis2)
 {
     if (t->ndim < 2) {
-        tl_seterr("diagonal requires a tensor of at least two dimensions");
+        tl_seterr(ShapeError, "diagonal requires a tensor of at least two dimensions");
         return NULL;
     }
     if (tl_normalize_axis(axis1, t->ndim, &axis1) < 0 || tl_normalize_axis(axis2, t->ndim, &axis2) < 0)
         return NULL;
     if (axis1 == axis2) {
-        tl_seterr("axis1 and axis2 cannot be the same");
+        tl_seterr(ValueError, "axis1 and axis2 cannot be the same");
         return NULL;
     }
     int64_t dim1 = t->shape[axis1], dim2 = t->shape[axis2];
@@ -397,7 +397,7 @@ tl_tensor *tl_view_real(const tl_tensor *t)
 tl_tensor *tl_view_imag(const tl_tensor *t)
 {
     if (!tl_is_complex(t->dtype)) {
-        tl_seterr("imag view needs a complex tensor, got %s", tl_dtype_name(t->dtype));
+        tl_seterr(TypeError, "imag view needs a complex tensor, got %s", tl_dtype_name(t->dtype));
         return NULL;
     }
     return complex_part(t, 1);
@@ -417,20 +417,20 @@ tl_tensor *tl_view_bitcast(const tl_tensor *t, tl_dtype dtype)
     int64_t from = (int64_t)tl_dtype_size(t->dtype), to = (int64_t)tl_dtype_size(dtype);
     if (from == to) return derive(t, dtype, t->ndim, t->shape, t->strides, t->offset);
     if (t->ndim == 0) {
-        tl_seterr("cannot bitcast a 0-d tensor from %s to %s: item sizes differ",
+        tl_seterr(ValueError, "cannot bitcast a 0-d tensor from %s to %s: item sizes differ",
                   tl_dtype_name(t->dtype), tl_dtype_name(dtype));
         return NULL;
     }
     int last = t->ndim - 1;
     if (t->shape[last] != 1 && t->strides[last] != 1) {
-        tl_seterr("cannot bitcast from %s to %s: the last axis must be contiguous",
+        tl_seterr(ValueError, "cannot bitcast from %s to %s: the last axis must be contiguous",
                   tl_dtype_name(t->dtype), tl_dtype_name(dtype));
         return NULL;
     }
     int64_t shape[TL_MAXDIM], strides[TL_MAXDIM], offset;
     memcpy(shape, t->shape, sizeof shape);
     if (!rescale(t->shape[last], from, to, &shape[last])) {
-        tl_seterr("cannot bitcast from %s to %s: the last axis holds %lld bytes, not a multiple of %lld",
+        tl_seterr(ValueError, "cannot bitcast from %s to %s: the last axis holds %lld bytes, not a multiple of %lld",
                   tl_dtype_name(t->dtype), tl_dtype_name(dtype), (long long)(t->shape[last] * from),
                   (long long)to);
         return NULL;
@@ -438,7 +438,7 @@ tl_tensor *tl_view_bitcast(const tl_tensor *t, tl_dtype dtype)
     bool ok = rescale(t->offset, from, to, &offset);
     for (int k = 0; ok && k < last; k++) ok = rescale(t->strides[k], from, to, &strides[k]);
     if (!ok) {
-        tl_seterr("cannot bitcast from %s to %s: byte offset and strides must be multiples of %lld",
+        tl_seterr(ValueError, "cannot bitcast from %s to %s: byte offset and strides must be multiples of %lld",
                   tl_dtype_name(t->dtype), tl_dtype_name(dtype), (long long)to);
         return NULL;
     }

@@ -13,16 +13,16 @@ FILE *interp_out(Interp *I) { return I->out; }
 bool interp_run_file(Interp *I, const char *path, Span at)
 {
     if (I->include_depth >= MAX_FILE_NESTING)
-        return interp_error(I, at, "include() nested too deeply (a file includes itself?)");
+        return interp_error(I, at, RecursionError, "include() nested too deeply (a file includes itself?)");
     const char *dir = at.src && at.src->dir && path[0] != '/' ? at.src->dir : "";
     size_t n = strlen(dir) + strlen(path) + 1;
     char *full = malloc(n);
-    if (!full) return interp_error(I, at, "out of memory");
+    if (!full) return interp_error(I, at, MemoryError, "out of memory");
     snprintf(full, n, "%s%s", dir, path);
     char err[512];
     Source *src = source_from_file(full, err, sizeof err);
     free(full);
-    if (!src) return interp_error(I, at, "include(): %s", err);
+    if (!src) return interp_error(I, at, FileError, "include(): %s", err);
     I->include_depth++;
     bool ok = interp_run_source(I, src, I->echo_enabled);
     I->include_depth--;

@@ -103,9 +103,9 @@ bool arith_binary_reusing(Interp *I, int op, Value a, Value b, Span at, Value *o
     }
     if (op == OP_MATMUL) {
         if (!val_is_numeric(a) || !val_is_numeric(b))
-            return interp_error(I, at, "unsupported operand types for @: %s and %s", val_kind_name(a), val_kind_name(b));
+            return interp_error(I, at, TypeError, "unsupported operand types for @: %s and %s", val_kind_name(a), val_kind_name(b));
         if (a.kind == V_NUM || b.kind == V_NUM)
-            return interp_error(I, at, "matmul: input operand %d does not have enough dimensions", a.kind == V_NUM ? 0 : 1);
+            return interp_error(I, at, ShapeError, "matmul: input operand %d does not have enough dimensions", a.kind == V_NUM ? 0 : 1);
         tl_tensor *r = tl_matmul(a.as.t, b.as.t);
         if (!r) return interp_error_rt(I, at);
         *out = val_from_tensor(r);
@@ -122,7 +122,7 @@ bool arith_binary_reusing(Interp *I, int op, Value a, Value b, Span at, Value *o
                 return true;
             }
         }
-        return interp_error(I, at, "unsupported operand types for '%s': %s and %s", op_binary_symbol(op),
+        return interp_error(I, at, TypeError, "unsupported operand types for '%s': %s and %s", op_binary_symbol(op),
                             val_kind_name(a), val_kind_name(b));
     }
     tl_dtype dt;
@@ -156,16 +156,16 @@ bool arith_unary(Interp *I, UnaryOp op, Value a, Span at, Value *out)
         return true;
     }
     if (!val_is_numeric(a))
-        return interp_error(I, at, "unsupported operand type for unary '%s': %s", op_unary_symbol(op), val_kind_name(a));
+        return interp_error(I, at, TypeError, "unsupported operand type for unary '%s': %s", op_unary_symbol(op), val_kind_name(a));
     tl_dtype d = val_dtype(a);
     if (op == UOP_PLUS) {
         *out = val_retain(a);
         return true;
     }
     if (op == UOP_NEG && d == TL_BOOL)
-        return interp_error(I, at, "the - operator is not supported for bool; use ~ or not");
+        return interp_error(I, at, TypeError, "the - operator is not supported for bool; use ~ or not");
     if (op == UOP_INVERT && (tl_is_float(d) || tl_is_complex(d)))
-        return interp_error(I, at, "~ is not supported for %s (only bool and integers)", tl_dtype_name(d));
+        return interp_error(I, at, TypeError, "~ is not supported for %s (only bool and integers)", tl_dtype_name(d));
     if (a.kind == V_NUM && (d == TL_I64 || d == TL_F64 || d == TL_BOOL)) {
         if (d == TL_F64) *out = val_f64(-a.as.num.f64);
         else if (d == TL_I64) *out = val_i64(op == UOP_INVERT ? ~a.as.num.i64 : (int64_t)(0 - (uint64_t)a.as.num.i64));

@@ -7,19 +7,20 @@
 /* Widest part of a source line shown; longer lines are cut around the caret. */
 #define LINE_WINDOW 120
 
-void diag_vset(Diag *d, Span at, const char *fmt, va_list ap)
+void diag_vset(Diag *d, Span at, tl_errkind kind, const char *fmt, va_list ap)
 {
     d->at = at;
+    d->kind = kind;
     d->ntrace = 0;
     d->trace_omitted = 0;
     vsnprintf(d->msg, sizeof d->msg, fmt, ap);
 }
 
-void diag_set(Diag *d, Span at, const char *fmt, ...)
+void diag_set(Diag *d, Span at, tl_errkind kind, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    diag_vset(d, at, fmt, ap);
+    diag_vset(d, at, kind, fmt, ap);
     va_end(ap);
 }
 

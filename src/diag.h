@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "ast.h"
+#include "error.h"
 
 #define DIAG_MSG_MAX 512
 #define DIAG_MAX_TRACE 8
@@ -13,6 +14,7 @@
 /* One error: where, what, and (for errors inside functions) the call sites. */
 typedef struct Diag {
     Span at;
+    tl_errkind kind;              /* what went wrong (error.h); try/catch reads it */
     char msg[DIAG_MSG_MAX];
     int ntrace;
     Span trace[DIAG_MAX_TRACE];   /* innermost call site first */
@@ -22,8 +24,9 @@ typedef struct Diag {
 
 #include <stdarg.h>
 
-void diag_set(Diag *d, Span at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void diag_vset(Diag *d, Span at, const char *fmt, va_list ap);
+/* Sets the error: its place, its kind and its message (dropping any call sites). */
+void diag_set(Diag *d, Span at, tl_errkind kind, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void diag_vset(Diag *d, Span at, tl_errkind kind, const char *fmt, va_list ap);
 /* Prints the error, the source line and a caret; then "called from" lines. */
 void diag_print(FILE *out, const Diag *d);
 /* Records one more call site around the error (consecutive repeats are counted, not listed). */

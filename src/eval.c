@@ -41,10 +41,10 @@ static bool interrupted(Ctx *C, Span at)
 {
     if (C->I->steps_left > 0 && --C->I->steps_left == 0) {
         C->I->steps_left = 1;   /* every later check fails too */
-        return interp_error(C->I, at, "step limit reached"), true;
+        return interp_error(C->I, at, Interrupt, "step limit reached"), true;
     }
     if (!tl_interrupt_flag) return false;
-    interp_error(C->I, at, "interrupted");
+    interp_error(C->I, at, Interrupt, "interrupted");
     return true;
 }
 
@@ -60,7 +60,7 @@ static HOT_INLINE Value *slot_of(Ctx *C, const Node *n)
 static bool load_name(Ctx *C, Node *n, Value *out)
 {
     Value *s = slot_of(C, n);
-    if (s->kind == V_UNDEF) return interp_error(C->I, n->at, "name '%s' is not defined", n->name);
+    if (s->kind == V_UNDEF) return interp_error(C->I, n->at, Error, "name '%s' is not defined", n->name);
     *out = val_retain(*s);
     return true;
 }
@@ -80,7 +80,7 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
     Interp *I = C->I;
     FnDef *def = fn->def;
     if (a->npos > def->nparams)
-        return interp_error(I, a->at, "%s() takes %d argument%s but %d were given", def->name, def->nparams,
+        return interp_error(I, a->at, TypeError, "%s() takes %d argument%s but %d were given", def->name, def->nparams,
                             def->nparams == 1 ? "" : "s", a->npos);
     if (!interp_check_repeated(I, a, def->name, def->nparams, (const char *const *)def->params)) return false;
     Frame *f = frame_new(fn->env, def->nslots);
@@ -92,7 +92,7 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
             if (strcmp(def->params[i], a->kwnames[k]) == 0) p = i;
         if (p < 0) {
             frame_release(f);
-            return interp_error(I, a->at, "%s() got an unexpected keyword argument '%s'", def->name, a->kwnames[k]);
+            return interp_error(I, a->at, TypeError, "%s() got an unexpected keyword argument '%s'", def->name, a->kwnames[k]);
         }
         val_release(f->slots[p]);   /* only a repeated keyword gets here twice; the parser refuses it */
         f->slots[p] = val_retain(a->kw[k]);
@@ -101,7 +101,7 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
         if (f->slots[i].kind != V_UNDEF) continue;
         if (!fn->has_default[i]) {
             frame_release(f);
-            return interp_error(I, a->at, "%s() missing argument '%s'", def->name, def->params[i]);
+            return interp_error(I, a->at, TypeError, "%s() missing argument '%s'", def->name, def->params[i]);
         }
         f->slots[i] = val_retain(fn->defaults[i]);
     }
@@ -114,7 +114,7 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
         Exec x = exec(&inner, def->body);
         if (x == X_ERROR) ok = false;
         else if (x == X_RETURN) *out = inner.ret;
-        else if (x == X_BREAK || x == X_CONTINUE) ok = interp_error(I, def->at, "break or continue outside a loop");
+        else if (x == X_BREAK || x == X_CONTINUE) ok = interp_error(I, def->at, SyntaxError, "break or continue outside a loop");
         else *out = val_none();
     }
     frame_release(f);
@@ -127,7 +127,7 @@ static bool call_value(Ctx *C, Value fn, CallArgs *a, Value *out)
     char here;
     if (++I->call_depth > MAX_CALL_DEPTH || (I->stack_base && (size_t)(I->stack_base - &here) > I->stack_limit)) {
         I->call_depth--;
-        return interp_error(I, a->at, "recursion too deep (more than %d nested calls)", MAX_CALL_DEPTH);
+        return interp_error(I, a->at, RecursionError, "recursion too deep (more than %d nested calls)", MAX_CALL_DEPTH);
     }
     if (interrupted(C, a->at)) { I->call_depth--; return false; }
     bool ok;
@@ -139,7 +139,7 @@ static bool call_value(Ctx *C, Value fn, CallArgs *a, Value *out)
         ok = call_closure(C, fn.as.fn, a, out, &body_ran);
         if (!ok && body_ran && strcmp(I->err.msg, "interrupted") != 0) diag_add_trace(&I->err, a->at);
     } else {
-        ok = interp_error(I, a->at, "a %s is not callable", val_kind_name(fn));
+        ok = interp_error(I, a->at, TypeError, "a %s is not callable", val_kind_name(fn));
     }
     I->call_depth--;
     return ok;
@@ -161,7 +161,7 @@ static bool method_target(Ctx *C, Node *n, Value *fn)
         return true;
     }
     const Builtin *b = builtin_find(n->name);
-    if (!b) return interp_error(C->I, n->at, "no function named '%s' (in .%s)", n->name, n->name);
+    if (!b) return interp_error(C->I, n->at, Error, "no function named '%s' (in .%s)", n->name, n->name);
     *fn = (Value){ .kind = V_BUILTIN };
     fn->as.bi = b;
     return true;
@@ -179,7 +179,7 @@ static bool eval_call(Ctx *C, Node *n, Value fn, Value *receiver, Value *out)
     if (!vals || !names) {
         if (vals != small) free(vals);
         if (names != small_names) free((void *)names);
-        return interp_error(C->I, n->at, "out of memory");
+        return interp_error(C->I, n->at, MemoryError, "out of memory");
     }
     int npos = 0, nkw = 0, done = 0;
     bool ok = true;
@@ -208,14 +208,14 @@ static bool eval_call(Ctx *C, Node *n, Value fn, Value *receiver, Value *out)
 static bool make_closure(Ctx *C, FnDef *def, Value *out)
 {
     Closure *c = calloc(1, sizeof(Closure));
-    if (!c) return interp_error(C->I, def->at, "out of memory");
+    if (!c) return interp_error(C->I, def->at, MemoryError, "out of memory");
     c->refcount = 1;
     c->def = def;
     c->defaults = calloc((size_t)def->nparams + 1, sizeof(Value));
     c->has_default = calloc((size_t)def->nparams + 1, sizeof(bool));
     if (!c->defaults || !c->has_default) {
         free(c->defaults); free(c->has_default); free(c);
-        return interp_error(C->I, def->at, "out of memory");
+        return interp_error(C->I, def->at, MemoryError, "out of memory");
     }
     for (int i = 0; i < def->nparams; i++) {
         c->defaults[i] = val_none();
@@ -243,7 +243,7 @@ static bool eval_list(Ctx *C, Node *n, Value *out)
 {
     Value small[SMALL_ARGS];
     Value *items = n->n <= SMALL_ARGS ? small : malloc(sizeof(Value) * (size_t)n->n);
-    if (!items) return interp_error(C->I, n->at, "out of memory");
+    if (!items) return interp_error(C->I, n->at, MemoryError, "out of memory");
     int done = 0;
     bool ok = true;
     for (; done < n->n; done++)
@@ -274,7 +274,7 @@ static bool eval_dict(Ctx *C, Node *n, Value *out)
         if (k.kind != V_STR) {
             val_release(k);
             val_release(d);
-            return interp_error(C->I, n->list[i]->at, "dict keys must be strings, not %s", val_kind_name(k));
+            return interp_error(C->I, n->list[i]->at, TypeError, "dict keys must be strings, not %s", val_kind_name(k));
         }
         if (!eval(C, n->list[i + 1], &v)) { val_release(k); val_release(d); return false; }
         bool ok = dict_set(d.as.d, k.as.s->data, k.as.s->len, v);
@@ -463,9 +463,9 @@ static bool eval(Ctx *C, Node *n, Value *out)
     case N_DICT: return eval_dict(C, n, out);
     case N_LAMBDA: return make_closure(C, n->fn, out);
     case N_SLICE: case N_ELLIPSIS:
-        return interp_error(C->I, n->at, "slices and ... are only allowed inside [ ]");
+        return interp_error(C->I, n->at, SyntaxError, "slices and ... are only allowed inside [ ]");
     default:
-        return interp_error(C->I, n->at, "this statement has no value");
+        return interp_error(C->I, n->at, TypeError, "this statement has no value");
     }
 }
 
@@ -490,7 +490,7 @@ static COLD bool assign_to(Ctx *C, Node *t, Value v)
         int n = t->n;
         if (v.kind == V_TUPLE) {
             if (v.as.tu->n != n) {
-                interp_error(C->I, t->at, "cannot unpack a tuple of %d values into %d names", v.as.tu->n, n);
+                interp_error(C->I, t->at, ValueError, "cannot unpack a tuple of %d values into %d names", v.as.tu->n, n);
                 val_release(v);
                 return false;
             }
@@ -508,13 +508,13 @@ static COLD bool assign_to(Ctx *C, Node *t, Value v)
             val_release(v);
             return true;
         }
-        interp_error(C->I, t->at, "cannot unpack a %s into %d names", val_kind_name(v), n);
+        interp_error(C->I, t->at, TypeError, "cannot unpack a %s into %d names", val_kind_name(v), n);
         val_release(v);
         return false;
     }
     default:
         val_release(v);
-        return interp_error(C->I, t->at, "cannot assign to this expression");
+        return interp_error(C->I, t->at, SyntaxError, "cannot assign to this expression");
     }
 }
 
@@ -543,10 +543,10 @@ static COLD bool exec_opassign(Ctx *C, Node *n)
         return ok;
     }
     Value *s = slot_of(C, t);
-    if (s->kind == V_UNDEF) { val_release(rhs); return interp_error(I, t->at, "name '%s' is not defined", t->name); }
+    if (s->kind == V_UNDEF) { val_release(rhs); return interp_error(I, t->at, Error, "name '%s' is not defined", t->name); }
     if (s->kind == V_TENSOR && s->as.t->readonly) {   /* += writes in place: a broadcast view cannot take it */
         val_release(rhs);
-        return interp_error(I, n->at, "cannot write to a broadcast (read-only) view; copy() it first");
+        return interp_error(I, n->at, ValueError, "cannot write to a broadcast (read-only) view; copy() it first");
     }
     if (s->kind == V_TENSOR && op != OP_MATMUL) {
         tl_tensor *x = s->as.t;
@@ -554,7 +554,7 @@ static COLD bool exec_opassign(Ctx *C, Node *n)
         bool ok = val_is_numeric(rhs) && arith_result_dtype(I, (tl_binop)op, *s, rhs, n->at, &dt);
         if (ok && tl_dtype_kind(dt) > tl_dtype_kind(x->dtype) && !(tl_is_int(dt) && tl_is_int(x->dtype))) {
             val_release(rhs);
-            return interp_error(I, n->at, "cannot store the %s result of '%s' in place in a %s tensor",
+            return interp_error(I, n->at, TypeError, "cannot store the %s result of '%s' in place in a %s tensor",
                                 tl_dtype_name(dt), op_binary_symbol(op), tl_dtype_name(x->dtype));
         }
         if (ok) {
@@ -597,7 +597,7 @@ static HOT_INLINE Exec exec_body(Ctx *C, Node *body)
 /* Evaluates range(stop), range(start, stop) or range(start, stop, step) arguments as integers. */
 static bool range_bounds(Ctx *C, Node *call, int64_t *start, int64_t *stop, int64_t *step)
 {
-    if (call->n < 1 || call->n > 3) return interp_error(C->I, call->at, "range() takes 1 to 3 arguments, got %d", call->n);
+    if (call->n < 1 || call->n > 3) return interp_error(C->I, call->at, TypeError, "range() takes 1 to 3 arguments, got %d", call->n);
     int64_t v[3];
     for (int i = 0; i < call->n; i++) {
         Value x;
@@ -605,12 +605,12 @@ static bool range_bounds(Ctx *C, Node *call, int64_t *start, int64_t *stop, int6
         bool ok = x.kind == V_NUM && (tl_is_int((tl_dtype)x.dtype) || x.dtype == TL_BOOL);
         if (ok) v[i] = tl_scalar_to_i64(x.as.num.bytes, (tl_dtype)x.dtype);
         val_release(x);
-        if (!ok) return interp_error(C->I, call->list[i]->at, "range() arguments must be integers");
+        if (!ok) return interp_error(C->I, call->list[i]->at, TypeError, "range() arguments must be integers");
     }
     *start = call->n == 1 ? 0 : v[0];
     *stop = call->n == 1 ? v[0] : v[1];
     *step = call->n == 3 ? v[2] : 1;
-    if (*step == 0) return interp_error(C->I, call->at, "range() step must not be zero");
+    if (*step == 0) return interp_error(C->I, call->at, ValueError, "range() step must not be zero");
     return true;
 }
 
@@ -665,7 +665,7 @@ static Exec exec_for_seq(Ctx *C, Node *n, Value seq)
     case V_TENSOR: count = seq.as.t->shape[0]; break;
     case V_TUPLE: count = seq.as.tu->n; break;
     case V_DICT: count = seq.as.d->n; break;
-    default: return interp_error(I, n->a->at, "cannot iterate over a %s", val_kind_name(seq)), X_ERROR;
+    default: return interp_error(I, n->a->at, TypeError, "cannot iterate over a %s", val_kind_name(seq)), X_ERROR;
     }
     for (int64_t i = 0; i < count; i++) {
         if (interrupted(C, n->at)) return X_ERROR;
@@ -747,7 +747,7 @@ static COLD Exec exec_while(Ctx *C, Node *n)
 
 static COLD Exec exec_return(Ctx *C, Node *n)
 {
-    if (!C->frame) return interp_error(C->I, n->at, "return outside a function"), X_ERROR;
+    if (!C->frame) return interp_error(C->I, n->at, SyntaxError, "return outside a function"), X_ERROR;
     if (n->a) {
         if (!eval(C, n->a, &C->ret)) return X_ERROR;
     } else {
@@ -844,6 +844,6 @@ bool eval_program(Interp *I, Node *root)
     Ctx C = { .I = I, .globals = I->globals, .frame = NULL };
     Exec x = exec(&C, root);
     if (outermost) I->stack_base = NULL;
-    if (x == X_BREAK || x == X_CONTINUE) return interp_error(I, root->at, "break or continue outside a loop");
+    if (x == X_BREAK || x == X_CONTINUE) return interp_error(I, root->at, SyntaxError, "break or continue outside a loop");
     return x != X_ERROR;
 }

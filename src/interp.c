@@ -220,7 +220,7 @@ bool interp_parse(Interp *I, Source *src, bool *incomplete)
     if (incomplete) *incomplete = false;
     if (!src->arena) {
         src->arena = arena_new();
-        if (!src->arena) return interp_error(I, (Span){ src, 1, 1 }, "out of memory");
+        if (!src->arena) return interp_error_kind(I, (Span){ src, 1, 1 }, TL_E_MemoryError, "out of memory");
     }
     ParseResult pr = parse_program(src, src->arena, &I->err);
     if (!pr.root) {
@@ -229,7 +229,7 @@ bool interp_parse(Interp *I, Source *src, bool *incomplete)
     }
     src->root = pr.root;
     if (!resolve_program(I, pr.root) || !frame_ensure(I->globals, I->gsyms.n))
-        return interp_error(I, (Span){ src, 1, 1 }, "out of memory");
+        return interp_error_kind(I, (Span){ src, 1, 1 }, TL_E_MemoryError, "out of memory");
     return true;
 }
 
@@ -264,7 +264,7 @@ static void forget_source(Interp *I, Source *src)
 bool interp_run_source(Interp *I, Source *src, bool echo)
 {
     if (I->run_depth == 0) drop_reported_sources(I);
-    if (!keep_source(I, src)) return interp_error(I, (Span){ src, 1, 1 }, "out of memory");
+    if (!keep_source(I, src)) return interp_error_kind(I, (Span){ src, 1, 1 }, TL_E_MemoryError, "out of memory");
     if (!src->root && !interp_parse(I, src, NULL)) return false;
     bool saved = I->echo_enabled;
     I->echo_enabled = echo;
@@ -276,23 +276,23 @@ bool interp_run_source(Interp *I, Source *src, bool echo)
     return ok;
 }
 
-bool interp_error(Interp *I, Span at, const char *fmt, ...)
+bool interp_error_kind(Interp *I, Span at, tl_errkind kind, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    diag_vset(&I->err, at, fmt, ap);
+    diag_vset(&I->err, at, kind, fmt, ap);
     va_end(ap);
     return false;
 }
 
-bool interp_error_rt(Interp *I, Span at) { return interp_error(I, at, "%s", tl_errmsg()); }
+bool interp_error_rt(Interp *I, Span at) { return interp_error_kind(I, at, tl_errkind_last(), "%s", tl_errmsg()); }
 
 bool interp_check_repeated(Interp *I, CallArgs *a, const char *fname, int nparams, const char *const *params)
 {
     for (int k = 0; k < a->nkw; k++)
         for (int i = 0; i < a->npos && i < nparams; i++)
             if (strcmp(params[i], a->kwnames[k]) == 0)
-                return interp_error(I, a->at, "%s() got multiple values for argument '%s'", fname, a->kwnames[k]);
+                return interp_error(I, a->at, TypeError, "%s() got multiple values for argument '%s'", fname, a->kwnames[k]);
     return true;
 }
 

@@ -37,7 +37,7 @@ bool literal_tensor(Interp *I, Span at, int n, const Value *items, Value *out)
     bool all_scalars = true;
     for (int i = 0; i < n; i++) {
         if (!val_is_numeric(items[i]))
-            return interp_error(I, at, "a tensor literal holds numbers or tensors, not a %s", val_kind_name(items[i]));
+            return interp_error(I, at, TypeError, "a tensor literal holds numbers or tensors, not a %s", val_kind_name(items[i]));
         if (items[i].kind != V_NUM) all_scalars = false;
     }
     tl_dtype dt = literal_dtype(n, items);
@@ -54,7 +54,7 @@ bool literal_tensor(Interp *I, Span at, int n, const Value *items, Value *out)
     }
     /* Mixed or nested: every item must have the same shape (scalars are 0-d). */
     tl_tensor **ts = calloc((size_t)n, sizeof *ts);
-    if (!ts) return interp_error(I, at, "out of memory");
+    if (!ts) return interp_error(I, at, MemoryError, "out of memory");
     bool ok = true;
     for (int i = 0; i < n && ok; i++) {
         tl_tensor *t = val_to_tensor(items[i]);
@@ -64,7 +64,7 @@ bool literal_tensor(Interp *I, Span at, int n, const Value *items, Value *out)
             char s0[256], s1[256];
             tl_shape_str(ts[0]->ndim, ts[0]->shape, s0, sizeof s0);
             tl_shape_str(t->ndim, t->shape, s1, sizeof s1);
-            ok = interp_error(I, at, "ragged tensor literal: item 0 has shape %s but item %d has shape %s", s0, i, s1);
+            ok = interp_error(I, at, ShapeError, "ragged tensor literal: item 0 has shape %s but item %d has shape %s", s0, i, s1);
         }
     }
     if (ok) {

@@ -72,7 +72,7 @@ static _Noreturn void fail_at(Parser *p, Span at, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
-        diag_set(p->err, at, "%s", msg);
+        diag_set(p->err, at, TL_E_SyntaxError, "%s", msg);
     }
     longjmp(p->fail, 1);
 }
@@ -951,7 +951,7 @@ ParseResult parse_program(const Source *src, Arena *arena, Diag *err)
     /* On the heap so its fields are well defined after longjmp. */
     Parser *p = calloc(1, sizeof *p);
     if (!p) {
-        if (err) diag_set(err, (Span){ src, 1, 1 }, "out of memory");
+        if (err) diag_set(err, (Span){ src, 1, 1 }, TL_E_MemoryError, "out of memory");
         return res;
     }
     p->src = src;

@@ -125,7 +125,7 @@ bool resolve_program(Interp *I, Node *root)
 {
     Resolver R = { .I = I, .ok = true };
     resolve_node(&R, NULL, root);
-    if (!R.ok) tl_seterr("out of memory");
+    if (!R.ok) tl_seterr(MemoryError, "out of memory");
     return R.ok;
 }
 

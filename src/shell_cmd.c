@@ -52,7 +52,7 @@ static CmdResult cmd_help(Interp *I, const char *line, const char *arg)
     }
     tl_interrupt_flag = 0;
     bool ok = argv.kind != V_UNDEF && interp_call(I, fn, nargs, &argv, at, &out);
-    if (argv.kind == V_UNDEF) interp_error(I, at, "out of memory");
+    if (argv.kind == V_UNDEF) interp_error(I, at, MemoryError, "out of memory");
     val_release(argv);
     val_release(out);
     fflush(I->out);
@@ -137,7 +137,7 @@ static CmdResult cmd_time(Interp *I, const char *arg)
     double *t = malloc(sizeof(double) * TIME_MAX_RUNS);
     double t0 = now_seconds();
     bool ok = t && interp_run_source(I, src, false);
-    if (!t) interp_error(I, (Span){ src, 1, 1 }, "out of memory");
+    if (!t) interp_error_kind(I, (Span){ src, 1, 1 }, TL_E_MemoryError, "out of memory");
     int runs = 0;
     if (ok) t[runs++] = now_seconds() - t0;
     int target = ok ? (t[0] > 0 ? (int)(TIME_BUDGET_SECONDS / t[0]) : TIME_MAX_RUNS) : 0;

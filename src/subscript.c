@@ -29,7 +29,7 @@ static bool slice_bound(Interp *I, SubscriptEval ev, void *ctx, Node *n, int64_t
     bool ok = v.kind == V_NUM && (tl_is_int((tl_dtype)v.dtype) || v.dtype == TL_BOOL);
     if (ok) *out = tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype);
     val_release(v);
-    if (!ok) return interp_error(I, n->at, "slice bounds must be integers or none");
+    if (!ok) return interp_error(I, n->at, TypeError, "slice bounds must be integers or none");
     *has = true;
     return true;
 }
@@ -38,7 +38,7 @@ static bool slice_bound(Interp *I, SubscriptEval ev, void *ctx, Node *n, int64_t
 static bool eval_items(Interp *I, SubscriptEval ev, void *ctx, Node *idx, IndexItems *ix)
 {
     ix->n = 0;
-    if (idx->n > TL_MAXDIM * 2) return interp_error(I, idx->at, "too many indices (%d)", idx->n);
+    if (idx->n > TL_MAXDIM * 2) return interp_error(I, idx->at, IndexError, "too many indices (%d)", idx->n);
     for (int i = 0; i < idx->n; i++) {
         Node *e = idx->list[i];
         tl_index_item *it = &ix->items[ix->n];
@@ -57,7 +57,7 @@ static bool eval_items(Interp *I, SubscriptEval ev, void *ctx, Node *idx, IndexI
                 return false;
             }
             if (!has_step) it->step = 1;
-            if (it->step == 0) { items_free(ix); return interp_error(I, e->at, "slice step cannot be zero"); }
+            if (it->step == 0) { items_free(ix); return interp_error(I, e->at, ValueError, "slice step cannot be zero"); }
         } else {
             Value v;
             if (!ev(ctx, e, &v)) { items_free(ix); return false; }
@@ -72,7 +72,7 @@ static bool eval_items(Interp *I, SubscriptEval ev, void *ctx, Node *idx, IndexI
                 if (!tl_is_int(d) && d != TL_BOOL && !empty_list) {
                     val_release(v);
                     items_free(ix);
-                    return interp_error(I, e->at, "indices must be integers, slices, none, ... or integer/bool tensors, not %s",
+                    return interp_error(I, e->at, TypeError, "indices must be integers, slices, none, ... or integer/bool tensors, not %s",
                                         tl_dtype_name(d));
                 }
                 tl_tensor *t = val_to_tensor(v);
@@ -91,7 +91,7 @@ static bool eval_items(Interp *I, SubscriptEval ev, void *ctx, Node *idx, IndexI
             } else {
                 Value bad = v;
                 items_free(ix);
-                interp_error(I, e->at, "a %s cannot be used as an index", val_kind_name(bad));
+                interp_error(I, e->at, TypeError, "a %s cannot be used as an index", val_kind_name(bad));
                 val_release(bad);
                 return false;
             }
@@ -105,15 +105,15 @@ static bool eval_items(Interp *I, SubscriptEval ev, void *ctx, Node *idx, IndexI
 static bool seq_index(Interp *I, SubscriptEval ev, void *ctx, Node *idx, int64_t len, int64_t *out)
 {
     if (idx->n != 1 || idx->list[0]->kind == N_SLICE || idx->list[0]->kind == N_ELLIPSIS)
-        return interp_error(I, idx->at, "tuples and strings take one integer index");
+        return interp_error(I, idx->at, TypeError, "tuples and strings take one integer index");
     Value v;
     if (!ev(ctx, idx->list[0], &v)) return false;
     bool ok = v.kind == V_NUM && tl_is_int((tl_dtype)v.dtype);
     int64_t i = ok ? tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype) : 0;
     val_release(v);
-    if (!ok) return interp_error(I, idx->list[0]->at, "index must be an integer");
+    if (!ok) return interp_error(I, idx->list[0]->at, TypeError, "index must be an integer");
     if (i < 0) i += len;
-    if (i < 0 || i >= len) return interp_error(I, idx->list[0]->at, "index %lld is out of range for length %lld",
+    if (i < 0 || i >= len) return interp_error(I, idx->list[0]->at, IndexError, "index %lld is out of range for length %lld",
                                                (long long)(i < 0 ? i - len : i), (long long)len);
     *out = i;
     return true;
@@ -121,11 +121,11 @@ static bool seq_index(Interp *I, SubscriptEval ev, void *ctx, Node *idx, int64_t
 
 static bool dict_key(Interp *I, SubscriptEval ev, void *ctx, Node *idx, Value *key)
 {
-    if (idx->n != 1) return interp_error(I, idx->at, "dicts take one string key");
+    if (idx->n != 1) return interp_error(I, idx->at, TypeError, "dicts take one string key");
     if (!ev(ctx, idx->list[0], key)) return false;
     if (key->kind != V_STR) {
         val_release(*key);
-        return interp_error(I, idx->list[0]->at, "dict keys must be strings");
+        return interp_error(I, idx->list[0]->at, TypeError, "dict keys must be strings");
     }
     return true;
 }
@@ -161,7 +161,7 @@ bool subscript_get(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx
         if (!dict_key(I, ev, ctx, idx, &key)) return false;
         Value *v = dict_get(base.as.d, key.as.s->data, key.as.s->len);
         if (!v) {
-            interp_error(I, idx->list[0]->at, "no key \"%.200s\" in this dict", key.as.s->data);
+            interp_error(I, idx->list[0]->at, IndexError, "no key \"%.200s\" in this dict", key.as.s->data);
             val_release(key);
             return false;
         }
@@ -170,7 +170,7 @@ bool subscript_get(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx
         return true;
     }
     default:
-        return interp_error(I, idx->at, "a %s cannot be indexed", val_kind_name(base));
+        return interp_error(I, idx->at, TypeError, "a %s cannot be indexed", val_kind_name(base));
     }
 }
 
@@ -184,10 +184,10 @@ bool subscript_set(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx
         return ok || interp_error_rt(I, idx->at);
     }
     if (base.kind != V_TENSOR)
-        return interp_error(I, idx->at, "cannot assign into a %s%s", val_kind_name(base),
+        return interp_error(I, idx->at, TypeError, "cannot assign into a %s%s", val_kind_name(base),
                             base.kind == V_NUM ? " (numbers are values, not views)" : "");
     if (!val_is_numeric(v))
-        return interp_error(I, idx->at, "cannot store a %s in a tensor", val_kind_name(v));
+        return interp_error(I, idx->at, TypeError, "cannot store a %s in a tensor", val_kind_name(v));
     IndexItems ix;
     if (!eval_items(I, ev, ctx, idx, &ix)) return false;
     tl_tensor *src = val_to_tensor(v);

@@ -44,9 +44,12 @@ struct Builtin {
 
 /* ---- errors: set the pending error and return false, so `return interp_error(...)` ---- */
 
-/* Reports an error at the span. */
-bool interp_error(Interp *I, Span at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Reports the runtime's last message (tl_errmsg) at the span. */
+/* Reports an error of a kind (runtime/error.h) at the span. */
+bool interp_error_kind(Interp *I, Span at, tl_errkind kind, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* interp_error(I, at, TypeError, "len() of a %s is not defined", ...): the kind is a bare
+   name from TL_ERRKIND_LIST, so a call without one does not compile. */
+#define interp_error(I, at, kind, ...) interp_error_kind(I, at, TL_E_##kind, __VA_ARGS__)
+/* Reports the runtime's last message (tl_errmsg) and its kind at the span. */
 bool interp_error_rt(Interp *I, Span at);
 /* Python's binding rule, for user functions and builtins alike: a keyword naming a parameter that
    a positional argument already filled is "got multiple values". params: the parameter names in

@@ -75,7 +75,7 @@ static void closure_free(Closure *c)
 Value val_str(const char *s, size_t n)
 {
     Str *p = malloc(sizeof(Str) + n + 1);
-    if (!p) { tl_seterr("out of memory"); return (Value){ .kind = V_UNDEF }; }
+    if (!p) { tl_seterr(MemoryError, "out of memory"); return (Value){ .kind = V_UNDEF }; }
     p->refcount = 1;
     p->len = n;
     if (n) memcpy(p->data, s, n);
@@ -90,7 +90,7 @@ Value val_cstr(const char *s) { return val_str(s, strlen(s)); }
 Value val_tuple_new(int n)
 {
     Tuple *t = malloc(sizeof(Tuple) + (size_t)n * sizeof(Value));
-    if (!t) { tl_seterr("out of memory"); return (Value){ .kind = V_UNDEF }; }
+    if (!t) { tl_seterr(MemoryError, "out of memory"); return (Value){ .kind = V_UNDEF }; }
     t->refcount = 1;
     t->n = n;
     for (int i = 0; i < n; i++) t->items[i] = val_none();
@@ -102,7 +102,7 @@ Value val_tuple_new(int n)
 Value val_dict_new(void)
 {
     Dict *d = calloc(1, sizeof(Dict));
-    if (!d) { tl_seterr("out of memory"); return (Value){ .kind = V_UNDEF }; }
+    if (!d) { tl_seterr(MemoryError, "out of memory"); return (Value){ .kind = V_UNDEF }; }
     d->refcount = 1;
     Value v = { .kind = V_DICT };
     v.as.d = d;
@@ -142,7 +142,7 @@ bool dict_set(Dict *d, const char *key, size_t klen, Value v)
     return true;
 oom:
     val_release(v);
-    tl_seterr("out of memory");
+    tl_seterr(MemoryError, "out of memory");
     return false;
 }
 
@@ -164,7 +164,7 @@ tl_tensor *val_to_tensor(Value v)
 {
     if (v.kind == V_NUM) return tl_tensor_scalar((tl_dtype)v.dtype, v.as.num.bytes);
     if (v.kind == V_TENSOR) { tl_tensor_retain(v.as.t); return v.as.t; }
-    tl_seterr("expected a tensor, got %s", val_kind_name(v));
+    tl_seterr(TypeError, "expected a tensor, got %s", val_kind_name(v));
     return NULL;
 }
 
@@ -190,7 +190,7 @@ bool val_truthy(Value v, bool *out)
     case V_NUM: *out = tl_scalar_is_nonzero(v.as.num.bytes, (tl_dtype)v.dtype); return true;
     case V_TENSOR:
         if (tl_tensor_size(v.as.t) != 1) {
-            tl_seterr("the truth value of a tensor with %lld elements is ambiguous; use any() or all()",
+            tl_seterr(ValueError, "the truth value of a tensor with %lld elements is ambiguous; use any() or all()",
                       (long long)tl_tensor_size(v.as.t));
             return false;
         }
@@ -211,7 +211,7 @@ bool sb_append(StrBuf *b, const char *s, size_t n)
         size_t ncap = b->cap ? b->cap : 64;
         while (ncap < b->len + n + 1) ncap *= 2;
         char *nd = realloc(b->data, ncap);
-        if (!nd) { tl_seterr("out of memory"); return false; }
+        if (!nd) { tl_seterr(MemoryError, "out of memory"); return false; }
         b->data = nd;
         b->cap = ncap;
     }
@@ -231,7 +231,7 @@ bool sb_printf(StrBuf *b, const char *fmt, ...)
     if (n < 0) return false;
     if ((size_t)n < sizeof tmp) return sb_append(b, tmp, (size_t)n);
     char *big = malloc((size_t)n + 1);
-    if (!big) { tl_seterr("out of memory"); return false; }
+    if (!big) { tl_seterr(MemoryError, "out of memory"); return false; }
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
@@ -333,7 +333,7 @@ bool val_format(StrBuf *b, Value v) { return val_write(v, sb_writer, b) == 0; }
 Frame *frame_new(Frame *parent, int nslots)
 {
     Frame *f = calloc(1, sizeof(Frame));
-    if (!f) { tl_seterr("out of memory"); return NULL; }
+    if (!f) { tl_seterr(MemoryError, "out of memory"); return NULL; }
     f->refcount = 1;
     f->parent = parent;
     if (parent) parent->refcount++;
@@ -350,7 +350,7 @@ bool frame_ensure(Frame *f, int nslots)
     int ncap = f->cap ? f->cap : 8;
     while (ncap < nslots) ncap *= 2;
     Value *ns = realloc(f->slots, (size_t)ncap * sizeof(Value));
-    if (!ns) { tl_seterr("out of memory"); return false; }
+    if (!ns) { tl_seterr(MemoryError, "out of memory"); return false; }
     for (int i = f->cap; i < ncap; i++) ns[i] = (Value){ .kind = V_UNDEF };
     f->slots = ns;
     f->cap = ncap;

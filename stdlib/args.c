@@ -28,20 +28,20 @@ bool args_check(Interp *I, CallArgs *a, const char *fname, int min_pos, int max_
         /* a required parameter may also come by keyword; callers check those with arg_find */
         bool all_by_kw = kws != NULL;
         if (!all_by_kw || a->nkw == 0)
-            return interp_error(I, a->at, "%s() takes at least %d argument%s (%d given)", fname, min_pos,
+            return interp_error(I, a->at, TypeError, "%s() takes at least %d argument%s (%d given)", fname, min_pos,
                                 min_pos == 1 ? "" : "s", npos);
     }
     if (max_pos >= 0 && npos > max_pos)
-        return interp_error(I, a->at, "%s() takes at most %d positional argument%s (%d given)", fname, max_pos,
+        return interp_error(I, a->at, TypeError, "%s() takes at most %d positional argument%s (%d given)", fname, max_pos,
                             max_pos == 1 ? "" : "s", npos);
     for (int k = 0; k < a->nkw; k++) {
         bool known = false;
         for (int j = 0; kws && kws[j]; j++)
             if (strcmp(kws[j], a->kwnames[k]) == 0) known = true;
-        if (!known) return interp_error(I, a->at, "%s() got an unexpected keyword argument '%s'", fname, a->kwnames[k]);
+        if (!known) return interp_error(I, a->at, TypeError, "%s() got an unexpected keyword argument '%s'", fname, a->kwnames[k]);
         for (int j = 0; j < k; j++)
             if (strcmp(a->kwnames[j], a->kwnames[k]) == 0)
-                return interp_error(I, a->at, "%s() got keyword argument '%s' twice", fname, a->kwnames[k]);
+                return interp_error(I, a->at, TypeError, "%s() got keyword argument '%s' twice", fname, a->kwnames[k]);
     }
     if (a->nkw == 0 || max_pos < 0 || !a->self) return true;   /* varargs: keywords never name a positional */
     char names[16][32];
@@ -72,9 +72,9 @@ bool arg_tensor(Interp *I, CallArgs *a, const char *fname, int i, const char *kw
 {
     char pb[32];
     Value *v = arg_find(a, i, kw);
-    if (!v) return interp_error(I, a->at, "%s() missing %s", fname, param_name(i, kw, pb, sizeof pb));
+    if (!v) return interp_error(I, a->at, TypeError, "%s() missing %s", fname, param_name(i, kw, pb, sizeof pb));
     if (!val_is_numeric(*v))
-        return interp_error(I, a->at, "%s(): %s must be a tensor or number, not a %s", fname,
+        return interp_error(I, a->at, TypeError, "%s(): %s must be a tensor or number, not a %s", fname,
                             param_name(i, kw, pb, sizeof pb), val_kind_name(*v));
     *out = val_to_tensor(*v);
     return *out || interp_error_rt(I, a->at);
@@ -89,7 +89,7 @@ bool arg_int(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, i
         *out = tl_scalar_to_i64(v->as.num.bytes, (tl_dtype)v->dtype);
         return true;
     }
-    return interp_error(I, a->at, "%s(): %s must be an integer", fname, param_name(i, kw, pb, sizeof pb));
+    return interp_error(I, a->at, TypeError, "%s(): %s must be an integer", fname, param_name(i, kw, pb, sizeof pb));
 }
 
 bool arg_double(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, double def, double *out)
@@ -101,7 +101,7 @@ bool arg_double(Interp *I, CallArgs *a, const char *fname, int i, const char *kw
         *out = tl_scalar_to_f64(v->as.num.bytes, (tl_dtype)v->dtype);
         return true;
     }
-    return interp_error(I, a->at, "%s(): %s must be a real number", fname, param_name(i, kw, pb, sizeof pb));
+    return interp_error(I, a->at, TypeError, "%s(): %s must be a real number", fname, param_name(i, kw, pb, sizeof pb));
 }
 
 bool arg_bool(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, bool def, bool *out)
@@ -113,7 +113,7 @@ bool arg_bool(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, 
         *out = tl_scalar_is_nonzero(v->as.num.bytes, (tl_dtype)v->dtype);
         return true;
     }
-    return interp_error(I, a->at, "%s(): %s must be true or false", fname, param_name(i, kw, pb, sizeof pb));
+    return interp_error(I, a->at, TypeError, "%s(): %s must be true or false", fname, param_name(i, kw, pb, sizeof pb));
 }
 
 bool arg_dtype(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, tl_dtype def, tl_dtype *out)
@@ -123,8 +123,8 @@ bool arg_dtype(Interp *I, CallArgs *a, const char *fname, int i, const char *kw,
     if (!v) { *out = def; return true; }
     const char *name = v->kind == V_STR ? v->as.s->data : v->kind == V_BUILTIN ? v->as.bi->name : NULL;
     if (name && tl_dtype_from_name(name, out)) return true;
-    if (name) return interp_error(I, a->at, "%s(): unknown dtype \"%s\"", fname, name);
-    return interp_error(I, a->at, "%s(): %s must be a dtype name such as \"f32\"", fname, param_name(i, kw, pb, sizeof pb));
+    if (name) return interp_error(I, a->at, ValueError, "%s(): unknown dtype \"%s\"", fname, name);
+    return interp_error(I, a->at, TypeError, "%s(): %s must be a dtype name such as \"f32\"", fname, param_name(i, kw, pb, sizeof pb));
 }
 
 bool arg_string(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, const char *def, const char **out)
@@ -132,11 +132,11 @@ bool arg_string(Interp *I, CallArgs *a, const char *fname, int i, const char *kw
     char pb[32];
     Value *v = arg_find(a, i, kw);
     if (!v) {
-        if (!def) return interp_error(I, a->at, "%s() missing %s", fname, param_name(i, kw, pb, sizeof pb));
+        if (!def) return interp_error(I, a->at, TypeError, "%s() missing %s", fname, param_name(i, kw, pb, sizeof pb));
         *out = def;
         return true;
     }
-    if (v->kind != V_STR) return interp_error(I, a->at, "%s(): %s must be a string", fname, param_name(i, kw, pb, sizeof pb));
+    if (v->kind != V_STR) return interp_error(I, a->at, TypeError, "%s(): %s must be a string", fname, param_name(i, kw, pb, sizeof pb));
     *out = v->as.s->data;
     return true;
 }
@@ -149,17 +149,17 @@ bool value_to_shape(Interp *I, Span at, Value v, int *ndim, int64_t *shape)
         return true;
     }
     if (v.kind == V_TUPLE) {
-        if (v.as.tu->n > TL_MAXDIM) return interp_error(I, at, "too many dimensions (%d; at most %d)", v.as.tu->n, TL_MAXDIM);
+        if (v.as.tu->n > TL_MAXDIM) return interp_error(I, at, ShapeError, "too many dimensions (%d; at most %d)", v.as.tu->n, TL_MAXDIM);
         *ndim = v.as.tu->n;
         for (int k = 0; k < v.as.tu->n; k++) {
             Value x = v.as.tu->items[k];
-            if (x.kind != V_NUM || !tl_is_int((tl_dtype)x.dtype)) return interp_error(I, at, "shape entries must be integers");
+            if (x.kind != V_NUM || !tl_is_int((tl_dtype)x.dtype)) return interp_error(I, at, TypeError, "shape entries must be integers");
             shape[k] = tl_scalar_to_i64(x.as.num.bytes, (tl_dtype)x.dtype);
         }
         return true;
     }
     if (v.kind == V_TENSOR && v.as.t->ndim == 1 && tl_is_int(v.as.t->dtype)) {
-        if (v.as.t->shape[0] > TL_MAXDIM) return interp_error(I, at, "too many dimensions");
+        if (v.as.t->shape[0] > TL_MAXDIM) return interp_error(I, at, ShapeError, "too many dimensions");
         *ndim = (int)v.as.t->shape[0];
         for (int k = 0; k < *ndim; k++) {
             int64_t idx = k;
@@ -167,19 +167,19 @@ bool value_to_shape(Interp *I, Span at, Value v, int *ndim, int64_t *shape)
         }
         return true;
     }
-    return interp_error(I, at, "a shape must be integers or a tuple of integers, not a %s", val_kind_name(v));
+    return interp_error(I, at, TypeError, "a shape must be integers or a tuple of integers, not a %s", val_kind_name(v));
 }
 
 bool arg_shape_entries(Interp *I, CallArgs *a, const char *fname, int first, int *ndim, int64_t *shape)
 {
     int n = a->npos - first;
     if (n == 1 && a->pos[first].kind != V_NUM) return value_to_shape(I, a->at, a->pos[first], ndim, shape);
-    if (n > TL_MAXDIM) return interp_error(I, a->at, "%s(): too many dimensions (%d; at most %d)", fname, n, TL_MAXDIM);
+    if (n > TL_MAXDIM) return interp_error(I, a->at, ShapeError, "%s(): too many dimensions (%d; at most %d)", fname, n, TL_MAXDIM);
     *ndim = n > 0 ? n : 0;
     for (int k = 0; k < n; k++) {
         Value x = a->pos[first + k];
         if (x.kind != V_NUM || !tl_is_int((tl_dtype)x.dtype))
-            return interp_error(I, a->at, "%s(): shape entries must be integers", fname);
+            return interp_error(I, a->at, TypeError, "%s(): shape entries must be integers", fname);
         shape[k] = tl_scalar_to_i64(x.as.num.bytes, (tl_dtype)x.dtype);
     }
     return true;
@@ -189,7 +189,7 @@ bool arg_shape(Interp *I, CallArgs *a, const char *fname, int first, int *ndim, 
 {
     if (!arg_shape_entries(I, a, fname, first, ndim, shape)) return false;
     for (int k = 0; k < *ndim; k++)
-        if (shape[k] < 0) return interp_error(I, a->at, "%s(): negative dimensions are not allowed", fname);
+        if (shape[k] < 0) return interp_error(I, a->at, ShapeError, "%s(): negative dimensions are not allowed", fname);
     return true;
 }
 
@@ -206,10 +206,10 @@ bool arg_axes(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, 
     for (int k = 0; k < n; k++) {
         int ax;
         if (raw[k] < -(int64_t)TL_MAXDIM - 1 || raw[k] > TL_MAXDIM || tl_normalize_axis((int)raw[k], ndim, &ax) < 0)
-            return interp_error(I, a->at, "%s(): axis %lld is out of bounds for a tensor of dimension %d", fname,
+            return interp_error(I, a->at, IndexError, "%s(): axis %lld is out of bounds for a tensor of dimension %d", fname,
                                 (long long)raw[k], ndim);
         for (int j = 0; j < k; j++)
-            if (axes[j] == ax) return interp_error(I, a->at, "%s(): duplicate value in axis", fname);
+            if (axes[j] == ax) return interp_error(I, a->at, ValueError, "%s(): duplicate value in axis", fname);
         axes[k] = ax;
     }
     *naxes = n;

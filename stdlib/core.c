@@ -43,7 +43,7 @@ static bool bi_str(Interp *I, CallArgs *a, Value *out)
 static bool bi_fmt(Interp *I, CallArgs *a, Value *out)
 {
     if (!args_check(I, a, "fmt", 1, -1, NULL)) return false;
-    if (a->pos[0].kind != V_STR) return interp_error(I, a->at, "fmt(): the first argument must be a string");
+    if (a->pos[0].kind != V_STR) return interp_error(I, a->at, TypeError, "fmt(): the first argument must be a string");
     const Str *f = a->pos[0].as.s;
     StrBuf b = { 0 };
     int next = 1;
@@ -56,7 +56,7 @@ static bool bi_fmt(Interp *I, CallArgs *a, Value *out)
         } else if (c == '{' && i + 1 < f->len && f->data[i + 1] == '}') {
             if (next >= a->npos) {
                 sb_free(&b);
-                return interp_error(I, a->at, "fmt(): more {} than arguments (%d given)", a->npos - 1);
+                return interp_error(I, a->at, ValueError, "fmt(): more {} than arguments (%d given)", a->npos - 1);
             }
             ok = val_format(&b, a->pos[next++]);
             i++;
@@ -66,7 +66,7 @@ static bool bi_fmt(Interp *I, CallArgs *a, Value *out)
     }
     if (ok && next < a->npos) {
         sb_free(&b);
-        return interp_error(I, a->at, "fmt(): %d arguments but only %d {}", a->npos - 1, next - 1);
+        return interp_error(I, a->at, ValueError, "fmt(): %d arguments but only %d {}", a->npos - 1, next - 1);
     }
     if (ok) *out = val_str(b.data ? b.data : "", b.len);
     sb_free(&b);
@@ -83,14 +83,14 @@ static bool bi_len(Interp *I, CallArgs *a, Value *out)
     case V_TUPLE: *out = val_i64(v.as.tu->n); return true;
     case V_DICT: *out = val_i64(v.as.d->n); return true;
     case V_TENSOR: *out = val_i64(v.as.t->shape[0]); return true;
-    default: return interp_error(I, a->at, "len() of a %s is not defined", val_kind_name(v));
+    default: return interp_error(I, a->at, TypeError, "len() of a %s is not defined", val_kind_name(v));
     }
 }
 
 static bool bi_keys(Interp *I, CallArgs *a, Value *out)
 {
     if (!args_check(I, a, "keys", 1, 1, NULL)) return false;
-    if (a->pos[0].kind != V_DICT) return interp_error(I, a->at, "keys() takes a dict, not a %s", val_kind_name(a->pos[0]));
+    if (a->pos[0].kind != V_DICT) return interp_error(I, a->at, TypeError, "keys() takes a dict, not a %s", val_kind_name(a->pos[0]));
     Dict *d = a->pos[0].as.d;
     Value t = val_tuple_new(d->n);
     if (t.kind != V_TUPLE) return interp_error_rt(I, a->at);
@@ -107,7 +107,7 @@ static bool bi_range(Interp *I, CallArgs *a, Value *out)
     for (int i = 0; i < a->npos; i++)
         if (!arg_int(I, a, "range", i, NULL, 0, &v[i])) return false;
     int64_t start = a->npos == 1 ? 0 : v[0], stop = a->npos == 1 ? v[0] : v[1], step = a->npos == 3 ? v[2] : 1;
-    if (step == 0) return interp_error(I, a->at, "range() step must not be zero");
+    if (step == 0) return interp_error(I, a->at, ValueError, "range() step must not be zero");
     return ret_tensor(I, a, tl_arange((double)start, (double)stop, (double)step, TL_I64), out);
 }
 
@@ -150,7 +150,7 @@ static bool bi_help(Interp *I, CallArgs *a, Value *out)
         sb_free(&desc);
         return ok || interp_error_rt(I, a->at);
     }
-    if (!b) return interp_error(I, a->at, "help(): no builtin named %s", v.kind == V_STR ? v.as.s->data : "that");
+    if (!b) return interp_error(I, a->at, ValueError, "help(): no builtin named %s", v.kind == V_STR ? v.as.s->data : "that");
     fprintf(f, "%s\n  %s\n", b->signature, b->help);
     return true;
 }
@@ -185,7 +185,7 @@ static bool bi_threads(Interp *I, CallArgs *a, Value *out)
     if (!arg_int(I, a, "threads", 0, "n", 0, &n)) return false;
     if (arg_find(a, 0, "n")) {   /* given: set it */
         if (n < 1 || n > TL_MAX_THREADS)
-            return interp_error(I, a->at, "threads(): n must be between 1 and %d, got %lld", TL_MAX_THREADS,
+            return interp_error(I, a->at, ValueError, "threads(): n must be between 1 and %d, got %lld", TL_MAX_THREADS,
                                 (long long)n);
         tl_set_threads((int)n);
         *out = val_none();
@@ -209,7 +209,7 @@ static bool bi_printopts(Interp *I, CallArgs *a, Value *out)
         !arg_bool(I, a, "printopts", -1, "suppress", o.suppress, &suppress))
         return false;
     if (precision < 0 || precision > 100 || threshold < 0 || edgeitems < 0 || edgeitems > 1000000 || linewidth < 1 || linewidth > 100000)
-        return interp_error(I, a->at, "printopts(): precision must be 0..100, linewidth 1..100000, threshold and edgeitems >= 0");
+        return interp_error(I, a->at, ValueError, "printopts(): precision must be 0..100, linewidth 1..100000, threshold and edgeitems >= 0");
     o.precision = (int)precision;
     o.threshold = threshold;
     o.edgeitems = (int)edgeitems;

@@ -88,7 +88,7 @@ static bool meta_to_value(Interp *I, CallArgs *a, const uint8_t *blob, size_t le
     if (!m) return interp_error_rt(I, a->at);
     *out = meta_value(m);
     tl_meta_free(m);
-    if (out->kind == V_NONE) return interp_error(I, a->at, "meta(): out of memory");
+    if (out->kind == V_NONE) return interp_error(I, a->at, MemoryError, "meta(): out of memory");
     return true;
 }
 
@@ -97,7 +97,7 @@ static bool meta_to_value(Interp *I, CallArgs *a, const uint8_t *blob, size_t le
 static bool file_to_dict(Interp *I, CallArgs *a, const char *path, tl_file *f, Value *out)
 {
     Value d = val_dict_new();
-    if (d.kind != V_DICT) { tl_file_free(f); return interp_error(I, a->at, "load(): out of memory"); }
+    if (d.kind != V_DICT) { tl_file_free(f); return interp_error(I, a->at, MemoryError, "load(): out of memory"); }
     d.as.d->label = make_label(path, f->meta, f->meta_len);
     for (int64_t i = 0; i < f->n; i++) {
         Value v = val_from_tensor(f->tensors[i].tensor);
@@ -105,7 +105,7 @@ static bool file_to_dict(Interp *I, CallArgs *a, const char *path, tl_file *f, V
         if (!dict_set(d.as.d, f->tensors[i].name, f->tensors[i].len, v)) {
             tl_file_free(f);
             val_release(d);
-            return interp_error(I, a->at, "load(): out of memory");
+            return interp_error(I, a->at, MemoryError, "load(): out of memory");
         }
     }
     tl_file_free(f);
@@ -134,12 +134,12 @@ static bool bi_load(Interp *I, CallArgs *a, Value *out)
 static bool dict_tensors(Interp *I, CallArgs *a, const Dict *d, tl_named_in **out)
 {
     tl_named_in *items = calloc((size_t)(d->n ? d->n : 1), sizeof *items);
-    if (!items) return interp_error(I, a->at, "save(): out of memory");
+    if (!items) return interp_error(I, a->at, MemoryError, "save(): out of memory");
     for (int i = 0; i < d->n; i++) {
         if (!val_is_numeric(d->vals[i])) {
             for (int k = 0; k < i; k++) tl_tensor_release((tl_tensor *)items[k].tensor);
             free(items);
-            return interp_error(I, a->at, "save(): entry \"%.200s\" is a %s, not a tensor", d->keys[i]->data,
+            return interp_error(I, a->at, TypeError, "save(): entry \"%.200s\" is a %s, not a tensor", d->keys[i]->data,
                                 val_kind_name(d->vals[i]));
         }
         items[i].name = d->keys[i]->data;
@@ -164,16 +164,16 @@ static bool metadata_arg(Interp *I, CallArgs *a, tl_meta *m)
     memset(m, 0, sizeof *m);
     m->kind = TL_META_MAP;
     if (!v) return true;
-    if (v->kind != V_DICT) return interp_error(I, a->at, "save(): metadata must be a dict of strings");
+    if (v->kind != V_DICT) return interp_error(I, a->at, TypeError, "save(): metadata must be a dict of strings");
     const Dict *d = v->as.d;
     m->n = d->n;
     m->items = calloc((size_t)(d->n ? d->n : 1), sizeof *m->items);
     m->keys = calloc((size_t)(d->n ? d->n : 1), sizeof *m->keys);
     m->keylens = calloc((size_t)(d->n ? d->n : 1), sizeof *m->keylens);
-    if (!m->items || !m->keys || !m->keylens) return interp_error(I, a->at, "save(): out of memory");
+    if (!m->items || !m->keys || !m->keylens) return interp_error(I, a->at, MemoryError, "save(): out of memory");
     for (int i = 0; i < d->n; i++) {
         if (d->vals[i].kind != V_STR)
-            return interp_error(I, a->at, "save(): metadata value for \"%.200s\" must be a string (use str())",
+            return interp_error(I, a->at, TypeError, "save(): metadata value for \"%.200s\" must be a string (use str())",
                                 d->keys[i]->data);
         m->keys[i] = d->keys[i]->data;            /* borrowed: not freed below */
         m->keylens[i] = d->keys[i]->len;
@@ -187,9 +187,9 @@ static bool save_dict(Interp *I, CallArgs *a, const char *path, tl_file_format f
     bool compress = false;
     if (!arg_bool(I, a, "save", -1, "compress", false, &compress)) return false;
     if (fmt != TL_FILE_NPZ && arg_find(a, -1, "compress"))
-        return interp_error(I, a->at, "save(): compress= applies to .npz files only");
+        return interp_error(I, a->at, ValueError, "save(): compress= applies to .npz files only");
     if (fmt != TL_FILE_SAFETENSORS && arg_find(a, -1, "metadata"))
-        return interp_error(I, a->at, "save(): metadata= applies to .safetensors files only");
+        return interp_error(I, a->at, ValueError, "save(): metadata= applies to .safetensors files only");
     tl_named_in *items = NULL, one;
     int64_t n;
     if (v.kind == V_DICT) {
@@ -206,7 +206,7 @@ static bool save_dict(Interp *I, CallArgs *a, const char *path, tl_file_format f
         items[0] = one;
         n = 1;
     } else {
-        return interp_error(I, a->at, "save(): %s files hold a dict of tensors, not a %s",
+        return interp_error(I, a->at, TypeError, "save(): %s files hold a dict of tensors, not a %s",
                             fmt == TL_FILE_NPZ ? ".npz" : ".safetensors", val_kind_name(v));
     }
     int rc;
@@ -238,15 +238,15 @@ static bool bi_save(Interp *I, CallArgs *a, Value *out)
     case TL_FILE_SAFETENSORS:
         return save_dict(I, a, path, fmt, v);
     case TL_FILE_GGUF:
-        return interp_error(I, a->at, "save(): tl reads .gguf files but does not write them (use .safetensors)");
+        return interp_error(I, a->at, ValueError, "save(): tl reads .gguf files but does not write them (use .safetensors)");
     case TL_FILE_UNKNOWN:
-        return interp_error(I, a->at, "save(): cannot tell the format of \"%.200s\" (use .npy, .npz, .safetensors, .csv or .txt)", path);
+        return interp_error(I, a->at, ValueError, "save(): cannot tell the format of \"%.200s\" (use .npy, .npz, .safetensors, .csv or .txt)", path);
     default:
         break;
     }
-    if (a->nkw) return interp_error(I, a->at, "save(): %s takes no options", a->kwnames[0]);
+    if (a->nkw) return interp_error(I, a->at, TypeError, "save(): %s takes no options", a->kwnames[0]);
     if (!val_is_numeric(v))
-        return interp_error(I, a->at, "save(): %s files hold one tensor, not a %s%s",
+        return interp_error(I, a->at, TypeError, "save(): %s files hold one tensor, not a %s%s",
                             fmt == TL_FILE_NPY ? ".npy" : "text", val_kind_name(v),
                             v.kind == V_DICT ? " (use .npz or .safetensors for a dict)" : "");
     tl_tensor *t = val_to_tensor(v);
@@ -267,9 +267,9 @@ static bool bi_meta(Interp *I, CallArgs *a, Value *out)
         const uint8_t *blob = label_meta(g.as.d, &len);
         if (blob) return meta_to_value(I, a, blob, len, out);
         if (g.as.d->label) { *out = val_dict_new(); return out->kind == V_DICT || interp_error_rt(I, a->at); }
-        return interp_error(I, a->at, "meta() takes a dict returned by load() (or a file's path)");
+        return interp_error(I, a->at, TypeError, "meta() takes a dict returned by load() (or a file's path)");
     }
-    if (g.kind != V_STR) return interp_error(I, a->at, "meta() takes a dict returned by load() (or a file's path), not a %s", val_kind_name(g));
+    if (g.kind != V_STR) return interp_error(I, a->at, TypeError, "meta() takes a dict returned by load() (or a file's path), not a %s", val_kind_name(g));
     const char *path = g.as.s->data;
     tl_file_format fmt = tl_file_format_of(path);
     if (fmt == TL_FILE_UNKNOWN) fmt = tl_file_sniff(path);

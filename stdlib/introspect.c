@@ -33,7 +33,7 @@ static bool bi_ndim(Interp *I, CallArgs *a, Value *out)
 {
     if (!args_check(I, a, "ndim", 1, 1, NULL)) return false;
     Value v = a->pos[0];
-    if (!val_is_numeric(v)) return interp_error(I, a->at, "ndim() takes a tensor, not a %s", val_kind_name(v));
+    if (!val_is_numeric(v)) return interp_error(I, a->at, TypeError, "ndim() takes a tensor, not a %s", val_kind_name(v));
     *out = val_i64(v.kind == V_NUM ? 0 : v.as.t->ndim);
     return true;
 }
@@ -42,7 +42,7 @@ static bool bi_size(Interp *I, CallArgs *a, Value *out)
 {
     if (!args_check(I, a, "size", 1, 1, NULL)) return false;
     Value v = a->pos[0];
-    if (!val_is_numeric(v)) return interp_error(I, a->at, "size() takes a tensor, not a %s", val_kind_name(v));
+    if (!val_is_numeric(v)) return interp_error(I, a->at, TypeError, "size() takes a tensor, not a %s", val_kind_name(v));
     *out = val_i64(v.kind == V_NUM ? 1 : tl_tensor_size(v.as.t));
     return true;
 }
@@ -51,7 +51,7 @@ static bool bi_dtype(Interp *I, CallArgs *a, Value *out)
 {
     if (!args_check(I, a, "dtype", 1, 1, NULL)) return false;
     Value v = a->pos[0];
-    if (!val_is_numeric(v)) return interp_error(I, a->at, "dtype() takes a tensor, not a %s", val_kind_name(v));
+    if (!val_is_numeric(v)) return interp_error(I, a->at, TypeError, "dtype() takes a tensor, not a %s", val_kind_name(v));
     *out = val_cstr(tl_dtype_name(val_dtype(v)));
     return true;
 }
@@ -115,7 +115,7 @@ static bool bi_astype(Interp *I, CallArgs *a, Value *out)
     tl_dtype d;
     tl_tensor *t;
     if (!args_check(I, a, "astype", 1, 2, kws) || !arg_dtype(I, a, "astype", 1, "dtype", TL_NDTYPES, &d)) return false;
-    if (d == TL_NDTYPES) return interp_error(I, a->at, "astype() missing dtype");
+    if (d == TL_NDTYPES) return interp_error(I, a->at, TypeError, "astype() missing dtype");
     if (!arg_tensor(I, a, "astype", 0, NULL, &t)) return false;
     tl_tensor *r = tl_cast(t, d);
     tl_tensor_release(t);
@@ -128,7 +128,7 @@ static bool bi_bitcast(Interp *I, CallArgs *a, Value *out)
     tl_dtype d;
     tl_tensor *t;
     if (!args_check(I, a, "bitcast", 1, 2, kws) || !arg_dtype(I, a, "bitcast", 1, "dtype", TL_NDTYPES, &d)) return false;
-    if (d == TL_NDTYPES) return interp_error(I, a->at, "bitcast() missing dtype");
+    if (d == TL_NDTYPES) return interp_error(I, a->at, TypeError, "bitcast() missing dtype");
     if (!arg_tensor(I, a, "bitcast", 0, NULL, &t)) return false;
     tl_tensor *r = tl_view_bitcast(t, d);
     tl_tensor_release(t);

@@ -19,7 +19,7 @@ static bool bi_matmul(Interp *I, CallArgs *a, Value *out)
     if (!two_tensors(I, a, "matmul", NULL, 2, &x, &y)) return false;
     tl_tensor *r = NULL;
     if (x->ndim == 0 || y->ndim == 0)
-        tl_seterr("matmul: input operand %d does not have enough dimensions (a 0-d value; use * to scale)",
+        tl_seterr(ShapeError, "matmul: input operand %d does not have enough dimensions (a 0-d value; use * to scale)",
                   x->ndim == 0 ? 0 : 1);
     else
         r = tl_matmul(x, y);
@@ -40,7 +40,7 @@ static tl_tensor *dot_general(const tl_tensor *x, const tl_tensor *y)
         if (d != y->ndim - 2) perm[n++] = d, q *= y->shape[d];
     int rnd = x->ndim - 1 + y->ndim - 1;
     if (rnd > TL_MAXDIM) {
-        tl_seterr("dot: too many dimensions (%d)", rnd);
+        tl_seterr(ShapeError, "dot: too many dimensions (%d)", rnd);
         return NULL;
     }
     int64_t rshape[TL_MAXDIM];
@@ -66,7 +66,7 @@ static bool bi_dot(Interp *I, CallArgs *a, Value *out)
     if (!args_check(I, a, "dot", 2, 2, NULL)) return false;
     Value va = a->pos[0], vb = a->pos[1];
     if (!val_is_numeric(va) || !val_is_numeric(vb))
-        return interp_error(I, a->at, "dot() takes tensors, not a %s", val_kind_name(val_is_numeric(va) ? vb : va));
+        return interp_error(I, a->at, TypeError, "dot() takes tensors, not a %s", val_kind_name(val_is_numeric(va) ? vb : va));
     if (va.kind == V_NUM || vb.kind == V_NUM) {
         tl_dtype dt;
         if (!interp_result_dtype(I, TL_MUL, va, vb, a->at, &dt)) return false;
@@ -80,7 +80,7 @@ static bool bi_dot(Interp *I, CallArgs *a, Value *out)
     int ky = y->ndim == 1 ? 0 : y->ndim - 2;
     if (x->shape[x->ndim - 1] != y->shape[ky]) {
         char s1[160], s2[160];
-        return interp_error(I, a->at, "dot(): shapes %s and %s not aligned: %lld (dim %d) != %lld (dim %d)",
+        return interp_error(I, a->at, ShapeError, "dot(): shapes %s and %s not aligned: %lld (dim %d) != %lld (dim %d)",
                             tl_shape_str(x->ndim, x->shape, s1, sizeof s1), tl_shape_str(y->ndim, y->shape, s2, sizeof s2),
                             (long long)x->shape[x->ndim - 1], x->ndim - 1, (long long)y->shape[ky], ky);
     }
@@ -162,7 +162,7 @@ static bool bi_cross(Interp *I, CallArgs *a, Value *out)
     tl_tensor *x = NULL, *y = NULL, *r = NULL;
     int ax, ay;
     if (x0->ndim == 0 || y0->ndim == 0 || axis < -TL_MAXDIM || axis >= TL_MAXDIM) {
-        tl_seterr("cross(): both operands need at least one dimension (and a valid axis)");
+        tl_seterr(ShapeError, "cross(): both operands need at least one dimension (and a valid axis)");
     } else if (tl_normalize_axis((int)axis, x0->ndim, &ax) == 0 && tl_normalize_axis((int)axis, y0->ndim, &ay) == 0) {
         x = move_axis(x0, ax, x0->ndim - 1);
         y = x ? move_axis(y0, ay, y0->ndim - 1) : NULL;
@@ -173,10 +173,10 @@ static bool bi_cross(Interp *I, CallArgs *a, Value *out)
         int64_t nx = x->shape[x->ndim - 1], ny = y->shape[y->ndim - 1];
         tl_dtype dt = tl_promote(x->dtype, y->dtype);
         if ((nx != 2 && nx != 3) || (ny != 2 && ny != 3)) {
-            tl_seterr("cross(): incompatible dimensions for cross product (dimension must be 2 or 3, got %lld and %lld)",
+            tl_seterr(ShapeError, "cross(): incompatible dimensions for cross product (dimension must be 2 or 3, got %lld and %lld)",
                       (long long)nx, (long long)ny);
         } else if (dt == TL_BOOL) {
-            tl_seterr("cross(): not supported for bool");
+            tl_seterr(TypeError, "cross(): not supported for bool");
         } else if (nx == 2 && ny == 2) {
             r = cross_term(x, y, 0, 1, dt);
         } else {
@@ -204,7 +204,7 @@ static bool bi_trace(Interp *I, CallArgs *a, Value *out)
         return false;
     tl_tensor *d = NULL, *r = NULL;
     if (ax1 < -TL_MAXDIM || ax1 >= TL_MAXDIM || ax2 < -TL_MAXDIM || ax2 >= TL_MAXDIM)
-        tl_seterr("trace(): axis out of bounds");
+        tl_seterr(IndexError, "trace(): axis out of bounds");
     else
         d = tl_view_diagonal(t, offset, (int)ax1, (int)ax2);
     if (d) r = tl_reduce(TL_RSUM, d, 1, (int[]){ d->ndim - 1 }, false, 0);

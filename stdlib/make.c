@@ -47,7 +47,7 @@ static bool bi_full(Interp *I, CallArgs *a, Value *out)
     if (!args_check(I, a, "full", 2, 2, dtype_kw)) return false;
     if (!value_to_shape(I, a->at, a->pos[0], &nd, shape)) return false;
     for (int k = 0; k < nd; k++)
-        if (shape[k] < 0) return interp_error(I, a->at, "full(): negative dimensions are not allowed");
+        if (shape[k] < 0) return interp_error(I, a->at, ShapeError, "full(): negative dimensions are not allowed");
     if (!arg_tensor(I, a, "full", 1, NULL, &v)) return false;
     if (!arg_dtype(I, a, "full", -1, "dtype", v->dtype, &dt)) {
         tl_tensor_release(v);
@@ -68,7 +68,7 @@ static bool real_arg(Interp *I, CallArgs *a, const char *fname, int i, const cha
 {
     Value *v = arg_find(a, i, kw);
     if (v && v->kind == V_NUM && tl_is_complex((tl_dtype)v->dtype))
-        return interp_error(I, a->at, "%s(): complex arguments are not supported", fname);
+        return interp_error(I, a->at, TypeError, "%s(): complex arguments are not supported", fname);
     if (v && v->kind == V_NUM && tl_is_float((tl_dtype)v->dtype)) *is_float = true;
     return arg_double(I, a, fname, i, kw, def, x);
 }
@@ -89,9 +89,9 @@ static bool bi_arange(Interp *I, CallArgs *a, Value *out)
         return false;
     }
     if (!real_arg(I, a, "arange", 2, "step", 1, &step, &fl)) return false;
-    if (isnan(stop) && !arg_find(a, one ? 0 : 1, "stop")) return interp_error(I, a->at, "arange() missing stop");
+    if (isnan(stop) && !arg_find(a, one ? 0 : 1, "stop")) return interp_error(I, a->at, TypeError, "arange() missing stop");
     if (!arg_dtype(I, a, "arange", -1, "dtype", fl ? TL_F64 : TL_I64, &dt)) return false;
-    if (step == 0) return interp_error(I, a->at, "arange(): step must not be zero");
+    if (step == 0) return interp_error(I, a->at, ValueError, "arange(): step must not be zero");
     return ret_tensor(I, a, tl_arange(start, stop, step, dt), out);
 }
 
@@ -132,7 +132,7 @@ static bool bi_random_float(Interp *I, CallArgs *a, Value *out)
     int64_t shape[TL_MAXDIM];
     tl_dtype dt;
     if (!shape_and_dtype(I, a, fname, TL_F64, &nd, shape, &dt)) return false;
-    if (!tl_is_float(dt)) return interp_error(I, a->at, "%s(): dtype must be a float dtype, not %s", fname, tl_dtype_name(dt));
+    if (!tl_is_float(dt)) return interp_error(I, a->at, TypeError, "%s(): dtype must be a float dtype, not %s", fname, tl_dtype_name(dt));
     return ret_tensor(I, a, a->self->tag == RANDOM_NORMAL ? tl_randn(dt, nd, shape) : tl_rand(dt, nd, shape), out);
 }
 
@@ -155,9 +155,9 @@ static bool bi_randint(Interp *I, CallArgs *a, Value *out)
     Value *size = arg_find(a, 2, "size");
     if (size && !value_to_shape(I, a->at, *size, &nd, shape)) return false;
     for (int k = 0; k < nd; k++)
-        if (shape[k] < 0) return interp_error(I, a->at, "randint(): negative dimensions are not allowed");
-    if (!tl_is_int(dt)) return interp_error(I, a->at, "randint(): dtype must be an integer dtype, not %s", tl_dtype_name(dt));
-    if (lo >= hi) return interp_error(I, a->at, "randint(): low >= high (%lld >= %lld)", (long long)lo, (long long)hi);
+        if (shape[k] < 0) return interp_error(I, a->at, ShapeError, "randint(): negative dimensions are not allowed");
+    if (!tl_is_int(dt)) return interp_error(I, a->at, TypeError, "randint(): dtype must be an integer dtype, not %s", tl_dtype_name(dt));
+    if (lo >= hi) return interp_error(I, a->at, ValueError, "randint(): low >= high (%lld >= %lld)", (long long)lo, (long long)hi);
     return ret_tensor(I, a, tl_randint(lo, hi, dt, nd, shape), out);
 }
 

@@ -52,11 +52,11 @@ static bool round_decimals(Interp *I, CallArgs *a, tl_tensor *t, int64_t decimal
     if (integer && decimals >= 0) return unary_result(I, a, TL_ROUND, t, out);
     if (t->dtype == TL_BOOL) {
         tl_tensor_release(t);
-        return interp_error(I, a->at, "round(): negative decimals are not supported for bool tensors");
+        return interp_error(I, a->at, TypeError, "round(): negative decimals are not supported for bool tensors");
     }
     if (decimals > 400 || decimals < -400) {
         tl_tensor_release(t);
-        return interp_error(I, a->at, "round(): decimals must be between -400 and 400");
+        return interp_error(I, a->at, ValueError, "round(): decimals must be between -400 and 400");
     }
     tl_tensor *wide = integer ? tl_cast(t, TL_F64) : t;
     tl_tensor *z = wide ? scaled_round(wide, decimals) : NULL;
@@ -87,7 +87,7 @@ static bool bi_unary(Interp *I, CallArgs *a, Value *out)
         if (!arg_string(I, a, fname, -1, "approximate", "none", &approx)) return false;
         if (strcmp(approx, "tanh") == 0) op = TL_GELU_TANH;
         else if (strcmp(approx, "none") != 0)
-            return interp_error(I, a->at, "gelu(): approximate must be \"none\" or \"tanh\", not \"%s\"", approx);
+            return interp_error(I, a->at, ValueError, "gelu(): approximate must be \"none\" or \"tanh\", not \"%s\"", approx);
     }
     int64_t decimals = 0;
     if (op == TL_ROUND && !arg_int(I, a, fname, 1, "decimals", 0, &decimals)) return false;
@@ -117,7 +117,7 @@ static bool bi_binary(Interp *I, CallArgs *a, Value *out)
     if (!args_check(I, a, fname, 2, 2, NULL)) return false;
     for (int i = 0; i < 2; i++)
         if (!val_is_numeric(a->pos[i]))
-            return interp_error(I, a->at, "%s(): argument %d must be a tensor or number, not a %s", fname, i + 1,
+            return interp_error(I, a->at, TypeError, "%s(): argument %d must be a tensor or number, not a %s", fname, i + 1,
                                 val_kind_name(a->pos[i]));
     return binary_values(I, a, (tl_binop)a->self->tag, a->pos[0], a->pos[1], out);
 }
@@ -158,8 +158,8 @@ static bool bi_clip(Interp *I, CallArgs *a, Value *out)
     Value *vs[3] = { arg_find(a, 0, NULL), arg_find(a, 1, "lo"), arg_find(a, 2, "hi") };
     for (int i = 0; i < 3; i++)
         if (vs[i] && !val_is_numeric(*vs[i]))
-            return interp_error(I, a->at, "clip(): arguments must be tensors or numbers, not a %s", val_kind_name(*vs[i]));
-    if (!vs[0]) return interp_error(I, a->at, "clip() missing argument 1");
+            return interp_error(I, a->at, TypeError, "clip(): arguments must be tensors or numbers, not a %s", val_kind_name(*vs[i]));
+    if (!vs[0]) return interp_error(I, a->at, TypeError, "clip() missing argument 1");
     tl_dtype dt;
     bool weak;
     if (!common_dtype(I, a->at, 3, vs, &dt, &weak)) return false;
@@ -181,7 +181,7 @@ static bool bi_where(Interp *I, CallArgs *a, Value *out)
     if (!args_check(I, a, "where", 3, 3, NULL)) return false;
     for (int i = 0; i < 3; i++)
         if (!val_is_numeric(a->pos[i]))
-            return interp_error(I, a->at, "where(): argument %d must be a tensor or number, not a %s", i + 1,
+            return interp_error(I, a->at, TypeError, "where(): argument %d must be a tensor or number, not a %s", i + 1,
                                 val_kind_name(a->pos[i]));
     Value *vs[2] = { &a->pos[1], &a->pos[2] };
     tl_dtype dt;

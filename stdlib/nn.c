@@ -18,7 +18,7 @@ static bool bi_softmax(Interp *I, CallArgs *a, Value *out)
     tl_tensor *x = t->ndim > 0 ? (tl_tensor_retain(t), t) : tl_reshape(t, 1, (int64_t[]){ 1 });
     tl_tensor *r = NULL;
     if (x && (axis < -x->ndim || axis >= x->ndim))
-        tl_seterr("%s(): axis %lld is out of bounds for tensor of dimension %d", fname, (long long)axis, t->ndim);
+        tl_seterr(IndexError, "%s(): axis %lld is out of bounds for tensor of dimension %d", fname, (long long)axis, t->ndim);
     else if (x && tl_normalize_axis((int)axis, x->ndim, &ax) == 0)
         r = tl_softmax(x, ax, a->self->tag == SOFTMAX_LOG);
     if (r && t->ndim == 0) {
@@ -56,7 +56,7 @@ static bool bi_norm_layer(Interp *I, CallArgs *a, Value *out)
     bool ok = arg_tensor(I, a, fname, 0, NULL, &t) && optional_tensor(I, a, fname, 1, "weight", &w) &&
               (rms || optional_tensor(I, a, fname, 2, "bias", &b));
     if (ok && t->ndim == 0) {
-        tl_seterr("%s(): the input needs at least one dimension", fname);
+        tl_seterr(ShapeError, "%s(): the input needs at least one dimension", fname);
     } else if (ok) {
         r = rms ? tl_rms_norm(t, w, eps) : tl_layer_norm(t, w, b, eps);
     }

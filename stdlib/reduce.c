@@ -5,7 +5,7 @@
 static tl_tensor *reduce_no_axes(tl_redop op, const tl_tensor *t)
 {
     if (tl_redop_allows_no_axes(op)) return tl_cast(t, tl_reduce_result_dtype(op, t->dtype));
-    tl_seterr("axis=() is not supported for this reduction");
+    tl_seterr(ValueError, "axis=() is not supported for this reduction");
     return NULL;
 }
 
@@ -29,7 +29,7 @@ static bool bi_reduce(Interp *I, CallArgs *a, Value *out)
     Value *axis = arg_find(a, 1, "axis");
     if (arg_op && axis && axis->kind != V_NUM) {
         tl_tensor_release(t);
-        return interp_error(I, a->at, "%s(): axis must be an integer or none", fname);
+        return interp_error(I, a->at, TypeError, "%s(): axis must be an integer or none", fname);
     }
     if (!arg_axes(I, a, fname, 1, "axis", t->ndim, &naxes, axes, &all)) {
         tl_tensor_release(t);
@@ -53,7 +53,7 @@ static bool bi_cumsum(Interp *I, CallArgs *a, Value *out)
         return false;
     if (axis != TL_AXIS_NONE && (axis < -t->ndim || axis >= t->ndim)) {
         tl_tensor_release(t);
-        return interp_error(I, a->at, "cumsum(): axis %lld is out of bounds for tensor of dimension %d", (long long)axis, t->ndim);
+        return interp_error(I, a->at, IndexError, "cumsum(): axis %lld is out of bounds for tensor of dimension %d", (long long)axis, t->ndim);
     }
     tl_tensor *r = tl_cumsum(t, (int)axis);
     tl_tensor_release(t);

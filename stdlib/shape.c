@@ -11,7 +11,7 @@ static bool arg_axis(Interp *I, CallArgs *a, const char *fname, int i, const cha
     int64_t v;
     if (!arg_int(I, a, fname, i, kw, def, &v)) return false;
     if (v < -(int64_t)TL_MAXDIM - 1 || v > TL_MAXDIM) {
-        interp_error(I, a->at, "%s(): axis %lld is out of bounds", fname, (long long)v);
+        interp_error(I, a->at, IndexError, "%s(): axis %lld is out of bounds", fname, (long long)v);
         return false;
     }
     *out = (int)v;
@@ -24,22 +24,22 @@ static bool int_vector(Interp *I, CallArgs *a, const char *fname, Value v, int64
     *out = NULL;
     if (v.kind == V_NUM && (tl_is_int((tl_dtype)v.dtype) || v.dtype == TL_BOOL)) {
         *out = malloc(sizeof(int64_t));
-        if (!*out) return interp_error(I, a->at, "out of memory");
+        if (!*out) return interp_error(I, a->at, MemoryError, "out of memory");
         (*out)[0] = tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype);
         *n = 1;
         return true;
     }
     int64_t count = v.kind == V_TUPLE ? v.as.tu->n : v.kind == V_TENSOR && v.as.t->ndim == 1 ? v.as.t->shape[0] : -1;
     if (count < 0 || (v.kind == V_TENSOR && !tl_is_int(v.as.t->dtype) && count > 0))
-        return interp_error(I, a->at, "%s(): expected an integer or a tuple of integers", fname);
+        return interp_error(I, a->at, TypeError, "%s(): expected an integer or a tuple of integers", fname);
     *out = malloc(sizeof(int64_t) * (size_t)(count > 0 ? count : 1));
-    if (!*out) return interp_error(I, a->at, "out of memory");
+    if (!*out) return interp_error(I, a->at, MemoryError, "out of memory");
     for (int64_t k = 0; k < count; k++) {
         if (v.kind == V_TUPLE) {
             Value x = v.as.tu->items[k];
             if (x.kind != V_NUM || !tl_is_int((tl_dtype)x.dtype)) {
                 free(*out);
-                return interp_error(I, a->at, "%s(): expected integers", fname);
+                return interp_error(I, a->at, TypeError, "%s(): expected integers", fname);
             }
             (*out)[k] = tl_scalar_to_i64(x.as.num.bytes, (tl_dtype)x.dtype);
         } else {
@@ -67,7 +67,7 @@ static bool bi_reshape(Interp *I, CallArgs *a, Value *out)
         bool needs_copy = false;
         r = tl_view_reshape(t, nd, shape, &needs_copy);
         if (!r && needs_copy)
-            tl_seterr("view(): this tensor's strides do not allow a view of shape %s; use reshape() to copy",
+            tl_seterr(ShapeError, "view(): this tensor's strides do not allow a view of shape %s; use reshape() to copy",
                       tl_shape_str(nd, shape, (char[256]){ 0 }, 256));
     } else {
         r = tl_reshape(t, nd, shape);
@@ -82,10 +82,10 @@ static bool perm_args(Interp *I, CallArgs *a, const char *fname, int first, int 
     int n;
     int64_t raw[TL_MAXDIM];
     if (!arg_shape_entries(I, a, fname, first, &n, raw)) return false;
-    if (n != ndim) return interp_error(I, a->at, "%s(): axes don't match the tensor (%d given for %d dimensions)", fname, n, ndim);
+    if (n != ndim) return interp_error(I, a->at, ShapeError, "%s(): axes don't match the tensor (%d given for %d dimensions)", fname, n, ndim);
     for (int k = 0; k < n; k++) {
         if (raw[k] < -ndim || raw[k] >= ndim)
-            return interp_error(I, a->at, "%s(): axis %lld is out of bounds for tensor of dimension %d", fname,
+            return interp_error(I, a->at, IndexError, "%s(): axis %lld is out of bounds for tensor of dimension %d", fname,
                                 (long long)raw[k], ndim);
         perm[k] = (int)raw[k];
     }
@@ -151,7 +151,7 @@ static bool bi_squeeze(Interp *I, CallArgs *a, Value *out)
     for (int k = 0; k < naxes; k++)
         if (t->shape[axes[k]] != 1) {
             tl_tensor_release(t);
-            return interp_error(I, a->at, "squeeze(): cannot squeeze axis %d: its size is %lld, not 1", axes[k],
+            return interp_error(I, a->at, ShapeError, "squeeze(): cannot squeeze axis %d: its size is %lld, not 1", axes[k],
                                 (long long)t->shape[axes[k]]);
         }
     /* dropping size-1 axes is a view; the axes kept keep their strides (numpy), which a reshape
@@ -176,7 +176,7 @@ static bool bi_unsqueeze(Interp *I, CallArgs *a, Value *out)
     int axis;
     tl_tensor *t;
     if (!args_check(I, a, "unsqueeze", 1, 2, kws)) return false;
-    if (!arg_find(a, 1, "axis")) return interp_error(I, a->at, "unsqueeze() missing axis");
+    if (!arg_find(a, 1, "axis")) return interp_error(I, a->at, TypeError, "unsqueeze() missing axis");
     if (!arg_axis(I, a, "unsqueeze", 1, "axis", 0, &axis) || !arg_tensor(I, a, "unsqueeze", 0, NULL, &t)) return false;
     tl_tensor *r = tl_view_unsqueeze(t, axis);
     tl_tensor_release(t);
@@ -201,7 +201,7 @@ static bool bi_broadcast_to(Interp *I, CallArgs *a, Value *out)
         if (expand && shape[k] == -1 && src >= 0) shape[k] = t->shape[src];
         if (shape[k] < 0) {
             tl_tensor_release(t);
-            return interp_error(I, a->at, "%s(): negative dimensions are not allowed", fname);
+            return interp_error(I, a->at, ShapeError, "%s(): negative dimensions are not allowed", fname);
         }
     }
     tl_tensor *r = tl_view_broadcast_to(t, nd, shape);
@@ -245,9 +245,9 @@ static bool tensor_list(Interp *I, CallArgs *a, const char *fname, tl_tensor ***
     int64_t total = rows ? items[0].as.t->shape[0] : count;
     *out = NULL;
     *n = 0;
-    if (total > INT_MAX / 2) return interp_error(I, a->at, "%s(): too many tensors", fname);
+    if (total > INT_MAX / 2) return interp_error(I, a->at, ValueError, "%s(): too many tensors", fname);
     tl_tensor **ts = calloc((size_t)(total > 0 ? total : 1), sizeof *ts);
-    if (!ts) return interp_error(I, a->at, "out of memory");
+    if (!ts) return interp_error(I, a->at, MemoryError, "out of memory");
     for (int64_t i = 0; i < total; i++) {
         if (rows) {
             ts[i] = tl_view_index(items[0].as.t, 0, i);
@@ -256,7 +256,7 @@ static bool tensor_list(Interp *I, CallArgs *a, const char *fname, tl_tensor ***
         } else {
             for (int64_t j = 0; j < i; j++) tl_tensor_release(ts[j]);
             free(ts);
-            return interp_error(I, a->at, "%s(): expected tensors, got a %s", fname, val_kind_name(items[i]));
+            return interp_error(I, a->at, TypeError, "%s(): expected tensors, got a %s", fname, val_kind_name(items[i]));
         }
         if (!ts[i]) {
             for (int64_t j = 0; j < i; j++) tl_tensor_release(ts[j]);
@@ -326,7 +326,7 @@ static bool bi_split(Interp *I, CallArgs *a, Value *out)
         !arg_tensor(I, a, "split", 0, NULL, &t))
         return false;
     if (t->ndim == 0 || tl_normalize_axis(axis, t->ndim, &nax) < 0) {
-        if (t->ndim == 0) tl_seterr("split(): cannot split a 0-d tensor");
+        if (t->ndim == 0) tl_seterr(ShapeError, "split(): cannot split a 0-d tensor");
         tl_tensor_release(t);
         return interp_error_rt(I, a->at);
     }
@@ -337,7 +337,7 @@ static bool bi_split(Interp *I, CallArgs *a, Value *out)
         int64_t len = t->shape[nax];
         if (sections <= 0 || sections > 1000000 || len % sections != 0) {
             tl_tensor_release(t);
-            return interp_error(I, a->at, sections <= 0 ? "split(): number of sections must be larger than 0"
+            return interp_error(I, a->at, ValueError, sections <= 0 ? "split(): number of sections must be larger than 0"
                                                           : "split(): tensor split does not result in an equal division"
                                                             " (axis %d of size %lld into %lld)",
                                 nax, (long long)len, (long long)sections);
@@ -374,7 +374,7 @@ static bool bi_split(Interp *I, CallArgs *a, Value *out)
     return true;
 oom:
     tl_tensor_release(t);
-    return interp_error(I, a->at, "out of memory");
+    return interp_error(I, a->at, MemoryError, "out of memory");
 fail:
     tl_tensor_release(t);
     return false;

@@ -28,7 +28,7 @@ static bool sort_input(Interp *I, CallArgs *a, const char *fname, int axis_pos, 
     if (ax < -x->ndim || ax >= x->ndim) {
         int ndim = x->ndim;   /* read before x is released */
         tl_tensor_release(x);
-        return interp_error(I, a->at, "%s(): axis %lld is out of bounds for tensor of dimension %d", fname, (long long)ax,
+        return interp_error(I, a->at, IndexError, "%s(): axis %lld is out of bounds for tensor of dimension %d", fname, (long long)ax,
                             ndim);
     }
     *axis = (int)(ax < 0 ? ax + x->ndim : ax);
@@ -63,12 +63,12 @@ static bool bi_topk(Interp *I, CallArgs *a, Value *out)
     int axis;
     tl_tensor *t;
     if (!args_check(I, a, "topk", 2, 3, kws)) return false;
-    if (!arg_find(a, 1, "k")) return interp_error(I, a->at, "topk() missing k");
+    if (!arg_find(a, 1, "k")) return interp_error(I, a->at, TypeError, "topk() missing k");
     if (!arg_int(I, a, "topk", 1, "k", 0, &k) || !sort_input(I, a, "topk", 2, &t, &axis)) return false;
     int64_t n = t->shape[axis];
     if (k < 0 || k > n) {
         tl_tensor_release(t);
-        return interp_error(I, a->at, "topk(): k = %lld is out of range for axis %d of size %lld", (long long)k, axis,
+        return interp_error(I, a->at, IndexError, "topk(): k = %lld is out of range for axis %d of size %lld", (long long)k, axis,
                             (long long)n);
     }
     tl_tensor *vs = tl_sort(t, axis, true), *is = vs ? tl_argsort(t, axis, true) : NULL;
@@ -81,7 +81,7 @@ static bool bi_topk(Interp *I, CallArgs *a, Value *out)
     if (tup.kind != V_TUPLE) {
         if (v) tl_tensor_release(v);
         if (ix) tl_tensor_release(ix);
-        return ix ? interp_error(I, a->at, "out of memory") : interp_error_rt(I, a->at);
+        return ix ? interp_error(I, a->at, MemoryError, "out of memory") : interp_error_rt(I, a->at);
     }
     tup.as.tu->items[0] = val_from_tensor(v);
     tup.as.tu->items[1] = val_from_tensor(ix);

@@ -251,7 +251,7 @@ static bool same_view(const tl_tensor *dst, const tl_tensor *src)
 int tl_assign(tl_tensor *dst, const tl_tensor *src)
 {
     if (dst->readonly) {
-        tl_seterr("cannot write to a broadcast (read-only) view");
+        tl_seterr(ValueError, "cannot write to a broadcast (read-only) view");
         return -1;
     }
     if (same_view(dst, src)) return 0;   /* a[...] = a */

@@ -52,7 +52,7 @@ int tl_binop_dtype(tl_binop op, tl_dtype da, bool weak_a, tl_dtype db, bool weak
                    tl_dtype *dt)
 {
     if ((unsigned)op >= TL_NBINOPS || (unsigned)da >= TL_NDTYPES || (unsigned)db >= TL_NDTYPES) {
-        tl_seterr("invalid binary operator or dtype");
+        tl_seterr(ValueError, "invalid binary operator or dtype");
         return -1;
     }
     tl_dtype d;
@@ -65,7 +65,7 @@ int tl_binop_dtype(tl_binop op, tl_dtype da, bool weak_a, tl_dtype db, bool weak
             if (!tl_binop_is_comparison(op)) {
                 int64_t x;
                 memcpy(&x, weak_value, sizeof x);
-                tl_seterr("integer %lld is out of bounds for %s", (long long)x, tl_dtype_name(strong));
+                tl_seterr(ValueError, "integer %lld is out of bounds for %s", (long long)x, tl_dtype_name(strong));
                 return -1;
             }
             d = tl_promote(strong, TL_I64);   /* compare exactly in a wider type */
@@ -180,7 +180,9 @@ static bool int_operand_scan(tl_binop op, tl_dtype cdt, scan_aux *aux)
 /* The error of a scan that found a rejected operand: -1. */
 static int int_operand_failed(tl_binop op, const scan_aux *aux)
 {
-    tl_seterr("%s", tl_int_operand_error(op, aux->want_zero, !aux->want_zero));
+    (void)op;   /* want_zero is set for // and %, the operators that reject a zero */
+    if (aux->want_zero) tl_seterr(ZeroDivisionError, TL_ERR_INT_DIV_ZERO);
+    else tl_seterr(ValueError, TL_ERR_INT_NEG_POW);
     return -1;
 }
 
@@ -231,14 +233,14 @@ static inline const binary_plan *binary_plan_for(tl_binop op, tl_dtype dt)
 static int binary_loop_for(tl_binop op, tl_dtype dt, tl_dtype *cdt, tl_inner_fn *fn)
 {
     if ((unsigned)op >= TL_NBINOPS || (unsigned)dt >= TL_NDTYPES) {
-        tl_seterr("invalid binary operator");
+        tl_seterr(ValueError, "invalid binary operator");
         return -1;
     }
     const binary_plan *p = binary_plan_for(op, dt);
     *cdt = p->cdt;
     *fn = p->fn;
     if (!*fn) {
-        tl_seterr("%s is not supported for dtype %s", tl_binop_name(op), tl_dtype_name(dt));
+        tl_seterr(TypeError, "%s is not supported for dtype %s", tl_binop_name(op), tl_dtype_name(dt));
         return -1;
     }
     return 0;
@@ -427,7 +429,7 @@ int tl_binary_scalar(tl_binop op, tl_dtype dt, const void *a, tl_dtype da, const
     tl_dtype cdt;
     tl_inner_fn fn;
     if ((unsigned)da >= TL_NDTYPES || (unsigned)db >= TL_NDTYPES) {
-        tl_seterr("invalid dtype");
+        tl_seterr(ValueError, "invalid dtype");
         return -1;
     }
     if (binary_loop_for(op, dt, &cdt, &fn) < 0) return -1;
@@ -496,7 +498,7 @@ int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_ten
     tl_inner_fn fn;
     if (binary_loop_for(op, dt, &cdt, &fn) < 0) return -1;
     if (out->readonly) {
-        tl_seterr("cannot write to a broadcast (read-only) view");
+        tl_seterr(ValueError, "cannot write to a broadcast (read-only) view");
         return -1;
     }
     int nd, nd2;
@@ -506,7 +508,7 @@ int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_ten
                 nd2 == out->ndim && memcmp(shape2, out->shape, (size_t)nd2 * sizeof shape2[0]) == 0;
     if (!fits) {
         char s1[160], s2[160];
-        tl_seterr("non-broadcastable output operand with shape %s doesn't match the broadcast shape %s",
+        tl_seterr(ShapeError, "non-broadcastable output operand with shape %s doesn't match the broadcast shape %s",
                   tl_shape_str(out->ndim, out->shape, s1, sizeof s1), tl_shape_str(nd, shape, s2, sizeof s2));
         return -1;
     }
@@ -538,14 +540,14 @@ int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_ten
 tl_tensor *tl_unary(tl_unop op, const tl_tensor *a)
 {
     if ((unsigned)op >= TL_NUNOPS) {
-        tl_seterr("invalid unary operator");
+        tl_seterr(ValueError, "invalid unary operator");
         return NULL;
     }
     tl_dtype cdt = tl_unop_compute_dtype(op, a->dtype);
     tl_inner_fn fn = tl_simd_unary_loop(op, cdt);
     if (!fn) fn = tl_unary_loop(op, cdt);
     if (!fn) {
-        tl_seterr("%s is not supported for dtype %s", tl_unop_name(op), tl_dtype_name(a->dtype));
+        tl_seterr(TypeError, "%s is not supported for dtype %s", tl_unop_name(op), tl_dtype_name(a->dtype));
         return NULL;
     }
     if (tl_is_half(cdt) && tl_tensor_size(a) >= HALF_VIA_F32_MIN && tl_unary_loop(op, TL_F32)) {

@@ -38,7 +38,7 @@ static int fused_task(void *ctx, int64_t task)
     const fused_job *j = ctx;
     char *scratch = j->nbufs ? aligned_alloc(64, (size_t)(j->nbufs * FUSED_CHUNK * j->item)) : NULL;
     if (j->nbufs && !scratch) {
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         return -1;
     }
     int64_t lo = task * FUSED_TASK, hi = lo + FUSED_TASK < j->n ? lo + FUSED_TASK : j->n;
@@ -123,7 +123,7 @@ static int check_program(tl_dtype dt, int nops, const tl_fused_operand *ops, int
     }
     return 0;
 invalid:
-    tl_seterr("invalid fused elementwise program");
+    tl_seterr(ValueError, "invalid fused elementwise program");
     return -1;
 }
 

@@ -98,7 +98,7 @@ static int plan_reduction(tl_iter_runs *r, tl_tensor *out, const tl_tensor *x, c
     if (v) tl_tensor_release(v);
     if (o) tl_tensor_release(o);
     if (rc != 0 && c) {
-        if (rc > 0) tl_seterr("reduction: a copy's reduced axes do not merge");
+        if (rc > 0) tl_seterr(ValueError, "reduction: a copy's reduced axes do not merge");
         tl_tensor_release(c);
         c = NULL;
         rc = -1;
@@ -171,7 +171,7 @@ static int reduce_single(tl_redop op, tl_dtype in, tl_dtype acc, const tl_reduce
     c.blocks_per_task = (c.nblocks + ntasks - 1) / ntasks;
     ntasks = (c.nblocks + c.blocks_per_task - 1) / c.blocks_per_task;
     c.partials = malloc((size_t)c.nblocks * 16);
-    if (!c.partials) { tl_seterr("out of memory"); return -1; }
+    if (!c.partials) { tl_seterr(MemoryError, "out of memory"); return -1; }
     int rc = tl_parallel_for(ntasks, single_task, &c);
     if (rc == 0) {
         size_t es = tl_dtype_size(in);
@@ -180,7 +180,7 @@ static int reduce_single(tl_redop op, tl_dtype in, tl_dtype acc, const tl_reduce
         } else if (op == TL_RARGMIN || op == TL_RARGMAX) {
             /* the winner among each block's winner, then its global index */
             unsigned char *cand = malloc((size_t)c.nblocks * es);
-            if (!cand) { free(c.partials); tl_seterr("out of memory"); return -1; }
+            if (!cand) { free(c.partials); tl_seterr(MemoryError, "out of memory"); return -1; }
             for (int64_t b = 0; b < c.nblocks; b++) {
                 int64_t idx = b * TL_SUM_BLOCK + *(int64_t *)(c.partials + 16 * b);
                 memcpy(cand + b * es, base + idx * rs_bytes, es);
@@ -280,7 +280,7 @@ static int try_outer(tl_redop op, tl_dtype w, const tl_reduce_kernel *k, const t
     c.out = out;
     if (c.nchunks > 1) {
         c.out = malloc((size_t)(c.nchunks * c.M) * c.es);
-        if (!c.out) { tl_seterr("out of memory"); return -1; }
+        if (!c.out) { tl_seterr(MemoryError, "out of memory"); return -1; }
     }
     int64_t ntasks = c.nchunks * c.rows_out * c.col_blocks;
     int rc = 0;
@@ -336,10 +336,10 @@ static tl_tensor *empty_reduction(tl_redop op, tl_dtype rdt, int nd, const int64
     case TL_RSUM: case TL_RANY: v = 0; break;
     case TL_RPROD: case TL_RALL: v = 1; break;
     case TL_RARGMIN: case TL_RARGMAX:
-        tl_seterr("attempt to get %s of an empty sequence", tl_redop_name(op));
+        tl_seterr(ValueError, "attempt to get %s of an empty sequence", tl_redop_name(op));
         return NULL;
     default:
-        tl_seterr("zero-size array to reduction operation %s which has no identity", tl_redop_name(op));
+        tl_seterr(ValueError, "zero-size array to reduction operation %s which has no identity", tl_redop_name(op));
         return NULL;
     }
     tl_scalar s;
@@ -352,7 +352,7 @@ static tl_tensor *reduce_core(tl_redop op, const tl_tensor *a, const bool *mask,
     tl_dtype rdt = tl_reduce_result_dtype(op, a->dtype), w = work_dtype(op, a->dtype);
     const tl_reduce_kernel *k = tl_reduce_kernel_for(op, w);
     if (!k) {
-        tl_seterr("%s is not supported for dtype %s", tl_redop_name(op), tl_dtype_name(a->dtype));
+        tl_seterr(TypeError, "%s is not supported for dtype %s", tl_redop_name(op), tl_dtype_name(a->dtype));
         return NULL;
     }
     int nd, knd;
@@ -486,7 +486,7 @@ static tl_tensor *norm_of(const tl_tensor *a, const bool *mask, bool keepdims)
 static tl_tensor *logsumexp_of(const tl_tensor *a, const bool *mask, bool keepdims)
 {
     if (tl_is_complex(a->dtype)) {
-        tl_seterr("logsumexp is not supported for dtype %s", tl_dtype_name(a->dtype));
+        tl_seterr(TypeError, "logsumexp is not supported for dtype %s", tl_dtype_name(a->dtype));
         return NULL;
     }
     tl_tensor *x = tl_as_dtype(a, float_work(a->dtype));
@@ -545,7 +545,7 @@ static tl_tensor *reduce_mask(tl_redop op, const tl_tensor *a, const bool *mask,
 tl_tensor *tl_reduce(tl_redop op, const tl_tensor *a, int naxes, const int *axes, bool keepdims, int64_t ddof)
 {
     if ((unsigned)op >= TL_NREDOPS) {
-        tl_seterr("invalid reduction");
+        tl_seterr(ValueError, "invalid reduction");
         return NULL;
     }
     bool mask[TL_MAXDIM] = { false };
@@ -554,11 +554,11 @@ tl_tensor *tl_reduce(tl_redop op, const tl_tensor *a, int naxes, const int *axes
     }
     for (int i = 0; i < naxes; i++) {
         if (axes[i] < 0 || axes[i] >= a->ndim) {
-            tl_seterr("axis %d is out of bounds for array of dimension %d", axes[i], a->ndim);
+            tl_seterr(IndexError, "axis %d is out of bounds for array of dimension %d", axes[i], a->ndim);
             return NULL;
         }
         if (mask[axes[i]]) {
-            tl_seterr("duplicate value in 'axis'");
+            tl_seterr(ValueError, "duplicate value in 'axis'");
             return NULL;
         }
         mask[axes[i]] = true;

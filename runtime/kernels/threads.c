@@ -20,6 +20,7 @@ typedef struct job {
     atomic_llong next;
     atomic_int failed;
     char errmsg[512];
+    tl_errkind errkind;     /* the kind of errmsg */
 } job;
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;   /* one job at a time */
@@ -41,8 +42,10 @@ static void run_tasks(job *j)
         int64_t t = atomic_fetch_add(&j->next, 1);
         if (t >= j->ntasks) return;
         if (j->fn(j->ctx, t) != 0) {
-            if (atomic_exchange(&j->failed, 1) == 0)
+            if (atomic_exchange(&j->failed, 1) == 0) {
                 snprintf(j->errmsg, sizeof j->errmsg, "%s", tl_errmsg());
+                j->errkind = tl_errkind_last();
+            }
             return;
         }
     }
@@ -160,7 +163,7 @@ int tl_parallel_for(int64_t ntasks, tl_task_fn fn, void *ctx)
     pthread_mutex_unlock(&state_lock);
     pthread_mutex_unlock(&pool_lock);
     if (atomic_load(&j.failed)) {
-        tl_seterr("%s", j.errmsg);
+        tl_seterr_kind(j.errkind, "%s", j.errmsg);   /* a worker's error, passed on to the caller's thread */
         return -1;
     }
     return 0;
@@ -181,7 +184,7 @@ static tl_iter *new_piece(split_ctx *sc, const tl_iter *it)
     if (sc->npieces == sc->cap) {
         int64_t cap = sc->cap ? sc->cap * 2 : 16;
         tl_iter *p = realloc(sc->pieces, (size_t)cap * sizeof *p);
-        if (!p) { tl_seterr("out of memory"); return NULL; }
+        if (!p) { tl_seterr(MemoryError, "out of memory"); return NULL; }
         sc->pieces = p;
         sc->cap = cap;
     }
