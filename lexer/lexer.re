@@ -223,6 +223,8 @@ Token lexer_next(Lexer *lx)
             "and"      { TOKEN(TK_AND); }
             "or"       { TOKEN(TK_OR); }
             "not"      { TOKEN(TK_NOT); }
+            "try"      { TOKEN(TK_TRY); }
+            "catch"    { TOKEN(TK_CATCH); }
             name       { TOKEN(TK_NAME); }
 
             ";"   { TOKEN(TK_SEMI); }
@@ -272,7 +274,7 @@ static const char *const kind_names[TK_COUNT] = {
     [TK_FN] = "'fn'", [TK_RETURN] = "'return'", [TK_IF] = "'if'", [TK_ELSE] = "'else'",
     [TK_WHILE] = "'while'", [TK_FOR] = "'for'", [TK_IN] = "'in'", [TK_BREAK] = "'break'",
     [TK_CONTINUE] = "'continue'", [TK_TRUE] = "'true'", [TK_FALSE] = "'false'",
-    [TK_NONE] = "'none'", [TK_AND] = "'and'", [TK_OR] = "'or'", [TK_NOT] = "'not'",
+    [TK_NONE] = "'none'", [TK_AND] = "'and'", [TK_OR] = "'or'", [TK_NOT] = "'not'", [TK_TRY] = "'try'", [TK_CATCH] = "'catch'",
     [TK_LPAREN] = "'('", [TK_RPAREN] = "')'", [TK_LBRACKET] = "'['", [TK_RBRACKET] = "']'",
     [TK_LBRACE] = "'{'", [TK_RBRACE] = "'}'", [TK_COMMA] = "','", [TK_COLON] = "':'",
     [TK_DOT] = "'.'", [TK_ELLIPSIS] = "'...'", [TK_ASSIGN] = "'='",

@@ -74,6 +74,7 @@ typedef enum NodeKind {
     N_FOR,        /* name = loop variable (resolved like N_NAME via depth/slot), a = iterable, b = body */
     N_BREAK, N_CONTINUE,
     N_RETURN,     /* a = value or NULL */
+    N_TRY,        /* try a catch name b: a = body block, name = the error's variable (resolved like N_FOR), b = handler */
     N_BLOCK,      /* list[0..n) statements */
     N_NODE_COUNT
 } NodeKind;

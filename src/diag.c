@@ -103,7 +103,7 @@ void diag_add_trace(Diag *d, Span at)
     }
 }
 
-static const char *span_name(const Span *s) { return s->src && s->src->name ? s->src->name : "<input>"; }
+const char *span_name(const Span *s) { return s->src && s->src->name ? s->src->name : "<input>"; }
 
 void diag_print(FILE *out, const Diag *d)
 {

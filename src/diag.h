@@ -27,6 +27,8 @@ typedef struct Diag {
 /* Sets the error: its place, its kind and its message (dropping any call sites). */
 void diag_set(Diag *d, Span at, tl_errkind kind, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void diag_vset(Diag *d, Span at, tl_errkind kind, const char *fmt, va_list ap);
+/* The file name a span is in ("<input>" when it has none). */
+const char *span_name(const Span *s);
 /* Prints the error, the source line and a caret; then "called from" lines. */
 void diag_print(FILE *out, const Diag *d);
 /* Records one more call site around the error (consecutive repeats are counted, not listed). */

@@ -392,6 +392,10 @@ static COLD bool eval_method(Ctx *C, Node *n, Value *out)
 {
     Value recv, fn;
     if (!eval(C, n->a, &recv)) return false;
+    if (n->kind == N_ATTR && recv.kind == V_ERROR && val_error_attr(recv, n->name, out)) {   /* e.kind, e.line, ... */
+        val_release(recv);
+        return out->kind != V_UNDEF || interp_error_rt(C->I, n->at);
+    }
     if (!method_target(C, n, &fn)) { val_release(recv); return false; }
     bool ok;
     if (n->kind == N_METHOD) {
@@ -756,6 +760,19 @@ static COLD Exec exec_return(Ctx *C, Node *n)
     return X_RETURN;
 }
 
+/* try { body } catch e { handler }: an error in body that a program may catch (not an
+   interrupt, not a syntax error) binds e to an error value and runs handler. */
+static COLD Exec exec_try(Ctx *C, Node *n)
+{
+    Exec x = exec(C, n->a);
+    Diag *d = &C->I->err;
+    if (x != X_ERROR || !tl_errkind_catchable(d->kind) || tl_interrupt_flag) return x;
+    Value e = val_error_new(d->kind, span_name(&d->at), d->at.line, d->at.col, d->msg);
+    if (e.kind == V_UNDEF) return interp_error_rt(C->I, n->at), X_ERROR;
+    store_slot(slot_of(C, n), e);
+    return exec(C, n->b);
+}
+
 /* How many references to a's tensor `x = a OP b` may spend on reusing it: ours,
    plus x's own when a was read from x and x still holds it (x is about to be
    overwritten, so its old tensor can take the result in place). */
@@ -827,6 +844,7 @@ static Exec exec(Ctx *C, Node *n)
     case N_BREAK: return X_BREAK;
     case N_CONTINUE: return X_CONTINUE;
     case N_RETURN: return exec_return(C, n);
+    case N_TRY: return exec_try(C, n);
     default: {
         Value v;
         if (!eval(C, n, &v)) return X_ERROR;

@@ -766,6 +766,20 @@ static Node *for_stmt(Parser *p)
     return n;
 }
 
+/* try { body } catch e { handler } */
+static Node *try_stmt(Parser *p)
+{
+    Node *n = node_here(p, N_TRY);
+    advance(p);
+    n->a = parse_block(p);
+    expect(p, TK_CATCH);
+    if (!at(p, TK_NAME)) fail_expected(p, "a name for the error after 'catch'");
+    n->name = token_text(p, &p->tok);
+    advance(p);
+    n->b = parse_block(p);
+    return n;
+}
+
 static Node *jump_stmt(Parser *p)
 {
     Node *n = node_here(p, at(p, TK_BREAK) ? N_BREAK : N_CONTINUE);
@@ -874,6 +888,7 @@ static Node *parse_statement(Parser *p)
     case TK_IF: return if_stmt(p);
     case TK_WHILE: return while_stmt(p);
     case TK_FOR: return for_stmt(p);
+    case TK_TRY: return try_stmt(p);
     case TK_BREAK: case TK_CONTINUE: return jump_stmt(p);
     case TK_RETURN: return return_stmt(p);
     case TK_ELSE: fail_here(p, "'else' must follow '}' on the same line");

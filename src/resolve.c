@@ -58,6 +58,7 @@ static void collect_locals(Resolver *R, Scope *s, Node *n)
     case N_FOR: scope_add(R, s, n->name); collect_locals(R, s, n->b); break;
     case N_IF: collect_locals(R, s, n->b); collect_locals(R, s, n->c); break;
     case N_WHILE: collect_locals(R, s, n->b); break;
+    case N_TRY: scope_add(R, s, n->name); collect_locals(R, s, n->a); collect_locals(R, s, n->b); break;
     case N_BLOCK:
         for (int i = 0; i < n->n; i++) collect_locals(R, s, n->list[i]);
         break;
@@ -100,7 +101,7 @@ static void resolve_node(Resolver *R, Scope *s, Node *n)
     if (!n || !R->ok) return;
     switch (n->kind) {
     case N_NAME: bind_name(R, s, n, n->name); return;
-    case N_FOR: bind_name(R, s, n, n->name); break;
+    case N_FOR: case N_TRY: bind_name(R, s, n, n->name); break;
     case N_FNDEF: bind_name(R, s, n, n->name); resolve_fn(R, s, n->fn); return;
     case N_LAMBDA: resolve_fn(R, s, n->fn); return;
     case N_ATTR: case N_METHOD: bind_name(R, s, n, n->name); break;  /* a.f(x) is f(a, x) */

@@ -19,6 +19,7 @@ Value val_retain_obj(Value v)
     case V_TUPLE: v.as.tu->refcount++; break;
     case V_DICT: v.as.d->refcount++; break;
     case V_FUNC: v.as.fn->refcount++; break;
+    case V_ERROR: v.as.err->refcount++; break;
     default: break;
     }
     return v;
@@ -48,6 +49,13 @@ void val_release_obj(Value v)
             free(d->vals);
             free(d->label);
             free(d);
+        }
+        break;
+    case V_ERROR:
+        if (--v.as.err->refcount == 0) {
+            free(v.as.err->file);
+            free(v.as.err->message);
+            free(v.as.err);
         }
         break;
     case V_FUNC: {
@@ -86,6 +94,33 @@ Value val_str(const char *s, size_t n)
 }
 
 Value val_cstr(const char *s) { return val_str(s, strlen(s)); }
+
+Value val_error_new(tl_errkind kind, const char *file, int line, int col, const char *message)
+{
+    ErrorVal *e = malloc(sizeof *e);
+    char *f = strdup(file), *m = strdup(message);
+    if (!e || !f || !m) {
+        free(e); free(f); free(m);
+        tl_seterr(MemoryError, "out of memory");
+        return (Value){ .kind = V_UNDEF };
+    }
+    *e = (ErrorVal){ .refcount = 1, .kind = kind, .line = line, .col = col, .file = f, .message = m };
+    Value v = { .kind = V_ERROR };
+    v.as.err = e;
+    return v;
+}
+
+bool val_error_attr(Value e, const char *name, Value *out)
+{
+    const ErrorVal *x = e.as.err;
+    if (strcmp(name, "kind") == 0) *out = val_cstr(tl_errkind_name(x->kind));
+    else if (strcmp(name, "message") == 0) *out = val_cstr(x->message);
+    else if (strcmp(name, "file") == 0) *out = val_cstr(x->file);
+    else if (strcmp(name, "line") == 0) *out = val_i64(x->line);
+    else if (strcmp(name, "col") == 0) *out = val_i64(x->col);
+    else return false;
+    return true;
+}
 
 Value val_tuple_new(int n)
 {
@@ -179,6 +214,7 @@ const char *val_kind_name(Value v)
     case V_DICT: return "dict";
     case V_FUNC: return "function";
     case V_BUILTIN: return "builtin function";
+    case V_ERROR: return "error";
     default: return "undefined";
     }
 }
@@ -320,6 +356,9 @@ int val_write(Value v, tl_write_fn w, void *ctx)
     case V_BUILTIN:
         snprintf(buf, sizeof buf, "<builtin %s>", v.as.bi->name);
         return write_str(w, ctx, buf);
+    case V_ERROR:
+        snprintf(buf, sizeof buf, ":%d:%d: error: ", v.as.err->line, v.as.err->col);
+        return write_str(w, ctx, v.as.err->file) || write_str(w, ctx, buf) ? -1 : write_str(w, ctx, v.as.err->message);
     default: return write_str(w, ctx, "<undefined>");
     }
 }

@@ -18,6 +18,7 @@ typedef enum ValueKind {
     V_DICT,
     V_FUNC,     /* a closure */
     V_BUILTIN,
+    V_ERROR,    /* an error caught by try/catch: its kind, message and place */
     V_UNDEF,    /* internal: a slot not yet assigned; never seen by programs */
 } ValueKind;
 
@@ -26,6 +27,7 @@ typedef struct Tuple Tuple;
 typedef struct Dict Dict;
 typedef struct Closure Closure;   /* a function value (frame.h) */
 typedef struct Builtin Builtin;
+typedef struct ErrorVal ErrorVal;
 typedef struct FnDef FnDef;     /* a function's definition in the syntax tree (ast.h) */
 typedef struct Source Source;   /* a loaded program text (ast.h) */
 
@@ -41,10 +43,14 @@ typedef struct Value {
         Dict *d;
         Closure *fn;
         const Builtin *bi;
+        ErrorVal *err;
     } as;
 } Value;
 
 struct Tuple { int64_t refcount; int n; Value items[]; };
+
+/* A caught error: what SPEC section 10 gives a handler as e.kind, e.message, e.file, e.line, e.col. */
+struct ErrorVal { int64_t refcount; tl_errkind kind; int line, col; char *file; char *message; };
 
 /* Insertion-ordered string-keyed dictionary. */
 struct Dict {
@@ -87,6 +93,11 @@ Value val_dict_new(void);
 bool dict_set(Dict *d, const char *key, size_t klen, Value v);
 /* Borrowed pointer or NULL. */
 Value *dict_get(Dict *d, const char *key, size_t klen);
+
+/* A new error value (V_UNDEF with the tl error set when out of memory). */
+Value val_error_new(tl_errkind kind, const char *file, int line, int col, const char *message);
+/* e.kind, e.message, e.file, e.line, e.col of an error value; false when name is none of them. */
+bool val_error_attr(Value e, const char *name, Value *out);
 
 /* Wraps a runtime tensor (takes ownership): 0-d becomes V_NUM. */
 Value val_from_tensor(tl_tensor *t);

@@ -1,4 +1,4 @@
-/* core.c — builtins about the language itself: print, str, fmt, len, keys, range, include, help, time, printopts */
+/* core.c — builtins about the language itself: print, str, error, assert, fmt, len, keys, range, include, help, time, printopts */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +37,59 @@ static bool bi_str(Interp *I, CallArgs *a, Value *out)
     sb_free(&b);
     if (!ok || out->kind != V_STR) return interp_error_rt(I, a->at);
     return true;
+}
+
+/* The print form of v as a new C string (NULL when out of memory or interrupted, tl error set). */
+static char *print_form(Value v)
+{
+    StrBuf b = { 0 };
+    if (!val_format(&b, v) || !sb_append(&b, "", 1)) {
+        sb_free(&b);
+        return NULL;
+    }
+    return b.data;
+}
+
+/* error(msg) or error(kind, msg): raises an error of that kind (Error unless named) here;
+   error(e) raises a caught error e again with its kind and message. */
+static bool bi_error(Interp *I, CallArgs *a, Value *out)
+{
+    (void)out;
+    if (!args_check(I, a, "error", 1, 2, NULL)) return false;
+    Value msg = a->pos[a->npos - 1];
+    tl_errkind kind = msg.kind == V_ERROR ? msg.as.err->kind : TL_E_Error;
+    if (a->npos == 2) {
+        Value k = a->pos[0];
+        if (k.kind != V_STR) return interp_error(I, a->at, TypeError, "error(): the kind must be a string, not a %s", val_kind_name(k));
+        if (!tl_errkind_parse(k.as.s->data, &kind) || !tl_errkind_catchable(kind))
+            return interp_error(I, a->at, ValueError, "error(): unknown kind \"%.60s\" (one of ShapeError, IndexError, TypeError, "
+                                "ValueError, ZeroDivisionError, MemoryError, FileError, RecursionError, AssertionError, Error)",
+                                k.as.s->data);
+    }
+    if (msg.kind == V_ERROR) return interp_error_kind(I, a->at, kind, "%s", msg.as.err->message);
+    char *text = print_form(msg);
+    if (!text) return interp_error_rt(I, a->at);
+    interp_error_kind(I, a->at, kind, "%s", text);
+    free(text);
+    return false;
+}
+
+/* assert(cond) or assert(cond, msg): an AssertionError when cond is false. */
+static bool bi_assert(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "assert", 1, 2, NULL)) return false;
+    bool t;
+    if (!val_truthy(a->pos[0], &t)) return interp_error_rt(I, a->at);
+    if (t) {
+        *out = val_none();
+        return true;
+    }
+    if (a->npos == 1) return interp_error(I, a->at, AssertionError, "assertion failed");
+    char *text = print_form(a->pos[1]);
+    if (!text) return interp_error_rt(I, a->at);
+    interp_error_kind(I, a->at, TL_E_AssertionError, "%s", text);
+    free(text);
+    return false;
 }
 
 /* fmt("{} has shape {}", a, b): each {} takes the next argument's print form; {{ and }} are braces. */
@@ -228,6 +281,9 @@ const Builtin bi_core_table[] = {
     { "keys", bi_keys, "keys(d)", "the keys of a dict, as a tuple of strings", 0 },
     { "range", bi_range, "range(stop) | range(start, stop, step=1)", "integers from start to stop (lazy in a for loop)", 0 },
     { "include", bi_include, "include(path)", "runs another .tl file (path relative to this file's folder)", 0 },
+    { "error", bi_error, "error(msg) | error(kind, msg)",
+      "raises an error (kind \"Error\" unless named, e.g. \"ValueError\"); try/catch catches it", 0 },
+    { "assert", bi_assert, "assert(cond, msg=\"assertion failed\")", "raises an AssertionError when cond is false", 0 },
     { "help", bi_help, "help(name)", "prints a builtin's signature and description", 0 },
     { "time", bi_time, "time(f)", "calls f() and returns the seconds it took", 0 },
     { "threads", bi_threads, "threads(n=none)",
