@@ -330,16 +330,13 @@ def test_ctrl_c_rolls_back_bindings(sh):
 
 
 def test_ctrl_c_not_caught_by_try(sh):
-    sh.run("caught = 0")
-    dt = interrupt(sh, "loop inside try", "try { while true { } } catch e { caught = 1 }; after = 1")
-    check(dt < CTRL_C_LIMIT, f"prompt came back after {dt:.3f} s (limit {CTRL_C_LIMIT} s)")
-    out = sh.run("caught")
-    check(lines_of(out) == ["0"], f"try/catch caught Ctrl-C: {out!r}")
-    out = sh.run("after")
-    check("not defined" in out, f"the statement after the try ran: {out!r}")
-    dt = interrupt(sh, "function in try, in a loop", "fn spin() { while true { } }; for i in range(3) { try { spin() } catch e { caught = caught + 1 } }")
-    out = sh.run("caught")
-    check(lines_of(out) == ["0"], f"try/catch in a loop caught Ctrl-C: {out!r}")
+    sh.run("caught = 0; fn spin() { while true { } }")
+    for label, line in (("loop inside try", "try { while true { } } catch e { caught = 1 }; after = 1"),
+                        ("function in try, in a loop", "for i in range(3) { try { spin() } catch e { caught = caught + 1 } }; after = 1")):
+        dt = interrupt(sh, label, line)
+        check(dt < CTRL_C_LIMIT, f"{label}: prompt came back after {dt:.3f} s (limit {CTRL_C_LIMIT} s)")
+        caught, after = sh.run("caught"), sh.run("after")
+        check(lines_of(caught) == ["0"] and "not defined" in after, f"{label}: try/catch caught Ctrl-C: {caught!r} {after!r}")
 
 
 def test_ctrl_c_elementwise(sh):
