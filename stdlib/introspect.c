@@ -1,5 +1,8 @@
 /* introspect.c — what a value is: shape ndim size dtype strides info shares_memory, and dtype casts */
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtins.h"
@@ -98,12 +101,43 @@ static bool bi_shares_memory(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
-/* f32(x), i64(x), ...: a cast to the dtype named by the builtin's tag (a strong value). */
+/* The number a string spells, as i64 (integer and bool targets: decimal digits with an
+   optional sign) or f64 (float and complex targets: what strtod reads, inf and nan too);
+   spaces around it are allowed, as Python's int() and float() allow them. */
+static bool parse_number(Interp *I, CallArgs *a, tl_dtype to, Value *num)
+{
+    const Str *s = a->pos[0].as.s;
+    char buf[128], *end;
+    if (s->len >= sizeof buf || memchr(s->data, '\0', s->len))
+        return interp_error(I, a->at, "%s(): cannot parse a number from a string of %zu bytes", a->self->name, s->len);
+    memcpy(buf, s->data, s->len);
+    buf[s->len] = '\0';
+    errno = 0;
+    bool integer = tl_is_intlike(to);
+    long long i = 0;
+    double d = 0;
+    if (integer) i = strtoll(buf, &end, 10);
+    else d = strtod(buf, &end);
+    bool spaces_only = end != buf && strspn(end, " \t\n\r") == strlen(end);
+    if (!spaces_only || (integer && !isdigit((unsigned char)end[-1])))
+        return interp_error(I, a->at, "%s(): '%s' is not %s", a->self->name, buf, integer ? "an integer" : "a number");
+    if (integer && errno == ERANGE) return interp_error(I, a->at, "%s(): '%s' does not fit i64", a->self->name, buf);
+    *num = integer ? val_i64(i) : val_f64(d);
+    return true;
+}
+
+/* f32(x), i64(x), ...: a cast to the dtype named by the builtin's tag (a strong value);
+   a string argument is parsed first (i64("42"), f32("1.5")). */
 static bool bi_cast(Interp *I, CallArgs *a, Value *out)
 {
     const char *name = a->self->name;
     tl_tensor *t;
-    if (!numeric_arg(I, a, name, &t)) return false;
+    if (a->npos == 1 && a->nkw == 0 && a->pos[0].kind == V_STR) {
+        Value num;
+        if (!parse_number(I, a, (tl_dtype)a->self->tag, &num)) return false;
+        if (!(t = val_to_tensor(num))) return interp_error_rt(I, a->at);
+    } else if (!numeric_arg(I, a, name, &t))
+        return false;
     tl_tensor *r = tl_cast(t, (tl_dtype)a->self->tag);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
