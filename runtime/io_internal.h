@@ -124,6 +124,8 @@ int io_npy_header_for(const tl_tensor *t, bool fortran, uint8_t **out, size_t *l
 
 /* ---- ggml dequantization (io_quant.c) -------------------------------------- */
 bool io_can_dequant(int ggml_type);
+/* Elements and bytes in one block of a dequantizable ggml type. */
+void io_quant_block(int ggml_type, int64_t *elems, size_t *bytes);
 /* Dequantizes elements [first, first + n) (whole blocks) of a tensor whose blocks start at src. */
 void io_dequant(const uint8_t *src, int ggml_type, int64_t first, int64_t n, float *dst);
 

@@ -63,6 +63,7 @@ tl_tensor *io_lazy_tensor(io_src *s, uint64_t off, uint64_t qbytes, int type, io
     *q = (quant_source){ map, len, (const uint8_t *)map + delta, type, fill };
     tl_storage *st = tl_storage_lazy((size_t)count * sizeof(float), CHUNK, fill_chunk, q, source_free, sname);
     if (!st) return eager(s, off, type, fill, ndim, shape, count);   /* st freed q */
+    if (fill == io_dequant) tl_storage_set_quant(st, q->src, type);   /* matmul reads the blocks */
     int64_t strides[TL_MAXDIM];
     tl_contiguous_strides(ndim, shape, strides);
     tl_tensor *t = tl_tensor_view_of(st, TL_F32, ndim, shape, strides, 0);

@@ -202,13 +202,20 @@ static block_fn block_fns(int type)
 
 bool io_can_dequant(int type) { return block_fns(type) != NULL; }
 
+void io_quant_block(int type, int64_t *elems, size_t *bytes)
+{
+    *elems = type <= 8 ? 32 : 256;
+    *bytes = type == 2 ? 18 : type == 3 ? 20 : type == 6 ? 22 : type == 7 ? 24 : type == 8 ? 34
+           : type == 10 ? 84 : type == 11 ? 110 : type == 12 ? 144 : type == 13 ? 176 : type == 14 ? 210 : 292;
+}
+
 /* src: the tensor's first block; [first, first + n) must be whole blocks. */
 void io_dequant(const uint8_t *src, int type, int64_t first, int64_t n, float *dst)
 {
     block_fn fn = block_fns(type);
-    int64_t bs = type <= 8 ? 32 : 256;
-    size_t bb = type == 2 ? 18 : type == 3 ? 20 : type == 6 ? 22 : type == 7 ? 24 : type == 8 ? 34
-              : type == 10 ? 84 : type == 11 ? 110 : type == 12 ? 144 : type == 13 ? 176 : type == 14 ? 210 : 292;
+    int64_t bs;
+    size_t bb;
+    io_quant_block(type, &bs, &bb);
     const uint8_t *b = src + (size_t)(first / bs) * bb;
     for (int64_t i = 0; i < n; i += bs, b += bb) fn(b, dst + i);
 }

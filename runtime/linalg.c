@@ -147,6 +147,9 @@ tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0)
             return NULL;
         }
     }
+    tl_tensor *rows_out;             /* matrix-vector products and quantized weights (kernels/matvec.c) */
+    int rows_rc = tl_matmul_rows(a0, b0, &rows_out);
+    if (rows_rc != 0) return rows_rc > 0 ? rows_out : NULL;
     tl_dtype dt = tl_promote(a0->dtype, b0->dtype), cdt = matmul_compute_dtype(dt);
     /* numpy's 1-d rules: a vector a is a row (1, k), a vector b a column (k, 1) */
     tl_tensor *a = a0->ndim == 1 ? tl_view_unsqueeze(a0, 0) : (tl_tensor_retain((tl_tensor *)a0), (tl_tensor *)a0);

@@ -217,6 +217,8 @@ struct tl_lazy {
     void (*ctx_free)(void *);
     size_t chunk;
     int64_t nchunks;
+    const uint8_t *qblocks;         /* the ggml blocks the filler reads, when it dequantizes */
+    int qtype;
     _Atomic int64_t ready;          /* chunks filled: all of them means nothing is left to check */
     _Atomic uint8_t state[];        /* per chunk */
 };
@@ -279,6 +281,30 @@ void tl_storage_materialize(tl_storage *s, int64_t lo, int64_t hi)
     if (atomic_load_explicit(&lz->ready, memory_order_acquire) == lz->nchunks) return;
     int64_t first = lo / (int64_t)lz->chunk, last = (hi - 1) / (int64_t)lz->chunk;
     for (int64_t c = first; c <= last && c < lz->nchunks; c++) materialize_chunk(s, c);
+}
+
+void tl_storage_set_quant(tl_storage *s, const uint8_t *blocks, int ggml_type)
+{
+    s->lazy->qblocks = blocks;
+    s->lazy->qtype = ggml_type;
+}
+
+bool tl_storage_quant(const tl_storage *s, const uint8_t **blocks, int *ggml_type)
+{
+    if (s->kind != TL_STORAGE_LAZY || !s->lazy->qblocks) return false;
+    *blocks = s->lazy->qblocks;
+    *ggml_type = s->lazy->qtype;
+    return true;
+}
+
+bool tl_storage_touched(const tl_storage *s, int64_t lo, int64_t hi)
+{
+    if (s->kind != TL_STORAGE_LAZY || lo >= hi) return false;
+    const tl_lazy *lz = s->lazy;
+    if (atomic_load_explicit(&lz->ready, memory_order_acquire) == 0) return false;
+    for (int64_t c = lo / (int64_t)lz->chunk; c <= (hi - 1) / (int64_t)lz->chunk && c < lz->nchunks; c++)
+        if (atomic_load_explicit(&lz->state[c], memory_order_acquire) != CHUNK_EMPTY) return true;
+    return false;
 }
 
 size_t tl_storage_materialized_bytes(const tl_storage *s)

@@ -68,6 +68,13 @@ bool tl_simd_softmax_row_f32(const float *x, float *y, int64_t D, bool want_log)
 void tl_vexp_sub_f32(float *y, const float *x, float m, int64_t n);
 void tl_vexp_sub_f64(double *y, const double *x, double m, int64_t n);
 
+/* ---- matvec.c: products that read a weight matrix row by row ------------- */
+/* a @ b when one operand is a 2-d f32/bf16 matrix whose rows run along the shared axis
+   and the other has at most MATVEC_MAX_ROWS rows (any number when the matrix is a
+   quantized GGUF tensor, whose blocks are read directly): 1 with *out set; 0 when the
+   product does not take this path; -1 with the error set. */
+int tl_matmul_rows(const tl_tensor *a, const tl_tensor *b, tl_tensor **out);
+
 /* ---- reduce helpers used by nn.c and linalg.c -------------------------- */
 /* numpy's pairwise sum of n floats at byte stride `stride` (8-way unrolled,
    128-element leaves); blocked in 8192s like numpy's buffered reductions. */

@@ -6,9 +6,10 @@ Usage: test_llama.py TL WORKDIR
 Writes the stories15M-shaped random model in three files (make_llama.py) into WORKDIR,
 runs the example on each for 32 greedy steps from a two-token prompt, and checks:
 f32 and bf16: the logits of the first 16 positions within 1e-4 of numpy's (computed from
-the same f32 or bf16-rounded weights) and the same 33 ids; Q8_0: the logits within 2e-2
-of numpy's on the dequantized weights (tl multiplies Q8_0 blocks by a Q8_0-quantized
-activation, as ggml does, so its logits differ from exact ones by that rounding).
+the same f32 or bf16-rounded weights) and the same 33 ids; Q8_0: the logits within 5e-2
+of numpy's on the dequantized weights and the same first 17 ids (tl multiplies Q8_0
+blocks by a Q8_0-quantized activation, as ggml does, so its logits differ from exact ones
+by that rounding: about 2e-2 over six layers, and a near tie may later pick another id).
 """
 import os
 import subprocess
@@ -23,7 +24,7 @@ import make_llama  # noqa: E402
 
 STEPS, PROMPT, CHECKED = 32, [1, 450], 16
 FILES = {"f32": "llama_f32.safetensors", "bf16": "llama_bf16.safetensors", "q8_0": "llama_q8_0.gguf"}
-TOL = {"f32": 1e-4, "bf16": 1e-4, "q8_0": 2e-2}
+TOL = {"f32": 1e-4, "bf16": 1e-4, "q8_0": 5e-2}
 
 
 def run_tl(tl, path, out):
@@ -48,7 +49,7 @@ def main():
         ref_ids, ref = llama_ref.decode(llama_ref.Llama(c, llama_ref.load_weights(c, kind)), PROMPT, STEPS)
         err = float(np.abs(got[:CHECKED] - ref[:CHECKED]).max())
         ok = err <= TOL[kind] and got.shape == ref.shape
-        if kind != "q8_0" and ids != ref_ids:
+        if ids[:CHECKED + 1] != ref_ids[:CHECKED + 1] or (kind != "q8_0" and ids != ref_ids):
             ok = False
         print(f"{kind}: max |logit difference| over {CHECKED} positions {err:.3g} (limit {TOL[kind]:g}); "
               f"ids {'equal' if ids == ref_ids else 'differ'}: {'ok' if ok else 'FAILED'}")

@@ -1,0 +1,422 @@
+/* kernels/matvec.c — matrix products that read a weight matrix row by row: f32/bf16 GEMV and quantized GGUF blocks */
+#include <cblas.h>
+#include <immintrin.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../io_internal.h"
+#include "kern.h"
+
+/* A product a @ b where one operand is a matrix W whose rows run along the shared
+   axis k with unit stride (W itself in W @ x, W.T in x @ W.T) is out[x row, W row] =
+   dot(W row, x row). Read row by row, W streams through memory once per product
+   whatever its dtype: f32 and bf16 rows are read as they are (bf16 widened in
+   registers), and a quantized GGUF tensor (an f32 tensor over lazy storage) is read
+   from its ggml blocks, never dequantized whole. */
+
+/* Up to this many x rows, f32 and bf16 products take the row path; beyond it a
+   matrix-matrix product is compute-bound and BLAS gemm does better. Quantized
+   matrices always take it (in tiles, see qtile_task). */
+#define MATVEC_MAX_ROWS 4
+/* ... and only for matrices of at least this many weights, where reading W once matters:
+   small products keep BLAS's summation order, the same as in a batched product. */
+#define MATVEC_MIN_WEIGHTS ((int64_t)1 << 16)
+/* Weights per task: small enough to share the rows among threads, big enough that
+   a task outlasts its scheduling. */
+#define TASK_WEIGHTS ((int64_t)1 << 15)
+/* Floats of dequantized rows one task keeps for an x with many rows. */
+#define QTILE_FLOATS ((int64_t)1 << 16)
+
+enum { W_F32, W_BF16, W_QUANT };
+
+typedef struct mv_plan {
+    const char *w;          /* W[0, 0] (f32 or bf16; f32 view of the lazy storage for W_QUANT) */
+    int64_t n, k, rs;       /* W rows, row length, elements from row to row */
+    int kind;
+    const tl_storage *st;   /* W_QUANT: the lazy storage and its blocks */
+    const uint8_t *qblocks;
+    int qtype;
+    int64_t qfirst;         /* element index of W[0, 0] in the quantized tensor */
+    int64_t qbs;            /* elements per block */
+    size_t qbb;             /* bytes per block */
+    const float *x;         /* m contiguous f32 rows of k */
+    int64_t m;
+    const void *xq;         /* Q8_0: x quantized, m rows of k / 32 blocks */
+    float *out;
+    int64_t os_x, os_w;     /* out[i * os_x + j * os_w]: x row i, W row j */
+    int64_t rows_per_task;
+} mv_plan;
+
+/* ---- row dots ---------------------------------------------------------------- */
+
+static bool use_avx2(void)
+{
+    static int cached = -1;
+    if (cached < 0) {
+        __builtin_cpu_init();
+        cached = tl_simd_enabled() && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                 __builtin_cpu_supports("f16c");
+    }
+    return cached;
+}
+
+static float dot_f32_c(const float *w, const float *x, int64_t k)
+{
+    float s[8] = { 0 };
+    int64_t i = 0;
+    for (; i + 8 <= k; i += 8)
+        for (int j = 0; j < 8; j++) s[j] += w[i + j] * x[i + j];
+    for (; i < k; i++) s[0] += w[i] * x[i];
+    return ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
+}
+
+static float bf16_to_f32(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static float dot_bf16_c(const uint16_t *w, const float *x, int64_t k)
+{
+    float s[8] = { 0 };
+    int64_t i = 0;
+    for (; i + 8 <= k; i += 8)
+        for (int j = 0; j < 8; j++) s[j] += bf16_to_f32(w[i + j]) * x[i + j];
+    for (; i < k; i++) s[0] += bf16_to_f32(w[i]) * x[i];
+    return ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
+}
+
+__attribute__((target("avx2,fma"))) static float hsum256(__m256 v)
+{
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+}
+
+__attribute__((target("avx2,fma"))) static float dot_f32_avx2(const float *w, const float *x, int64_t k)
+{
+    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+    int64_t i = 0;
+    for (; i + 32 <= k; i += 32) {
+        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(w + i), _mm256_loadu_ps(x + i), a0);
+        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(w + i + 8), _mm256_loadu_ps(x + i + 8), a1);
+        a2 = _mm256_fmadd_ps(_mm256_loadu_ps(w + i + 16), _mm256_loadu_ps(x + i + 16), a2);
+        a3 = _mm256_fmadd_ps(_mm256_loadu_ps(w + i + 24), _mm256_loadu_ps(x + i + 24), a3);
+    }
+    for (; i + 8 <= k; i += 8) a0 = _mm256_fmadd_ps(_mm256_loadu_ps(w + i), _mm256_loadu_ps(x + i), a0);
+    float s = hsum256(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
+    for (; i < k; i++) s += w[i] * x[i];
+    return s;
+}
+
+/* Eight bf16 at p widened to f32: each is the top half of its f32. */
+__attribute__((target("avx2,fma"))) static inline __m256 load_bf16x8(const uint16_t *p)
+{
+    __m256i v = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
+}
+
+__attribute__((target("avx2,fma"))) static float dot_bf16_avx2(const uint16_t *w, const float *x, int64_t k)
+{
+    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+    int64_t i = 0;
+    for (; i + 32 <= k; i += 32) {
+        a0 = _mm256_fmadd_ps(load_bf16x8(w + i), _mm256_loadu_ps(x + i), a0);
+        a1 = _mm256_fmadd_ps(load_bf16x8(w + i + 8), _mm256_loadu_ps(x + i + 8), a1);
+        a2 = _mm256_fmadd_ps(load_bf16x8(w + i + 16), _mm256_loadu_ps(x + i + 16), a2);
+        a3 = _mm256_fmadd_ps(load_bf16x8(w + i + 24), _mm256_loadu_ps(x + i + 24), a3);
+    }
+    for (; i + 8 <= k; i += 8) a0 = _mm256_fmadd_ps(load_bf16x8(w + i), _mm256_loadu_ps(x + i), a0);
+    float s = hsum256(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
+    for (; i < k; i++) s += bf16_to_f32(w[i]) * x[i];
+    return s;
+}
+
+static float dot_f32(const float *w, const float *x, int64_t k)
+{
+    return use_avx2() ? dot_f32_avx2(w, x, k) : dot_f32_c(w, x, k);
+}
+
+static float dot_bf16(const uint16_t *w, const float *x, int64_t k)
+{
+    return use_avx2() ? dot_bf16_avx2(w, x, k) : dot_bf16_c(w, x, k);
+}
+
+/* ---- Q8_0: blocks of {f16 d; i8 q[32]}, dotted with a Q8_0-quantized x (ggml's way) ---- */
+
+typedef struct q8_block { float d; int8_t q[32]; } q8_block;   /* one block of x: d * q[j] */
+
+static float half_to_f32(const uint8_t *p)
+{
+    uint16_t h = (uint16_t)(p[0] | p[1] << 8);
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = h >> 10 & 0x1F, man = h & 0x3FF;
+    if (e == 0) {
+        float mag = (float)man * 0x1p-24f;
+        return sign ? -mag : mag;
+    }
+    uint32_t u = sign | (e == 31 ? 0x7F800000u | man << 13 : (e + 112) << 23 | man << 13);
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* x (k floats, k a multiple of 32) as Q8_0 blocks: d = max|x| / 127, q = x / d rounded. */
+static void quantize_q8(const float *x, int64_t k, q8_block *y)
+{
+    for (int64_t b = 0; b < k / 32; b++, x += 32) {
+        float amax = 0;
+        for (int j = 0; j < 32; j++) amax = fmaxf(amax, fabsf(x[j]));
+        float d = amax / 127, id = d ? 1 / d : 0;
+        y[b].d = d;
+        for (int j = 0; j < 32; j++) y[b].q[j] = (int8_t)lrintf(x[j] * id);
+    }
+}
+
+static float dot_q8_c(const uint8_t *w, const q8_block *x, int64_t nb)
+{
+    float s = 0;
+    for (int64_t b = 0; b < nb; b++, w += 34) {
+        int32_t acc = 0;
+        for (int j = 0; j < 32; j++) acc += (int8_t)w[2 + j] * x[b].q[j];
+        s += (float)acc * (half_to_f32(w) * x[b].d);
+    }
+    return s;
+}
+
+/* 32 products of signed bytes summed in i32 lanes: |w| * (x with w's sign), as maddubs needs. */
+__attribute__((target("avx2,fma,f16c"))) static float dot_q8_avx2(const uint8_t *w, const q8_block *x, int64_t nb)
+{
+    __m256 acc = _mm256_setzero_ps();
+    const __m256i ones = _mm256_set1_epi16(1);
+    for (int64_t b = 0; b < nb; b++, w += 34) {
+        __m256i wq = _mm256_loadu_si256((const __m256i *)(w + 2));
+        __m256i xq = _mm256_loadu_si256((const __m256i *)x[b].q);
+        __m256i p16 = _mm256_maddubs_epi16(_mm256_sign_epi8(wq, wq), _mm256_sign_epi8(xq, wq));
+        __m256 p = _mm256_cvtepi32_ps(_mm256_madd_epi16(p16, ones));
+        uint16_t h = (uint16_t)(w[0] | w[1] << 8);
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(_cvtsh_ss(h) * x[b].d), p, acc);
+    }
+    return hsum256(acc);
+}
+
+/* ---- tasks ------------------------------------------------------------------- */
+
+/* Has W row j been computed as f32 (and so possibly written)? Then it is read as f32. */
+static bool row_touched(const mv_plan *p, int64_t j)
+{
+    int64_t lo = (int64_t)(p->w - (const char *)p->st->data) + j * p->rs * 4;
+    return tl_storage_touched(p->st, lo, lo + p->k * 4);
+}
+
+static const float *f32_row(const mv_plan *p, int64_t j)
+{
+    const float *r = (const float *)p->w + j * p->rs;
+    if (p->kind == W_QUANT) tl_storage_materialize((tl_storage *)p->st, (const char *)r - (const char *)p->st->data,
+                                                   (const char *)(r + p->k) - (const char *)p->st->data);
+    return r;
+}
+
+/* Rows [j0, j1) of W against every x row, one dot each. scratch: k floats (quantized W). */
+static void rows_dot(const mv_plan *p, int64_t j0, int64_t j1, float *scratch)
+{
+    for (int64_t j = j0; j < j1; j++) {
+        float *o = p->out + j * p->os_w;
+        if (p->kind == W_BF16) {
+            const uint16_t *r = (const uint16_t *)p->w + j * p->rs;
+            for (int64_t i = 0; i < p->m; i++) o[i * p->os_x] = dot_bf16(r, p->x + i * p->k, p->k);
+            continue;
+        }
+        const float *r;
+        if (p->kind == W_QUANT && !row_touched(p, j)) {
+            const uint8_t *blk = p->qblocks + (size_t)((p->qfirst + j * p->rs) / p->qbs) * p->qbb;
+            if (p->xq) {                   /* Q8_0 against Q8_0 x */
+                const q8_block *xq = p->xq;
+                int64_t nb = p->k / 32;
+                for (int64_t i = 0; i < p->m; i++)
+                    o[i * p->os_x] = use_avx2() ? dot_q8_avx2(blk, xq + i * nb, nb) : dot_q8_c(blk, xq + i * nb, nb);
+                continue;
+            }
+            io_dequant(p->qblocks, p->qtype, p->qfirst + j * p->rs, p->k, scratch);
+            r = scratch;
+        } else {
+            r = f32_row(p, j);
+        }
+        for (int64_t i = 0; i < p->m; i++) o[i * p->os_x] = dot_f32(r, p->x + i * p->k, p->k);
+    }
+}
+
+static int rows_task(void *ctx, int64_t t)
+{
+    const mv_plan *p = ctx;
+    int64_t j0 = t * p->rows_per_task, j1 = j0 + p->rows_per_task < p->n ? j0 + p->rows_per_task : p->n;
+    float *scratch = NULL;
+    if (p->kind == W_QUANT && !(scratch = malloc((size_t)p->k * sizeof *scratch))) {
+        tl_seterr("out of memory");
+        return -1;
+    }
+    rows_dot(p, j0, j1, scratch);
+    free(scratch);
+    return 0;
+}
+
+/* Quantized W against many x rows: the task's W rows are dequantized (or read, where
+   computed already) into a bounded tile, then one gemm multiplies x by the tile. */
+static int qtile_task(void *ctx, int64_t t)
+{
+    const mv_plan *p = ctx;
+    int64_t j0 = t * p->rows_per_task, rows = p->n - j0 < p->rows_per_task ? p->n - j0 : p->rows_per_task;
+    float *tile = malloc((size_t)(rows * p->k) * sizeof *tile);
+    if (!tile) {
+        tl_seterr("out of memory");
+        return -1;
+    }
+    for (int64_t r = 0; r < rows; r++) {
+        if (row_touched(p, j0 + r)) memcpy(tile + r * p->k, f32_row(p, j0 + r), (size_t)p->k * sizeof *tile);
+        else io_dequant(p->qblocks, p->qtype, p->qfirst + (j0 + r) * p->rs, p->k, tile + r * p->k);
+    }
+    /* out[i, j0 + r] = x[i, :] . tile[r, :]; out's x axis or W axis is the unit one */
+    if (p->os_w == 1)
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (blasint)p->m, (blasint)rows, (blasint)p->k, 1.0f, p->x,
+                    (blasint)p->k, tile, (blasint)p->k, 0.0f, p->out + j0, (blasint)p->os_x);
+    else
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (blasint)rows, (blasint)p->m, (blasint)p->k, 1.0f, tile,
+                    (blasint)p->k, p->x, (blasint)p->k, 0.0f, p->out + j0 * p->os_w, (blasint)p->os_w);
+    free(tile);
+    return 0;
+}
+
+/* ---- planning ---------------------------------------------------------------- */
+
+/* Fills the W part of p from w2 (a 2-d view whose axis `kax` is the shared axis,
+   with unit stride); false when W cannot be read row by row. */
+static bool plan_weight(mv_plan *p, const tl_tensor *w2, int kax)
+{
+    int64_t k = w2->shape[kax], n = w2->shape[1 - kax];
+    int64_t ks = w2->strides[kax], rs = w2->strides[1 - kax];
+    if ((ks != 1 && k > 1) || n < 1 || k < 1) return false;
+    if (n == 1) rs = k;
+    p->n = n;
+    p->k = k;
+    p->rs = rs;
+    p->st = w2->storage;
+    if (w2->dtype == TL_BF16) p->kind = W_BF16;
+    else if (w2->dtype != TL_F32) return false;
+    else if (tl_storage_quant(w2->storage, &p->qblocks, &p->qtype)) {
+        p->kind = W_QUANT;
+        io_quant_block(p->qtype, &p->qbs, &p->qbb);
+        p->qfirst = w2->offset;
+        if (k % p->qbs || rs % p->qbs || w2->offset % p->qbs || rs < k) return false;
+    } else
+        p->kind = W_F32;
+    if (p->kind != W_QUANT) p->w = (const char *)tl_tensor_data(w2);   /* not lazy: no work */
+    else p->w = (const char *)w2->storage->data + w2->offset * 4;
+    return true;
+}
+
+/* Is t a plain f32, f16 or bf16 operand (x), and does W suit the row path? */
+static bool worth_it(const mv_plan *p, const tl_tensor *x, int64_t m)
+{
+    if (x->dtype != TL_F32 && x->dtype != TL_BF16 && x->dtype != TL_F16) return false;
+    return p->kind == W_QUANT || (m <= MATVEC_MAX_ROWS && p->n * p->k >= MATVEC_MIN_WEIGHTS);
+}
+
+static int run_plan(mv_plan *p)
+{
+    q8_block *xq = NULL;
+    p->xq = NULL;
+    bool tiles = p->kind == W_QUANT && p->m > MATVEC_MAX_ROWS;
+    if (p->kind == W_QUANT && p->qtype == 8 && !tiles) {
+        xq = malloc((size_t)(p->m * (p->k / 32)) * sizeof *xq);
+        if (!xq) {
+            tl_seterr("out of memory");
+            return -1;
+        }
+        for (int64_t i = 0; i < p->m; i++) quantize_q8(p->x + i * p->k, p->k, xq + i * (p->k / 32));
+        p->xq = xq;
+    }
+    int64_t per = TASK_WEIGHTS / p->k;
+    if (tiles) per = QTILE_FLOATS / p->k;
+    if (per < 1) per = 1;
+    p->rows_per_task = per;
+    int64_t ntasks = (p->n + per - 1) / per;
+    int rc;
+    if (tl_threads_for(p->n * p->k) > 1) rc = tl_parallel_for(ntasks, tiles ? qtile_task : rows_task, p);
+    else {
+        rc = 0;
+        for (int64_t t = 0; t < ntasks && rc == 0; t++) rc = (tiles ? qtile_task : rows_task)(p, t);
+    }
+    free(xq);
+    return rc;
+}
+
+int tl_matmul_rows(const tl_tensor *a, const tl_tensor *b, tl_tensor **out)
+{
+    if (a->ndim > 2 || b->ndim > 2 || a->ndim < 1 || b->ndim < 1) return 0;
+    tl_dtype dt = tl_promote(a->dtype, b->dtype);
+    if (dt != TL_F32 && dt != TL_BF16) return 0;
+    mv_plan p = { 0 };
+    const tl_tensor *x;
+    bool w_is_b;
+    int64_t k = a->shape[a->ndim - 1];
+    if (b->shape[0] != k) return 0;    /* the general path reports the mismatch */
+    /* which operand is W: prefer a quantized one, then the one with rows along k */
+    bool b_ok = b->ndim == 2 && plan_weight(&p, b, 0);
+    mv_plan pa = { 0 };
+    bool a_ok = a->ndim == 2 && plan_weight(&pa, a, 1);
+    if (a_ok && (!b_ok || (pa.kind == W_QUANT && p.kind != W_QUANT))) {
+        p = pa;
+        w_is_b = false;
+        x = b;
+    } else if (b_ok) {
+        w_is_b = true;
+        x = a;
+    } else
+        return 0;
+    int64_t m = w_is_b ? (a->ndim == 2 ? a->shape[0] : 1) : (b->ndim == 2 ? b->shape[1] : 1);
+    if (m < 1 || !worth_it(&p, x, m)) return 0;
+    if (p.kind == W_QUANT && (m * k > INT32_MAX || p.n > INT32_MAX)) return 0;
+
+    /* x as m contiguous f32 rows of k: a's rows, or b's columns */
+    tl_tensor *xt = w_is_b || x->ndim == 1 ? (tl_tensor_retain((tl_tensor *)x), (tl_tensor *)x) : tl_view_transpose(x);
+    tl_tensor *xc = NULL;
+    if (xt && xt->dtype == TL_F32 && tl_is_contiguous(xt)) xc = xt;
+    else if (xt) {
+        xc = tl_cast(xt, TL_F32);
+        tl_tensor_release(xt);
+    }
+    if (!xc) return -1;
+    int64_t oshape[2];
+    int ond = 0;
+    if (w_is_b) {
+        if (a->ndim == 2) oshape[ond++] = m;
+        oshape[ond++] = p.n;
+        p.os_x = p.n;
+        p.os_w = 1;
+    } else {
+        oshape[ond++] = p.n;
+        if (b->ndim == 2) oshape[ond++] = m;
+        p.os_x = 1;
+        p.os_w = m;
+    }
+    tl_tensor *o = tl_tensor_empty(TL_F32, ond, oshape);
+    p.x = o ? tl_tensor_data(xc) : NULL;
+    p.m = m;
+    p.out = o ? tl_tensor_data(o) : NULL;
+    int rc = o ? run_plan(&p) : -1;
+    tl_tensor_release(xc);
+    if (rc == 0 && dt != TL_F32) {
+        tl_tensor *c = tl_cast(o, dt);
+        tl_tensor_release(o);
+        o = c;
+    }
+    if (rc < 0 || !o) {
+        if (o && rc < 0) tl_tensor_release(o);
+        return -1;
+    }
+    *out = o;
+    return 1;
+}
