@@ -1,4 +1,4 @@
-/* io_lazy.c — dequantized GGUF tensors over lazy storage: each 1 MiB chunk is computed before its first access */
+/* io_lazy.c — dequantized GGUF tensors over lazy storage: each 64 KiB chunk is computed before its first access */
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -11,7 +11,8 @@
    storage owns a private mapping of the quantized bytes, so the tensor
    outlives the loaded file's mapping. */
 
-#define CHUNK ((size_t)1 << 20)          /* bytes of f32 produced at a time: whole blocks of every type */
+#define CHUNK ((size_t)1 << 16)          /* bytes of f32 produced at a time: whole blocks of every type;
+                                            small, so a row lookup (an embedding) computes little */
 
 /* What a lazy storage needs to compute its chunks. */
 typedef struct quant_source {
