@@ -97,22 +97,6 @@ __attribute__((target("avx2,fma"))) static float hsum256(__m256 v)
     return _mm_cvtss_f32(s);
 }
 
-__attribute__((target("avx2,fma"))) static float dot_f32_avx2(const float *w, const float *x, int64_t k)
-{
-    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-    int64_t i = 0;
-    for (; i + 32 <= k; i += 32) {
-        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(w + i), _mm256_loadu_ps(x + i), a0);
-        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(w + i + 8), _mm256_loadu_ps(x + i + 8), a1);
-        a2 = _mm256_fmadd_ps(_mm256_loadu_ps(w + i + 16), _mm256_loadu_ps(x + i + 16), a2);
-        a3 = _mm256_fmadd_ps(_mm256_loadu_ps(w + i + 24), _mm256_loadu_ps(x + i + 24), a3);
-    }
-    for (; i + 8 <= k; i += 8) a0 = _mm256_fmadd_ps(_mm256_loadu_ps(w + i), _mm256_loadu_ps(x + i), a0);
-    float s = hsum256(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
-    for (; i < k; i++) s += w[i] * x[i];
-    return s;
-}
-
 /* Eight bf16 at p widened to f32: each is the top half of its f32. */
 __attribute__((target("avx2,fma"))) static inline __m256 load_bf16x8(const uint16_t *p)
 {
@@ -120,21 +104,28 @@ __attribute__((target("avx2,fma"))) static inline __m256 load_bf16x8(const uint1
     return _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
 }
 
-__attribute__((target("avx2,fma"))) static float dot_bf16_avx2(const uint16_t *w, const float *x, int64_t k)
-{
-    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-    int64_t i = 0;
-    for (; i + 32 <= k; i += 32) {
-        a0 = _mm256_fmadd_ps(load_bf16x8(w + i), _mm256_loadu_ps(x + i), a0);
-        a1 = _mm256_fmadd_ps(load_bf16x8(w + i + 8), _mm256_loadu_ps(x + i + 8), a1);
-        a2 = _mm256_fmadd_ps(load_bf16x8(w + i + 16), _mm256_loadu_ps(x + i + 16), a2);
-        a3 = _mm256_fmadd_ps(load_bf16x8(w + i + 24), _mm256_loadu_ps(x + i + 24), a3);
+__attribute__((target("avx2,fma"))) static inline __m256 load_f32x8(const float *p) { return _mm256_loadu_ps(p); }
+static inline float f32_id(float f) { return f; }
+
+/* dot_T_avx2(w, x, k): four accumulators of eight lanes; W rows of element type T widened by LOAD. */
+#define DOT_AVX2(NAME, T, LOAD, SCALAR)                                                              \
+    __attribute__((target("avx2,fma"))) static float NAME(const T *w, const float *x, int64_t k)    \
+    {                                                                                              \
+        __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;                                \
+        int64_t i = 0;                                                                             \
+        for (; i + 32 <= k; i += 32) {                                                             \
+            a0 = _mm256_fmadd_ps(LOAD(w + i), _mm256_loadu_ps(x + i), a0);                         \
+            a1 = _mm256_fmadd_ps(LOAD(w + i + 8), _mm256_loadu_ps(x + i + 8), a1);                 \
+            a2 = _mm256_fmadd_ps(LOAD(w + i + 16), _mm256_loadu_ps(x + i + 16), a2);               \
+            a3 = _mm256_fmadd_ps(LOAD(w + i + 24), _mm256_loadu_ps(x + i + 24), a3);               \
+        }                                                                                          \
+        for (; i + 8 <= k; i += 8) a0 = _mm256_fmadd_ps(LOAD(w + i), _mm256_loadu_ps(x + i), a0);  \
+        float s = hsum256(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));            \
+        for (; i < k; i++) s += SCALAR(w[i]) * x[i];                                               \
+        return s;                                                                                  \
     }
-    for (; i + 8 <= k; i += 8) a0 = _mm256_fmadd_ps(load_bf16x8(w + i), _mm256_loadu_ps(x + i), a0);
-    float s = hsum256(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
-    for (; i < k; i++) s += bf16_to_f32(w[i]) * x[i];
-    return s;
-}
+DOT_AVX2(dot_f32_avx2, float, load_f32x8, f32_id)
+DOT_AVX2(dot_bf16_avx2, uint16_t, load_bf16x8, bf16_to_f32)
 
 static float dot_f32(const float *w, const float *x, int64_t k)
 {
