@@ -243,6 +243,7 @@ static void rows_dot(const mv_plan *p, int64_t j0, int64_t j1, float *scratch)
 static int rows_task(void *ctx, int64_t t)
 {
     const mv_plan *p = ctx;
+    if (tl_check_interrupt() < 0) return -1;   /* Ctrl-C between tasks */
     int64_t j0 = t * p->rows_per_task, j1 = j0 + p->rows_per_task < p->n ? j0 + p->rows_per_task : p->n;
     float *scratch = NULL;
     if (p->kind == W_QUANT && !(scratch = malloc((size_t)p->k * sizeof *scratch))) {
@@ -259,6 +260,7 @@ static int rows_task(void *ctx, int64_t t)
 static int qtile_task(void *ctx, int64_t t)
 {
     const mv_plan *p = ctx;
+    if (tl_check_interrupt() < 0) return -1;
     int64_t j0 = t * p->rows_per_task, rows = p->n - j0 < p->rows_per_task ? p->n - j0 : p->rows_per_task;
     float *tile = malloc((size_t)(rows * p->k) * sizeof *tile);
     if (!tile) {
