@@ -109,7 +109,7 @@ static bool parse_number(Interp *I, CallArgs *a, tl_dtype to, Value *num)
     const Str *s = a->pos[0].as.s;
     char buf[128], *end;
     if (s->len >= sizeof buf || memchr(s->data, '\0', s->len))
-        return interp_error(I, a->at, "%s(): cannot parse a number from a string of %zu bytes", a->self->name, s->len);
+        return interp_error(I, a->at, ValueError, "%s(): cannot parse a number from a string of %zu bytes", a->self->name, s->len);
     memcpy(buf, s->data, s->len);
     buf[s->len] = '\0';
     errno = 0;
@@ -120,8 +120,8 @@ static bool parse_number(Interp *I, CallArgs *a, tl_dtype to, Value *num)
     else d = strtod(buf, &end);
     bool spaces_only = end != buf && strspn(end, " \t\n\r") == strlen(end);
     if (!spaces_only || (integer && !isdigit((unsigned char)end[-1])))
-        return interp_error(I, a->at, "%s(): '%s' is not %s", a->self->name, buf, integer ? "an integer" : "a number");
-    if (integer && errno == ERANGE) return interp_error(I, a->at, "%s(): '%s' does not fit i64", a->self->name, buf);
+        return interp_error(I, a->at, ValueError, "%s(): '%s' is not %s", a->self->name, buf, integer ? "an integer" : "a number");
+    if (integer && errno == ERANGE) return interp_error(I, a->at, ValueError, "%s(): '%s' does not fit i64", a->self->name, buf);
     *num = integer ? val_i64(i) : val_f64(d);
     return true;
 }

@@ -247,7 +247,7 @@ static int rows_task(void *ctx, int64_t t)
     int64_t j0 = t * p->rows_per_task, j1 = j0 + p->rows_per_task < p->n ? j0 + p->rows_per_task : p->n;
     float *scratch = NULL;
     if (p->kind == W_QUANT && !(scratch = malloc((size_t)p->k * sizeof *scratch))) {
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         return -1;
     }
     rows_dot(p, j0, j1, scratch);
@@ -264,7 +264,7 @@ static int qtile_task(void *ctx, int64_t t)
     int64_t j0 = t * p->rows_per_task, rows = p->n - j0 < p->rows_per_task ? p->n - j0 : p->rows_per_task;
     float *tile = malloc((size_t)(rows * p->k) * sizeof *tile);
     if (!tile) {
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         return -1;
     }
     for (int64_t r = 0; r < rows; r++) {
@@ -325,7 +325,7 @@ static int run_plan(mv_plan *p)
     if (p->kind == W_QUANT && p->qtype == 8 && !tiles) {
         xq = malloc((size_t)(p->m * (p->k / 32)) * sizeof *xq);
         if (!xq) {
-            tl_seterr("out of memory");
+            tl_seterr(MemoryError, "out of memory");
             return -1;
         }
         for (int64_t i = 0; i < p->m; i++) quantize_q8(p->x + i * p->k, p->k, xq + i * (p->k / 32));
