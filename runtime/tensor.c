@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -472,7 +473,9 @@ static tl_tensor *header_new(tl_storage *s, tl_dtype dtype, int ndim, const int6
         tl_seterr(MemoryError, "out of memory");
         return NULL;
     }
-    memset(t, 0, sizeof *t);
+    /* Only the fields before shape are cleared: shape and strides are read up to ndim, and
+       clearing all TL_MAXDIM of each cost more than the rest of building a view. */
+    memset(t, 0, offsetof(tl_tensor, shape));
     t->refcount = 1;
     t->storage = s;
     tl_storage_retain(s);
