@@ -112,6 +112,7 @@ struct FnDef {
     Span at;
     /* filled by the resolver */
     int nslots;             /* locals including params */
+    bool makes_closures;    /* its body defines a function (fn or lambda): its frame may outlive the call */
     char **slot_names;
 };
 

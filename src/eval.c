@@ -74,24 +74,46 @@ static HOT_INLINE void store_slot(Value *s, Value v)
 
 /* ---- calls ------------------------------------------------------------- */
 
+/* Locals of a function that defines no function live on the C stack up to this many. */
+#define STACK_SLOTS 16
+
+/* Ends a call's frame: a C-stack frame releases its slots (nothing else can refer to
+   it: only closures keep frames, and its function makes none); a heap frame its reference. */
+static HOT_INLINE void call_frame_end(Frame *f, bool on_stack)
+{
+    if (!on_stack) { frame_release(f); return; }
+    for (int i = 0; i < f->nslots; i++) val_release(f->slots[i]);
+}
+
 /* Binds arguments to parameters in a new frame and runs the body. */
 static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *body_ran)
 {
     Interp *I = C->I;
     FnDef *def = fn->def;
+    /* The caller holds fn, and fn its defining frame, for the whole call: a stack
+       frame's parent needs no reference of its own. */
+    Value stack_slots[STACK_SLOTS];
+    Frame stack_frame;
+    bool on_stack = !def->makes_closures && def->nslots <= STACK_SLOTS;
     if (a->npos > def->nparams)
         return interp_error(I, a->at, TypeError, "%s() takes %d argument%s but %d were given", def->name, def->nparams,
                             def->nparams == 1 ? "" : "s", a->npos);
     if (!interp_check_repeated(I, a, def->name, def->nparams, (const char *const *)def->params)) return false;
-    Frame *f = frame_new(fn->env, def->nslots);
-    if (!f) return interp_error_rt(I, a->at);
+    Frame *f = &stack_frame;
+    if (on_stack) {
+        stack_frame = (Frame){ .refcount = 1, .parent = fn->env, .nslots = def->nslots, .cap = def->nslots,
+                               .slots = stack_slots };
+        for (int i = 0; i < def->nslots; i++) stack_slots[i].kind = V_UNDEF;
+    } else if (!(f = frame_new(fn->env, def->nslots))) {
+        return interp_error_rt(I, a->at);
+    }
     for (int i = 0; i < a->npos; i++) f->slots[i] = val_retain(a->pos[i]);
     for (int k = 0; k < a->nkw; k++) {
         int p = -1;
         for (int i = 0; i < def->nparams; i++)
             if (strcmp(def->params[i], a->kwnames[k]) == 0) p = i;
         if (p < 0) {
-            frame_release(f);
+            call_frame_end(f, on_stack);
             return interp_error(I, a->at, TypeError, "%s() got an unexpected keyword argument '%s'", def->name, a->kwnames[k]);
         }
         val_release(f->slots[p]);   /* only a repeated keyword gets here twice; the parser refuses it */
@@ -100,7 +122,7 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
     for (int i = 0; i < def->nparams; i++) {
         if (f->slots[i].kind != V_UNDEF) continue;
         if (!fn->has_default[i]) {
-            frame_release(f);
+            call_frame_end(f, on_stack);
             return interp_error(I, a->at, TypeError, "%s() missing argument '%s'", def->name, def->params[i]);
         }
         f->slots[i] = val_retain(fn->defaults[i]);
@@ -117,7 +139,7 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
         else if (x == X_BREAK || x == X_CONTINUE) ok = interp_error(I, def->at, SyntaxError, "break or continue outside a loop");
         else *out = val_none();
     }
-    frame_release(f);
+    call_frame_end(f, on_stack);
     return ok;
 }
 

@@ -102,8 +102,11 @@ static void resolve_node(Resolver *R, Scope *s, Node *n)
     switch (n->kind) {
     case N_NAME: bind_name(R, s, n, n->name); return;
     case N_FOR: case N_TRY: bind_name(R, s, n, n->name); break;
-    case N_FNDEF: bind_name(R, s, n, n->name); resolve_fn(R, s, n->fn); return;
-    case N_LAMBDA: resolve_fn(R, s, n->fn); return;
+    case N_FNDEF: case N_LAMBDA:   /* a closure over s's frame: that frame cannot live on the C stack */
+        if (s) s->fn->makes_closures = true;
+        if (n->kind == N_FNDEF) bind_name(R, s, n, n->name);
+        resolve_fn(R, s, n->fn);
+        return;
     case N_ATTR: case N_METHOD: bind_name(R, s, n, n->name); break;  /* a.f(x) is f(a, x) */
     case N_BINARY:
         if (!R->in_chain && (n->fuse || (n->fuse = fuse_plan_new(n)) != NULL)) {
