@@ -609,11 +609,44 @@ static bool call_has_keywords(const Node *call)
     return false;
 }
 
+/* A number operand read without a reference (numbers are not refcounted): a name
+   holding a number, or a number literal. False for anything else, having run nothing. */
+static HOT_INLINE bool operand_number(Ctx *C, const Node *n, Value *out)
+{
+    if (n->kind == N_NAME) {
+        const Value *s = slot_of(C, n);
+        if (s->kind != V_NUM) return false;
+        *out = *s;
+        return true;
+    }
+    if (n->kind == N_INT) *out = val_i64(n->ival);
+    else if (n->kind == N_FLOAT) *out = val_f64(n->fval);
+    else return false;
+    out->weak = true;
+    return true;
+}
+
+/* `x = a OP b` over f64/i64 numbers in names or literals, the statement of scalar
+   loops, run by a loop without going through exec: the same values and the same
+   element functions as exec's N_ASSIGN case. False, having run nothing, for any
+   other statement or operands (exec then runs it). */
+static HOT_INLINE bool assign_scalar_quick(Ctx *C, const Node *n)
+{
+    if (n->kind != N_ASSIGN || n->a->kind != N_NAME || n->b->kind != N_BINARY || n->b->fuse) return false;
+    const Node *rhs = n->b;
+    Value a, b, v;
+    if (!operand_number(C, rhs->a, &a) || !operand_number(C, rhs->b, &b) || !arith_scalar_quick(rhs->op, a, b, &v))
+        return false;
+    store_slot(slot_of(C, n->a), v);
+    return true;
+}
+
 /* Runs a loop body: its statements directly when it is a block (one call level fewer per iteration). */
 static HOT_INLINE Exec exec_body(Ctx *C, Node *body)
 {
     if (body->kind != N_BLOCK) return exec(C, body);
     for (int i = 0; i < body->n; i++) {
+        if (assign_scalar_quick(C, body->list[i])) continue;
         Exec x = exec(C, body->list[i]);
         if (x != X_NORMAL) return x;
     }
@@ -675,6 +708,7 @@ static Exec exec_for_range(Ctx *C, Node *n, int64_t start, int64_t step, uint64_
         if (interrupted(C, n->at)) return X_ERROR;
         Value item = val_i64((int64_t)((uint64_t)start + i * (uint64_t)step));
         store_slot(local ? local : slot_of(C, n), item);
+        if (assign_scalar_quick(C, body)) continue;
         Exec x = body->kind == N_BLOCK ? exec_body(C, body) : exec(C, body);
         if (x == X_BREAK) return X_NORMAL;
         if (x != X_NORMAL && x != X_CONTINUE) return x;
