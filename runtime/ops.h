@@ -154,8 +154,12 @@ tl_dtype tl_reduce_result_dtype(tl_redop op, tl_dtype input);
    input's values in the result dtype (numpy) rather than an error. */
 const char *tl_redop_name(tl_redop op);
 bool tl_redop_allows_no_axes(tl_redop op);
+/* Whether the reduction takes numpy's dtype= (redop_list.h). */
+bool tl_redop_takes_dtype(tl_redop op);
 tl_tensor *tl_reduce(tl_redop op, const tl_tensor *a, int naxes, const int *axes, bool keepdims, int64_t ddof);
 tl_tensor *tl_cumsum(const tl_tensor *a, int axis /* TL_AXIS_NONE: flattened */);
+/* Running sums (TL_RSUM) or products (TL_RPROD) along axis, in the result dtype of sum. */
+tl_tensor *tl_cumulative(tl_redop op, const tl_tensor *a, int axis /* TL_AXIS_NONE: flattened */);
 
 /* Linear algebra (linalg.c): numpy matmul rules, batching with broadcast. */
 tl_tensor *tl_matmul(const tl_tensor *a, const tl_tensor *b);

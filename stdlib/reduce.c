@@ -1,4 +1,4 @@
-/* reduce.c — reductions (sum prod mean var std min max argmin argmax any all norm logsumexp) and cumsum */
+/* reduce.c — reductions (redop_list.h: sum ... logsumexp, the nan-reductions) and cumsum/cumprod */
 #include "builtins.h"
 
 /* axis=() reduces over no axis: the values themselves in the result dtype (numpy), for the ops where that is defined. */
@@ -9,23 +9,54 @@ static tl_tensor *reduce_no_axes(tl_redop op, const tl_tensor *t)
     return NULL;
 }
 
-/* sum(x, axis=none, keepdims=false) and the rest of the family; the row's tag is the tl_redop. */
+/* x cast to dtype= when given (numpy computes in it); *t is replaced. */
+static bool apply_dtype(Interp *I, CallArgs *a, const char *fname, int pos, tl_tensor **t, bool *given, tl_dtype *dt)
+{
+    *given = arg_find(a, pos, "dtype") != NULL;
+    if (!arg_dtype(I, a, fname, pos, "dtype", (*t)->dtype, dt)) {
+        tl_tensor_release(*t);
+        return false;
+    }
+    if (*given && (*t)->dtype != *dt) {
+        tl_tensor *c = tl_cast(*t, *dt);
+        tl_tensor_release(*t);
+        *t = c;
+        if (!c) return interp_error_rt(I, a->at);
+    }
+    return true;
+}
+
+/* The result cast to dtype= when one was given (sums of i8 with dtype=i8 stay i8; numpy's
+   var(x, dtype=c64) is c64 too). */
+static tl_tensor *finish_dtype(tl_tensor *r, bool given, tl_dtype dt)
+{
+    if (!r || !given || r->dtype == dt) return r;
+    tl_tensor *c = tl_cast(r, dt);
+    tl_tensor_release(r);
+    return c;
+}
+
+/* sum(x, axis=none, dtype=none, keepdims=false) and the rest of the family; the row's tag is the tl_redop. */
 static bool bi_reduce(Interp *I, CallArgs *a, Value *out)
 {
     static const char *const kws[] = { "axis", "keepdims", NULL };
-    static const char *const ddof_kws[] = { "axis", "keepdims", "ddof", NULL };
+    static const char *const dtype_kws[] = { "axis", "dtype", "keepdims", NULL };
+    static const char *const ddof_kws[] = { "axis", "dtype", "keepdims", "ddof", NULL };
     tl_redop op = (tl_redop)a->self->tag;
     const char *fname = a->self->name;
-    bool has_ddof = op == TL_RVAR || op == TL_RSTD;
+    bool has_ddof = op == TL_RVAR || op == TL_RSTD || op == TL_RNANVAR || op == TL_RNANSTD;
+    bool has_dtype = tl_redop_takes_dtype(op);
     bool arg_op = op == TL_RARGMIN || op == TL_RARGMAX;
     tl_tensor *t;
-    bool keepdims, all;
+    bool keepdims, all, dt_given = false;
+    tl_dtype dt;
     int64_t ddof;
     int naxes, axes[TL_MAXDIM];
-    if (!args_check(I, a, fname, 1, 2, has_ddof ? ddof_kws : kws) ||
+    if (!args_check(I, a, fname, 1, has_dtype ? 3 : 2, has_ddof ? ddof_kws : has_dtype ? dtype_kws : kws) ||
         !arg_bool(I, a, fname, -1, "keepdims", false, &keepdims) || !arg_int(I, a, fname, -1, "ddof", 0, &ddof) ||
         !arg_tensor(I, a, fname, 0, NULL, &t))
         return false;
+    if (has_dtype && !apply_dtype(I, a, fname, 2, &t, &dt_given, &dt)) return false;
     Value *axis = arg_find(a, 1, "axis");
     if (arg_op && axis && axis->kind != V_NUM) {
         tl_tensor_release(t);
@@ -39,32 +70,37 @@ static bool bi_reduce(Interp *I, CallArgs *a, Value *out)
     if (!all && naxes == 0) r = reduce_no_axes(op, t);
     else r = tl_reduce(op, t, all ? 0 : naxes, axes, keepdims, ddof);
     tl_tensor_release(t);
-    return ret_tensor(I, a, r, out);
+    return ret_tensor(I, a, finish_dtype(r, dt_given, dt), out);
 }
 
-/* cumsum(x, axis=none): running sums; none works on the flattened tensor, as numpy. */
-static bool bi_cumsum(Interp *I, CallArgs *a, Value *out)
+/* cumsum(x, axis=none, dtype=none) and cumprod: running sums or products; none works on the
+   flattened tensor, as numpy. The row's tag is TL_RSUM or TL_RPROD. */
+static bool bi_cumulative(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "axis", NULL };
+    static const char *const kws[] = { "axis", "dtype", NULL };
+    const char *fname = a->self->name;
     int64_t axis;
     tl_tensor *t;
-    if (!args_check(I, a, "cumsum", 1, 2, kws) || !arg_int(I, a, "cumsum", 1, "axis", TL_AXIS_NONE, &axis) ||
-        !arg_tensor(I, a, "cumsum", 0, NULL, &t))
+    bool dt_given;
+    tl_dtype dt;
+    if (!args_check(I, a, fname, 1, 3, kws) || !arg_int(I, a, fname, 1, "axis", TL_AXIS_NONE, &axis) ||
+        !arg_tensor(I, a, fname, 0, NULL, &t) || !apply_dtype(I, a, fname, 2, &t, &dt_given, &dt))
         return false;
     if (axis != TL_AXIS_NONE && (axis < -t->ndim || axis >= t->ndim)) {
         tl_tensor_release(t);
-        return interp_error(I, a->at, IndexError, "cumsum(): axis %lld is out of bounds for tensor of dimension %d", (long long)axis, t->ndim);
+        return interp_error(I, a->at, IndexError, "%s(): axis %lld is out of bounds for tensor of dimension %d", fname, (long long)axis, t->ndim);
     }
-    tl_tensor *r = tl_cumsum(t, (int)axis);
+    tl_tensor *r = tl_cumulative((tl_redop)a->self->tag, t, (int)axis);
     tl_tensor_release(t);
-    return ret_tensor(I, a, r, out);
+    return ret_tensor(I, a, finish_dtype(r, dt_given, dt), out);
 }
 
 /* One row per reduction of redop_list.h. */
-#define RED_ROW(arg, ENUM, NAME, WHAT, RESULT, NOAXES, SIG, HELP) { NAME, bi_reduce, SIG, HELP, ENUM },
+#define RED_ROW(arg, ENUM, NAME, WHAT, RESULT, NOAXES, DT, SIG, HELP) { NAME, bi_reduce, SIG, HELP, ENUM },
 
 const Builtin bi_reduce_table[] = {
     TL_REDOP_LIST(RED_ROW, )
-    { "cumsum", bi_cumsum, "cumsum(x, axis=none)", "running sums along axis (of the flattened tensor if none)", 0 },
+    { "cumsum", bi_cumulative, "cumsum(x, axis=none, dtype=none)", "running sums along axis (of the flattened tensor if none)", TL_RSUM },
+    { "cumprod", bi_cumulative, "cumprod(x, axis=none, dtype=none)", "running products along axis (of the flattened tensor if none)", TL_RPROD },
     { NULL, NULL, NULL, NULL, 0 },
 };

@@ -1,4 +1,4 @@
-/* kernels/reduce.c — reductions over any set of axes: dtype rules, the plan, threading, cumsum */
+/* kernels/reduce.c — reductions over any set of axes: dtype rules, the plan, threading, nan-reductions, cumsum/cumprod */
 #include <math.h>
 #include <stdlib.h>
 
@@ -8,13 +8,16 @@
 
 enum { RD_RESULT_SUM, RD_RESULT_MEAN, RD_RESULT_REAL, RD_RESULT_SAME, RD_RESULT_I64, RD_RESULT_BOOL };
 enum { RD_NOAXES_CAST, RD_NOAXES_ERROR };
-typedef struct redop_info { const char *what; uint8_t result, noaxes; } redop_info;
-#define REDOP_INFO(arg, ENUM, NAME, WHAT, RESULT, NOAXES, ...) [ENUM] = { WHAT, RD_RESULT_##RESULT, RD_NOAXES_##NOAXES },
+enum { RD_NODTYPE, RD_DTYPE };
+typedef struct redop_info { const char *what; uint8_t result, noaxes, dtype; } redop_info;
+#define REDOP_INFO(arg, ENUM, NAME, WHAT, RESULT, NOAXES, DT, ...) \
+    [ENUM] = { WHAT, RD_RESULT_##RESULT, RD_NOAXES_##NOAXES, RD_##DT },
 static const redop_info redops[TL_NREDOPS] = { TL_REDOP_LIST(REDOP_INFO, ) };
 #undef REDOP_INFO
 
 const char *tl_redop_name(tl_redop op) { return (unsigned)op < TL_NREDOPS ? redops[op].what : "?"; }
 bool tl_redop_allows_no_axes(tl_redop op) { return (unsigned)op < TL_NREDOPS && redops[op].noaxes == RD_NOAXES_CAST; }
+bool tl_redop_takes_dtype(tl_redop op) { return (unsigned)op < TL_NREDOPS && redops[op].dtype == RD_DTYPE; }
 
 tl_dtype tl_reduce_result_dtype(tl_redop op, tl_dtype in)
 {
@@ -333,7 +336,7 @@ static tl_tensor *empty_reduction(tl_redop op, tl_dtype rdt, int nd, const int64
 {
     double v;
     switch (op) {
-    case TL_RSUM: case TL_RANY: v = 0; break;
+    case TL_RSUM: case TL_RNANSUM: case TL_RANY: v = 0; break;
     case TL_RPROD: case TL_RALL: v = 1; break;
     case TL_RARGMIN: case TL_RARGMAX:
         tl_seterr(ValueError, "attempt to get %s of an empty sequence", tl_redop_name(op));
@@ -361,8 +364,10 @@ static tl_tensor *reduce_core(tl_redop op, const tl_tensor *a, const bool *mask,
     reduced_shape(a, mask, false, &knd, kshape);
     int64_t M, total;
     if (tl_shape_size(knd, kshape, &M) < 0 || tl_shape_size(a->ndim, a->shape, &total) < 0) return NULL;
+    bool none_reduced = false;                                /* a reduced axis of length 0 */
+    for (int d = 0; d < a->ndim; d++) none_reduced |= mask[d] && a->shape[d] == 0;
+    if (none_reduced) return empty_reduction(op, rdt, nd, shape);   /* numpy raises even when the output is empty */
     if (M == 0) return tl_tensor_empty(rdt, nd, shape);
-    if (total == 0) return empty_reduction(op, rdt, nd, shape);
 
     tl_dtype odt = (op == TL_RARGMIN || op == TL_RARGMAX) ? TL_I64 : w, in = w;
     int fnd;                                /* out has a's axes, 1 on the reduced ones */
@@ -519,21 +524,108 @@ static tl_tensor *logsumexp_of(const tl_tensor *a, const bool *mask, bool keepdi
     return r;
 }
 
+/* ---- nan-ignoring reductions: numpy's nanfunctions, NaN replaced by 0 and counted --- */
+
+/* x with each NaN replaced by 0 (numpy's _replace_nan); *nans gets isnan(x). */
+static tl_tensor *nan_to_zero(const tl_tensor *x, tl_tensor **nans)
+{
+    tl_tensor *m = tl_unary(TL_ISNAN, x), *z = m ? scalar_f64(x->dtype, 0.0) : NULL;
+    tl_tensor *r = z ? tl_where(m, z, x, x->dtype) : NULL;
+    if (z) tl_tensor_release(z);
+    if (r) *nans = m;
+    else if (m) tl_tensor_release(m);
+    return r;
+}
+
+/* How many values over the reduced axes are not NaN, as f64. */
+static tl_tensor *count_not_nan(const tl_tensor *nans, const bool *mask, bool keepdims)
+{
+    tl_tensor *s = reduce_core(TL_RSUM, nans, mask, keepdims);
+    if (s && !recast(&s, TL_F64)) return NULL;
+    return with_scalar(TL_ADD, with_scalar(TL_MUL, s, -1.0), (double)reduced_count(nans, mask));
+}
+
+/* tot / cnt computed in double precision and stored in tot's dtype (numpy's
+   _divide_by_count divides into its f32/f16 output through the f64 loop). Releases tot. */
+static tl_tensor *divide_by_count(tl_tensor *tot, const tl_tensor *cnt)
+{
+    if (!tot) return NULL;
+    tl_dtype dt = tot->dtype, wide = tl_is_complex(dt) ? TL_C128 : TL_F64;
+    tl_tensor *r = recast(&tot, wide) ? tl_binary(TL_DIV, tot, cnt, wide) : NULL;
+    if (tot) tl_tensor_release(tot);
+    if (r && !recast(&r, dt)) return NULL;
+    return r;
+}
+
+/* nansum, nanmean and nanvar of a float or complex tensor, in its own dtype as numpy. */
+static tl_tensor *nan_reduce(tl_redop op, const tl_tensor *a, const bool *mask, bool keepdims, int64_t ddof)
+{
+    tl_tensor *nans = NULL, *z = nan_to_zero(a, &nans);
+    if (!z) return NULL;
+    tl_tensor *r = NULL;
+    if (op == TL_RNANSUM) {
+        r = reduce_core(TL_RSUM, z, mask, keepdims);
+    } else if (op == TL_RNANMEAN) {
+        tl_tensor *cnt = count_not_nan(nans, mask, keepdims);
+        if (cnt) r = divide_by_count(reduce_core(TL_RSUM, z, mask, keepdims), cnt);
+        if (cnt) tl_tensor_release(cnt);
+    } else {   /* numpy's _nanvar: deviations from the nan-mean, NaN places zeroed, squared, summed */
+        tl_tensor *cnt = count_not_nan(nans, mask, true), *avg = NULL, *d = NULL, *dz = NULL, *zero = NULL;
+        tl_tensor *sq = NULL, *dof = NULL, *bad = NULL, *v = NULL, *nan = NULL;
+        if (cnt) avg = divide_by_count(reduce_core(TL_RSUM, z, mask, true), cnt);
+        if (avg) d = tl_binary(TL_SUB, z, avg, z->dtype);
+        if (d) zero = scalar_f64(z->dtype, 0.0);
+        if (zero) dz = tl_where(nans, zero, d, z->dtype);
+        if (dz) sq = abs_squared(dz);
+        if (sq) dof = with_scalar(TL_ADD, count_not_nan(nans, mask, keepdims), -(double)ddof);
+        if (dof) v = divide_by_count(reduce_core(TL_RSUM, sq, mask, keepdims), dof);
+        if (v) {
+            tl_tensor_retain(dof);
+            bad = with_scalar(TL_LE, dof, 0.0);
+        }
+        if (bad) nan = scalar_f64(v->dtype, NAN);
+        if (nan) r = tl_where(bad, nan, v, v->dtype);
+        tl_tensor *all[10] = { cnt, avg, d, dz, zero, sq, dof, v, nan, bad };
+        for (int i = 0; i < 10; i++) if (all[i]) tl_tensor_release(all[i]);
+    }
+    tl_tensor_release(z);
+    tl_tensor_release(nans);
+    return r;
+}
+
+/* sqrt(t), releasing t. */
+static tl_tensor *sqrt_of(tl_tensor *t)
+{
+    tl_tensor *r = t ? tl_unary(TL_SQRT, t) : NULL;
+    if (t) tl_tensor_release(t);
+    return r;
+}
+
+/* The plain reduction a nan-reduction is on values that cannot be NaN (numpy does the same). */
+static tl_redop plain_of(tl_redop op)
+{
+    switch (op) {
+    case TL_RNANSUM: return TL_RSUM;
+    case TL_RNANMEAN: return TL_RMEAN;
+    case TL_RNANVAR: return TL_RVAR;
+    case TL_RNANSTD: return TL_RSTD;
+    case TL_RNANMIN: return TL_RMIN;
+    case TL_RNANMAX: return TL_RMAX;
+    default: return op;
+    }
+}
+
 static tl_tensor *reduce_mask(tl_redop op, const tl_tensor *a, const bool *mask, bool keepdims, int64_t ddof)
 {
     tl_dtype rdt = tl_reduce_result_dtype(op, a->dtype);
+    if (plain_of(op) != op && tl_is_intlike(a->dtype)) op = plain_of(op);
     tl_tensor *r;
     switch (op) {
+    case TL_RNANSUM: case TL_RNANMEAN: case TL_RNANVAR: r = nan_reduce(op, a, mask, keepdims, ddof); break;
+    case TL_RNANSTD: r = sqrt_of(nan_reduce(TL_RNANVAR, a, mask, keepdims, ddof)); break;
     case TL_RMEAN: r = mean_of(a, mask, keepdims); break;
     case TL_RVAR: r = var_of(a, mask, keepdims, ddof); break;
-    case TL_RSTD:
-        r = var_of(a, mask, keepdims, ddof);
-        if (r) {
-            tl_tensor *s = tl_unary(TL_SQRT, r);
-            tl_tensor_release(r);
-            r = s;
-        }
-        break;
+    case TL_RSTD: r = sqrt_of(var_of(a, mask, keepdims, ddof)); break;
     case TL_RNORM: r = norm_of(a, mask, keepdims); break;
     case TL_RLOGSUMEXP: r = logsumexp_of(a, mask, keepdims); break;
     default: return reduce_core(op, a, mask, keepdims);
@@ -566,42 +658,67 @@ tl_tensor *tl_reduce(tl_redop op, const tl_tensor *a, int naxes, const int *axes
     return reduce_mask(op, a, mask, keepdims, ddof);
 }
 
-/* ---- cumsum: sequential along the axis (numpy's add.accumulate) ---------------- */
+/* ---- cumsum and cumprod: sequential along the axis (numpy's add/multiply.accumulate) ---- */
 
-typedef struct cumsum_ctx {
+typedef struct cumulative_ctx {
     tl_dtype w;
+    bool prod;
     const char *x;
     char *out;
     int64_t outer, L, inner, col_blocks;   /* inner counts reals for complex */
-} cumsum_ctx;
+} cumulative_ctx;
 
-#define CUMSUM_COLS 4096
+#define CUMULATIVE_COLS 4096
 
-/* out[k] = out[k-1] + x[k] for one outer index and a block of columns. */
-static int cumsum_task(void *vctx, int64_t t)
+/* out[k] = out[k-1] OP x[k] for one outer index and a block of columns; the
+   first row is x itself (a leading -0.0 stays -0.0, as numpy). */
+static int cumulative_task(void *vctx, int64_t t)
 {
-    cumsum_ctx *c = vctx;
+    cumulative_ctx *c = vctx;
     if (tl_check_interrupt() < 0) return -1;
-    int64_t o = t / c->col_blocks, j0 = (t % c->col_blocks) * CUMSUM_COLS;
-    int64_t n = c->inner - j0 < CUMSUM_COLS ? c->inner - j0 : CUMSUM_COLS;
+    int64_t o = t / c->col_blocks, j0 = (t % c->col_blocks) * CUMULATIVE_COLS;
+    int64_t n = c->inner - j0 < CUMULATIVE_COLS ? c->inner - j0 : CUMULATIVE_COLS;
     int64_t row = c->inner, base = o * c->L * row + j0;
-#define CUMSUM_LOOP(T)                                                                \
+#define CUMULATIVE_LOOP(T, OP)                                                        \
     {                                                                                 \
         const T *x = (const T *)c->x + base;                                          \
         T *y = (T *)c->out + base;                                                    \
-        for (int64_t j = 0; j < n; j++) y[j] = (T)0 + x[j];                           \
+        for (int64_t j = 0; j < n; j++) y[j] = x[j];                                  \
         for (int64_t k = 1; k < c->L; k++)                                            \
-            for (int64_t j = 0; j < n; j++) y[k * row + j] = y[(k - 1) * row + j] + x[k * row + j]; \
+            for (int64_t j = 0; j < n; j++) y[k * row + j] = y[(k - 1) * row + j] OP x[k * row + j]; \
     }
-    if (c->w == TL_F32 || c->w == TL_C64) CUMSUM_LOOP(float)
-    else if (c->w == TL_F64 || c->w == TL_C128) CUMSUM_LOOP(double)
-    else CUMSUM_LOOP(uint64_t)
-#undef CUMSUM_LOOP
+/* complex products: columns come in (re, im) pairs (blocks are even-sized) */
+#define CUMPROD_COMPLEX(T)                                                            \
+    {                                                                                 \
+        const T *x = (const T *)c->x + base;                                          \
+        T *y = (T *)c->out + base;                                                    \
+        for (int64_t j = 0; j < n; j++) y[j] = x[j];                                  \
+        for (int64_t k = 1; k < c->L; k++)                                            \
+            for (int64_t j = 0; j < n; j += 2) {                                      \
+                const T *p = y + (k - 1) * row + j, *q = x + k * row + j;             \
+                T re = p[0] * q[0] - p[1] * q[1], im = p[0] * q[1] + p[1] * q[0];     \
+                y[k * row + j] = re;                                                  \
+                y[k * row + j + 1] = im;                                              \
+            }                                                                         \
+    }
+    bool cplx = tl_is_complex(c->w);
+    if (c->prod && cplx && c->w == TL_C64) CUMPROD_COMPLEX(float)
+    else if (c->prod && cplx) CUMPROD_COMPLEX(double)
+    else if (c->w == TL_F32 || c->w == TL_C64) { if (c->prod) CUMULATIVE_LOOP(float, *) else CUMULATIVE_LOOP(float, +) }
+    else if (c->w == TL_F64 || c->w == TL_C128) { if (c->prod) CUMULATIVE_LOOP(double, *) else CUMULATIVE_LOOP(double, +) }
+    else if (c->prod) CUMULATIVE_LOOP(uint64_t, *)
+    else CUMULATIVE_LOOP(uint64_t, +)
+#undef CUMULATIVE_LOOP
+#undef CUMPROD_COMPLEX
     return 0;
 }
 
-tl_tensor *tl_cumsum(const tl_tensor *a, int axis)
+tl_tensor *tl_cumulative(tl_redop op, const tl_tensor *a, int axis)
 {
+    if (op != TL_RSUM && op != TL_RPROD) {
+        tl_seterr(ValueError, "invalid running reduction");
+        return NULL;
+    }
     tl_tensor *src;
     if (axis == TL_AXIS_NONE) {
         int64_t n = tl_tensor_size(a);
@@ -615,22 +732,23 @@ tl_tensor *tl_cumsum(const tl_tensor *a, int axis)
         tl_tensor_retain(src);
     }
     if (!src) return NULL;
-    tl_dtype rdt = tl_reduce_result_dtype(TL_RSUM, a->dtype), w = work_dtype(TL_RSUM, a->dtype);
+    tl_dtype rdt = tl_reduce_result_dtype(op, a->dtype), w = work_dtype(op, a->dtype);
     tl_tensor *x = (src->dtype == w && tl_is_contiguous(src)) ? (tl_tensor_retain(src), src) : tl_cast(src, w);
     tl_tensor *out = x ? tl_tensor_empty(w, src->ndim, src->shape) : NULL;
     int rc = out ? 0 : -1;
     if (rc == 0 && tl_tensor_size(out) > 0) {
-        cumsum_ctx c = { .w = w, .x = tl_tensor_data(x), .out = tl_tensor_data(out), .outer = 1, .inner = 1 };
+        cumulative_ctx c = { .w = w, .prod = op == TL_RPROD, .x = tl_tensor_data(x), .out = tl_tensor_data(out),
+                             .outer = 1, .inner = 1 };
         for (int d = 0; d < axis; d++) c.outer *= src->shape[d];
         for (int d = axis + 1; d < src->ndim; d++) c.inner *= src->shape[d];
         if (tl_is_complex(w)) c.inner *= 2;
         c.L = src->shape[axis];
-        c.col_blocks = (c.inner + CUMSUM_COLS - 1) / CUMSUM_COLS;
+        c.col_blocks = (c.inner + CUMULATIVE_COLS - 1) / CUMULATIVE_COLS;
         int64_t ntasks = c.outer * c.col_blocks;
         if (tl_threads_for(tl_tensor_size(out)) <= 1) {
-            for (int64_t t = 0; t < ntasks && rc == 0; t++) rc = cumsum_task(&c, t);
+            for (int64_t t = 0; t < ntasks && rc == 0; t++) rc = cumulative_task(&c, t);
         } else {
-            rc = tl_parallel_for(ntasks, cumsum_task, &c);
+            rc = tl_parallel_for(ntasks, cumulative_task, &c);
         }
     }
     tl_tensor_release(src);
@@ -641,3 +759,5 @@ tl_tensor *tl_cumsum(const tl_tensor *a, int axis)
     }
     return out;
 }
+
+tl_tensor *tl_cumsum(const tl_tensor *a, int axis) { return tl_cumulative(TL_RSUM, a, axis); }

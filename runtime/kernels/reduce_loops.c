@@ -1,4 +1,4 @@
-/* kernels/reduce_loops.c — reduction kernels: numpy's pairwise sums, prod, min/max, argmin/argmax, any/all */
+/* kernels/reduce_loops.c — reduction kernels: numpy's pairwise sums, prod, min/max, fmin/fmax, argmin/argmax, any/all */
 #pragma GCC optimize("O3")
 #include "loops.h"
 #include "reduce_loops.h"
@@ -191,6 +191,11 @@ FMINMAX(min_f32, TL_F32, false)
 FMINMAX(max_f32, TL_F32, true)
 FMINMAX(min_f64, TL_F64, false)
 FMINMAX(max_f64, TL_F64, true)
+/* fmin/fmax (nanmin/nanmax): a NaN loses to any number; all-NaN gives NaN. */
+MINMAX(fmin_f32, float, (x < best || best != best) ? x : best)
+MINMAX(fmax_f32, float, (x > best || best != best) ? x : best)
+MINMAX(fmin_f64, double, (x < best || best != best) ? x : best)
+MINMAX(fmax_f64, double, (x > best || best != best) ? x : best)
 MINMAX(min_i64, int64_t, x < best ? x : best)
 MINMAX(max_i64, int64_t, x > best ? x : best)
 MINMAX(min_u64, uint64_t, x < best ? x : best)
@@ -296,6 +301,10 @@ OUTER(omin_f32, float, (a <= b || a != a) ? a : b)
 OUTER(omax_f32, float, (a >= b || a != a) ? a : b)
 OUTER(omin_f64, double, (a <= b || a != a) ? a : b)
 OUTER(omax_f64, double, (a >= b || a != a) ? a : b)
+OUTER(ofmin_f32, float, (a <= b || b != b) ? a : b)
+OUTER(ofmax_f32, float, (a >= b || b != b) ? a : b)
+OUTER(ofmin_f64, double, (a <= b || b != b) ? a : b)
+OUTER(ofmax_f64, double, (a >= b || b != b) ? a : b)
 OUTER(omin_i64, int64_t, a < b ? a : b)
 OUTER(omax_i64, int64_t, a > b ? a : b)
 OUTER(omin_u64, uint64_t, a < b ? a : b)
@@ -387,6 +396,12 @@ static const tl_reduce_kernel table[TL_NREDOPS][W_N] = {
         [W_F32] = { argmax_f32, NULL }, [W_F64] = { argmax_f64, NULL },
         [W_C128] = { argmax_c128, NULL },
         [W_I64] = { argmax_i64, NULL }, [W_U64] = { argmax_u64, NULL },
+    },
+    [TL_RNANMIN] = {
+        [W_F32] = { fmin_f32, ofmin_f32, ofmin_f32_rows8 }, [W_F64] = { fmin_f64, ofmin_f64, ofmin_f64_rows8 },
+    },
+    [TL_RNANMAX] = {
+        [W_F32] = { fmax_f32, ofmax_f32, ofmax_f32_rows8 }, [W_F64] = { fmax_f64, ofmax_f64, ofmax_f64_rows8 },
     },
     [TL_RANY] = { [W_BOOL] = { any_b, oany_b, oany_b_rows8 } },
     [TL_RALL] = { [W_BOOL] = { all_b, oall_b, oall_b_rows8 } },

@@ -1,0 +1,27 @@
+import numpy as np
+import warnings
+from tlfmt import p, show
+warnings.simplefilter("ignore")
+x = np.arange(1, 7).reshape(2, 3)
+show(np.cumprod(x))
+show(np.cumprod(x, axis=0))
+show(np.cumprod(x, axis=-1))
+show(np.cumprod([True, True, False]))
+show(np.cumprod(np.array([100, 2], np.int8)))
+show(np.cumprod(np.array([200, 2], np.uint8)))
+show(np.cumprod(np.array([0.5, 4, -2], np.float32)))
+show(np.cumprod(np.array([1.5, 2, 0.5], np.float16)))
+show(np.cumprod(np.array([2, 3, 0.5], np.float32)))   # exact in bf16
+show(np.cumprod(np.array([1j, 1j, 2])))
+show(np.cumprod(np.array([1 + 1j, 1 - 1j], np.complex64)))
+show(np.cumprod(np.zeros(0)))
+show(np.cumprod(np.zeros((2, 0)), axis=1))
+show(np.cumprod(5))
+show(np.cumprod([np.inf, 0.0, 2.0]))
+show(np.cumprod([2.0, np.nan, 1.0]))
+show(np.cumprod(np.arange(24).reshape(2, 3, 4) % 3 + 1, axis=1))
+show(np.cumsum([-0.0]))
+show(np.cumsum([-0.0, -0.0]))
+show(np.cumsum(np.array([-0.0, 1], np.float32)))
+show(np.cumsum([[-0.0, 1.0], [-0.0, 2.0]], axis=0))
+show(np.cumprod([-0.0, 2.0]))
