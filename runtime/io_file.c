@@ -125,6 +125,12 @@ void io_close(io_src *s)
 
 /* ---- dtype helpers -------------------------------------------------------------- */
 
+void io_decode(void *p, int64_t n, tl_dtype dt, bool swap)
+{
+    if (swap) io_byteswap(p, n, dt);
+    if (dt == TL_BOOL) tl_bool_normalize(p, (size_t)n);
+}
+
 size_t io_dtype_align(tl_dtype dt)
 {
     size_t sz = tl_dtype_size(dt);
@@ -197,7 +203,7 @@ tl_tensor *io_tensor_copy(const void *bytes, tl_dtype dt, int ndim, const int64_
     tl_storage *st = tl_storage_new(nbytes, false);
     if (!st) return NULL;
     if (nbytes) memcpy(st->data, bytes, nbytes);
-    if (swap) io_byteswap(st->data, count, dt);
+    io_decode(st->data, count, dt, swap);
     return wrap_storage(st, dt, ndim, shape, fortran && count > 0);
 }
 
@@ -228,6 +234,9 @@ tl_tensor *io_tensor_at(io_src *s, uint64_t off, tl_dtype dt, int ndim, const in
     }
     char name[64];
     io_storage_name(name, sizeof name, s->path, tname);
+    /* bools are read now, the one exception to loading lazily: a kernel may
+       assume a bool byte is 0 or 1, and the private mapping lets us fix it */
+    io_decode((char *)m + delta, count, dt, false);
     tl_storage *st = tl_storage_mapped(m, delta + nbytes, (char *)m + delta, nbytes, name);
     if (!st) return NULL;
     return wrap_storage(st, dt, ndim, shape, fortran);

@@ -44,6 +44,9 @@ tl_tensor *io_tensor_copy(const void *bytes, tl_dtype dt, int ndim, const int64_
 
 /* Byte-swaps n elements of dtype dt in place (complex: each half). */
 void io_byteswap(void *p, int64_t n, tl_dtype dt);
+/* Turns n elements of file bytes into valid values in place: byte order (when
+   swap), and bools made 0 or 1 (a nonzero byte is true, as numpy reads it). */
+void io_decode(void *p, int64_t n, tl_dtype dt, bool swap);
 /* Alignment a dtype's elements need in memory. */
 size_t io_dtype_align(tl_dtype dt);
 /* Element count and byte count of a shape, with overflow checks (error set, no path). */

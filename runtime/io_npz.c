@@ -244,7 +244,7 @@ static tl_tensor *load_deflated(io_src *s, const zip_member *m, const char *qn)
         io_fail(s, "member %s fails its CRC-32 check (the data is corrupt)", qn);
         goto fail;
     }
-    if (h.swap) io_byteswap(t->storage->data, h.count, h.dtype);
+    io_decode(t->storage->data, h.count, h.dtype, h.swap);
     goto out;
 fail:
     if (t) tl_tensor_release(t);

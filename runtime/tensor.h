@@ -162,7 +162,11 @@ tl_tensor *tl_view_flip(const tl_tensor *t, int axis);
 tl_tensor *tl_view_diagonal(const tl_tensor *t, int64_t offset, int axis1, int axis2);
 tl_tensor *tl_view_real(const tl_tensor *t);   /* non-complex: the tensor itself (retained) */
 tl_tensor *tl_view_imag(const tl_tensor *t);   /* complex only */
+/* The same bytes as dtype (the last axis rescaled). To or from bool it is a copy,
+   not a view, so that a bool's bytes stay 0 or 1 (nonzero bytes become true). */
 tl_tensor *tl_view_bitcast(const tl_tensor *t, tl_dtype dtype);
+/* Makes every byte 0 or 1 (nonzero → 1): how raw bytes become bools. */
+void tl_bool_normalize(uint8_t *bytes, size_t n);
 /* Python's slice.indices() for a dim of size n: clamps start and stop (and step
    to >= -INT64_MAX) in place; returns the slice length, or -1 (error set) when
    step is 0. Omitted bounds (has_start/has_stop false) take the step's defaults.

@@ -412,8 +412,38 @@ static bool rescale(int64_t v, int64_t from, int64_t to, int64_t *out)
     return true;
 }
 
+/* Bytes as bool: every nonzero byte becomes 1, as numpy reads a bool byte. */
+void tl_bool_normalize(uint8_t *bytes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (bytes[i] > 1) bytes[i] = 1;
+}
+
+/* A copy of view v's bytes as dtype (bool: normalized), for bitcasts to or
+   from bool: a view would let either side write bytes other than 0 or 1 into
+   a bool, which every kernel may assume it never holds. */
+static tl_tensor *bitcast_copy(tl_tensor *v, tl_dtype dtype)
+{
+    if (!v) return NULL;
+    tl_tensor *c = tl_copy(v);   /* a fresh storage: v may alias anything */
+    tl_tensor_release(v);
+    if (!c || dtype != TL_BOOL) return c;
+    tl_bool_normalize(tl_tensor_data(c), (size_t)tl_tensor_size(c));
+    return c;
+}
+
 tl_tensor *tl_view_bitcast(const tl_tensor *t, tl_dtype dtype)
 {
+    if ((t->dtype == TL_BOOL) != (dtype == TL_BOOL)) {
+        /* reading a bool's bytes through u8 (same size) is always defined */
+        tl_tensor *bytes = t->dtype == TL_BOOL ? derive(t, TL_U8, t->ndim, t->shape, t->strides, t->offset) : NULL;
+        tl_tensor *v = tl_view_bitcast(bytes ? bytes : t, dtype == TL_BOOL ? TL_U8 : dtype);
+        if (bytes) tl_tensor_release(bytes);
+        tl_tensor *r = bitcast_copy(v, dtype);
+        if (r && dtype == TL_BOOL) r->dtype = TL_BOOL;
+        return r;
+    }
+
     int64_t from = (int64_t)tl_dtype_size(t->dtype), to = (int64_t)tl_dtype_size(dtype);
     if (from == to) return derive(t, dtype, t->ndim, t->shape, t->strides, t->offset);
     if (t->ndim == 0) {

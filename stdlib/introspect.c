@@ -182,7 +182,7 @@ const Builtin bi_introspect_table[] = {
     { "info", bi_info, "info(x)", "prints dtype, shape, strides, offset, contiguity and storage", 0 },
     { "shares_memory", bi_shares_memory, "shares_memory(a, b)", "true when some element of a and of b occupy the same bytes", 0 },
     { "astype", bi_astype, "astype(x, dtype)", "a copy cast to dtype (a name such as \"f16\")", 0 },
-    { "bitcast", bi_bitcast, "bitcast(x, dtype)", "reinterprets the bytes as dtype without copying", 0 },
+    { "bitcast", bi_bitcast, "bitcast(x, dtype)", "reinterprets the bytes as dtype without copying (to or from bool: a copy, nonzero bytes true)", 0 },
     TL_DTYPE_LIST(CAST_ROW, )
     { NULL, NULL, NULL, NULL, 0 },
 };

@@ -363,6 +363,28 @@ def check_safetensors(path, want, bf16=None):
         check(same_array(got, arr), "%s[%s]" % (path, k))
 
 
+def test_bool_bytes():
+    """Bool bytes other than 0 or 1 in a file read as true (numpy's reading), and the file is untouched."""
+    raw = bytes([2, 255, 1, 0, 0, 7, 1, 128])
+    arr = np.frombuffer(raw, dtype=np.uint8).view(np.bool_)
+    np.save(os.path.join(OUT, "b_bytes.npy"), arr)                        # aligned: mapped
+    with zipfile.ZipFile(os.path.join(OUT, "b_bytes.npz"), "w", zipfile.ZIP_DEFLATED) as z:
+        with z.open("m.npy", "w") as f:                                   # deflated: copied
+            np.lib.format.write_array(f, arr)
+    hdr = json.dumps({"m": {"dtype": "BOOL", "shape": [8], "data_offsets": [0, 8]}}).encode()
+    hdr += b" " * (-len(hdr) % 8)
+    with open(os.path.join(OUT, "b_bytes.safetensors"), "wb") as f:
+        f.write(len(hdr).to_bytes(8, "little") + hdr + raw)
+    want = "%d %s %s" % (np.count_nonzero(arr), np.array2string(arr == True).lower(), np.array2string(~arr).lower())
+    digests = {f: hashlib.sha256(open(os.path.join(OUT, f), "rb").read()).hexdigest()
+               for f in ("b_bytes.npy", "b_bytes.npz", "b_bytes.safetensors")}
+    for f, get in (("b_bytes.npy", ""), ("b_bytes.npz", '["m"]'), ("b_bytes.safetensors", '["m"]')):
+        rc, out, err, _ = run_tl('b = load("%s")%s; print(sum(b), b == true, ~b); b[0] = false; print(sum(b & true))' % (f, get))
+        sane(rc, err, f)
+        check(rc == 0 and out == want + "\n%d\n" % (np.count_nonzero(arr) - 1), "%s: bool bytes 2..255 read as true: %r %r" % (f, out, err))
+        check(hashlib.sha256(open(os.path.join(OUT, f), "rb").read()).hexdigest() == digests[f], f + ": loading never writes the file")
+
+
 def test_save_errors_and_atomicity():
     for code, phrase in (
         ('save("x.npy", {"a": 1})', "use .npz or .safetensors"),
@@ -412,6 +434,7 @@ def main():
     test_bad_corpus()
     n = test_damaged()
     test_writing()
+    test_bool_bytes()
     test_save_errors_and_atomicity()
     print("%d passed, %d failed (%d damaged files tried)" % (passed, len(failures), n))
     sys.exit(1 if failures else 0)
