@@ -147,6 +147,32 @@ bool arith_binary_reusing(Interp *I, int op, Value a, Value b, Span at, Value *o
     return true;
 }
 
+bool arith_in_place_fits(Interp *I, int op, tl_dtype dt, const tl_tensor *x, Span at)
+{
+    if (tl_dtype_kind(dt) <= tl_dtype_kind(x->dtype) || (tl_is_int(dt) && tl_is_int(x->dtype))) return true;
+    return interp_error(I, at, TypeError, "cannot store the %s result of '%s' in place in a %s tensor",
+                        tl_dtype_name(dt), op_binary_symbol(op), tl_dtype_name(x->dtype));
+}
+
+bool arith_matmul_in_place(Interp *I, Value xv, Value y, Span at)
+{
+    tl_tensor *x = xv.as.t;
+    Value prod;
+    if (!arith_binary(I, OP_MATMUL, xv, y, at, &prod)) return false;
+    tl_tensor *r = val_to_tensor(prod);   /* a 0-d result arrives as a number */
+    val_release(prod);
+    if (!r) return interp_error_rt(I, at);
+    bool ok = arith_in_place_fits(I, OP_MATMUL, r->dtype, x, at);
+    if (ok && (r->ndim != x->ndim || memcmp(r->shape, x->shape, sizeof *x->shape * (size_t)x->ndim) != 0)) {
+        char rs[160], xs[160];
+        ok = interp_error(I, at, ShapeError, "cannot store the %s result of '@' in place in a %s tensor",
+                          tl_shape_str(r->ndim, r->shape, rs, sizeof rs), tl_shape_str(x->ndim, x->shape, xs, sizeof xs));
+    }
+    if (ok && tl_assign(x, r) != 0) ok = interp_error_rt(I, at);
+    tl_tensor_release(r);
+    return ok;
+}
+
 bool arith_unary(Interp *I, UnaryOp op, Value a, Span at, Value *out)
 {
     if (op == UOP_NOT) {

@@ -36,6 +36,12 @@ bool arith_binary_reusing(Interp *I, int op, Value a, Value b, Span at, Value *o
    caller's `spare` references are all x has (see tl_binary_over). 1: done;
    0: not possible, nothing written; -1: failed, error reported. */
 int arith_tensor_over(Interp *I, int op, tl_tensor *x, const tl_tensor *y, Span at, int64_t spare);
+/* True when an op's dt result may be stored in place in x (a same or lower
+   kind, or any integer into an integer); else reports the error. */
+bool arith_in_place_fits(Interp *I, int op, tl_dtype dt, const tl_tensor *x, Span at);
+/* x @= y for a tensor x: the product goes to a temporary first (y may overlap x), then into
+   x's own elements, cast to x's dtype; its shape must be x's. */
+bool arith_matmul_in_place(Interp *I, Value x, Value y, Span at);
 /* OP a for unary -, +, ~ and not. */
 bool arith_unary(Interp *I, UnaryOp op, Value a, Span at, Value *out);
 /* The computation dtype of a OP b (weak literals per NEP 50; errors for out-of-range literals). */

@@ -578,10 +578,9 @@ static COLD bool exec_opassign(Ctx *C, Node *n)
         tl_tensor *x = s->as.t;
         tl_dtype dt;
         bool ok = val_is_numeric(rhs) && arith_result_dtype(I, (tl_binop)op, *s, rhs, n->at, &dt);
-        if (ok && tl_dtype_kind(dt) > tl_dtype_kind(x->dtype) && !(tl_is_int(dt) && tl_is_int(x->dtype))) {
+        if (ok && !arith_in_place_fits(I, op, dt, x, n->at)) {
             val_release(rhs);
-            return interp_error(I, n->at, TypeError, "cannot store the %s result of '%s' in place in a %s tensor",
-                                tl_dtype_name(dt), op_binary_symbol(op), tl_dtype_name(x->dtype));
+            return false;
         }
         if (ok) {
             tl_tensor *r = val_to_tensor(rhs);
@@ -590,6 +589,11 @@ static COLD bool exec_opassign(Ctx *C, Node *n)
             val_release(rhs);
             return ok || interp_error_rt(I, n->at);
         }
+    }
+    if (s->kind == V_TENSOR && op == OP_MATMUL) {
+        bool ok = arith_matmul_in_place(I, *s, rhs, n->at);
+        val_release(rhs);
+        return ok;
     }
     Value res;
     Value cur = val_retain(*s);
