@@ -456,6 +456,16 @@ static tl_tensor *mean_of(const tl_tensor *a, const bool *mask, bool keepdims)
     if (!x) return NULL;
     tl_tensor *s = reduce_core(TL_RSUM, x, mask, keepdims);
     tl_tensor_release(x);
+    if (s && s->ndim == 0 && s->dtype == TL_C64) {
+        /* numpy divides a 0-d c64 sum as a c128 scalar (np.complex64 / int is
+           complex128), then rounds; an array of sums it divides in c64 */
+        tl_tensor *wide = tl_as_dtype(s, TL_C128);
+        tl_tensor_release(s);
+        tl_tensor *m = with_scalar(TL_DIV, wide, (double)reduced_count(a, mask));
+        tl_tensor *r = m ? tl_as_dtype(m, TL_C64) : NULL;
+        if (m) tl_tensor_release(m);
+        return r;
+    }
     return with_scalar(TL_DIV, s, (double)reduced_count(a, mask));
 }
 
