@@ -269,7 +269,9 @@ static int prepare_operands(tl_binop op, tl_dtype cdt, const tl_tensor *a, const
     *ca = tl_as_dtype(a, cdt);
     if (!*ca) return -1;
     *cb = tl_as_dtype(b, cdt);
-    if (!*cb || check_int_operands(op, cdt, *cb) < 0) {
+    /* an empty a makes the result empty (or the shapes fail to broadcast): numpy
+       computes nothing then, so no exponent or divisor can be an error */
+    if (!*cb || (tl_tensor_size(a) > 0 && check_int_operands(op, cdt, *cb) < 0)) {
         tl_tensor_release(*ca);
         if (*cb) tl_tensor_release(*cb);
         return -1;

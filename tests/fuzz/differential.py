@@ -375,18 +375,6 @@ def same_but_zero_signs(got, expect):
 def known_difference(case, got):
     """tl defects already reported and not yet fixed; remove each rule when its fix lands."""
     _lines, p, expect, what, v = case
-    # issue 18 item 9: maximum/minimum(-0., 0.) give -0. where numpy gives 0.
-    if what in ("maximum", "minimum") and same_but_zero_signs(got, expect):
-        return "issue 18 item 9 (signed zero in maximum/minimum)"
-    # found by this check (reported with issue 18's fuzzing): cumsum starts from +0., so a
-    # leading -0. becomes 0. (numpy keeps the first element as it is)
-    if what == "reduce" and p.startswith("np.cumsum(") and same_but_zero_signs(got, expect):
-        return "cumsum of a leading -0."
-    # found by this check: min/max/argmin/argmax over an axis of length 0 return an empty
-    # tensor when the other axes are empty too; numpy refuses any empty reduction without identity
-    if what == "reduce" and isinstance(v, ValueError) and ("zero-size array" in str(v) or "empty sequence" in str(v)) \
-            and got.replace("[", "").replace("]", "").strip() == "":
-        return "empty min/max/argmin/argmax over an empty axis"
     return None
 
 
