@@ -316,17 +316,21 @@ static tl_tensor *binary_via_f32(tl_binop op, const tl_tensor *a, const tl_tenso
 }
 
 /* numpy's fast_scalar_power: a float tensor to the scalar power 2, 0.5, 1 or
-   -1 is x*x, sqrt(x), x or 1/x (so (-0.) ** 0.5 is -0., as numpy). Returns
-   NULL with *done false when the exponent is none of those. */
+   -1 is x*x, sqrt(x), x or 1/x (so (-0.) ** 0.5 is -0., as numpy); a complex
+   one to a real 0.5 is sqrt(x) (so (-4+0j) ** 0.5 is exactly 2j; for 2, 1 and
+   -1 the complex power already gives numpy's bits). Returns NULL with *done
+   false when the exponent is none of those. */
 static tl_tensor *scalar_power(const tl_tensor *a, const tl_tensor *b, tl_dtype cdt, bool *done)
 {
     *done = false;
-    if (!tl_is_float(cdt) || tl_tensor_size(b) != 1 || b->ndim > a->ndim) return NULL;
+    bool complex = tl_is_complex(cdt);
+    if ((!tl_is_float(cdt) && !complex) || tl_tensor_size(b) != 1 || b->ndim > a->ndim) return NULL;
+    if (complex && tl_is_complex(b->dtype)) return NULL;
     double e = tl_scalar_to_f64(tl_tensor_data(b), b->dtype);
     tl_scalar es;
-    tl_scalar_convert(&es, cdt, &e, TL_F64);       /* the exponent as cdt sees it */
-    e = tl_scalar_to_f64(&es, cdt);
-    if (e != 2 && e != 0.5 && e != 1 && e != -1) return NULL;
+    tl_scalar_convert(&es, complex ? tl_dtype_real(cdt) : cdt, &e, TL_F64);   /* the exponent as cdt sees it */
+    e = tl_scalar_to_f64(&es, complex ? tl_dtype_real(cdt) : cdt);
+    if (complex ? e != 0.5 : (e != 2 && e != 0.5 && e != 1 && e != -1)) return NULL;
     *done = true;
     tl_tensor *x = tl_as_dtype(a, cdt), *r = NULL;
     if (!x) return NULL;

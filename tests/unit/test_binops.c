@@ -109,16 +109,19 @@ static outcome tensor_element(const tl_tensor *r, int64_t i)
 }
 
 /* numpy's rule for an array raised to a one-element float power of 2, 0.5, 1
-   or -1 (x*x, sqrt(x), x, 1/x; so (-0.) ** 0.5 is -0.): the one place where
+   or -1 (x*x, sqrt(x), x, 1/x; so (-0.) ** 0.5 is -0.), and a complex array
+   to a real 0.5 (sqrt): the one place where
    a one-element tensor and a number differ, as they do in numpy. True when it
    applies, with *want computed by those operators. */
 static bool array_power_rule(tl_dtype cdt, tl_tensor *ta, const tl_scalar *b, tl_dtype db, outcome *want)
 {
-    if (!tl_is_float(cdt)) return false;
+    bool complex = tl_is_complex(cdt);   /* complex: only a real 0.5 (sqrt) */
+    if (!tl_is_float(cdt) && !(complex && !tl_is_complex(db))) return false;
+    tl_dtype edt = complex ? tl_dtype_real(cdt) : cdt;
     tl_scalar e;
-    tl_scalar_convert(&e, cdt, b, db);
-    double x = tl_scalar_to_f64(&e, cdt);
-    if (x != 2 && x != 0.5 && x != 1 && x != -1) return false;
+    tl_scalar_convert(&e, edt, b, db);
+    double x = tl_scalar_to_f64(&e, edt);
+    if (complex ? x != 0.5 : (x != 2 && x != 0.5 && x != 1 && x != -1)) return false;
     tl_tensor *xa = tl_cast(ta, cdt), *r;
     if (x == 2) {
         r = tl_binary(TL_MUL, xa, xa, cdt);
