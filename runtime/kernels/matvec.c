@@ -1,5 +1,6 @@
 /* kernels/matvec.c — matrix products that read a weight matrix row by row: f32/bf16 GEMV and quantized GGUF blocks */
 #include <cblas.h>
+#include <cpuid.h>
 #include <immintrin.h>
 #include <math.h>
 #include <stdlib.h>
@@ -55,8 +56,9 @@ static bool use_avx2(void)
     static int cached = -1;
     if (cached < 0) {
         __builtin_cpu_init();
+        unsigned a, b, c, d;   /* clang's __builtin_cpu_supports does not know "f16c": ask cpuid */
         cached = tl_simd_enabled() && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                 __builtin_cpu_supports("f16c");
+                 __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);
     }
     return cached;
 }
