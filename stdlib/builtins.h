@@ -16,6 +16,7 @@ extern const Builtin bi_linalg_table[];
 extern const Builtin bi_nn_table[];
 extern const Builtin bi_sort_table[];
 extern const Builtin bi_files_table[];
+extern const Builtin bi_plot_table[];
 
 /* Checks positional count and that every keyword is one of kws (NULL-terminated, may be NULL). */
 bool args_check(Interp *I, CallArgs *a, const char *fname, int min_pos, int max_pos, const char *const *kws);

@@ -15,6 +15,7 @@ const Builtin *const stdlib_tables[] = {
     bi_nn_table,
     bi_sort_table,
     bi_files_table,
+    bi_plot_table,
     NULL,
 };
 

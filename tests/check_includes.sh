@@ -30,9 +30,17 @@ while read -r file inc; do
         */*) bad "$file includes \"$inc\": stdlib/ names headers without a folder (its include path decides)"; continue ;;
         io_internal.h | kern.h | loops.h | reduce_loops.h) bad "$file includes \"$inc\", which is private to the runtime"; continue ;;
     esac
-    [ -e "stdlib/$inc" ] || [ -e "runtime/$inc" ] ||
-        bad "$file includes \"$inc\": stdlib/ may include tlapi.h, runtime headers and its own headers only"
+    [ -e "stdlib/$inc" ] || [ -e "runtime/$inc" ] || [ "$inc" = draw.h ] ||
+        bad "$file includes \"$inc\": stdlib/ may include tlapi.h, runtime headers, draw.h and its own headers only"
 done < <(quoted_includes stdlib/*.[ch])
+
+# The pictures (draw/) know doubles, not tensors or the language: their own headers and the
+# runtime's public ones (for the number format and errors) only.
+while read -r file inc; do
+    case "$inc" in io_internal.h | kern.h | loops.h | reduce_loops.h) bad "$file includes \"$inc\", which is private to the runtime"; continue ;; esac
+    [ -e "draw/$inc" ] || [ -e "runtime/$inc" ] ||
+        bad "$file includes \"$inc\": draw/ may include its own headers and the runtime's public ones only"
+done < <(quoted_includes draw/*.[ch])
 
 # The API's headers (tlapi.h, and value.h and span.h which it includes) must not pull a private
 # header in behind the builtins' backs: they include each other and runtime headers only.

@@ -1,0 +1,268 @@
+/* image.c — figures as PNG or SVG files through cairo: anti-aliased data, labelled axes, a title */
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <math.h>
+#include <string.h>
+
+#include "scale.h"
+#include "tensor.h"
+
+/* Margins around the plot area, in pixels (draw_heatmap_cells assumes these). */
+enum { MARGIN_LEFT = 70, MARGIN_RIGHT = 30, COLOURBAR = 50, MARGIN_TOP = 40, MARGIN_BOTTOM = 50 };
+
+/* The plot area and the ranges its edges stand for (y0 is the top edge). */
+typedef struct area {
+    double x0, x1, y0, y1;
+    double xlo, xhi, ylo, yhi;
+    bool y_down;   /* the y range grows downwards (a heatmap's row indices) */
+} area;
+
+static double px_x(const area *a, double v) { return a->x0 + (v - a->xlo) / (a->xhi - a->xlo) * (a->x1 - a->x0); }
+static double px_y(const area *a, double v)
+{
+    double s = (v - a->ylo) / (a->yhi - a->ylo);
+    return a->y_down ? a->y0 + s * (a->y1 - a->y0) : a->y1 - s * (a->y1 - a->y0);
+}
+
+static void set_rgb(cairo_t *cr, draw_rgb c) { cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0); }
+
+/* Writes text with its anchor point at (x, y): ax 0/0.5/1 = left/centre/right, ay likewise top/middle/bottom. */
+static void text_at(cairo_t *cr, const char *s, double x, double y, double ax, double ay)
+{
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, s, &e);
+    cairo_move_to(cr, x - e.x_bearing - e.width * ax, y - e.y_bearing - e.height * ay);
+    cairo_show_text(cr, s);
+}
+
+/* Sets the ranges of the plot for the figure's kind. */
+static void area_ranges(area *a, const draw_figure *f)
+{
+    switch (f->kind) {
+    case DRAW_HIST: {
+        int64_t top = 0;
+        for (int64_t k = 0; k < f->bins; k++)
+            if (f->counts[k] > top) top = f->counts[k];
+        a->xlo = f->lo, a->xhi = f->hi, a->ylo = 0, a->yhi = top > 0 ? (double)top : 1;
+        return;
+    }
+    case DRAW_BAR:
+        draw_finite_range(f->y, f->n, &a->xlo, &a->xhi);
+        a->xlo = fmin(a->xlo, 0), a->xhi = fmax(a->xhi, 0);
+        a->ylo = -0.5, a->yhi = (double)f->n - 0.5, a->y_down = true;
+        break;
+    case DRAW_HEATMAP:
+        a->xlo = 0, a->xhi = (double)f->mcols, a->ylo = 0, a->yhi = (double)f->mrows, a->y_down = true;
+        return;
+    default:
+        a->xlo = INFINITY, a->xhi = -INFINITY;
+        for (int64_t i = 0; i < f->n; i++) {
+            double x = f->x ? f->x[i] : (double)i;
+            if (isfinite(x)) a->xlo = fmin(a->xlo, x), a->xhi = fmax(a->xhi, x);
+        }
+        draw_finite_range(f->y, f->n * f->nseries, &a->ylo, &a->yhi);
+        if (!(a->ylo <= a->yhi)) a->ylo = 0, a->yhi = 1;
+        double pad = (a->yhi - a->ylo) * 0.04;   /* lines off the frame's edges */
+        a->ylo -= pad, a->yhi += pad;
+    }
+    if (!(a->xlo <= a->xhi)) a->xlo = 0, a->xhi = 1;
+    draw_range_widen(&a->xlo, &a->xhi);
+    draw_range_widen(&a->ylo, &a->yhi);
+}
+
+/* Draws the series as lines or dots (lines, scatter, spark). */
+static void draw_series(cairo_t *cr, const area *a, const draw_figure *f)
+{
+    for (int s = 0; s < f->nseries; s++) {
+        set_rgb(cr, draw_series_colour(s));
+        bool open = false;
+        for (int64_t i = 0; i < f->n; i++) {
+            double x = f->x ? f->x[i] : (double)i, y = f->y[s * f->n + i];
+            if (!isfinite(x) || !isfinite(y)) {
+                open = false;
+                continue;
+            }
+            if (f->kind == DRAW_SCATTER) {
+                cairo_new_sub_path(cr);
+                cairo_arc(cr, px_x(a, x), px_y(a, y), 2.5, 0, 2 * M_PI);
+                continue;
+            }
+            if (open) cairo_line_to(cr, px_x(a, x), px_y(a, y));
+            else cairo_move_to(cr, px_x(a, x), px_y(a, y));
+            open = true;
+        }
+        if (f->kind == DRAW_SCATTER) cairo_fill(cr);
+        else {
+            cairo_set_line_width(cr, 1.5);
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+            cairo_stroke(cr);
+        }
+    }
+}
+
+/* Draws the data of the figure inside the area. */
+static void draw_data(cairo_t *cr, const area *a, const draw_figure *f)
+{
+    switch (f->kind) {
+    case DRAW_HIST:
+        set_rgb(cr, draw_series_colour(0));
+        for (int64_t k = 0; k < f->bins; k++) {
+            double l = f->lo + (f->hi - f->lo) * (double)k / (double)f->bins;
+            double r = f->lo + (f->hi - f->lo) * (double)(k + 1) / (double)f->bins;
+            cairo_rectangle(cr, px_x(a, l), px_y(a, (double)f->counts[k]), px_x(a, r) - px_x(a, l),
+                            a->y1 - px_y(a, (double)f->counts[k]));
+        }
+        cairo_fill(cr);
+        return;
+    case DRAW_BAR:
+        set_rgb(cr, draw_series_colour(0));
+        for (int64_t i = 0; i < f->n; i++)
+            if (isfinite(f->y[i])) {
+                double z = px_x(a, 0), v = px_x(a, f->y[i]), top = px_y(a, (double)i - 0.4);
+                cairo_rectangle(cr, fmin(z, v), top, fabs(v - z), px_y(a, (double)i + 0.4) - top);
+            }
+        cairo_fill(cr);
+        return;
+    case DRAW_HEATMAP: {
+        double lo, hi, cw = (a->x1 - a->x0) / (double)f->gcols, ch = (a->y1 - a->y0) / (double)f->grows;
+        draw_finite_range(f->grid, f->grows * f->gcols, &lo, &hi);
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);   /* no seams between cells */
+        for (int64_t i = 0; i < f->grows; i++)
+            for (int64_t j = 0; j < f->gcols; j++) {
+                double v = f->grid[i * f->gcols + j];
+                if (!isfinite(v)) continue;
+                set_rgb(cr, draw_colormap(lo < hi ? (v - lo) / (hi - lo) : 0.5));
+                cairo_rectangle(cr, a->x0 + (double)j * cw, a->y0 + (double)i * ch, cw + 0.5, ch + 0.5);
+                cairo_fill(cr);
+            }
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
+        return;
+    }
+    default: draw_series(cr, a, f);
+    }
+}
+
+/* Draws a heatmap's colour bar right of the area, labelled with the cells' range. */
+static void draw_colour_bar(cairo_t *cr, const area *a, const draw_figure *f)
+{
+    double lo, hi;
+    draw_finite_range(f->grid, f->grows * f->gcols, &lo, &hi);
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+    for (int k = 0; k < 64; k++) {
+        set_rgb(cr, draw_colormap(k / 63.0));
+        double y = a->y1 - (a->y1 - a->y0) * (k + 1) / 64.0;
+        cairo_rectangle(cr, a->x1 + 12, y, 14, (a->y1 - a->y0) / 64.0 + 0.5);
+        cairo_fill(cr);
+    }
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
+    char buf[48];
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    draw_number_short(lo, buf, sizeof buf);
+    text_at(cr, buf, a->x1 + 19, a->y1 + 4, 0.5, 0);
+    draw_number_short(hi, buf, sizeof buf);
+    text_at(cr, buf, a->x1 + 19, a->y0 - 4, 0.5, 1);
+}
+
+/* Draws the axis lines, ticks and their labels. */
+static void draw_frame(cairo_t *cr, const area *a, const draw_figure *f)
+{
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_line_width(cr, 1);
+    cairo_move_to(cr, a->x0, a->y0);
+    cairo_line_to(cr, a->x0, a->y1);
+    cairo_line_to(cr, a->x1, a->y1);
+    cairo_stroke(cr);
+    draw_ticks t;
+    bool ints = f->kind == DRAW_HEATMAP || f->kind == DRAW_HIST;
+    draw_ticks_make(&t, a->xlo, a->xhi - (f->kind == DRAW_HEATMAP), (int)((a->x1 - a->x0) / 80),
+                    f->kind == DRAW_HEATMAP || (f->kind == DRAW_BAR ? f->int_y : f->int_x));
+    for (int i = 0; i < t.n; i++) {
+        double x = px_x(a, t.v[i] + (f->kind == DRAW_HEATMAP ? 0.5 : 0));
+        cairo_move_to(cr, x, a->y1);
+        cairo_line_to(cr, x, a->y1 + 5);
+        cairo_stroke(cr);
+        text_at(cr, t.label[i], x, a->y1 + 8, 0.5, 0);
+    }
+    if (f->kind == DRAW_BAR) {
+        for (int64_t i = 0; i < f->n; i++) {
+            char buf[24];
+            snprintf(buf, sizeof buf, "%lld", (long long)i);
+            text_at(cr, f->labels ? f->labels[i] : buf, a->x0 - 8, px_y(a, (double)i), 1, 0.5);
+        }
+        return;
+    }
+    draw_ticks_make(&t, a->ylo, a->yhi - (f->kind == DRAW_HEATMAP), (int)((a->y1 - a->y0) / 50),
+                    ints || f->int_y);
+    for (int i = 0; i < t.n; i++) {
+        double y = px_y(a, t.v[i] + (f->kind == DRAW_HEATMAP ? 0.5 : 0));
+        cairo_move_to(cr, a->x0 - 5, y);
+        cairo_line_to(cr, a->x0, y);
+        cairo_stroke(cr);
+        text_at(cr, t.label[i], a->x0 - 8, y, 1, 0.5);
+    }
+}
+
+/* Draws the whole figure on a w x h surface. */
+static void draw_figure_on(cairo_t *cr, const draw_figure *f, int w, int h)
+{
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, 12);
+    area a = { 0 };
+    area_ranges(&a, f);
+    if (f->kind == DRAW_SPARK) {   /* no axes: the line fills the picture */
+        a.x0 = 3, a.x1 = w - 3, a.y0 = 3, a.y1 = h - 3;
+        draw_series(cr, &a, f);
+        return;
+    }
+    bool title = f->title && *f->title;
+    a.x0 = MARGIN_LEFT, a.x1 = w - MARGIN_RIGHT - (f->kind == DRAW_HEATMAP ? COLOURBAR : 0);
+    a.y0 = title ? MARGIN_TOP : MARGIN_TOP / 2, a.y1 = h - MARGIN_BOTTOM;
+    cairo_save(cr);
+    cairo_rectangle(cr, a.x0, a.y0 - 2, a.x1 - a.x0 + 2, a.y1 - a.y0 + 2);
+    cairo_clip(cr);
+    draw_data(cr, &a, f);
+    cairo_restore(cr);
+    if (f->kind == DRAW_HEATMAP) draw_colour_bar(cr, &a, f);
+    draw_frame(cr, &a, f);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    char note[256];
+    draw_footnote(f, note, sizeof note);
+    if (*note) text_at(cr, note, w - 6, h - 4, 1, 1);
+    if (title) {
+        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+        cairo_set_font_size(cr, 15);
+        text_at(cr, f->title, w / 2.0, MARGIN_TOP / 2.0, 0.5, 0.5);
+    }
+}
+
+bool draw_have_images(void) { return true; }
+
+int draw_image(const draw_figure *f, const char *path, int w, int h)
+{
+    size_t n = strlen(path);
+    bool png = n >= 4 && strcmp(path + n - 4, ".png") == 0, svg = n >= 4 && strcmp(path + n - 4, ".svg") == 0;
+    if (!png && !svg) {
+        tl_seterr("cannot tell the image type of '%s': name it .png or .svg", path);
+        return -1;
+    }
+    if (w < 32 || h < 32 || w > 16384 || h > 16384) {
+        tl_seterr("an image of %dx%d pixels is outside 32..16384 on a side", w, h);
+        return -1;
+    }
+    cairo_surface_t *s = png ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h) : cairo_svg_surface_create(path, w, h);
+    cairo_t *cr = cairo_create(s);
+    draw_figure_on(cr, f, w, h);
+    cairo_status_t st = cairo_status(cr);
+    cairo_destroy(cr);
+    if (st == CAIRO_STATUS_SUCCESS && png) st = cairo_surface_write_to_png(s, path);
+    cairo_surface_finish(s);
+    if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(s);
+    cairo_surface_destroy(s);
+    if (st != CAIRO_STATUS_SUCCESS) {
+        tl_seterr("cannot write '%s': %s", path, cairo_status_to_string(st));
+        return -1;
+    }
+    return 0;
+}

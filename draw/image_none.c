@@ -1,0 +1,12 @@
+/* image_none.c — draw_image in a build without cairo: images are unavailable, the text pictures still work */
+#include "draw.h"
+#include "tensor.h"
+
+bool draw_have_images(void) { return false; }
+
+int draw_image(const draw_figure *f, const char *path, int width, int height)
+{
+    (void)f, (void)width, (void)height;
+    tl_seterr("cannot write '%s': images are unavailable in this build of tl (it was built without cairo)", path);
+    return -1;
+}

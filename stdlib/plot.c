@@ -1,0 +1,296 @@
+/* plot.c — hist plot scatter bar heatmap spark: tensors to pictures in the terminal or in image files */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "builtins.h"
+#include "draw.h"
+#include "plot_data.h"
+
+/* The options every picture takes. */
+typedef struct picture_opts {
+    const char *title, *to;
+    int64_t width, height;    /* 0: the default */
+} picture_opts;
+
+static const char *const picture_kws[] = { "title", "width", "height", "to", NULL };
+
+/* Reads title=, width=, height= and to=. */
+static bool read_opts(Interp *I, CallArgs *a, const char *fname, picture_opts *o)
+{
+    if (!arg_string(I, a, fname, -1, "title", "", &o->title) || !arg_string(I, a, fname, -1, "to", "", &o->to) ||
+        !arg_int(I, a, fname, -1, "width", 0, &o->width) || !arg_int(I, a, fname, -1, "height", 0, &o->height))
+        return false;
+    if ((arg_find(a, -1, "width") && (o->width < 1 || o->width > 16384)) ||
+        (arg_find(a, -1, "height") && (o->height < 1 || o->height > 16384)))
+        return interp_error(I, a->at, "%s(): width and height must be between 1 and 16384 (got %lld x %lld)", fname,
+                            (long long)o->width, (long long)o->height);
+    return true;
+}
+
+/* The text picture's size and colours: the terminal's (its size from the TIOCGWINSZ ioctl, else
+   COLUMNS and LINES; one line left for the prompt) when out is one, else 80 x 24 without colour.
+   Colour: none under NO_COLOR; 24-bit when COLORTERM says truecolor or 24bit, else 256 colours
+   when TERM has 256color, else none. */
+static draw_term term_of(FILE *out, const picture_opts *o)
+{
+    draw_term t = { 80, 24, DRAW_COLOUR_NONE };
+    int fd = fileno(out);
+    if (fd >= 0 && isatty(fd)) {
+        struct winsize ws;
+        const char *cols = getenv("COLUMNS"), *lines = getenv("LINES");
+        if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_row > 1) t.width = ws.ws_col, t.height = ws.ws_row - 1;
+        else if (cols && lines && atoi(cols) > 0 && atoi(lines) > 1) t.width = atoi(cols), t.height = atoi(lines) - 1;
+        const char *ct = getenv("COLORTERM"), *term = getenv("TERM");
+        if (getenv("NO_COLOR")) t.colour = DRAW_COLOUR_NONE;
+        else if (ct && (strstr(ct, "truecolor") || strstr(ct, "24bit"))) t.colour = DRAW_COLOUR_24BIT;
+        else if (term && strstr(term, "256color")) t.colour = DRAW_COLOUR_256;
+    }
+    if (o->width) t.width = (int)o->width;
+    if (o->height) t.height = (int)o->height;
+    return t;
+}
+
+/* An image's size in pixels: width= and height=, else 800 x 500 (a sparkline 400 x 60). */
+static draw_term image_size(const picture_opts *o, bool spark)
+{
+    draw_term t = { spark ? 400 : 800, spark ? 60 : 500, DRAW_COLOUR_24BIT };
+    if (o->width) t.width = (int)o->width;
+    if (o->height) t.height = (int)o->height;
+    return t;
+}
+
+/* The size the picture is laid out for: the image's when to= is given, else the terminal's. */
+static draw_term picture_size(Interp *I, const picture_opts *o, bool spark)
+{
+    return *o->to ? image_size(o, spark) : term_of(interp_out(I), o);
+}
+
+/* Draws the figure where the options say; the builtin then returns none. */
+static bool show(Interp *I, CallArgs *a, const picture_opts *o, draw_figure *f, Value *out)
+{
+    f->title = o->title;
+    draw_term t = picture_size(I, o, f->kind == DRAW_SPARK);
+    int rc = *o->to ? draw_image(f, o->to, t.width, t.height) : draw_text(f, &t, interp_out(I));
+    if (rc < 0) return interp_error(I, a->at, "%s(): %s", a->self->name, tl_errmsg());
+    *out = val_none();
+    return true;
+}
+
+/* Reads tensor argument i, refusing complex and empty ones and checking its ndim
+   (min_ndim..max_ndim; 0-d counts as 1-d). */
+static bool picture_tensor(Interp *I, CallArgs *a, int i, const char *name, int min_ndim, int max_ndim, tl_tensor **t)
+{
+    const char *fname = a->self->name;
+    if (!arg_find(a, i, NULL)) return interp_error(I, a->at, "%s() missing %s", fname, name);
+    if (!arg_tensor(I, a, fname, i, NULL, t)) return false;
+    const char *bad = NULL;
+    int nd = (*t)->ndim ? (*t)->ndim : 1;
+    if (tl_is_complex((*t)->dtype)) bad = "is complex: draw real(x), imag(x) or abs(x)";
+    else if (nd < min_ndim || nd > max_ndim) bad = "has the wrong number of dimensions";
+    else if (tl_tensor_size(*t) == 0) bad = "is empty";
+    if (!bad) return true;
+    char msg[64];
+    if (nd < min_ndim || nd > max_ndim)
+        snprintf(msg, sizeof msg, "must be %d-d%s, not %d-d", min_ndim, max_ndim > min_ndim ? " or 2-d" : "", nd);
+    tl_tensor_release(*t);
+    return interp_error(I, a->at, "%s(): %s %s", fname, name, nd < min_ndim || nd > max_ndim ? msg : bad);
+}
+
+/* hist(x, bins=50, ...): counts of x's finite values in equal bins over their range. */
+static bool bi_hist(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "bins", "title", "width", "height", "to", NULL };
+    picture_opts o;
+    int64_t bins;
+    tl_tensor *x;
+    if (!args_check(I, a, "hist", 1, 2, kws) || !read_opts(I, a, "hist", &o) ||
+        !arg_int(I, a, "hist", 1, "bins", 50, &bins))
+        return false;
+    if (bins < 1 || bins > 10000000)
+        return interp_error(I, a->at, "hist(): bins must be between 1 and 10000000, not %lld", (long long)bins);
+    if (!picture_tensor(I, a, 0, "x", 0, TL_MAXDIM, &x)) return false;
+    tl_plot_stats st;
+    int64_t *counts = malloc((size_t)bins * sizeof *counts);
+    bool ok = counts && tl_plot_stats_of(x, &st) == 0;
+    if (ok && st.finite == 0) {
+        ok = false;
+        tl_seterr("hist(): x has no finite values");
+    }
+    double lo = st.lo, hi = st.hi;
+    if (ok && lo == hi) lo -= 0.5, hi += 0.5;   /* numpy.histogram's range for one value */
+    ok = ok && tl_plot_hist(x, lo, hi, bins, counts) == 0;
+    draw_figure f = { .kind = DRAW_HIST, .bins = bins, .counts = counts, .lo = lo, .hi = hi,
+                      .int_x = tl_is_intlike(x->dtype), .nan = st.nan, .inf = st.inf };
+    tl_tensor_release(x);
+    if (!counts) tl_seterr("out of memory");
+    bool r = ok ? show(I, a, &o, &f, out) : interp_error(I, a->at, "%s", tl_errmsg());
+    free(counts);
+    return r;
+}
+
+/* A tensor's values as a contiguous f64 copy, with its nan and inf counts added to f's. */
+static double *f64_values(const tl_tensor *t, tl_tensor **keep, draw_figure *f)
+{
+    tl_plot_stats st;
+    if (tl_plot_stats_of(t, &st) < 0 || !(*keep = tl_cast(t, TL_F64))) return NULL;
+    f->nan += st.nan;
+    f->inf += st.inf;
+    return tl_tensor_data(*keep);
+}
+
+/* plot(y) / plot(x, y) (lines; each row of a 2-d y is a series) and scatter(x, y) (points); the tag says which. */
+static bool bi_plot(Interp *I, CallArgs *a, Value *out)
+{
+    const char *fname = a->self->name;
+    bool scatter = a->self->tag == DRAW_SCATTER;
+    picture_opts o;
+    tl_tensor *x = NULL, *y = NULL, *xd = NULL, *yd = NULL;
+    if (!args_check(I, a, fname, scatter ? 2 : 1, 2, picture_kws) || !read_opts(I, a, fname, &o)) return false;
+    int yi = a->npos == 2 ? 1 : 0;
+    if (yi == 1 && !picture_tensor(I, a, 0, "x", 1, 1, &x)) return false;
+    if (!picture_tensor(I, a, yi, "y", 1, scatter ? 1 : 2, &y)) {
+        if (x) tl_tensor_release(x);
+        return false;
+    }
+    int64_t n = y->ndim == 2 ? y->shape[1] : tl_tensor_size(y);
+    bool r = false;
+    if (x && tl_tensor_size(x) != n) {
+        interp_error(I, a->at, "%s(): x has %lld values but y has %lld per series", fname, (long long)tl_tensor_size(x),
+                     (long long)n);
+        goto done;
+    }
+    draw_figure f = { .kind = scatter ? DRAW_SCATTER : DRAW_LINES, .n = n, .nseries = y->ndim == 2 ? (int)y->shape[0] : 1,
+                      .int_x = !x || tl_is_intlike(x->dtype), .int_y = tl_is_intlike(y->dtype) };
+    if ((x && !(f.x = f64_values(x, &xd, &f))) || !(f.y = f64_values(y, &yd, &f))) {
+        interp_error_rt(I, a->at);
+        goto done;
+    }
+    r = show(I, a, &o, &f, out);
+done:
+    for (tl_tensor **t = (tl_tensor *[]){ x, y, xd, yd }, **e = t + 4; t < e; t++)
+        if (*t) tl_tensor_release(*t);
+    return r;
+}
+
+/* bar(values, labels=none): one horizontal bar per value, labelled by a tuple of strings. */
+static bool bi_bar(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "labels", "title", "width", "height", "to", NULL };
+    picture_opts o;
+    tl_tensor *v, *vd = NULL;
+    if (!args_check(I, a, "bar", 1, 2, kws) || !read_opts(I, a, "bar", &o)) return false;
+    Value *lv = arg_find(a, 1, "labels");
+    if (!picture_tensor(I, a, 0, "values", 1, 1, &v)) return false;
+    int64_t n = tl_tensor_size(v);
+    bool r = false;
+    const char **labels = NULL;
+    if (lv) {
+        if (lv->kind != V_TUPLE || lv->as.tu->n != n) {
+            interp_error(I, a->at, "bar(): labels must be a tuple of %lld strings, one per value", (long long)n);
+            goto done;
+        }
+        if (!(labels = malloc((size_t)n * sizeof *labels))) {
+            interp_error(I, a->at, "out of memory");
+            goto done;
+        }
+        for (int64_t i = 0; i < n; i++) {
+            if (lv->as.tu->items[i].kind != V_STR) {
+                interp_error(I, a->at, "bar(): label %lld is not a string", (long long)i);
+                goto done;
+            }
+            labels[i] = lv->as.tu->items[i].as.s->data;
+        }
+    }
+    draw_figure f = { .kind = DRAW_BAR, .n = n, .nseries = 1, .labels = labels, .int_y = tl_is_intlike(v->dtype) };
+    if (!(f.y = f64_values(v, &vd, &f))) {
+        interp_error_rt(I, a->at);
+        goto done;
+    }
+    r = show(I, a, &o, &f, out);
+done:
+    free(labels);
+    tl_tensor_release(v);
+    if (vd) tl_tensor_release(vd);
+    return r;
+}
+
+/* Reduces m (2-d) to the grid f asks for and draws it: heatmap, and spark over a (1, n) view. */
+static bool show_blocks(Interp *I, CallArgs *a, const picture_opts *o, const tl_tensor *m, tl_plot_reduce how,
+                        draw_figure *f, Value *out)
+{
+    double *grid = malloc((size_t)(f->grows * f->gcols) * sizeof *grid);
+    tl_plot_stats st;
+    if (!grid) return interp_error(I, a->at, "out of memory");
+    if (tl_plot_blocks(m, f->grows, f->gcols, how, grid, &st) < 0) {
+        free(grid);
+        return interp_error_rt(I, a->at);
+    }
+    if (st.finite == 0) {
+        free(grid);
+        return interp_error(I, a->at, "%s(): no finite values to draw", a->self->name);
+    }
+    f->grid = f->y = grid;
+    f->nan = st.nan, f->inf = st.inf;
+    bool r = show(I, a, o, f, out);
+    free(grid);
+    return r;
+}
+
+/* heatmap(m, reduce="mean"): a 2-d tensor as coloured cells, larger ones reduced by block means or maxima. */
+static bool bi_heatmap(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "reduce", "title", "width", "height", "to", NULL };
+    picture_opts o;
+    const char *red;
+    tl_tensor *m;
+    if (!args_check(I, a, "heatmap", 1, 1, kws) || !read_opts(I, a, "heatmap", &o) ||
+        !arg_string(I, a, "heatmap", -1, "reduce", "mean", &red))
+        return false;
+    if (strcmp(red, "mean") != 0 && strcmp(red, "max") != 0)
+        return interp_error(I, a->at, "heatmap(): reduce must be \"mean\" or \"max\", not \"%s\"", red);
+    if (!picture_tensor(I, a, 0, "m", 2, 2, &m)) return false;
+    draw_figure f = { .kind = DRAW_HEATMAP, .mrows = m->shape[0], .mcols = m->shape[1], .block_max = *red == 'm' && red[1] == 'a' };
+    draw_term t = picture_size(I, &o, false);
+    bool r = draw_heatmap_cells(&t, *o.to, f.mrows, f.mcols, &f.grows, &f.gcols) == 0
+                 ? show_blocks(I, a, &o, m, f.block_max ? TL_PLOT_MAX : TL_PLOT_MEAN, &f, out)
+                 : interp_error(I, a->at, "heatmap(): %s", tl_errmsg());
+    tl_tensor_release(m);
+    return r;
+}
+
+/* spark(x): a one-line sparkline of a 1-d tensor, block means when it has more values than columns. */
+static bool bi_spark(Interp *I, CallArgs *a, Value *out)
+{
+    picture_opts o;
+    tl_tensor *x;
+    if (!args_check(I, a, "spark", 1, 1, picture_kws) || !read_opts(I, a, "spark", &o) ||
+        !picture_tensor(I, a, 0, "x", 1, 1, &x))
+        return false;
+    draw_term t = picture_size(I, &o, true);
+    int64_t n = tl_tensor_size(x), room = t.width - (*o.to ? 0 : (int64_t)strlen(o.title) + (*o.title ? 1 : 0));
+    tl_tensor *row = tl_reshape(x, 2, (int64_t[]){ 1, n });
+    tl_tensor_release(x);
+    if (!row) return interp_error_rt(I, a->at);
+    if (room < 1) {
+        tl_tensor_release(row);
+        return interp_error(I, a->at, "spark(): width %d leaves no room after the title", t.width);
+    }
+    draw_figure f = { .kind = DRAW_SPARK, .nseries = 1, .grows = 1, .gcols = n < room ? n : room };
+    f.n = f.gcols;
+    bool r = show_blocks(I, a, &o, row, TL_PLOT_MEAN, &f, out);
+    tl_tensor_release(row);
+    return r;
+}
+
+const Builtin bi_plot_table[] = {
+    { "hist", bi_hist, "hist(x, bins=50, title=, width=, height=, to=)", "draws a histogram of x's finite values (in the terminal, or to=\"f.png\"/\"f.svg\")", 0 },
+    { "plot", bi_plot, "plot(y) or plot(x, y, title=, width=, height=, to=)", "draws lines (each row of a 2-d y is a series)", DRAW_LINES },
+    { "scatter", bi_plot, "scatter(x, y, title=, width=, height=, to=)", "draws the points (x[i], y[i])", DRAW_SCATTER },
+    { "bar", bi_bar, "bar(values, labels=none, title=, width=, height=, to=)", "draws one horizontal bar per value", 0 },
+    { "heatmap", bi_heatmap, "heatmap(m, reduce=\"mean\", title=, width=, height=, to=)", "draws a 2-d tensor as coloured cells; larger ones are reduced by block means (or \"max\")", 0 },
+    { "spark", bi_spark, "spark(x, title=, width=, to=)", "draws a one-line sparkline of a 1-d tensor", 0 },
+    { NULL, NULL, NULL, NULL, 0 },
+};
