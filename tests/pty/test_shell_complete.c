@@ -60,7 +60,7 @@ Test(complete, names_include_globals_builtins_and_keywords)
 {
     expect("", "x = valu", "value_count values", 4);
     expect("", "whi", "while", 0);
-    expect("", "print(sc", "scale_by", 6);
+    expect("", "print(scal", "scale_by", 6);   /* "sc" would offer the builtin scatter too */
     char *got = complete("", "pri", NULL, NULL);
     cr_expect(strstr(got, "print") != NULL && strstr(got, "printopts") != NULL, "got %s", got);
     free(got);
