@@ -244,11 +244,11 @@ int draw_image(const draw_figure *f, const char *path, int w, int h)
     size_t n = strlen(path);
     bool png = n >= 4 && strcmp(path + n - 4, ".png") == 0, svg = n >= 4 && strcmp(path + n - 4, ".svg") == 0;
     if (!png && !svg) {
-        tl_seterr("cannot tell the image type of '%s': name it .png or .svg", path);
+        tl_seterr(ValueError, "cannot tell the image type of '%s': name it .png or .svg", path);
         return -1;
     }
     if (w < 32 || h < 32 || w > 16384 || h > 16384) {
-        tl_seterr("an image of %dx%d pixels is outside 32..16384 on a side", w, h);
+        tl_seterr(ValueError, "an image of %dx%d pixels is outside 32..16384 on a side", w, h);
         return -1;
     }
     cairo_surface_t *s = png ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h) : cairo_svg_surface_create(path, w, h);
@@ -261,7 +261,7 @@ int draw_image(const draw_figure *f, const char *path, int w, int h)
     if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(s);
     cairo_surface_destroy(s);
     if (st != CAIRO_STATUS_SUCCESS) {
-        tl_seterr("cannot write '%s': %s", path, cairo_status_to_string(st));
+        tl_seterr(FileError, "cannot write '%s': %s", path, cairo_status_to_string(st));
         return -1;
     }
     return 0;

@@ -7,6 +7,6 @@ bool draw_have_images(void) { return false; }
 int draw_image(const draw_figure *f, const char *path, int width, int height)
 {
     (void)f, (void)width, (void)height;
-    tl_seterr("cannot write '%s': images are unavailable in this build of tl (it was built without cairo)", path);
+    tl_seterr(Error, "cannot write '%s': images are unavailable in this build of tl (it was built without cairo)", path);
     return -1;
 }

@@ -189,7 +189,7 @@ static int plot_rows(const draw_figure *f, const draw_term *t, bool note, int mi
     fr->top = f->title && *f->title ? 1 : 0;
     fr->rows = t->height - fr->top - 2 - (note ? 1 : 0);
     if (fr->rows < min) {
-        tl_seterr("height %d is too small for this picture (it needs %d)", t->height, t->height - fr->rows + min);
+        tl_seterr(ValueError, "height %d is too small for this picture (it needs %d)", t->height, t->height - fr->rows + min);
         return -1;
     }
     return 0;
@@ -206,7 +206,7 @@ static int plot_cols(const draw_term *t, frame *fr, int min)
     fr->left = w + 2;
     fr->cols = t->width - fr->left;
     if (fr->cols < min) {
-        tl_seterr("width %d is too small for this picture (it needs %d)", t->width, fr->left + min);
+        tl_seterr(ValueError, "width %d is too small for this picture (it needs %d)", t->width, fr->left + min);
         return -1;
     }
     return 0;
@@ -363,7 +363,7 @@ static int draw_bar_text(canvas *cv, frame *fr, const draw_figure *f, const draw
     draw_range_widen(&lo, &hi);
     if (plot_rows(f, t, note, 1, fr) < 0) return -1;
     if (f->n > fr->rows) {
-        tl_seterr("%lld bars do not fit in height %d (at most %d)", (long long)f->n, t->height, fr->rows);
+        tl_seterr(ValueError, "%lld bars do not fit in height %d (at most %d)", (long long)f->n, t->height, fr->rows);
         return -1;
     }
     fr->bar_gap = 2 * f->n - 1 <= fr->rows ? 2 : 1;
@@ -376,7 +376,7 @@ static int draw_bar_text(canvas *cv, frame *fr, const draw_figure *f, const draw
     fr->left = labw + 2;
     fr->cols = t->width - fr->left;
     if (fr->cols < 4) {
-        tl_seterr("width %d is too small for this picture (it needs %d)", t->width, fr->left + 4);
+        tl_seterr(ValueError, "width %d is too small for this picture (it needs %d)", t->width, fr->left + 4);
         return -1;
     }
     axis xa = { lo, hi, fr->cols, 8, false };
@@ -440,7 +440,7 @@ int draw_heatmap_cells(const draw_term *size, bool image, int64_t mrows, int64_t
         c = size->width - labw - 2;
     }
     if (r < 1 || c < 1) {
-        tl_seterr("a %dx%d picture is too small for a heatmap", size->width, size->height);
+        tl_seterr(ValueError, "a %dx%d picture is too small for a heatmap", size->width, size->height);
         return -1;
     }
     *grows = mrows < r ? mrows : r;
@@ -452,12 +452,12 @@ int draw_text(const draw_figure *f, const draw_term *t, FILE *out)
 {
     if (f->kind == DRAW_SPARK) return draw_spark_text(f, out);
     if (t->width < 1 || t->height < 1 || (int64_t)t->width * t->height > 100000000) {
-        tl_seterr("a %dx%d picture cannot be drawn", t->width, t->height);
+        tl_seterr(ValueError, "a %dx%d picture cannot be drawn", t->width, t->height);
         return -1;
     }
     canvas cv = { t->width, t->height, malloc((size_t)t->width * (size_t)t->height * sizeof(cell)) };
     if (!cv.c) {
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         return -1;
     }
     for (size_t i = 0; i < (size_t)t->width * (size_t)t->height; i++) cv.c[i] = (cell){ ' ', NO_COLOUR, NO_COLOUR };

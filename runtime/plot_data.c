@@ -36,7 +36,7 @@ static load_fn loader_of(tl_dtype d)
         [TL_BF16] = load_bf16, [TL_F32] = load_f32, [TL_F64] = load_f64,
     };
     if (tl_is_complex(d)) {
-        tl_seterr("cannot draw complex numbers (dtype %s): draw real(x), imag(x) or abs(x)", tl_dtype_name(d));
+        tl_seterr(TypeError, "cannot draw complex numbers (dtype %s): draw real(x), imag(x) or abs(x)", tl_dtype_name(d));
         return NULL;
     }
     return table[d];
@@ -197,7 +197,7 @@ int tl_plot_hist(const tl_tensor *t, double lo, double hi, int64_t bins, int64_t
     tl_iter it;
     pass_ctx c;
     if (!(lo < hi) || bins < 1) {
-        tl_seterr("histogram needs lo < hi and at least one bin");
+        tl_seterr(ValueError, "histogram needs lo < hi and at least one bin");
         return -1;
     }
     if (plan_pass(t, &it, &c) < 0) return -1;
@@ -205,7 +205,7 @@ int tl_plot_hist(const tl_tensor *t, double lo, double hi, int64_t bins, int64_t
     c.lo = lo, c.hi = hi, c.bins = bins, c.counts = counts;
     c.scale = (double)bins / (hi - lo);
     if (!isfinite(c.scale)) {
-        tl_seterr("histogram range [%g, %g] is too narrow or too wide", lo, hi);
+        tl_seterr(ValueError, "histogram range [%g, %g] is too narrow or too wide", lo, hi);
         return -1;
     }
     return it.size > 0 ? tl_iter_run(&it, hist_inner, &c) : 0;
@@ -267,7 +267,7 @@ int tl_plot_blocks(const tl_tensor *t, int64_t rows, int64_t cols, tl_plot_reduc
                    tl_plot_stats *st)
 {
     if (t->ndim != 2 || rows < 1 || cols < 1 || rows > t->shape[0] || cols > t->shape[1]) {
-        tl_seterr("block reduction needs a non-empty 2-d tensor and 1 <= cells <= its size");
+        tl_seterr(ValueError, "block reduction needs a non-empty 2-d tensor and 1 <= cells <= its size");
         return -1;
     }
     blocks_ctx c = { .dtype = t->dtype, .load = loader_of(t->dtype), .how = how, .grid = grid, .grid_cols = cols };
@@ -284,7 +284,7 @@ int tl_plot_blocks(const tl_tensor *t, int64_t rows, int64_t cols, tl_plot_reduc
     c.cell = malloc((size_t)c.outer_cells * (size_t)c.inner_cells * sizeof *c.cell);
     int rc = -1;
     if (!c.outer_edge || !c.task_stats || !c.cell) {
-        tl_seterr("out of memory");
+        tl_seterr(MemoryError, "out of memory");
         goto done;
     }
     c.inner_edge = c.outer_edge + c.outer_cells + 1;

@@ -25,7 +25,7 @@ static bool read_opts(Interp *I, CallArgs *a, const char *fname, picture_opts *o
         return false;
     if ((arg_find(a, -1, "width") && (o->width < 1 || o->width > 16384)) ||
         (arg_find(a, -1, "height") && (o->height < 1 || o->height > 16384)))
-        return interp_error(I, a->at, "%s(): width and height must be between 1 and 16384 (got %lld x %lld)", fname,
+        return interp_error(I, a->at, ValueError, "%s(): width and height must be between 1 and 16384 (got %lld x %lld)", fname,
                             (long long)o->width, (long long)o->height);
     return true;
 }
@@ -74,7 +74,7 @@ static bool show(Interp *I, CallArgs *a, const picture_opts *o, draw_figure *f, 
     f->title = o->title;
     draw_term t = picture_size(I, o, f->kind == DRAW_SPARK);
     int rc = *o->to ? draw_image(f, o->to, t.width, t.height) : draw_text(f, &t, interp_out(I));
-    if (rc < 0) return interp_error(I, a->at, "%s(): %s", a->self->name, tl_errmsg());
+    if (rc < 0) return interp_error_kind(I, a->at, tl_errkind_last(), "%s(): %s", a->self->name, tl_errmsg());
     *out = val_none();
     return true;
 }
@@ -84,19 +84,18 @@ static bool show(Interp *I, CallArgs *a, const picture_opts *o, draw_figure *f, 
 static bool picture_tensor(Interp *I, CallArgs *a, int i, const char *name, int min_ndim, int max_ndim, tl_tensor **t)
 {
     const char *fname = a->self->name;
-    if (!arg_find(a, i, NULL)) return interp_error(I, a->at, "%s() missing %s", fname, name);
+    if (!arg_find(a, i, NULL)) return interp_error(I, a->at, TypeError, "%s() missing %s", fname, name);
     if (!arg_tensor(I, a, fname, i, NULL, t)) return false;
-    const char *bad = NULL;
     int nd = (*t)->ndim ? (*t)->ndim : 1;
-    if (tl_is_complex((*t)->dtype)) bad = "is complex: draw real(x), imag(x) or abs(x)";
-    else if (nd < min_ndim || nd > max_ndim) bad = "has the wrong number of dimensions";
-    else if (tl_tensor_size(*t) == 0) bad = "is empty";
-    if (!bad) return true;
-    char msg[64];
-    if (nd < min_ndim || nd > max_ndim)
-        snprintf(msg, sizeof msg, "must be %d-d%s, not %d-d", min_ndim, max_ndim > min_ndim ? " or 2-d" : "", nd);
+    bool complex = tl_is_complex((*t)->dtype), bad_ndim = nd < min_ndim || nd > max_ndim;
+    bool empty = tl_tensor_size(*t) == 0;
+    if (!complex && !bad_ndim && !empty) return true;
     tl_tensor_release(*t);
-    return interp_error(I, a->at, "%s(): %s %s", fname, name, nd < min_ndim || nd > max_ndim ? msg : bad);
+    if (complex) return interp_error(I, a->at, TypeError, "%s(): %s is complex: draw real(x), imag(x) or abs(x)", fname, name);
+    if (bad_ndim)
+        return interp_error(I, a->at, ShapeError, "%s(): %s must be %d-d%s, not %d-d", fname, name, min_ndim,
+                            max_ndim > min_ndim ? " or 2-d" : "", nd);
+    return interp_error(I, a->at, ValueError, "%s(): %s is empty", fname, name);
 }
 
 /* hist(x, bins=50, ...): counts of x's finite values in equal bins over their range. */
@@ -110,14 +109,14 @@ static bool bi_hist(Interp *I, CallArgs *a, Value *out)
         !arg_int(I, a, "hist", 1, "bins", 50, &bins))
         return false;
     if (bins < 1 || bins > 10000000)
-        return interp_error(I, a->at, "hist(): bins must be between 1 and 10000000, not %lld", (long long)bins);
+        return interp_error(I, a->at, ValueError, "hist(): bins must be between 1 and 10000000, not %lld", (long long)bins);
     if (!picture_tensor(I, a, 0, "x", 0, TL_MAXDIM, &x)) return false;
     tl_plot_stats st;
     int64_t *counts = malloc((size_t)bins * sizeof *counts);
     bool ok = counts && tl_plot_stats_of(x, &st) == 0;
     if (ok && st.finite == 0) {
         ok = false;
-        tl_seterr("hist(): x has no finite values");
+        tl_seterr(ValueError, "hist(): x has no finite values");
     }
     double lo = st.lo, hi = st.hi;
     if (ok && lo == hi) lo -= 0.5, hi += 0.5;   /* numpy.histogram's range for one value */
@@ -125,8 +124,8 @@ static bool bi_hist(Interp *I, CallArgs *a, Value *out)
     draw_figure f = { .kind = DRAW_HIST, .bins = bins, .counts = counts, .lo = lo, .hi = hi,
                       .int_x = tl_is_intlike(x->dtype), .nan = st.nan, .inf = st.inf };
     tl_tensor_release(x);
-    if (!counts) tl_seterr("out of memory");
-    bool r = ok ? show(I, a, &o, &f, out) : interp_error(I, a->at, "%s", tl_errmsg());
+    if (!counts) tl_seterr(MemoryError, "out of memory");
+    bool r = ok ? show(I, a, &o, &f, out) : interp_error_kind(I, a->at, tl_errkind_last(), "%s", tl_errmsg());
     free(counts);
     return r;
 }
@@ -158,7 +157,7 @@ static bool bi_plot(Interp *I, CallArgs *a, Value *out)
     int64_t n = y->ndim == 2 ? y->shape[1] : tl_tensor_size(y);
     bool r = false;
     if (x && tl_tensor_size(x) != n) {
-        interp_error(I, a->at, "%s(): x has %lld values but y has %lld per series", fname, (long long)tl_tensor_size(x),
+        interp_error(I, a->at, ShapeError, "%s(): x has %lld values but y has %lld per series", fname, (long long)tl_tensor_size(x),
                      (long long)n);
         goto done;
     }
@@ -189,16 +188,16 @@ static bool bi_bar(Interp *I, CallArgs *a, Value *out)
     const char **labels = NULL;
     if (lv) {
         if (lv->kind != V_TUPLE || lv->as.tu->n != n) {
-            interp_error(I, a->at, "bar(): labels must be a tuple of %lld strings, one per value", (long long)n);
+            interp_error(I, a->at, TypeError, "bar(): labels must be a tuple of %lld strings, one per value", (long long)n);
             goto done;
         }
         if (!(labels = malloc((size_t)n * sizeof *labels))) {
-            interp_error(I, a->at, "out of memory");
+            interp_error(I, a->at, MemoryError, "out of memory");
             goto done;
         }
         for (int64_t i = 0; i < n; i++) {
             if (lv->as.tu->items[i].kind != V_STR) {
-                interp_error(I, a->at, "bar(): label %lld is not a string", (long long)i);
+                interp_error(I, a->at, TypeError, "bar(): label %lld is not a string", (long long)i);
                 goto done;
             }
             labels[i] = lv->as.tu->items[i].as.s->data;
@@ -223,14 +222,14 @@ static bool show_blocks(Interp *I, CallArgs *a, const picture_opts *o, const tl_
 {
     double *grid = malloc((size_t)(f->grows * f->gcols) * sizeof *grid);
     tl_plot_stats st;
-    if (!grid) return interp_error(I, a->at, "out of memory");
+    if (!grid) return interp_error(I, a->at, MemoryError, "out of memory");
     if (tl_plot_blocks(m, f->grows, f->gcols, how, grid, &st) < 0) {
         free(grid);
         return interp_error_rt(I, a->at);
     }
     if (st.finite == 0) {
         free(grid);
-        return interp_error(I, a->at, "%s(): no finite values to draw", a->self->name);
+        return interp_error(I, a->at, ValueError, "%s(): no finite values to draw", a->self->name);
     }
     f->grid = f->y = grid;
     f->nan = st.nan, f->inf = st.inf;
@@ -250,13 +249,13 @@ static bool bi_heatmap(Interp *I, CallArgs *a, Value *out)
         !arg_string(I, a, "heatmap", -1, "reduce", "mean", &red))
         return false;
     if (strcmp(red, "mean") != 0 && strcmp(red, "max") != 0)
-        return interp_error(I, a->at, "heatmap(): reduce must be \"mean\" or \"max\", not \"%s\"", red);
+        return interp_error(I, a->at, ValueError, "heatmap(): reduce must be \"mean\" or \"max\", not \"%s\"", red);
     if (!picture_tensor(I, a, 0, "m", 2, 2, &m)) return false;
     draw_figure f = { .kind = DRAW_HEATMAP, .mrows = m->shape[0], .mcols = m->shape[1], .block_max = *red == 'm' && red[1] == 'a' };
     draw_term t = picture_size(I, &o, false);
     bool r = draw_heatmap_cells(&t, *o.to, f.mrows, f.mcols, &f.grows, &f.gcols) == 0
                  ? show_blocks(I, a, &o, m, f.block_max ? TL_PLOT_MAX : TL_PLOT_MEAN, &f, out)
-                 : interp_error(I, a->at, "heatmap(): %s", tl_errmsg());
+                 : interp_error_kind(I, a->at, tl_errkind_last(), "heatmap(): %s", tl_errmsg());
     tl_tensor_release(m);
     return r;
 }
@@ -276,7 +275,7 @@ static bool bi_spark(Interp *I, CallArgs *a, Value *out)
     if (!row) return interp_error_rt(I, a->at);
     if (room < 1) {
         tl_tensor_release(row);
-        return interp_error(I, a->at, "spark(): width %d leaves no room after the title", t.width);
+        return interp_error(I, a->at, ValueError, "spark(): width %d leaves no room after the title", t.width);
     }
     draw_figure f = { .kind = DRAW_SPARK, .nseries = 1, .grows = 1, .gcols = n < room ? n : room };
     f.n = f.gcols;
