@@ -41,8 +41,11 @@ static const char environment_help[] =
     "  TL_GGUF_EAGER=1    dequantizes quantized GGUF tensors when loaded, not when touched\n"
     "  TL_HISTORY=FILE    the shell's history file (default ~/.tl_history; empty: no history)\n"
     "  HOME               the folder of the default history file\n"
-    "  NO_COLOR=1         no color in the shell's error messages (also TERM=dumb)\n"
-    "  TERM               TERM=dumb turns color off, as NO_COLOR does\n"
+    "  NO_COLOR=1         no color in the shell's error messages and in pictures (also TERM=dumb)\n"
+    "  TERM               TERM=dumb turns color off, as NO_COLOR does; *256color: 256-color pictures\n"
+    "  COLUMNS            picture width on a terminal that does not report its size (else 80)\n"
+    "  LINES              picture height on such a terminal, plus one (else 24 lines)\n"
+    "  COLORTERM          COLORTERM=truecolor or 24bit: pictures in 24-bit color\n"
     "OpenBLAS reads its own variables (such as OPENBLAS_NUM_THREADS) for matrix products.\n";
 
 static void on_sigint(int sig)

@@ -74,7 +74,7 @@ static bool show(Interp *I, CallArgs *a, const picture_opts *o, draw_figure *f, 
     f->title = o->title;
     draw_term t = picture_size(I, o, f->kind == DRAW_SPARK);
     int rc = *o->to ? draw_image(f, o->to, t.width, t.height) : draw_text(f, &t, interp_out(I));
-    if (rc < 0) return interp_error_kind(I, a->at, tl_errkind_last(), "%s(): %s", a->self->name, tl_errmsg());
+    if (rc < 0) return interp_error_rt(I, a->at);
     *out = val_none();
     return true;
 }
@@ -125,7 +125,7 @@ static bool bi_hist(Interp *I, CallArgs *a, Value *out)
                       .int_x = tl_is_intlike(x->dtype), .nan = st.nan, .inf = st.inf };
     tl_tensor_release(x);
     if (!counts) tl_seterr(MemoryError, "out of memory");
-    bool r = ok ? show(I, a, &o, &f, out) : interp_error_kind(I, a->at, tl_errkind_last(), "%s", tl_errmsg());
+    bool r = ok ? show(I, a, &o, &f, out) : interp_error_rt(I, a->at);
     free(counts);
     return r;
 }
@@ -255,7 +255,7 @@ static bool bi_heatmap(Interp *I, CallArgs *a, Value *out)
     draw_term t = picture_size(I, &o, false);
     bool r = draw_heatmap_cells(&t, *o.to, f.mrows, f.mcols, &f.grows, &f.gcols) == 0
                  ? show_blocks(I, a, &o, m, f.block_max ? TL_PLOT_MAX : TL_PLOT_MEAN, &f, out)
-                 : interp_error_kind(I, a->at, tl_errkind_last(), "heatmap(): %s", tl_errmsg());
+                 : interp_error_rt(I, a->at);
     tl_tensor_release(m);
     return r;
 }
