@@ -1,8 +1,9 @@
-/* golden.c — `tl --test`: run X.tl, compare stdout/stderr with X.out/X.err, print unified diffs */
+/* golden.c — `tl --test`: options, finding tests, running them in parallel child processes, the summary */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,12 +15,26 @@
 #include <unistd.h>
 
 #include "golden.h"
-#include "value.h"
+#include "golden_int.h"
 
-/* A test taking longer than this is killed and counted as failed. */
-#define TEST_TIMEOUT_SEC 300
-/* Lines of context around each change in a diff. */
-#define DIFF_CONTEXT 3
+/* Defaults and limits of the options (docs/testing.md). */
+#define DEFAULT_TIMEOUT_SEC 60.0
+#define MAX_JOBS 256
+#define DEFAULT_DURATIONS 10
+/* Most runs of one test under --update (each rewrite of inline expectations runs it again). */
+#define MAX_ROUNDS 3
+/* Exit statuses: as tl's (docs/language.md §1), 130 when Ctrl-C stopped the run. */
+enum { GOLDEN_OK = 0, GOLDEN_FAILED = 1, GOLDEN_USAGE = 2, GOLDEN_INTERRUPTED = 130 };
+
+typedef struct Options {
+    bool update;
+    int jobs;
+    const char *filter, *junit;
+    int durations;             /* how many of the slowest to list; 0: none, -1: all */
+    double timeout;
+    char **paths;
+    int npaths;
+} Options;
 
 typedef struct PathList { char **v; int n, cap; } PathList;
 
@@ -41,8 +56,8 @@ static bool ends_with(const char *s, const char *suf)
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
-/* Collects every .tl file under path (or path itself). */
-static void collect(const char *path, PathList *out)
+/* Collects every .tl file under path (or path itself) whose path contains filter. */
+static void collect(const char *path, const char *filter, PathList *out)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -50,7 +65,7 @@ static void collect(const char *path, PathList *out)
         return;
     }
     if (!S_ISDIR(st.st_mode)) {
-        list_add(out, path);
+        if (!filter || strstr(path, filter)) list_add(out, path);
         return;
     }
     DIR *d = opendir(path);
@@ -62,266 +77,329 @@ static void collect(const char *path, PathList *out)
         snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
         struct stat s2;
         if (stat(sub, &s2) != 0) continue;
-        if (S_ISDIR(s2.st_mode)) collect(sub, out);
-        else if (ends_with(e->d_name, ".tl")) list_add(out, sub);
+        if (S_ISDIR(s2.st_mode)) collect(sub, filter, out);
+        else if (ends_with(e->d_name, ".tl") && (!filter || strstr(sub, filter))) list_add(out, sub);
     }
     closedir(d);
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* Reads a whole file; NULL when absent. */
-static char *read_file(const char *path, size_t *len)
+static double now_sec(void)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    StrBuf b = { 0 };
-    char buf[65536];
-    size_t got;
-    while ((got = fread(buf, 1, sizeof buf, f)) > 0) sb_append(&b, buf, got);
-    fclose(f);
-    if (!b.data) sb_append(&b, "", 0);
-    *len = b.len;
-    return b.data;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static bool write_file(const char *path, const char *data, size_t len)
+/* ---- options ------------------------------------------------------------- */
+
+/* The value of option `name` at argv[*i]: "--name=V", "-jV" or the next argument. NULL when not this option. */
+static const char *option_value(char **argv, int argc, int *i, const char *name, bool *missing)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) return false;
-    bool ok = fwrite(data, 1, len, f) == len;
-    return fclose(f) == 0 && ok;
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0) return NULL;
+    if (a[n] == '=' ) return a + n + 1;
+    if (a[n] && name[1] != '-') return a + n;   /* -j4 */
+    if (a[n]) return NULL;
+    if (*i + 1 >= argc) { *missing = true; return NULL; }
+    return argv[++*i];
 }
 
-/* Runs `tl script` in the script's folder, capturing stdout and stderr; returns the wait status. */
-static int run_child(const char *self, const char *script, StrBuf *out, StrBuf *err)
+static bool parse_number(const char *s, double lo, double hi, double *v)
+{
+    char *end;
+    *v = strtod(s, &end);
+    return end != s && !*end && *v >= lo && *v <= hi;
+}
+
+/* Reads the options after --test; false (with a message) on bad usage. */
+static bool parse_options(int argc, char **argv, Options *o)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    *o = (Options){ .jobs = cpus > 0 ? (cpus > MAX_JOBS ? MAX_JOBS : (int)cpus) : 1, .timeout = DEFAULT_TIMEOUT_SEC };
+    o->paths = argv;
+    bool options_done = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v;
+        bool missing = false;
+        double num;
+        if (options_done || a[0] != '-' || !a[1]) { o->paths[o->npaths++] = argv[i]; continue; }
+        if (strcmp(a, "--") == 0) options_done = true;
+        else if (strcmp(a, "--update") == 0) o->update = true;
+        else if (strcmp(a, "--durations") == 0) o->durations = DEFAULT_DURATIONS;
+        else if ((v = option_value(argv, argc, &i, "--durations", &missing))) {
+            if (!parse_number(v, 0, INT_MAX, &num) || num != floor(num)) goto bad;
+            o->durations = num == 0 ? -1 : (int)num;
+        } else if ((v = option_value(argv, argc, &i, "-j", &missing)) || (v = option_value(argv, argc, &i, "--jobs", &missing))) {
+            if (!parse_number(v, 1, MAX_JOBS, &num) || num != floor(num)) goto bad;
+            o->jobs = (int)num;
+        } else if ((v = option_value(argv, argc, &i, "--timeout", &missing))) {
+            if (!parse_number(v, 0.001, 1e6, &num)) goto bad;
+            o->timeout = num;
+        } else if ((v = option_value(argv, argc, &i, "--filter", &missing))) {
+            o->filter = v;
+        } else if ((v = option_value(argv, argc, &i, "--junit", &missing))) {
+            if (!*v) goto bad;
+            o->junit = v;
+        } else {
+            fprintf(stderr, "tl --test: %s option %s\n", missing ? "missing value for" : "unknown", a);
+            return false;
+        }
+        continue;
+    bad:
+        fprintf(stderr, "tl --test: bad value for %s (see docs/testing.md)\n", a);
+        return false;
+    }
+    if (o->npaths == 0) fprintf(stderr, "tl --test: no test paths given\n");
+    return o->npaths > 0;
+}
+
+/* ---- child processes ----------------------------------------------------- */
+
+/* A running test: its child (leader of its own process group) and the read ends of its pipes. */
+typedef struct Slot { int test; pid_t pid; int fd[2]; double start; bool killed; } Slot;
+
+static volatile sig_atomic_t golden_interrupted = 0;
+
+static void on_stop_signal(int sig)
+{
+    (void)sig;
+    golden_interrupted = 1;
+}
+
+/* Starts a child running the test in the script's folder; false when it cannot. The child is a
+   fork of this process, not a new tl: loading tl's libraries again would cost more than most tests. */
+static bool spawn(GoldenRun run, Test *t, Slot *s)
 {
     int po[2], pe[2];
-    if (pipe(po) || pipe(pe)) return -1;
+    if (pipe2(po, O_CLOEXEC)) return false;
+    if (pipe2(pe, O_CLOEXEC)) { close(po[0]); close(po[1]); return false; }
+    char dir[4096] = ".";
+    const char *slash = strrchr(t->path, '/'), *base = slash ? slash + 1 : t->path;
+    if (slash == t->path) strcpy(dir, "/");
+    else if (slash) snprintf(dir, sizeof dir, "%.*s", (int)(slash - t->path), t->path);
+    fflush(NULL);   /* else the child would write our buffered output again */
     pid_t pid = fork();
-    if (pid < 0) return -1;
     if (pid == 0) {
+        setpgid(0, 0);   /* a timeout kills the whole group, whatever the test started */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
         dup2(po[1], 1);
         dup2(pe[1], 2);
-        close(po[0]); close(po[1]); close(pe[0]); close(pe[1]);
         int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0) dup2(devnull, 0);
-        char *dir = strdup(script);
-        char *slash = strrchr(dir, '/');
-        const char *base = script;
-        if (slash) {
-            *slash = 0;
-            base = slash + 1;
-            if (chdir(dir[0] ? dir : "/") != 0) _exit(126);
-        }
-        execl(self, self, base, (char *)NULL);
-        _exit(127);
+        if (chdir(dir) != 0) _exit(126);
+        int status = run(base);
+        fflush(NULL);
+        _exit(status);
     }
     close(po[1]);
     close(pe[1]);
-    struct pollfd fds[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
-    int open_fds = 2;
-    time_t start = time(NULL);
+    if (pid < 0) { close(po[0]); close(pe[0]); return false; }
+    setpgid(pid, pid);   /* also here, so a kill right after fork finds the group */
+    *s = (Slot){ .pid = pid, .fd = { po[0], pe[0] }, .start = now_sec() };
+    return true;
+}
+
+/* Reads what is ready on a slot's pipes; closes a pipe at its end. */
+static void drain(Slot *s, Test *t, const struct pollfd *p)
+{
     char buf[65536];
-    while (open_fds > 0) {
-        int r = poll(fds, 2, 1000);
-        if (r < 0 && errno != EINTR) break;
-        if (time(NULL) - start > TEST_TIMEOUT_SEC) {
-            kill(pid, SIGKILL);
-            sb_append(err, "\n[tl --test: killed after timeout]\n", 35);
-            break;
-        }
-        for (int i = 0; i < 2; i++) {
-            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-            ssize_t got = read(fds[i].fd, buf, sizeof buf);
-            if (got <= 0) {
-                close(fds[i].fd);
-                fds[i].fd = -1;
-                open_fds--;
-            } else {
-                sb_append(i == 0 ? out : err, buf, (size_t)got);
-            }
+    for (int i = 0; i < 2; i++) {
+        if (s->fd[i] < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        ssize_t got = read(s->fd[i], buf, sizeof buf);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0 || !sb_append(i ? &t->raw_err : &t->raw_out, buf, (size_t)got)) {
+            close(s->fd[i]);
+            s->fd[i] = -1;
         }
     }
+}
+
+/* Kills a slot's process group (timeout or Ctrl-C) and stops reading it. */
+static void kill_slot(Slot *s)
+{
+    kill(-s->pid, SIGKILL);
+    kill(s->pid, SIGKILL);
+    s->killed = true;
     for (int i = 0; i < 2; i++)
-        if (fds[i].fd >= 0) close(fds[i].fd);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    if (!out->data) sb_append(out, "", 0);
-    if (!err->data) sb_append(err, "", 0);
-    return status;
+        if (s->fd[i] >= 0) { close(s->fd[i]); s->fd[i] = -1; }
 }
 
-/* Splits text at newlines into (pointer, length) pairs; -1 when out of memory. */
-static int split_lines(const char *text, size_t len, const char ***lines, size_t **lens)
+/* Runs every test, at most o->jobs at once, calling done(test) as each one finishes (it returns true
+   to have the test run once more); false when interrupted. */
+static bool run_all(GoldenRun run, Test *tests, int n, const Options *o, bool (*done)(Test *, void *), void *ctx)
 {
-    int n = 0, cap = 64;
-    *lines = malloc(sizeof(char *) * (size_t)cap);
-    *lens = malloc(sizeof(size_t) * (size_t)cap);
-    size_t i = 0;
-    while (*lines && *lens && i < len) {
-        const char *nl = memchr(text + i, '\n', len - i);
-        size_t l = nl ? (size_t)(nl - (text + i)) : len - i;
-        if (n == cap) {
-            if (cap > INT_MAX / 2) break;
-            cap *= 2;
-            const char **nlines = realloc(*lines, sizeof(char *) * (size_t)cap);
-            if (nlines) *lines = nlines;
-            size_t *nlens = nlines ? realloc(*lens, sizeof(size_t) * (size_t)cap) : NULL;
-            if (nlens) *lens = nlens;
-            if (!nlines || !nlens) break;
+    Slot *slots = calloc((size_t)o->jobs, sizeof(Slot));
+    struct pollfd *pfd = calloc(2 * (size_t)o->jobs, sizeof(struct pollfd));
+    int *queue = malloc(sizeof(int) * (size_t)n * (MAX_ROUNDS + 1));
+    int next = 0, queued = n, running = 0;
+    for (int i = 0; queue && i < n; i++) queue[i] = i;
+    while (slots && pfd && queue && (next < queued || running > 0)) {
+        for (int k = 0; k < o->jobs && next < queued && !golden_interrupted; k++) {
+            if (slots[k].pid) continue;
+            Test *t = &tests[queue[next]];
+            if (spawn(run, t, &slots[k])) { slots[k].test = queue[next++]; running++; continue; }
+            t->status = -1;   /* could not start: judged at once */
+            next++;
+            if (done(t, ctx)) queue[queued++] = (int)(t - tests);
         }
-        (*lines)[n] = text + i;
-        (*lens)[n] = l;
-        n++;
-        i += l + 1;
-    }
-    if (*lines && *lens && i >= len) return n;
-    free(*lines);
-    free(*lens);
-    *lines = NULL;
-    *lens = NULL;
-    return -1;
-}
-
-static bool line_eq(const char *a, size_t al, const char *b, size_t bl) { return al == bl && memcmp(a, b, al) == 0; }
-
-/* Prints a unified diff of expected (a) against actual (b), via an LCS table (small) or whole-file hunks (large). */
-static void print_diff(const char *name_a, const char *a, size_t alen, const char *name_b, const char *b, size_t blen)
-{
-    const char **la, **lb;
-    size_t *na, *nb;
-    int n = split_lines(a, alen, &la, &na), m = split_lines(b, blen, &lb, &nb);
-    printf("--- %s\n+++ %s\n", name_a, name_b);
-    /* ops: 0 same, 1 delete (from a), 2 insert (from b) */
-    int nops = 0;
-    size_t nmax = n >= 0 && m >= 0 ? (size_t)n + (size_t)m + 1 : 0;
-    int *ops = malloc(sizeof(int) * nmax), *ia = malloc(sizeof(int) * nmax), *ib = malloc(sizeof(int) * nmax);
-    int *L = nmax && (int64_t)(n + 1) * (m + 1) <= 4000000 ? calloc((size_t)(n + 1) * (size_t)(m + 1), sizeof(int))
-                                                         : NULL;
-    if (!nmax || !ops || !ia || !ib) {
-        printf("(out of memory: no diff)\n");
-        n = m = 0;   /* falls through to the frees */
-    } else if (L) {
-        for (int i = n - 1; i >= 0; i--)
-            for (int j = m - 1; j >= 0; j--)
-                L[i * (m + 1) + j] = line_eq(la[i], na[i], lb[j], nb[j]) ? L[(i + 1) * (m + 1) + j + 1] + 1
-                                   : (L[(i + 1) * (m + 1) + j] >= L[i * (m + 1) + j + 1] ? L[(i + 1) * (m + 1) + j]
-                                                                                       : L[i * (m + 1) + j + 1]);
-        int i = 0, j = 0;
-        while (i < n || j < m) {
-            if (i < n && j < m && line_eq(la[i], na[i], lb[j], nb[j])) { ops[nops] = 0; ia[nops] = i++; ib[nops++] = j++; }
-            else if (i < n && (j == m || L[(i + 1) * (m + 1) + j] >= L[i * (m + 1) + j + 1])) { ops[nops] = 1; ia[nops] = i++; ib[nops++] = j; }
-            else { ops[nops] = 2; ia[nops] = i; ib[nops++] = j++; }
+        double now = now_sec(), wait = 1.0;
+        bool reaping = false;
+        for (int k = 0; k < o->jobs; k++) {
+            Slot *s = &slots[k];
+            pfd[2 * k] = (struct pollfd){ .fd = s->pid ? s->fd[0] : -1, .events = POLLIN };
+            pfd[2 * k + 1] = (struct pollfd){ .fd = s->pid ? s->fd[1] : -1, .events = POLLIN };
+            if (!s->pid) continue;
+            double left = s->start + o->timeout - now;
+            if (left < wait) wait = left;
+            if (s->fd[0] < 0 && s->fd[1] < 0) reaping = true;
         }
-    } else {   /* too big for the LCS table (or no memory for it): one hunk */
-        for (int i = 0; i < n; i++) { ops[nops] = 1; ia[nops] = i; ib[nops++] = 0; }
-        for (int j = 0; j < m; j++) { ops[nops] = 2; ia[nops] = n; ib[nops++] = j; }
-    }
-    for (int k = 0; k < nops;) {
-        if (ops[k] == 0) { k++; continue; }
-        int s = k - DIFF_CONTEXT < 0 ? 0 : k - DIFF_CONTEXT;
-        while (s < k && ops[s] != 0) s++;
-        int e = k;
-        for (;;) {   /* extend the hunk while changes are within 2*context of each other */
-            while (e < nops && ops[e] != 0) e++;
-            int gap = e;
-            while (gap < nops && ops[gap] == 0 && gap - e < 2 * DIFF_CONTEXT) gap++;
-            if (gap < nops && ops[gap] != 0) e = gap;
-            else break;
+        if (reaping) wait = 0.005;   /* its pipes are closed: poll for its exit */
+        if (wait < 0) wait = 0;
+        int r = poll(pfd, 2 * (nfds_t)o->jobs, (int)(wait * 1000) + 1);
+        if (r < 0 && errno != EINTR) break;
+        now = now_sec();
+        for (int k = 0; k < o->jobs; k++) {
+            Slot *s = &slots[k];
+            if (!s->pid) continue;
+            Test *t = &tests[s->test];
+            if (r > 0) drain(s, t, &pfd[2 * k]);
+            if (!s->killed && (golden_interrupted || now - s->start > o->timeout)) {
+                kill_slot(s);
+                t->timed_out = !golden_interrupted;
+            }
+            if (s->fd[0] >= 0 || s->fd[1] >= 0) continue;
+            int status = 0;
+            pid_t w = waitpid(s->pid, &status, s->killed ? 0 : WNOHANG);
+            if (w == 0 || (w < 0 && errno == EINTR)) continue;
+            t->status = w < 0 ? -1 : status;
+            t->seconds = now - s->start;
+            s->pid = 0;
+            if (!golden_interrupted && done(t, ctx) && queued < n * (MAX_ROUNDS + 1)) queue[queued++] = (int)(t - tests);
+            running--;
         }
-        int stop = e + DIFF_CONTEXT < nops ? e + DIFF_CONTEXT : nops;
-        int acount = 0, bcount = 0;
-        for (int q = s; q < stop; q++) { if (ops[q] != 2) acount++; if (ops[q] != 1) bcount++; }
-        printf("@@ -%d,%d +%d,%d @@\n", ia[s] + (acount ? 1 : 0), acount, ib[s] + (bcount ? 1 : 0), bcount);
-        for (int q = s; q < stop; q++) {
-            if (ops[q] == 0) printf(" %.*s\n", (int)na[ia[q]], la[ia[q]]);
-            else if (ops[q] == 1) printf("-%.*s\n", (int)na[ia[q]], la[ia[q]]);
-            else printf("+%.*s\n", (int)nb[ib[q]], lb[ib[q]]);
-        }
-        k = stop;
+        if (golden_interrupted && running == 0) break;
     }
-    bool a_nl = alen == 0 || a[alen - 1] == '\n', b_nl = blen == 0 || b[blen - 1] == '\n';
-    if (a_nl != b_nl) printf("\\ (the files differ in their final newline)\n");
-    free(L); free(ops); free(ia); free(ib);
-    free(la); free(lb); free(na); free(nb);
+    bool ok = slots && pfd && queue && !golden_interrupted;
+    if (!slots || !pfd || !queue) fprintf(stderr, "tl --test: out of memory\n");
+    free(queue);
+    free(slots);
+    free(pfd);
+    return ok;
 }
 
-/* Swaps the .tl suffix for another. */
-static char *sibling(const char *script, const char *suffix)
-{
-    size_t n = strlen(script) - 3;
-    char *p = malloc(n + strlen(suffix) + 1);
-    if (!p) return NULL;
-    memcpy(p, script, n);
-    strcpy(p + n, suffix);
-    return p;
-}
+/* ---- results ------------------------------------------------------------- */
 
-/* Compares one stream with its expected file; prints a diff on mismatch. */
-static bool check_stream(const char *expected_path, const StrBuf *actual, bool must_exist, bool report)
+/* Printing in path order as results arrive: tests before `printed` are out. */
+typedef struct Progress { Test *tests; int n, printed, passed, failed; bool *finished; bool update; } Progress;
+
+/* Judges a finished test, then prints every report that is next in path order. Returns true when
+   --update rewrote inline expectations and the test must run again: the rewrite moves lines, and
+   its output may quote line numbers (error messages do). */
+static bool on_done(Test *t, void *ctx)
 {
-    size_t elen = 0;
-    char *exp = read_file(expected_path, &elen);
-    if (!exp) {
-        if (!must_exist && actual->len == 0) return true;
-        if (must_exist && report) printf("missing %s\n", expected_path);
-        exp = strdup("");
-        elen = 0;
+    Progress *p = ctx;
+    golden_check(t, p->update);
+    if (t->run_again && ++t->rounds < MAX_ROUNDS) {
+        t->raw_out.len = t->raw_err.len = 0;
+        return true;
     }
-    bool same = elen == actual->len && memcmp(exp, actual->data, elen) == 0;
-    if (!same && report) print_diff(expected_path, exp, elen, "actual", actual->data, actual->len);
-    free(exp);
-    return same;
+    p->finished[t - p->tests] = true;
+    while (p->printed < p->n && p->finished[p->printed]) {
+        Test *q = &p->tests[p->printed++];
+        if (q->report.len) fwrite(q->report.data, 1, q->report.len, stdout);
+        if (q->verdict == VERDICT_PASS) p->passed++;
+        else p->failed++;
+        sb_free(&q->raw_out);
+        sb_free(&q->raw_err);
+    }
+    fflush(stdout);
+    return false;
 }
 
-int golden_main(const char *self, int npaths, char **paths, bool update)
+static int cmp_slowest(const void *a, const void *b)
 {
+    const Test *x = *(Test *const *)a, *y = *(Test *const *)b;
+    return x->seconds < y->seconds ? 1 : x->seconds > y->seconds ? -1 : strcmp(x->path, y->path);
+}
+
+/* Lists the slowest tests (count < 0: all). */
+static void print_durations(Test *tests, int n, int count)
+{
+    Test **order = malloc(sizeof(Test *) * (size_t)n);
+    if (!order) return;
+    for (int i = 0; i < n; i++) order[i] = &tests[i];
+    qsort(order, (size_t)n, sizeof *order, cmp_slowest);
+    if (count < 0 || count > n) count = n;
+    printf("slowest %d test%s:\n", count, count == 1 ? "" : "s");
+    for (int i = 0; i < count; i++) printf("%9.3fs  %s\n", order[i]->seconds, order[i]->path);
+    free(order);
+}
+
+int golden_main(GoldenRun run, int argc, char **argv)
+{
+    Options o;
+    if (!parse_options(argc, argv, &o)) return GOLDEN_USAGE;
     PathList files = { 0 };
-    for (int i = 0; i < npaths; i++) collect(paths[i], &files);
+    for (int i = 0; i < o.npaths; i++) collect(o.paths[i], o.filter, &files);
     if (files.n == 0) {   /* a mistyped path is a usage error, not an empty pass */
-        fprintf(stderr, "tl --test: no tests found\n");
-        return 2;
+        fprintf(stderr, "tl --test: no tests found%s%s\n", o.filter ? " matching " : "", o.filter ? o.filter : "");
+        free(files.v);
+        return GOLDEN_USAGE;
     }
     qsort(files.v, (size_t)files.n, sizeof(char *), cmp_str);
-    int passed = 0, failed = 0;
-    for (int i = 0; i < files.n; i++) {
-        const char *script = files.v[i];
-        StrBuf out = { 0 }, err = { 0 };
-        int status = run_child(self, script, &out, &err);
-        char *out_path = sibling(script, ".out"), *err_path = sibling(script, ".err");
-        bool crashed = status < 0 || WIFSIGNALED(status);
-        if (!out_path || !err_path) {
-            printf("FAIL %s: out of memory\n", script);
-            failed++;
-        } else if (update && !crashed) {
-            write_file(out_path, out.data, out.len);
-            if (err.len) write_file(err_path, err.data, err.len);
-            else unlink(err_path);
-            passed++;
-        } else {
-            bool ok = !crashed;
-            if (crashed) printf("FAIL %s: crashed (signal %d)\n", script, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-            if (ok) {
-                bool o = check_stream(out_path, &out, true, false);
-                bool e = check_stream(err_path, &err, false, false);
-                ok = o && e;
-                if (!ok) {
-                    printf("FAIL %s\n", script);
-                    if (!o) check_stream(out_path, &out, true, true);
-                    if (!e) check_stream(err_path, &err, false, true);
-                }
-            }
-            if (ok) passed++;
-            else failed++;
-        }
-        free(out_path);
-        free(err_path);
-        sb_free(&out);
-        sb_free(&err);
-        free(files.v[i]);
+    int n = 0;
+    for (int i = 0; i < files.n; i++) {   /* a path given twice runs once */
+        if (n && strcmp(files.v[n - 1], files.v[i]) == 0) free(files.v[i]);
+        else files.v[n++] = files.v[i];
     }
+    FILE *junit = o.junit ? fopen(o.junit, "w") : NULL;   /* opened first: a bad path is found before the run */
+    if (o.junit && !junit) {
+        fprintf(stderr, "tl --test: cannot write %s: %s\n", o.junit, strerror(errno));
+        for (int i = 0; i < n; i++) free(files.v[i]);
+        free(files.v);
+        return GOLDEN_USAGE;
+    }
+    Test *tests = calloc((size_t)n, sizeof(Test));
+    bool *finished = calloc((size_t)n, sizeof(bool));
+    int status = GOLDEN_FAILED;
+    if (tests && finished) {
+        for (int i = 0; i < n; i++) tests[i].path = files.v[i];
+        struct sigaction sa = { 0 }, old_int, old_term;
+        sa.sa_handler = on_stop_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old_int);
+        sigaction(SIGTERM, &sa, &old_term);
+        Progress p = { tests, n, 0, 0, 0, finished, o.update };
+        double start = now_sec();
+        bool completed = run_all(run, tests, n, &o, on_done, &p);
+        double seconds = now_sec() - start;
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+        if (completed && o.durations) print_durations(tests, n, o.durations);
+        if (completed && junit && !junit_write(junit, tests, n, seconds)) {
+            fprintf(stderr, "tl --test: cannot write %s\n", o.junit);
+            p.failed++;
+        }
+        if (completed) junit = NULL;   /* junit_write closed it */
+        if (!completed) printf("interrupted after ");
+        printf("%d passed, %d failed\n", p.passed, p.failed);
+        status = !completed ? GOLDEN_INTERRUPTED : p.failed ? GOLDEN_FAILED : GOLDEN_OK;
+    } else {
+        fprintf(stderr, "tl --test: out of memory\n");
+    }
+    if (junit) fclose(junit);
+    for (int i = 0; tests && i < n; i++) {
+        sb_free(&tests[i].raw_out);
+        sb_free(&tests[i].raw_err);
+        sb_free(&tests[i].report);
+    }
+    for (int i = 0; i < n; i++) free(files.v[i]);
     free(files.v);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    free(tests);
+    free(finished);
+    return status;
 }

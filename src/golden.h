@@ -4,7 +4,11 @@
 
 #include <stdbool.h>
 
-/* Runs every .tl under paths against its .out/.err; prints diffs and "N passed, N failed". Returns the exit status. */
-int golden_main(const char *self, int npaths, char **paths, bool update);
+/* Runs one test script in the current process as `tl --mark-statements SCRIPT` would; returns its exit status. */
+typedef int (*GoldenRun)(const char *script);
+
+/* Runs the golden tests named by argv (the options and paths after --test; docs/testing.md); prints
+   diffs and "N passed, N failed". Each test runs in a forked child calling run. Returns the exit status. */
+int golden_main(GoldenRun run, int argc, char **argv);
 
 #endif

@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include "eval.h"
+#include "golden_int.h"
 #include "interp.h"
 #include "parse.h"
 #include "resolve.h"
@@ -256,6 +257,28 @@ static void forget_source(Interp *I, Source *src)
     }
 }
 
+/* The first line of a top-level statement (an assignment's `at` is its '=', which may come later). */
+static int statement_line(const Node *n)
+{
+    return (n->kind == N_ASSIGN || n->kind == N_OPASSIGN ? node_start(n->a) : node_start(n)).line;
+}
+
+/* Runs a program's top-level statements one at a time, announcing each on stdout and stderr first,
+   so that `tl --test` can tell which statement printed what (the markers: golden_int.h). */
+static bool eval_marked(Interp *I, Node *root)
+{
+    fprintf(I->out, "%c%s", MARK_OPEN, MARK_PLAN);
+    for (int i = 0; i < root->n; i++) fprintf(I->out, " %d", statement_line(root->list[i]));
+    fputc(MARK_CLOSE, I->out);
+    for (int i = 0; i < root->n; i++) {
+        int line = statement_line(root->list[i]);
+        fprintf(I->out, "%c%s %d%c", MARK_OPEN, MARK_STMT, line, MARK_CLOSE);
+        fprintf(stderr, "%c%s %d%c", MARK_OPEN, MARK_STMT, line, MARK_CLOSE);
+        if (!eval_program(I, root->list[i])) return false;
+    }
+    return true;
+}
+
 /* Sources are kept while an error may point into them: a run that fails keeps
    its source (and the sources of failed includes inside it) until the next
    top-level run; a run that succeeds lets its source go at once, unless a
@@ -269,7 +292,7 @@ bool interp_run_source(Interp *I, Source *src, bool echo)
     bool saved = I->echo_enabled;
     I->echo_enabled = echo;
     I->run_depth++;
-    bool ok = eval_program(I, src->root);
+    bool ok = I->mark_statements && I->run_depth == 1 ? eval_marked(I, src->root) : eval_program(I, src->root);
     I->run_depth--;
     I->echo_enabled = saved;
     if (ok) forget_source(I, src);

@@ -36,6 +36,7 @@ struct Interp {
     int run_depth;           /* interp_run_source calls in progress (include() nests them) */
     int nsources, capsources;
     int include_depth;       /* interp_run_file calls in progress (bounded: a file may include itself) */
+    bool mark_statements;    /* tl --mark-statements: markers between top-level statements (docs/testing.md) */
     int64_t steps_left;      /* > 0: evaluation stops with "step limit reached" after this many
                                 loop iterations and calls (embedders such as the fuzzers set it) */
 };

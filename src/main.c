@@ -25,7 +25,16 @@ static const char usage[] =
     "usage: tl [FILE.tl [ARGS...]]       run a script (argv holds ARGS)\n"
     "       tl -e 'CODE'                 run CODE\n"
     "       tl -i FILE.tl                run FILE, then open the shell\n"
-    "       tl --test [--update] PATH... golden tests: compare X.tl's output with X.out/X.err\n"
+    "       tl --test [OPTIONS] PATH...  golden tests: compare X.tl's output with X.out/X.err or its\n"
+    "                                    inline #> / #! lines (docs/testing.md). Options:\n"
+    "           --update                 rewrite the expectations of failing tests from their output\n"
+    "           -j N                     N tests at once (default: the CPU count)\n"
+    "           --filter TEXT            only tests whose path contains TEXT\n"
+    "           --junit FILE             write a JUnit XML report\n"
+    "           --durations[=N]          list the N slowest tests (default 10; 0: all)\n"
+    "           --timeout S              kill a test after S seconds (default 60)\n"
+    "       tl --mark-statements FILE.tl run FILE, writing a marker before each top-level\n"
+    "                                    statement's output (what --test runs)\n"
     "       tl --version | --help\n"
     "With no arguments tl opens the shell on a terminal, or runs the program on stdin.\n";
 
@@ -97,6 +106,7 @@ static int finish(Interp *I, int status)
 }
 
 static bool on_big_stack = false;
+static int run_test_script(const char *script);
 
 static int tl_main(int argc, char **argv)
 {
@@ -107,14 +117,8 @@ static int tl_main(int argc, char **argv)
         return EXIT_OK;
     }
     if (argc >= 2 && strcmp(argv[1], "--test") == 0) {
-        bool update = argc >= 3 && strcmp(argv[2], "--update") == 0;
-        int first = update ? 3 : 2;
-        if (first >= argc) { fputs(usage, stderr); return EXIT_USAGE; }
-        char self[4096];
-        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-        if (n <= 0) { fprintf(stderr, "tl --test: cannot find the tl executable\n"); return EXIT_ERROR; }
-        self[n] = 0;
-        return golden_main(self, argc - first, argv + first, update);
+        if (argc < 3) { fputs(usage, stderr); return EXIT_USAGE; }
+        return golden_main(run_test_script, argc - 2, argv + 2);
     }
 
     struct sigaction sa = { 0 };
@@ -143,6 +147,12 @@ static int tl_main(int argc, char **argv)
         if (st == EXIT_INTERRUPTED) tl_interrupt_flag = 0;
         return finish(I, shell_run(I));
     }
+    if (argc >= 2 && strcmp(argv[1], "--mark-statements") == 0) {   /* a script, as tl --test runs it */
+        if (argc < 3) { fputs(usage, stderr); return finish(I, EXIT_USAGE); }
+        I->mark_statements = true;
+        argc--;
+        argv++;
+    }
     if (argc >= 2 && argv[1][0] == '-' && argv[1][1] != 0) {
         fprintf(stderr, "tl: unknown option %s\n", argv[1]);
         fputs(usage, stderr);
@@ -159,6 +169,13 @@ static int tl_main(int argc, char **argv)
     Source *src = read_stdin_source();
     if (!src) { fprintf(stderr, "tl: out of memory\n"); return finish(I, EXIT_ERROR); }
     return finish(I, run_script(I, src));
+}
+
+/* What each `tl --test` child runs: the script, as `tl --mark-statements SCRIPT`. */
+static int run_test_script(const char *script)
+{
+    char *args[] = { "tl", "--mark-statements", (char *)script, NULL };
+    return tl_main(3, args);
 }
 
 typedef struct MainArgs { int argc; char **argv; int status; } MainArgs;

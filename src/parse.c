@@ -288,7 +288,7 @@ static int find_repeated(Parser *p, char **names, int from, int n)
 
 /* The first token's position of an expression (binary nodes point at their operator).
    A loop, not recursion: left spines can be very long. */
-static Span start_of(const Node *n)
+Span node_start(const Node *n)
 {
     for (;;) {
         switch (n->kind) {
@@ -815,7 +815,7 @@ static Node *parse_exprlist(Parser *p)
 {
     Node *first = parse_expr(p, BP_NONE);
     if (!at(p, TK_COMMA)) return first;
-    Node *t = new_node(p, N_TUPLE, start_of(first));
+    Node *t = new_node(p, N_TUPLE, node_start(first));
     NodeVec items = {0};
     vec_push(p, &items, first);
     while (at(p, TK_COMMA)) {
@@ -843,7 +843,7 @@ static void check_target(Parser *p, Node *t, bool tuple_ok)
     default:
         break;
     }
-    fail_at(p, start_of(t), "cannot assign to this expression");
+    fail_at(p, node_start(t), "cannot assign to this expression");
 }
 
 /* The operator of a compound assignment token (+= gives TL_ADD), or -1. */
@@ -873,7 +873,7 @@ static Node *simple_stmt(Parser *p)
         n->b = parse_exprlist(p);
         return n;
     }
-    Node *n = new_node(p, N_EXPR_STMT, start_of(e));
+    Node *n = new_node(p, N_EXPR_STMT, node_start(e));
     n->a = e;
     n->echo = !at(p, TK_SEMI);
     return n;
@@ -931,7 +931,7 @@ static void check_height(Parser *p, Node *root)
         Node *x = cur.node;
         if (cur.depth > MAX_TREE_HEIGHT) {
             free(st);
-            fail_at(p, start_of(root), "expression too long or too deeply nested");
+            fail_at(p, node_start(root), "expression too long or too deeply nested");
         }
         int d = cur.depth + 1;
         ok = push_pending(&st, &n, &cap, x->a, d) && push_pending(&st, &n, &cap, x->b, d) &&

@@ -13,5 +13,7 @@ typedef struct ParseResult {
 
 /* Parses a whole source. Nodes live in `arena`. On error returns root NULL and fills err. */
 ParseResult parse_program(const Source *src, Arena *arena, Diag *err);
+/* Where an expression or statement's text begins (its `at` may be an operator inside it). */
+Span node_start(const Node *n);
 
 #endif

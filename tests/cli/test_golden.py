@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""test_golden.py — tl --test as a tool (docs/testing.md): -j, --filter, --junit, --durations, --timeout,
+the tolerance directive, inline #> / #! expectations and --update. usage: test_golden.py PATH/TO/tl"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+tl = os.path.abspath(sys.argv[1])
+work = tempfile.mkdtemp(prefix="tl_golden_")
+failures = []
+
+
+def check(name, cond, detail=""):
+    if not cond:
+        failures.append(name)
+        print(f"FAIL {name}\n{detail}")
+
+
+def run(*args, cwd=None):
+    r = subprocess.run([tl, "--test", *args], capture_output=True, text=True, cwd=cwd or work, timeout=300)
+    return r.returncode, r.stdout, r.stderr
+
+
+def write(path, text):
+    full = os.path.join(work, path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "w") as f:
+        f.write(text)
+    return full
+
+
+try:
+    # a suite: passing inline, passing .out, failing inline, failing .out, a hang
+    write("s/a_ok.tl", "x = [1, 2, 3]\nx * 2\n#> [2 4 6]\nprint(\"hi\")\n#> hi\n")
+    write("s/b_file.tl", "print(1 + 1)\n")
+    write("s/b_file.out", "2\n")
+    write("s/c_bad.tl", "x = 1\nprint(x + 1)\n#> 3\nprint(x)\n#> 1\n")
+    write("s/d_badfile.tl", "print(1)\nprint(2)\nprint(3)\n")
+    write("s/d_badfile.out", "1\n5\n3\n")
+    write("s/e_hang.tl", "print(1)\nwhile true {}\n")
+    st, out, err = run("-j", "2", "--timeout", "2", "--junit", "report.xml", "--durations", "s")
+    lines = out.splitlines()
+    check("summary_last_line", lines and lines[-1] == "2 passed, 3 failed", out)
+    check("exit_1_on_failure", st == 1, f"status {st}")
+    fails = [l for l in lines if l.startswith("FAIL ")]
+    check("stable_order", [l.split()[1].rstrip(":") for l in fails] == ["s/c_bad.tl", "s/d_badfile.tl", "s/e_hang.tl"], out)
+    check("inline_diff_names_statement", "s/c_bad.tl:2: print(x + 1)  expected (#>)" in out and "-3\n+2\n" in out, out)
+    check("file_diff_names_statement", "@@ -1,3 +1,3 @@ s/d_badfile.tl:2: print(2)" in out, out)
+    check("timeout_reported", "FAIL s/e_hang.tl: timed out after" in out, out)
+    check("durations_listed", "slowest 5 tests:" in out and "s/e_hang.tl" in out.split("slowest")[1], out)
+
+    # the JUnit report: required elements, attributes and counts
+    root = ET.parse(os.path.join(work, "report.xml")).getroot()
+    check("junit_root", root.tag == "testsuites", root.tag)
+    suites = root.findall("testsuite")
+    check("junit_one_suite", len(suites) == 1)
+    suite = suites[0]
+    for attr in ("name", "tests", "failures", "errors", "skipped", "time", "timestamp", "hostname"):
+        check(f"junit_suite_has_{attr}", attr in suite.attrib, str(suite.attrib))
+    cases = suite.findall("testcase")
+    check("junit_counts", (suite.get("tests"), suite.get("failures"), suite.get("errors"), suite.get("skipped"))
+          == ("5", "2", "1", "0") and len(cases) == 5, str(suite.attrib))
+    for c in cases:
+        for attr in ("classname", "name", "time"):
+            check(f"junit_case_{attr}", attr in c.attrib, str(c.attrib))
+    by_name = {c.get("name"): c for c in cases}
+    bad = by_name["c_bad.tl"].find("failure")
+    check("junit_failure", bad is not None and "message" in bad.attrib and "type" in bad.attrib and "-3" in (bad.text or ""))
+    check("junit_timeout_is_error", by_name["e_hang.tl"].find("error") is not None)
+    check("junit_pass_is_bare", len(list(by_name["a_ok.tl"])) == 0)
+    check("junit_classname", by_name["a_ok.tl"].get("classname") == "s")
+
+    # --filter
+    st, out, _ = run("--filter", "a_ok", "s")
+    check("filter", st == 0 and out.splitlines()[-1] == "1 passed, 0 failed", out)
+    st, _, err = run("--filter", "nothing-matches", "s")
+    check("filter_none_is_usage", st == 2 and "no tests found" in err, err)
+    st, _, err = run("--bogus", "s")
+    check("bad_option", st == 2 and "unknown option" in err, err)
+    st, _, err = run("-j", "0", "s")
+    check("bad_jobs", st == 2, err)
+    st, _, err = run("--timeout", "s")
+    check("missing_value_is_usage", st == 2, err)
+
+    # -j 1 and -j 2 print the same thing
+    write("p/x.tl", "print(1)\n#> 2\n")
+    for i in range(20):
+        write(f"p/t{i:02}.tl", f"print({i})\n#> {i}\n")
+    o1 = run("-j", "1", "p")[1]
+    o2 = run("-j", "2", "p")[1]
+    check("j_same_output", o1 == o2 and o1.endswith("20 passed, 1 failed\n"), o1 + o2)
+
+    # tolerance: passes within, fails outside; nan == nan; inf only equals the same inf; text stays exact
+    tol = "# tl-test: rtol=1e-3 atol=1e-9\n"
+    write("t/within.tl", tol + "print(1.0001)\n#> 1.0002\nprint([0.0, 1, -1] / 0)\n#> [ nan  inf -inf]\n"
+          "print(1 + 2.0001j)\n#> (1+2j)\nprint([1.5e-01, 2])\n#> [0.15003 2.  ]\n")
+    write("t/outside.tl", tol + "print(1.01)\n#> 1.02\n")
+    write("t/infsign.tl", tol + "print([1.0] / 0)\n#> [-inf]\n")
+    write("t/text.tl", tol + "print(\"a 1\")\n#> b 1\n")
+    write("t/exact.tl", "print(1.0001)\n#> 1.0002\n")
+    write("t/baddirective.tl", "# tl-test: rtol=abc\nprint(1)\n#> 1\n")
+    for name, want in (("within", 0), ("outside", 1), ("infsign", 1), ("text", 1), ("exact", 1), ("baddirective", 1)):
+        st, out, _ = run(f"t/{name}.tl")
+        check(f"tolerance_{name}", st == want, out)
+
+    # inline --update round trip on a copy: only #> / #! lines change; error line numbers settle
+    src = ("# header comment\nx = 2\nx * 3\n#> 5\n\nfn f(a) {\n  print(a)\n  return a\n}\n"
+           "if true {\n  f(4);\n}\nprint(x); print(x + 1)\nnope + 1\nprint(\"never\")\n")
+    p = write("u/round.tl", src)
+    st, out, _ = run("u/round.tl")
+    check("update_before_fails", st == 1, out)
+    st, out, _ = run("--update", "u/round.tl")
+    check("update_reports", st == 0 and "updated u/round.tl" in out, out)
+    new = open(p).read()
+    want = ("# header comment\nx = 2\nx * 3\n#> 6\n\nfn f(a) {\n  print(a)\n  return a\n}\n"
+            "if true {\n  f(4);\n}\n#> 4\nprint(x); print(x + 1)\n#> 2\n#> 3\nnope + 1\n"
+            "#! round.tl:17:1: error: name 'nope' is not defined\n#!   nope + 1\n#!   ^\nprint(\"never\")\n")
+    check("update_rewrites_in_place", new == want, new)
+    st, out, _ = run("u/round.tl")
+    check("update_then_passes", st == 0, out)
+    stripped = "".join(l for l in new.splitlines(True) if not l.startswith(("#>", "#!")))
+    check("update_keeps_other_lines", stripped == "".join(l for l in src.splitlines(True) if not l.startswith("#>")))
+    # a file form test is rewritten as a file
+    write("u/f.tl", "print(7)\n")
+    write("u/f.out", "8\n")
+    run("--update", "u/f.tl")
+    check("update_out_file", open(os.path.join(work, "u/f.out")).read() == "7\n")
+    # both forms at once is an error
+    write("u/both.tl", "print(7)\n#> 7\n")
+    write("u/both.out", "7\n")
+    st, out, _ = run("u/both.tl")
+    check("both_forms_refused", st == 1 and "keep one form" in out, out)
+
+    # a synthetic 1,000-test suite runs and passes (its speed is measured by tests/bench/bench_golden.sh)
+    for i in range(1000):
+        write(f"big/t{i:04}.tl", f"x = {i}\nx * 2\n#> {2 * i}\n")
+    st, out, _ = run("-j", "2", "big")
+    check("thousand_tests", st == 0 and out == "1000 passed, 0 failed\n", out[-500:])
+finally:
+    shutil.rmtree(work, ignore_errors=True)
+
+print(f"{'FAILED: ' + ', '.join(failures) if failures else 'all passed'}")
+sys.exit(1 if failures else 0)
