@@ -238,6 +238,8 @@ static bool split_stream(Units *u, bool is_err, const char *s, size_t n)
 bool units_split(Units *u, const char *out, size_t outlen, const char *err, size_t errlen)
 {
     *u = (Units){ 0 };
+    if (!out) out = "";   /* a stream that stayed empty has no buffer */
+    if (!err) err = "";
     u->line = calloc(1, sizeof(int));
     if (!u->line) return false;
     u->n = 1;
