@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -158,8 +159,20 @@ static bool parse_options(int argc, char **argv, Options *o)
 
 /* ---- child processes ----------------------------------------------------- */
 
-/* A running test: its child (leader of its own process group) and the read ends of its pipes. */
-typedef struct Slot { int test; pid_t pid; int fd[2]; double start; bool killed; } Slot;
+/* A running test: its child (leader of its own process group), the read ends of its pipes, and a
+   pidfd that becomes readable when the child exits (-1 where the kernel has none). */
+typedef struct Slot { int test; pid_t pid; int fd[2]; int pidfd; double start; bool killed; } Slot;
+
+/* A file descriptor that polls readable once `pid` has exited; -1 on kernels before 5.3. */
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    return -1;
+#endif
+}
 
 static volatile sig_atomic_t golden_interrupted = 0;
 
@@ -199,7 +212,7 @@ static bool spawn(GoldenRun run, Test *t, Slot *s)
     close(pe[1]);
     if (pid < 0) { close(po[0]); close(pe[0]); return false; }
     setpgid(pid, pid);   /* also here, so a kill right after fork finds the group */
-    *s = (Slot){ .pid = pid, .fd = { po[0], pe[0] }, .start = now_sec() };
+    *s = (Slot){ .pid = pid, .fd = { po[0], pe[0] }, .pidfd = open_pidfd(pid), .start = now_sec() };
     return true;
 }
 
@@ -233,7 +246,7 @@ static void kill_slot(Slot *s)
 static bool run_all(GoldenRun run, Test *tests, int n, const Options *o, bool (*done)(Test *, void *), void *ctx)
 {
     Slot *slots = calloc((size_t)o->jobs, sizeof(Slot));
-    struct pollfd *pfd = calloc(2 * (size_t)o->jobs, sizeof(struct pollfd));
+    struct pollfd *pfd = calloc(3 * (size_t)o->jobs, sizeof(struct pollfd));
     int *queue = malloc(sizeof(int) * (size_t)n * (MAX_ROUNDS + 1));
     int next = 0, queued = n, running = 0;
     for (int i = 0; queue && i < n; i++) queue[i] = i;
@@ -252,14 +265,17 @@ static bool run_all(GoldenRun run, Test *tests, int n, const Options *o, bool (*
             Slot *s = &slots[k];
             pfd[2 * k] = (struct pollfd){ .fd = s->pid ? s->fd[0] : -1, .events = POLLIN };
             pfd[2 * k + 1] = (struct pollfd){ .fd = s->pid ? s->fd[1] : -1, .events = POLLIN };
+            /* the pidfd only once the pipes are done: it is readable from exit until the wait */
+            bool piped = s->fd[0] >= 0 || s->fd[1] >= 0;
+            pfd[2 * o->jobs + k] = (struct pollfd){ .fd = s->pid && !piped ? s->pidfd : -1, .events = POLLIN };
             if (!s->pid) continue;
             double left = s->start + o->timeout - now;
             if (left < wait) wait = left;
-            if (s->fd[0] < 0 && s->fd[1] < 0) reaping = true;
+            if (!piped && s->pidfd < 0) reaping = true;
         }
-        if (reaping) wait = 0.005;   /* its pipes are closed: poll for its exit */
+        if (reaping) wait = 0.001;   /* its pipes are closed and there is no pidfd: poll for its exit */
         if (wait < 0) wait = 0;
-        int r = poll(pfd, 2 * (nfds_t)o->jobs, (int)(wait * 1000) + 1);
+        int r = poll(pfd, 3 * (nfds_t)o->jobs, (int)(wait * 1000) + 1);
         if (r < 0 && errno != EINTR) break;
         now = now_sec();
         for (int k = 0; k < o->jobs; k++) {
@@ -278,6 +294,7 @@ static bool run_all(GoldenRun run, Test *tests, int n, const Options *o, bool (*
             t->status = w < 0 ? -1 : status;
             t->seconds = now - s->start;
             s->pid = 0;
+            if (s->pidfd >= 0) close(s->pidfd);
             if (!golden_interrupted && done(t, ctx) && queued < n * (MAX_ROUNDS + 1)) queue[queued++] = (int)(t - tests);
             running--;
         }

@@ -37,5 +37,34 @@ try:
     print(f"1,000 generated tests, -j 2: {big:.2f} s (target < 5 s)")
 finally:
     shutil.rmtree(work, ignore_errors=True)
+
+
+def forks(n):
+    """Seconds for n fork + _exit + wait cycles of this process."""
+    t = time.perf_counter()
+    for _ in range(n):
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        os.waitpid(pid, 0)
+    return time.perf_counter() - t
+
+
+# The machine's own ceiling: tl --test forks once per test, so when two forks at once cost more
+# than one after the other (some virtual machines serialise page-table work), no -j can scale.
+n = 300
+alone = forks(n)
+r, w = os.pipe()
+if os.fork() == 0:
+    os.close(r)
+    os.write(w, str(forks(n)).encode())
+    os._exit(0)
+os.close(w)
+beside = forks(n)
+other = float(os.read(r, 64) or 0)
+os.close(r)
+os.wait()
+print(f"fork+exit+wait here: {alone / n * 1e6:.0f} us alone, {max(beside, other) / n * 1e6:.0f} us with two "
+      f"processes forking at once (parallel forking speed-up {2 * alone / max(beside, other):.2f}x)")
 ok = j1 / j2 >= 1.8 and big < 5
 print("targets met" if ok else "targets NOT met (a loaded machine slows every figure)")
