@@ -260,6 +260,9 @@ Token lexer_next(Lexer *lx)
             ">="  { TOKEN(TK_GE); }
             "&"   { TOKEN(TK_AMP); }
             "|"   { TOKEN(TK_PIPE); }
+            "^"   { TOKEN(TK_CARET); }
+            "<<"  { TOKEN(TK_SHL); }
+            ">>"  { TOKEN(TK_SHR); }
             "~"   { TOKEN(TK_TILDE); }
 
             *     { return error_token(lx, start, start, YYCURSOR, "invalid character"); }
@@ -284,6 +287,7 @@ static const char *const kind_names[TK_COUNT] = {
     [TK_DSLASH] = "'//'", [TK_PERCENT] = "'%'", [TK_AT] = "'@'", [TK_DSTAR] = "'**'",
     [TK_EQ] = "'=='", [TK_NE] = "'!='", [TK_LT] = "'<'", [TK_LE] = "'<='",
     [TK_GT] = "'>'", [TK_GE] = "'>='", [TK_AMP] = "'&'", [TK_PIPE] = "'|'", [TK_TILDE] = "'~'",
+    [TK_CARET] = "'^'", [TK_SHL] = "'<<'", [TK_SHR] = "'>>'",
 };
 
 const char *token_kind_name(TokenKind k)

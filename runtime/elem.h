@@ -17,7 +17,8 @@
 
    Two rules are not per element and are checked before any element is
    computed (numpy raises; nothing is written): integer // and % by zero, and
-   integer ** with a negative exponent. The element functions then assume a
+   integer ** with a negative exponent. (numpy only warns for an integer
+   divisor of zero and gives 0; tl refuses it for fmod too.) The element functions then assume a
    checked right operand (and return 0 for a zero divisor, never trapping). */
 
 #define TL_ERR_INT_DIV_ZERO "integer division by zero"
@@ -27,7 +28,7 @@
    negative, or NULL when op accepts y. */
 static inline const char *tl_int_operand_error(tl_binop op, bool y_zero, bool y_negative)
 {
-    if ((op == TL_FLOORDIV || op == TL_MOD) && y_zero) return TL_ERR_INT_DIV_ZERO;
+    if ((op == TL_FLOORDIV || op == TL_MOD || op == TL_FMOD) && y_zero) return TL_ERR_INT_DIV_ZERO;
     if (op == TL_POW && y_negative) return TL_ERR_INT_NEG_POW;
     return NULL;
 }
@@ -35,7 +36,7 @@ static inline const char *tl_int_operand_error(tl_binop op, bool y_zero, bool y_
 /* True when op rejects some integer right operands (see tl_int_operand_error). */
 static inline bool tl_int_operand_checked(tl_binop op)
 {
-    return op == TL_FLOORDIV || op == TL_MOD || op == TL_POW;
+    return op == TL_FLOORDIV || op == TL_MOD || op == TL_FMOD || op == TL_POW;
 }
 
 /* The comparisons of an ordered real type (C's operators; NaN compares false). */
@@ -59,6 +60,14 @@ static inline bool tl_int_operand_checked(tl_binop op)
     static inline T tl_##S##_xor(T x, T y) { return (T)(x ^ y); }                     \
     static inline T tl_##S##_min(T x, T y) { return x < y ? x : y; }                  \
     static inline T tl_##S##_max(T x, T y) { return x > y ? x : y; }                  \
+    static inline T tl_##S##_fmin(T x, T y) { return x < y ? x : y; }                 \
+    static inline T tl_##S##_fmax(T x, T y) { return x > y ? x : y; }                 \
+    /* numpy's npy_lshift: a shift by the bit width or more (or by a negative */     \
+    /* amount, which numpy reads as unsigned) gives 0. */                             \
+    static inline T tl_##S##_shl(T x, T y)                                            \
+    {                                                                                 \
+        return (uint64_t)y < sizeof(T) * 8 ? (T)((UW)x << (uint64_t)y) : (T)0;        \
+    }                                                                                 \
     TL_ELEM_COMPARE(S, T)                                                             \
     /* x ** y by squaring, wrapping; y >= 0 (checked before). */                      \
     static inline T tl_##S##_pow(T x, T y)                                            \
@@ -91,12 +100,22 @@ static inline bool tl_int_operand_checked(tl_binop op)
         T r = (T)(x % y);                                                             \
         if (r != 0 && ((r < 0) != (y < 0))) r = (T)(r + y);                           \
         return r;                                                                     \
+    }                                                                                 \
+    /* C's remainder, with the dividend's sign (numpy's fmod). */                     \
+    static inline T tl_##S##_fmod(T x, T y) { return (y == 0 || y == -1) ? 0 : (T)(x % y); } \
+    /* An arithmetic shift; by the bit width or more, the sign fills (numpy). */     \
+    static inline T tl_##S##_shr(T x, T y)                                            \
+    {                                                                                 \
+        if ((uint64_t)y >= sizeof(T) * 8) return x < 0 ? (T)-1 : (T)0;                \
+        return x < 0 ? (T)~(T)((T)~x >> y) : (T)(x >> y);                             \
     }
 
 #define TL_ELEM_INT_UNSIGNED(S, T, UW)                                                \
     TL_ELEM_INT_COMMON(S, T, UW)                                                      \
     static inline T tl_##S##_fdiv(T x, T y) { return y ? (T)(x / y) : 0; }            \
-    static inline T tl_##S##_mod(T x, T y) { return y ? (T)(x % y) : 0; }
+    static inline T tl_##S##_mod(T x, T y) { return y ? (T)(x % y) : 0; }             \
+    static inline T tl_##S##_fmod(T x, T y) { return y ? (T)(x % y) : 0; }            \
+    static inline T tl_##S##_shr(T x, T y) { return (uint64_t)y < sizeof(T) * 8 ? (T)(x >> y) : 0; }
 
 TL_ELEM_INT_UNSIGNED(u8, uint8_t, uint32_t)
 TL_ELEM_INT_UNSIGNED(u16, uint16_t, uint32_t)
@@ -113,10 +132,17 @@ static inline bool tl_b_or(bool x, bool y) { return x || y; }
 static inline bool tl_b_xor(bool x, bool y) { return x != y; }
 static inline bool tl_b_min(bool x, bool y) { return x && y; }
 static inline bool tl_b_max(bool x, bool y) { return x || y; }
+static inline bool tl_b_fmin(bool x, bool y) { return x && y; }
+static inline bool tl_b_fmax(bool x, bool y) { return x || y; }
 TL_ELEM_COMPARE(b, bool)
 
 /* ---- real floats: IEEE arithmetic; numpy's npy_divmod for // and % ------- */
-#define TL_ELEM_FLOAT(S, T, FMOD, FLOOR, COPYSIGN, POW, ATAN2)                        \
+#define TL_ELEM_FLOAT(S, T, FMOD, FLOOR, COPYSIGN, POW, ATAN2, HYPOT)                 \
+    static inline T tl_##S##_fmod(T x, T y) { return FMOD(x, y); }                    \
+    static inline T tl_##S##_hypot(T x, T y) { return HYPOT(x, y); }                  \
+    /* numpy's fmin/fmax: a NaN loses to a number (two NaNs give NaN). */            \
+    static inline T tl_##S##_fmin(T x, T y) { return (x <= y || y != y) ? x : y; }    \
+    static inline T tl_##S##_fmax(T x, T y) { return (x >= y || y != y) ? x : y; }    \
     static inline T tl_##S##_add(T x, T y) { return x + y; }                          \
     static inline T tl_##S##_sub(T x, T y) { return x - y; }                          \
     static inline T tl_##S##_mul(T x, T y) { return x * y; }                          \
@@ -163,8 +189,8 @@ TL_ELEM_COMPARE(b, bool)
         return mod;                                                                   \
     }
 
-TL_ELEM_FLOAT(f32, float, fmodf, floorf, copysignf, powf, atan2f)
-TL_ELEM_FLOAT(f64, double, fmod, floor, copysign, pow, atan2)
+TL_ELEM_FLOAT(f32, float, fmodf, floorf, copysignf, powf, atan2f, hypotf)
+TL_ELEM_FLOAT(f64, double, fmod, floor, copysign, pow, atan2, hypot)
 
 /* ---- complex: numpy's formulas, as plain pairs (not C99 Annex G's slow
    NaN-recovering multiply), on tl_cf / tl_cd (dtype.h) ------------------- */
@@ -234,6 +260,15 @@ tl_cd tl_c128_cpow(tl_cd a, tl_cd b);
     static inline C tl_##S##_max(C a, C b)                                            \
     {                                                                                 \
         return (tl_##S##_le(b, a) || a.re != a.re || a.im != a.im) ? a : b;           \
+    }                                                                                 \
+    /* fmin/fmax: a NaN loses to a number, as numpy. */                               \
+    static inline C tl_##S##_fmin(C a, C b)                                           \
+    {                                                                                 \
+        return (tl_##S##_le(a, b) || b.re != b.re || b.im != b.im) ? a : b;           \
+    }                                                                                 \
+    static inline C tl_##S##_fmax(C a, C b)                                           \
+    {                                                                                 \
+        return (tl_##S##_le(b, a) || b.re != b.re || b.im != b.im) ? a : b;           \
     }
 
 TL_ELEM_COMPLEX(c64, tl_cf, float, 1.0f)

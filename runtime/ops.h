@@ -35,13 +35,19 @@
     X(CTX, TL_XOR,      "^",       xor,   0,   Y,   Y,  N,    N)        \
     X(CTX, TL_MINIMUM,  "minimum", min,   0,   Y,   Y,  Y,    Y)        \
     X(CTX, TL_MAXIMUM,  "maximum", max,   0,   Y,   Y,  Y,    Y)        \
-    X(CTX, TL_ATAN2,    "atan2",   atan2, 0,   N,   N,  Y,    N)
+    X(CTX, TL_ATAN2,    "atan2",   atan2, 0,   N,   N,  Y,    N)        \
+    X(CTX, TL_LSHIFT,   "<<",      shl,   0,   N,   Y,  N,    N)        \
+    X(CTX, TL_RSHIFT,   ">>",      shr,   0,   N,   Y,  N,    N)        \
+    X(CTX, TL_FMOD,     "fmod",    fmod,  0,   N,   Y,  Y,    N)        \
+    X(CTX, TL_HYPOT,    "hypot",   hypot, 0,   N,   N,  Y,    N)        \
+    X(CTX, TL_FMIN,     "fmin",    fmin,  0,   Y,   Y,  Y,    Y)        \
+    X(CTX, TL_FMAX,     "fmax",    fmax,  0,   Y,   Y,  Y,    Y)
 
 /* Binary elementwise operators (the list above). Both operands are converted
    to the computation dtype `dt` chosen by the caller (promotion is the
    caller's job, with tl_binop_dtype: it knows about weak literals);
    comparisons produce bool, the rest `dt`. &, | and ^ are logical for bool,
-   bitwise for integers. */
+   bitwise for integers; << and >> shift integers (bool shifts in i8, as numpy). */
 typedef enum tl_binop {
 #define TL_BINOP_ENUM(CTX, E, SYM, FN, CMP, B, I, F, C) E,
     TL_BINOP_LIST(TL_BINOP_ENUM, _)
@@ -140,6 +146,11 @@ int tl_assign(tl_tensor *dst, const tl_tensor *src);
 /* where(cond, a, b) with broadcasting; a, b already in dtype dt. */
 tl_tensor *tl_where(const tl_tensor *cond, const tl_tensor *a, const tl_tensor *b, tl_dtype dt);
 tl_tensor *tl_clip(const tl_tensor *a, const tl_tensor *lo, const tl_tensor *hi, tl_dtype dt);
+/* numpy's isclose: |a - b| <= atol + rtol * |b| where both are finite, a == b
+   elsewhere (nan == nan too when equal_nan), in the operands' float dtype (compare.c). */
+tl_tensor *tl_isclose(const tl_tensor *a, const tl_tensor *b, double rtol, double atol, bool equal_nan);
+/* numpy's array_equal: 1 when a and b have one shape and equal elements, else 0; -1: error set. */
+int tl_array_equal(const tl_tensor *a, const tl_tensor *b, bool equal_nan);
 
 /* Reductions over a set of axes (axes[i] normalized, distinct; naxes == 0 with
    all_axes means every axis). Result dtypes follow docs/language.md §7. */

@@ -41,6 +41,12 @@
     X(arg, TL_ASIN, asin, "asin", FLOAT, SAME, LIBM, LIBM, NONE, NONE, UN, "asin(x)", "inverse sine")                \
     X(arg, TL_ACOS, acos, "acos", FLOAT, SAME, LIBM, LIBM, NONE, NONE, UN, "acos(x)", "inverse cosine")              \
     X(arg, TL_ATAN, atan, "atan", FLOAT, SAME, LIBM, LIBM, NONE, NONE, UN, "atan(x)", "inverse tangent")             \
+    X(arg, TL_CBRT, cbrt, "cbrt", FLOAT, SAME, LIBM, NONE, NONE, NONE, UN, "cbrt(x)", "cube root (real; cbrt(-8) is -2)") \
+    X(arg, TL_EXP2, exp2, "exp2", FLOAT, SAME, LIBM, NONE, NONE, NONE, UN, "exp2(x)", "2 to the x")                   \
+    X(arg, TL_LOG10, log10, "log10", FLOAT, SAME, LIBM, NONE, NONE, NONE, UN, "log10(x)", "base-10 logarithm")         \
+    X(arg, TL_ASINH, asinh, "asinh", FLOAT, SAME, LIBM, LIBM, NONE, NONE, UN, "asinh(x)", "inverse hyperbolic sine")   \
+    X(arg, TL_ACOSH, acosh, "acosh", FLOAT, SAME, LIBM, LIBM, NONE, NONE, UN, "acosh(x)", "inverse hyperbolic cosine") \
+    X(arg, TL_ATANH, atanh, "atanh", FLOAT, SAME, LIBM, LIBM, NONE, NONE, UN, "atanh(x)", "inverse hyperbolic tangent") \
     X(arg, TL_ERF, erf, "erf", FLOAT, SAME, LIBMD, NONE, SLEEF, NONE, UN, "erf(x)",                                  \
       "the error function: 2/sqrt(pi) times the integral of exp(-t**2) from 0 to x")                               \
     X(arg, TL_ERFC, erfc, "erfc", FLOAT, SAME, LIBMD, NONE, SLEEF15, NONE, UN, "erfc(x)",                            \

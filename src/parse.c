@@ -38,8 +38,10 @@ enum {
     BP_AND = 30,
     BP_NOT = 40,      /* prefix not */
     BP_BOR = 50,      /* | */
+    BP_BXOR = 55,     /* ^ */
     BP_BAND = 60,     /* & */
     BP_CMP = 70,      /* == != < <= > >= */
+    BP_SHIFT = 75,    /* << >> */
     BP_ADD = 80,
     BP_MUL = 90,      /* * / // % @ */
     BP_UNARY = 100,   /* prefix - + ~ */
@@ -602,7 +604,10 @@ static const Rule rules[TK_COUNT] = {
     [TK_AND] = { NULL, and_or_expr, BP_AND },
     [TK_NOT] = { not_expr, NULL, 0 },
     [TK_PIPE] = { NULL, binary_left, BP_BOR, TL_OR },
+    [TK_CARET] = { NULL, binary_left, BP_BXOR, TL_XOR },
     [TK_AMP] = { NULL, binary_left, BP_BAND, TL_AND },
+    [TK_SHL] = { NULL, binary_left, BP_SHIFT, TL_LSHIFT },
+    [TK_SHR] = { NULL, binary_left, BP_SHIFT, TL_RSHIFT },
     [TK_EQ] = { NULL, comparison, BP_CMP, TL_EQ },
     [TK_NE] = { NULL, comparison, BP_CMP, TL_NE },
     [TK_LT] = { NULL, comparison, BP_CMP, TL_LT },

@@ -110,16 +110,61 @@ static bool binary_values(Interp *I, CallArgs *a, tl_binop op, Value x, Value y,
     return true;
 }
 
-/* pow, minimum, maximum, atan2: one builtin per tl_binop (the row's tag). */
+/* True for the operators numpy defines on bool and integers only (& | ^ << >>). */
+static bool bits_only(tl_binop op)
+{
+    return op == TL_AND || op == TL_OR || op == TL_XOR || op == TL_LSHIFT || op == TL_RSHIFT;
+}
+
+/* The error of a bitwise function given a float or complex dtype, as numpy's TypeError. */
+static bool bits_dtype_error(Interp *I, CallArgs *a, tl_dtype dt)
+{
+    return interp_error(I, a->at, "%s() is not supported for dtype %s (only bool and integers)", a->self->name,
+                        tl_dtype_name(dt));
+}
+
+/* add, pow, minimum, bitwise_and, ...: one builtin per tl_binop (the row's tag), the operator's own row. */
 static bool bi_binary(Interp *I, CallArgs *a, Value *out)
 {
     const char *fname = a->self->name;
+    tl_binop op = (tl_binop)a->self->tag;
     if (!args_check(I, a, fname, 2, 2, NULL)) return false;
     for (int i = 0; i < 2; i++)
         if (!val_is_numeric(a->pos[i]))
             return interp_error(I, a->at, TypeError, "%s(): argument %d must be a tensor or number, not a %s", fname, i + 1,
                                 val_kind_name(a->pos[i]));
-    return binary_values(I, a, (tl_binop)a->self->tag, a->pos[0], a->pos[1], out);
+    if (bits_only(op)) {
+        tl_dtype dt;
+        if (!interp_result_dtype(I, op, a->pos[0], a->pos[1], a->at, &dt)) return false;
+        if (!tl_is_int(dt) && dt != TL_BOOL) return bits_dtype_error(I, a, dt);
+    }
+    return binary_values(I, a, op, a->pos[0], a->pos[1], out);
+}
+
+/* invert(x): ~x, bitwise for integers and logical for bool. */
+static bool bi_invert(Interp *I, CallArgs *a, Value *out)
+{
+    tl_tensor *t;
+    if (!args_check(I, a, "invert", 1, 1, NULL) || !arg_tensor(I, a, "invert", 0, NULL, &t)) return false;
+    if (!tl_is_int(t->dtype) && t->dtype != TL_BOOL) {
+        tl_dtype dt = t->dtype;
+        tl_tensor_release(t);
+        return bits_dtype_error(I, a, dt);
+    }
+    return unary_result(I, a, TL_NOT, t, out);
+}
+
+/* square(x): x * x in x's dtype (bool squares in i8, as numpy). */
+static bool bi_square(Interp *I, CallArgs *a, Value *out)
+{
+    tl_tensor *t;
+    if (!args_check(I, a, "square", 1, 1, NULL) || !arg_tensor(I, a, "square", 0, NULL, &t)) return false;
+    tl_dtype dt = t->dtype == TL_BOOL ? TL_I8 : t->dtype;
+    tl_tensor *r = tl_binary(TL_MUL, t, t, dt);
+    tl_tensor_release(t);
+    if (!ret_tensor(I, a, r, out)) return false;
+    keep_weak(a, out);
+    return true;
 }
 
 /* The common dtype of several values (NULL entries skipped) as operators promote them:
@@ -206,6 +251,24 @@ static bool bi_where(Interp *I, CallArgs *a, Value *out)
 
 const Builtin bi_math_table[] = {
     TL_UNOP_LIST(UN_ROW, )
+    BIN("add", TL_ADD, "add(x, y)", "x + y, elementwise"),
+    BIN("subtract", TL_SUB, "subtract(x, y)", "x - y, elementwise"),
+    BIN("multiply", TL_MUL, "multiply(x, y)", "x * y, elementwise"),
+    BIN("divide", TL_DIV, "divide(x, y)", "x / y, true division"),
+    BIN("floor_divide", TL_FLOORDIV, "floor_divide(x, y)", "x // y, rounding toward -inf"),
+    BIN("mod", TL_MOD, "mod(x, y)", "x % y, the remainder with y's sign"),
+    BIN("power", TL_POW, "power(x, y)", "x ** y, elementwise"),
+    BIN("fmod", TL_FMOD, "fmod(x, y)", "the remainder of x / y with x's sign (C's fmod)"),
+    BIN("hypot", TL_HYPOT, "hypot(x, y)", "sqrt(x**2 + y**2) without overflow, elementwise"),
+    BIN("fmin", TL_FMIN, "fmin(x, y)", "the smaller of x and y, elementwise (nan ignored)"),
+    BIN("fmax", TL_FMAX, "fmax(x, y)", "the larger of x and y, elementwise (nan ignored)"),
+    BIN("bitwise_and", TL_AND, "bitwise_and(x, y)", "x & y: bitwise and of integers, logical of bools"),
+    BIN("bitwise_or", TL_OR, "bitwise_or(x, y)", "x | y: bitwise or of integers, logical of bools"),
+    BIN("bitwise_xor", TL_XOR, "bitwise_xor(x, y)", "x ^ y: bitwise xor of integers, logical of bools"),
+    BIN("left_shift", TL_LSHIFT, "left_shift(x, y)", "x << y (0 once y reaches the bit width)"),
+    BIN("right_shift", TL_RSHIFT, "right_shift(x, y)", "x >> y, arithmetic for signed integers"),
+    { "invert", bi_invert, "invert(x)", "~x: bitwise not of integers, logical not of bools", 0 },
+    { "square", bi_square, "square(x)", "x * x, in x's dtype", 0 },
     BIN("atan2", TL_ATAN2, "atan2(y, x)", "the angle of the point (x, y), elementwise"),
     BIN("pow", TL_POW, "pow(x, y)", "x ** y, elementwise"),
     BIN("minimum", TL_MINIMUM, "minimum(x, y)", "the smaller of x and y, elementwise (nan propagates)"),

@@ -10,6 +10,7 @@ const Builtin *const stdlib_tables[] = {
     bi_make_table,
     bi_shape_table,
     bi_math_table,
+    bi_logic_table,
     bi_reduce_table,
     bi_linalg_table,
     bi_nn_table,

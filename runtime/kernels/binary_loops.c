@@ -34,7 +34,12 @@
     TL_BIN_LOOP_P(S##_or_l, T, T, tl_##S##_or(x, y))                                  \
     TL_BIN_LOOP_P(S##_xor_l, T, T, tl_##S##_xor(x, y))                                \
     TL_BIN_LOOP_P(S##_min_l, T, T, tl_##S##_min(x, y))                                \
-    TL_BIN_LOOP_P(S##_max_l, T, T, tl_##S##_max(x, y))
+    TL_BIN_LOOP_P(S##_max_l, T, T, tl_##S##_max(x, y))                                \
+    TL_BIN_LOOP_P(S##_fmin_l, T, T, tl_##S##_fmin(x, y))                              \
+    TL_BIN_LOOP_P(S##_fmax_l, T, T, tl_##S##_fmax(x, y))                              \
+    TL_BIN_LOOP_P(S##_fmod_l, T, T, tl_##S##_fmod(x, y))                              \
+    TL_BIN_LOOP_P(S##_shl_l, T, T, tl_##S##_shl(x, y))                                \
+    TL_BIN_LOOP_P(S##_shr_l, T, T, tl_##S##_shr(x, y))
 
 INT_LOOPS(u8, uint8_t)
 INT_LOOPS(u16, uint16_t)
@@ -52,6 +57,8 @@ TL_BIN_LOOP_P(b_or_l, bool, bool, tl_b_or(x, y))
 TL_BIN_LOOP_P(b_xor_l, bool, bool, tl_b_xor(x, y))
 TL_BIN_LOOP_P(b_min_l, bool, bool, tl_b_min(x, y))
 TL_BIN_LOOP_P(b_max_l, bool, bool, tl_b_max(x, y))
+TL_BIN_LOOP_P(b_fmin_l, bool, bool, tl_b_fmin(x, y))
+TL_BIN_LOOP_P(b_fmax_l, bool, bool, tl_b_fmax(x, y))
 
 /* ---- real floats --------------------------------------------------------- */
 #define FLOAT_LOOPS(S, T)                                                             \
@@ -65,7 +72,11 @@ TL_BIN_LOOP_P(b_max_l, bool, bool, tl_b_max(x, y))
     COMPARE_LOOPS(TL_BIN_LOOP, S, T)                                                  \
     TL_BIN_LOOP(S##_min_l, T, T, tl_##S##_min(x, y))                                  \
     TL_BIN_LOOP(S##_max_l, T, T, tl_##S##_max(x, y))                                  \
-    TL_BIN_LOOP_P(S##_atan2_l, T, T, tl_##S##_atan2(x, y))
+    TL_BIN_LOOP_P(S##_atan2_l, T, T, tl_##S##_atan2(x, y))                            \
+    TL_BIN_LOOP_P(S##_fmod_l, T, T, tl_##S##_fmod(x, y))                              \
+    TL_BIN_LOOP_P(S##_hypot_l, T, T, tl_##S##_hypot(x, y))                            \
+    TL_BIN_LOOP(S##_fmin_l, T, T, tl_##S##_fmin(x, y))                                \
+    TL_BIN_LOOP(S##_fmax_l, T, T, tl_##S##_fmax(x, y))
 
 FLOAT_LOOPS(f32, float)
 FLOAT_LOOPS(f64, double)
@@ -87,7 +98,11 @@ FLOAT_LOOPS(f64, double)
     TL_BIN_LOOP_P(S##_ge_l, uint16_t, bool, tl_f32_ge(IN(x), IN(y)))                  \
     TL_BIN_LOOP_P(S##_min_l, uint16_t, uint16_t, OUT(tl_f32_min(IN(x), IN(y))))       \
     TL_BIN_LOOP_P(S##_max_l, uint16_t, uint16_t, OUT(tl_f32_max(IN(x), IN(y))))       \
-    TL_BIN_LOOP_P(S##_atan2_l, uint16_t, uint16_t, OUT(tl_f32_atan2(IN(x), IN(y))))
+    TL_BIN_LOOP_P(S##_atan2_l, uint16_t, uint16_t, OUT(tl_f32_atan2(IN(x), IN(y))))   \
+    TL_BIN_LOOP_P(S##_fmod_l, uint16_t, uint16_t, OUT(tl_f32_fmod(IN(x), IN(y))))     \
+    TL_BIN_LOOP_P(S##_hypot_l, uint16_t, uint16_t, OUT(tl_f32_hypot(IN(x), IN(y))))   \
+    TL_BIN_LOOP_P(S##_fmin_l, uint16_t, uint16_t, OUT(tl_f32_fmin(IN(x), IN(y))))     \
+    TL_BIN_LOOP_P(S##_fmax_l, uint16_t, uint16_t, OUT(tl_f32_fmax(IN(x), IN(y))))
 
 HALF_LOOPS(f16, H2F, F2H)
 HALF_LOOPS(bf16, B2F, F2B)
@@ -113,7 +128,9 @@ tl_cd tl_c128_cpow(tl_cd a, tl_cd b)
     TL_BIN_LOOP_P(S##_pow_l, C, C, tl_##S##_pow(x, y))                                \
     COMPARE_LOOPS(TL_BIN_LOOP_P, S, C)                                                \
     TL_BIN_LOOP_P(S##_min_l, C, C, tl_##S##_min(x, y))                                \
-    TL_BIN_LOOP_P(S##_max_l, C, C, tl_##S##_max(x, y))
+    TL_BIN_LOOP_P(S##_max_l, C, C, tl_##S##_max(x, y))                                \
+    TL_BIN_LOOP_P(S##_fmin_l, C, C, tl_##S##_fmin(x, y))                              \
+    TL_BIN_LOOP_P(S##_fmax_l, C, C, tl_##S##_fmax(x, y))
 
 COMPLEX_LOOPS(c64, tl_cf)
 COMPLEX_LOOPS(c128, tl_cd)

@@ -22,8 +22,12 @@ tl_dtype tl_binop_compute_dtype(tl_binop op, tl_dtype dt)
         return dt == TL_BOOL ? TL_I64 : dt;      /* true + true is 2, as Python */
     case TL_DIV:
         return intlike ? TL_F64 : dt;            /* integer / is true division */
-    case TL_ATAN2:
+    case TL_ATAN2: case TL_HYPOT:
         return intlike ? tl_float_for(dt) : dt;
+    case TL_LSHIFT: case TL_RSHIFT:
+        return dt == TL_BOOL ? TL_I8 : dt;       /* numpy shifts bools as int8 */
+    case TL_FMOD:
+        return dt == TL_BOOL ? TL_I8 : dt;
     default:
         return dt;
     }

@@ -1,0 +1,109 @@
+/* logic.c — truth-valued elementwise functions: logical_and/or/xor/not, isclose, allclose, array_equal */
+#include "builtins.h"
+
+/* Both arguments as bool tensors (nonzero is true, nan too, as numpy's logical functions). */
+static bool bool_args(Interp *I, CallArgs *a, int n, tl_tensor **out)
+{
+    const char *fname = a->self->name;
+    if (!args_check(I, a, fname, n, n, NULL)) return false;
+    for (int i = 0; i < n; i++) {
+        tl_tensor *t;
+        if (!arg_tensor(I, a, fname, i, NULL, &t)) {
+            for (int j = 0; j < i; j++) tl_tensor_release(out[j]);
+            return false;
+        }
+        out[i] = tl_as_dtype(t, TL_BOOL);
+        tl_tensor_release(t);
+        if (!out[i]) {
+            for (int j = 0; j < i; j++) tl_tensor_release(out[j]);
+            return interp_error_rt(I, a->at);
+        }
+    }
+    return true;
+}
+
+/* logical_and, logical_or, logical_xor: the bool rows of &, | and ^ (the row's tag) on truth values. */
+static bool bi_logical(Interp *I, CallArgs *a, Value *out)
+{
+    tl_tensor *t[2];
+    if (!bool_args(I, a, 2, t)) return false;
+    tl_tensor *r = tl_binary((tl_binop)a->self->tag, t[0], t[1], TL_BOOL);
+    tl_tensor_release(t[0]);
+    tl_tensor_release(t[1]);
+    return ret_tensor(I, a, r, out);
+}
+
+/* logical_not(x): ~ on x's truth values. */
+static bool bi_logical_not(Interp *I, CallArgs *a, Value *out)
+{
+    tl_tensor *t;
+    if (!bool_args(I, a, 1, &t)) return false;
+    tl_tensor *r = tl_unary(TL_NOT, t);
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
+}
+
+enum { CLOSE_ELEMENTWISE, CLOSE_ALL };
+
+/* isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false) and allclose (the same, all of it; the tag). */
+static bool bi_isclose(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "rtol", "atol", "equal_nan", NULL };
+    const char *fname = a->self->name;
+    double rtol, atol;
+    bool equal_nan;
+    tl_tensor *x, *y;
+    if (!args_check(I, a, fname, 2, 5, kws) || !arg_double(I, a, fname, 2, "rtol", 1e-05, &rtol) ||
+        !arg_double(I, a, fname, 3, "atol", 1e-08, &atol) || !arg_bool(I, a, fname, 4, "equal_nan", false, &equal_nan))
+        return false;
+    if (!arg_tensor(I, a, fname, 0, NULL, &x)) return false;
+    if (!arg_tensor(I, a, fname, 1, NULL, &y)) {
+        tl_tensor_release(x);
+        return false;
+    }
+    tl_tensor *r = tl_isclose(x, y, rtol, atol, equal_nan);
+    if (r && a->self->tag == CLOSE_ALL) {
+        tl_tensor *all = tl_reduce(TL_RALL, r, 0, NULL, false, 0);
+        tl_tensor_release(r);
+        r = all;
+    }
+    tl_tensor_release(x);
+    tl_tensor_release(y);
+    return ret_tensor(I, a, r, out);
+}
+
+/* array_equal(a1, a2, equal_nan=false): true when the shapes and all elements are equal. */
+static bool bi_array_equal(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "equal_nan", NULL };
+    bool equal_nan;
+    tl_tensor *x, *y;
+    if (!args_check(I, a, "array_equal", 2, 3, kws) ||
+        !arg_bool(I, a, "array_equal", 2, "equal_nan", false, &equal_nan))
+        return false;
+    if (!arg_tensor(I, a, "array_equal", 0, NULL, &x)) return false;
+    if (!arg_tensor(I, a, "array_equal", 1, NULL, &y)) {
+        tl_tensor_release(x);
+        return false;
+    }
+    int r = tl_array_equal(x, y, equal_nan);
+    tl_tensor_release(x);
+    tl_tensor_release(y);
+    if (r < 0) return interp_error_rt(I, a->at);
+    *out = val_bool(r == 1);
+    return true;
+}
+
+const Builtin bi_logic_table[] = {
+    { "logical_and", bi_logical, "logical_and(x, y)", "true where both x and y are nonzero", TL_AND },
+    { "logical_or", bi_logical, "logical_or(x, y)", "true where x or y is nonzero", TL_OR },
+    { "logical_xor", bi_logical, "logical_xor(x, y)", "true where exactly one of x and y is nonzero", TL_XOR },
+    { "logical_not", bi_logical_not, "logical_not(x)", "true where x is zero", 0 },
+    { "isclose", bi_isclose, "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)",
+      "true where |a - b| <= atol + rtol * |b| (inf only equal to itself)", CLOSE_ELEMENTWISE },
+    { "allclose", bi_isclose, "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)",
+      "true when isclose(a, b) holds everywhere", CLOSE_ALL },
+    { "array_equal", bi_array_equal, "array_equal(a1, a2, equal_nan=false)",
+      "true when a1 and a2 have one shape and equal elements", 0 },
+    { NULL, NULL, NULL, NULL, 0 },
+};
