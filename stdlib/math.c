@@ -119,7 +119,7 @@ static bool bits_only(tl_binop op)
 /* The error of a bitwise function given a float or complex dtype, as numpy's TypeError. */
 static bool bits_dtype_error(Interp *I, CallArgs *a, tl_dtype dt)
 {
-    return interp_error(I, a->at, "%s() is not supported for dtype %s (only bool and integers)", a->self->name,
+    return interp_error(I, a->at, TypeError, "%s() is not supported for dtype %s (only bool and integers)", a->self->name,
                         tl_dtype_name(dt));
 }
 
