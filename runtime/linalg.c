@@ -1,10 +1,10 @@
 /* linalg.c — matmul (numpy's rules, OpenBLAS gemm), det, inv, solve (LAPACKE), batched */
 #include <cblas.h>
-#include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/kern.h"
+#include "lapack.h"
 
 /* ---- matmul ---------------------------------------------------------------- */
 
@@ -207,68 +207,34 @@ done:
 
 /* ---- det, inv, solve -------------------------------------------------------- */
 
-static tl_dtype lapack_dtype(tl_dtype d)
-{
-    if (tl_is_intlike(d)) return TL_F64;
-    return tl_dtype_wide(d);
-}
-
-static int check_square(const tl_tensor *a)
-{
-    if (a->ndim < 2) {
-        tl_seterr(ShapeError, "%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
-        return -1;
-    }
-    if (a->shape[a->ndim - 1] != a->shape[a->ndim - 2]) {
-        tl_seterr(ShapeError, "Last 2 dimensions of the array must be square");
-        return -1;
-    }
-    if (a->shape[a->ndim - 1] > INT32_MAX) {
-        tl_seterr(ShapeError, "matrix too large");
-        return -1;
-    }
-    return 0;
-}
-
-/* LU-factors the n x n row-major matrix m in place; returns LAPACK's info. */
-static lapack_int getrf(tl_dtype dt, lapack_int n, void *m, lapack_int *ipiv)
-{
-    switch (dt) {
-    case TL_F32: return LAPACKE_sgetrf(LAPACK_ROW_MAJOR, n, n, m, n, ipiv);
-    case TL_F64: return LAPACKE_dgetrf(LAPACK_ROW_MAJOR, n, n, m, n, ipiv);
-    case TL_C64: return LAPACKE_cgetrf(LAPACK_ROW_MAJOR, n, n, m, n, ipiv);
-    default: return LAPACKE_zgetrf(LAPACK_ROW_MAJOR, n, n, m, n, ipiv);
-    }
-}
-
 /* A contiguous copy of a stack of square matrices in its LAPACK dtype (LAPACK
    overwrites its input), with their order n; NULL with the error set. */
-static tl_tensor *lapack_square_copy(const tl_tensor *a, lapack_int *n)
+static tl_tensor *lapack_square_copy(const tl_tensor *a, lp_int *n)
 {
-    if (check_square(a) < 0) return NULL;
-    *n = (lapack_int)a->shape[a->ndim - 1];
-    tl_dtype dt = lapack_dtype(a->dtype);
+    if (lp_check_square(a) < 0) return NULL;
+    *n = (lp_int)a->shape[a->ndim - 1];
+    tl_dtype dt = lp_dtype(a->dtype);
     return a->dtype == dt ? tl_copy(a) : tl_cast(a, dt);
 }
 
 tl_tensor *tl_det(const tl_tensor *a)
 {
-    lapack_int n;
+    lp_int n;
     tl_tensor *lu = lapack_square_copy(a, &n);
     if (!lu) return NULL;
     tl_dtype dt = lu->dtype;
     int64_t count;
     tl_tensor *out = NULL;
-    lapack_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
+    lp_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
     if (ipiv && tl_shape_size(a->ndim - 2, a->shape, &count) == 0)
         out = tl_tensor_empty(dt, a->ndim - 2, a->shape);
     if (!ipiv) tl_seterr(MemoryError, "out of memory");
     size_t es = tl_dtype_size(dt);
     for (int64_t i = 0; out && i < count; i++) {
         char *m = (char *)tl_tensor_data(lu) + (size_t)i * (size_t)n * (size_t)n * es;
-        lapack_int info = n > 0 ? getrf(dt, n, m, ipiv) : 0;
+        lp_int info = n > 0 ? lp_getrf(dt, n, m, ipiv) : 0;
         double re = 1, im = 0;     /* product of U's diagonal, sign from the pivots */
-        for (lapack_int j = 0; j < n && info >= 0; j++) {
+        for (lp_int j = 0; j < n && info >= 0; j++) {
             double dr, di = 0;
             const char *e = m + ((size_t)j * (size_t)n + (size_t)j) * es;
             if (dt == TL_F32) dr = *(const float *)e;
@@ -293,25 +259,20 @@ tl_tensor *tl_det(const tl_tensor *a)
 
 tl_tensor *tl_inv(const tl_tensor *a)
 {
-    lapack_int n;
+    lp_int n;
     tl_tensor *m = lapack_square_copy(a, &n);
     if (!m) return NULL;
     tl_dtype dt = m->dtype;
     int64_t count = n ? tl_tensor_size(m) / ((int64_t)n * n) : 0;
-    lapack_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
+    lp_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
     size_t es = tl_dtype_size(dt);
     int rc = ipiv ? 0 : -1;
     if (!ipiv) tl_seterr(MemoryError, "out of memory");
     for (int64_t i = 0; rc == 0 && i < count; i++) {
         void *p = (char *)tl_tensor_data(m) + (size_t)i * (size_t)n * (size_t)n * es;
-        lapack_int info = getrf(dt, n, p, ipiv);
+        lp_int info = lp_getrf(dt, n, p, ipiv);
         if (info == 0) {
-            switch (dt) {
-            case TL_F32: info = LAPACKE_sgetri(LAPACK_ROW_MAJOR, n, p, n, ipiv); break;
-            case TL_F64: info = LAPACKE_dgetri(LAPACK_ROW_MAJOR, n, p, n, ipiv); break;
-            case TL_C64: info = LAPACKE_cgetri(LAPACK_ROW_MAJOR, n, p, n, ipiv); break;
-            default: info = LAPACKE_zgetri(LAPACK_ROW_MAJOR, n, p, n, ipiv); break;
-            }
+            info = lp_getri(dt, n, p, ipiv);
         }
         if (info > 0) { tl_seterr(ValueError, "singular matrix"); rc = -1; }
         else if (info < 0) { tl_seterr(ValueError, "inv: LAPACK error %d", (int)info); rc = -1; }
@@ -326,7 +287,7 @@ tl_tensor *tl_inv(const tl_tensor *a)
 
 tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b)
 {
-    if (check_square(a) < 0) return NULL;
+    if (lp_check_square(a) < 0) return NULL;
     /* numpy 1.24: b is a stack of vectors when it has one axis fewer than a */
     bool vec = b->ndim == a->ndim - 1;
     if (b->ndim < 1) { tl_seterr(ShapeError, "solve: b must be at least one-dimensional"); return NULL; }
@@ -336,7 +297,7 @@ tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b)
         tl_seterr(ShapeError, "solve: b has %lld rows, but a is %lld x %lld", (long long)bn, (long long)n, (long long)n);
         return NULL;
     }
-    tl_dtype dt = lapack_dtype(tl_promote(a->dtype, b->dtype));
+    tl_dtype dt = lp_dtype(tl_promote(a->dtype, b->dtype));
     int64_t nrhs = vec ? 1 : b->shape[b->ndim - 1];
     int bcore = vec ? 1 : 2, bnd;     /* bnd broadcast batch axes */
     int64_t bshape[TL_MAXDIM];
@@ -349,7 +310,7 @@ tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b)
     tl_tensor *out = (ca && cb) ? tl_tensor_empty(dt, bnd + bcore, oshape) : NULL;
     size_t es = tl_dtype_size(dt), msz = (size_t)(n * n) * es, bsz = (size_t)(n * nrhs) * es;
     void *work = malloc(msz ? msz : 1);
-    lapack_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
+    lp_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
     int rc = out && work && ipiv ? 0 : -1;
     if (out && (!work || !ipiv)) tl_seterr(MemoryError, "out of memory");
     tl_iter bt;                       /* batch entries of (out, a, b) */
@@ -362,13 +323,8 @@ tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b)
         memcpy(work, p[1], msz);
         char *x = p[0];
         memcpy(x, p[2], bsz);
-        lapack_int N = (lapack_int)n, R = (lapack_int)nrhs, info;
-        switch (dt) {
-        case TL_F32: info = LAPACKE_sgesv(LAPACK_ROW_MAJOR, N, R, work, N, ipiv, (float *)x, R); break;
-        case TL_F64: info = LAPACKE_dgesv(LAPACK_ROW_MAJOR, N, R, work, N, ipiv, (double *)x, R); break;
-        case TL_C64: info = LAPACKE_cgesv(LAPACK_ROW_MAJOR, N, R, work, N, ipiv, (void *)x, R); break;
-        default: info = LAPACKE_zgesv(LAPACK_ROW_MAJOR, N, R, work, N, ipiv, (void *)x, R); break;
-        }
+        lp_int N = (lp_int)n, R = (lp_int)nrhs, info;
+        info = lp_gesv(dt, N, R, work, ipiv, x);
         if (info > 0) { tl_seterr(ValueError, "singular matrix"); rc = -1; }
         else if (info < 0) { tl_seterr(ValueError, "solve: LAPACK error %d", (int)info); rc = -1; }
     }

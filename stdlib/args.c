@@ -223,6 +223,21 @@ bool ret_tensor(Interp *I, CallArgs *a, tl_tensor *t, Value *out)
     return true;
 }
 
+bool ret_tuple(Interp *I, CallArgs *a, int n, tl_tensor **ts, Value *out)
+{
+    bool ok = true;
+    for (int i = 0; i < n; i++) ok = ok && ts[i];
+    Value tup = ok ? val_tuple_new(n) : val_none();
+    if (tup.kind != V_TUPLE) {
+        for (int i = 0; i < n; i++)
+            if (ts[i]) tl_tensor_release(ts[i]);
+        return ok ? interp_error(I, a->at, "out of memory") : interp_error_rt(I, a->at);
+    }
+    for (int i = 0; i < n; i++) tup.as.tu->items[i] = val_from_tensor(ts[i]);
+    *out = tup;
+    return true;
+}
+
 Value shape_tuple(int ndim, const int64_t *shape)
 {
     Value t = val_tuple_new(ndim);

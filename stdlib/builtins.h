@@ -14,6 +14,7 @@ extern const Builtin bi_math_table[];
 extern const Builtin bi_logic_table[];
 extern const Builtin bi_reduce_table[];
 extern const Builtin bi_linalg_table[];
+extern const Builtin bi_decomp_table[];
 extern const Builtin bi_nn_table[];
 extern const Builtin bi_sort_table[];
 extern const Builtin bi_files_table[];
@@ -44,6 +45,8 @@ bool value_to_shape(Interp *I, Span at, Value v, int *ndim, int64_t *shape);
 
 /* Returns a tensor result (owned) as a value; NULL means the runtime failed: error at the call. */
 bool ret_tensor(Interp *I, CallArgs *a, tl_tensor *t, Value *out);
+/* Returns n tensor results (owned) as a tuple; a NULL among them means the runtime failed. */
+bool ret_tuple(Interp *I, CallArgs *a, int n, tl_tensor **ts, Value *out);
 /* A shape as a tuple of ints. */
 Value shape_tuple(int ndim, const int64_t *shape);
 /* True when every numeric argument among the positional ones is a weak scalar (results stay weak). */

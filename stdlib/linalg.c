@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "builtins.h"
+#include "linalg.h"
 
 /* Reads the two tensor operands of a binary linalg builtin. */
 static bool two_tensors(Interp *I, CallArgs *a, const char *fname, const char *const *kws, int maxpos, tl_tensor **x,
@@ -218,10 +219,14 @@ enum { SQUARE_DET, SQUARE_INV };
 
 static bool bi_square(Interp *I, CallArgs *a, Value *out)
 {
+    static const char *const kws[] = { "exact", NULL };
     const char *fname = a->self->name;
+    bool det = a->self->tag == SQUARE_DET, exact;
     tl_tensor *t;
-    if (!args_check(I, a, fname, 1, 1, NULL) || !arg_tensor(I, a, fname, 0, NULL, &t)) return false;
-    tl_tensor *r = a->self->tag == SQUARE_INV ? tl_inv(t) : tl_det(t);
+    if (!args_check(I, a, fname, 1, det ? 2 : 1, det ? kws : NULL) || !arg_bool(I, a, fname, 1, "exact", false, &exact) ||
+        !arg_tensor(I, a, fname, 0, NULL, &t))
+        return false;
+    tl_tensor *r = !det ? tl_inv(t) : exact ? tl_det_exact(t) : tl_det(t);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
 }
@@ -242,7 +247,8 @@ const Builtin bi_linalg_table[] = {
     { "outer", bi_outer, "outer(a, b)", "outer product of the flattened a and b", 0 },
     { "cross", bi_cross, "cross(a, b, axis=-1)", "cross product of 3-vectors (2-vectors give the z component)", 0 },
     { "trace", bi_trace, "trace(a, offset=0, axis1=0, axis2=1)", "sum of the diagonal", 0 },
-    { "det", bi_square, "det(a)", "determinant of a square matrix (batched over leading axes)", SQUARE_DET },
+    { "det", bi_square, "det(a, exact=false)",
+      "determinant of a square matrix (batched); exact=true: integers exactly, as i64", SQUARE_DET },
     { "inv", bi_square, "inv(a)", "inverse of a square matrix (batched); singular matrices are an error", SQUARE_INV },
     { "solve", bi_solve, "solve(a, b)", "x such that a @ x = b", 0 },
     { NULL, NULL, NULL, NULL, 0 },

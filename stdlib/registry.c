@@ -13,6 +13,7 @@ const Builtin *const stdlib_tables[] = {
     bi_logic_table,
     bi_reduce_table,
     bi_linalg_table,
+    bi_decomp_table,
     bi_nn_table,
     bi_sort_table,
     bi_files_table,

@@ -1,0 +1,53 @@
+/* lapack.h — the runtime's only door to LAPACK: one small wrapper per driver, keyed by dtype (not public API) */
+#ifndef TL_LAPACK_H
+#define TL_LAPACK_H
+
+/* Private to the runtime; runtime/meson.build defines TL_RUNTIME_INTERNAL for its files. */
+#ifndef TL_RUNTIME_INTERNAL
+#error "lapack.h is private to tl's runtime library"
+#endif
+
+#include <stdint.h>
+
+#include "dtype.h"
+#include "tensor.h"
+
+/* Every wrapper takes row-major matrices of dtype dt (f32, f64, c64 or c128; real
+   outputs such as singular values are in dt's real dtype) and returns LAPACK's info:
+   0 done, < 0 a bad argument (or no memory for the workspace), > 0 the driver's own
+   failure (singular, not converged, not positive definite). Keeping every LAPACK call
+   here means a change of how LAPACK is loaded touches this file only. */
+typedef int32_t lp_int;
+
+/* The dtype LAPACK computes a dtype in: bool and integers in f64, f16/bf16 in f32. */
+static inline tl_dtype lp_dtype(tl_dtype d) { return tl_is_intlike(d) ? TL_F64 : tl_dtype_wide(d); }
+/* 0 when a is a stack of square matrices LAPACK can index, else -1 with numpy's message set. */
+int lp_check_square(const tl_tensor *a);
+/* 0 when a has at least two axes and matrices LAPACK can index, else -1 with numpy's message set. */
+int lp_check_matrix(const tl_tensor *a);
+
+/* LU with partial pivoting of the n x n matrix a (getrf); ipiv gets n 1-based pivots. */
+int lp_getrf(tl_dtype dt, lp_int n, void *a, lp_int *ipiv);
+/* The inverse from getrf's factors, in place (getri). */
+int lp_getri(tl_dtype dt, lp_int n, void *a, const lp_int *ipiv);
+/* Solves a x = b for nrhs columns of b (n x nrhs), overwriting a and b (gesv). */
+int lp_gesv(tl_dtype dt, lp_int n, lp_int nrhs, void *a, lp_int *ipiv, void *b);
+/* SVD by divide and conquer (gesdd): job 'A' (u m x m, vt n x n), 'S' (m x k, k x n) or 'N'. */
+int lp_gesdd(tl_dtype dt, char job, lp_int m, lp_int n, void *a, void *s, void *u, void *vt);
+/* Eigenvalues w (n complex values of dt's complex dtype) and, when vr is not NULL,
+   right eigenvectors (n x n complex, columns normalized) of a general matrix (geev). */
+int lp_geev(tl_dtype dt, lp_int n, void *a, void *w, void *vr);
+/* Eigenvalues (ascending, real) and, for job 'V', eigenvectors in a's columns of a
+   symmetric/Hermitian matrix read from triangle uplo (syevd/heevd). */
+int lp_syevd(tl_dtype dt, char job, char uplo, lp_int n, void *a, void *w);
+/* QR (geqrf): R in a's upper triangle, the reflectors below it and in tau (min(m, n)). */
+int lp_geqrf(tl_dtype dt, lp_int m, lp_int n, void *a, void *tau);
+/* The m x n matrix Q of k reflectors (orgqr/ungqr); a holds them in an m x n array. */
+int lp_orgqr(tl_dtype dt, lp_int m, lp_int n, lp_int k, void *a, const void *tau);
+/* Cholesky factor of a Hermitian positive-definite matrix, in triangle uplo (potrf). */
+int lp_potrf(tl_dtype dt, char uplo, lp_int n, void *a);
+/* Least squares min |a x - b| by SVD (gelsd); b is max(m, n) x nrhs, x in its first n rows;
+   s gets min(m, n) singular values, rank the effective rank for cutoff rcond. */
+int lp_gelsd(tl_dtype dt, lp_int m, lp_int n, lp_int nrhs, void *a, void *b, void *s, double rcond, lp_int *rank);
+
+#endif

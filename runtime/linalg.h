@@ -1,0 +1,37 @@
+/* linalg.h — numpy.linalg's decompositions, exact integer det, einsum/tensordot and the FFT (batched over leading axes) */
+#ifndef TL_LINALG_H
+#define TL_LINALG_H
+
+#include "tensor.h"
+
+/* Decompositions (decomp.c), each over the last two axes, batched over the rest like
+   numpy.linalg. Inputs that are bool or integer compute in f64, f16/bf16 in f32 (numpy
+   refuses f16), others in their own dtype. Failures (singular, not converged, not
+   positive definite) return NULL / -1 with numpy's LinAlgError message set. */
+
+/* Singular values s (real, descending); with uv, also u and vh (full or reduced). */
+tl_tensor *tl_svd(const tl_tensor *a, bool full, bool uv, tl_tensor **u, tl_tensor **vh);
+/* Eigenvalues w and (v not NULL) right eigenvectors of general matrices; real when every
+   eigenvalue of a real input is real, else complex (numpy's rule). */
+int tl_eig(const tl_tensor *a, tl_tensor **w, tl_tensor **v);
+/* Eigenvalues (ascending) and (v not NULL) eigenvectors of Hermitian matrices, read from triangle uplo 'L' or 'U'. */
+int tl_eigh(const tl_tensor *a, char uplo, tl_tensor **w, tl_tensor **v);
+typedef enum tl_qr_mode { TL_QR_REDUCED, TL_QR_COMPLETE, TL_QR_R } tl_qr_mode;
+/* QR: q (not for TL_QR_R, where q may be NULL) and r. */
+int tl_qr(const tl_tensor *a, tl_qr_mode mode, tl_tensor **q, tl_tensor **r);
+/* Lower Cholesky factor. */
+tl_tensor *tl_cholesky(const tl_tensor *a);
+/* Least squares of 2-d a and 1- or 2-d b: out = {x, residuals, rank (0-d i32, as numpy), s};
+   rcond < 0 means numpy 2's default eps * max(m, n). */
+int tl_lstsq(const tl_tensor *a, const tl_tensor *b, double rcond, tl_tensor *out[4]);
+/* Moore-Penrose pseudo-inverse, singular values below rcond * largest dropped. */
+tl_tensor *tl_pinv(const tl_tensor *a, double rcond);
+/* Sign (or complex phase) and log of |det|; a singular matrix gives 0 and -inf. */
+int tl_slogdet(const tl_tensor *a, tl_tensor **sign, tl_tensor **logdet);
+/* Number of singular values above tol (NULL: largest * max(m, n) * eps), as i64. */
+tl_tensor *tl_matrix_rank(const tl_tensor *a, const tl_tensor *tol);
+/* Exact determinant of an integer (or bool) matrix stack as i64, by fraction-free
+   (Bareiss) elimination; a minor that leaves i64 is an overflow error. */
+tl_tensor *tl_det_exact(const tl_tensor *a);
+
+#endif
