@@ -30,8 +30,8 @@
       "index of the largest value (of the flattened tensor if axis is none)")                                     \
     X(arg, TL_RANY, "any", "any", BOOL, CAST, NODTYPE, TL_REDOP_AXIS_SIG("any"), "true if any element over axis is nonzero") \
     X(arg, TL_RALL, "all", "all", BOOL, CAST, NODTYPE, TL_REDOP_AXIS_SIG("all"), "true if every element over axis is nonzero") \
-    X(arg, TL_RNORM, "norm", "norm", REAL, ERROR, NODTYPE, TL_REDOP_AXIS_SIG("norm"),                                      \
-      "2-norm over axis (Frobenius over all axes if none)")                                                       \
+    X(arg, TL_RNORM, "norm", "norm", REAL, ERROR, NODTYPE, "norm(x, ord=none, axis=none, keepdims=false)",         \
+      "numpy.linalg.norm: vector norms over one axis, matrix norms over two (2-norm/Frobenius by default)")        \
     X(arg, TL_RLOGSUMEXP, "logsumexp", "logsumexp", REAL, ERROR, NODTYPE, TL_REDOP_AXIS_SIG("logsumexp"),                  \
       "log(sum(exp(x))) over axis, computed stably")                                                            \
     X(arg, TL_RNANSUM, "nansum", "sum", SUM, ERROR, DTYPE, TL_REDOP_DTYPE_SIG("nansum"),                           \

@@ -20,6 +20,9 @@ extern const Builtin bi_sort_table[];
 extern const Builtin bi_files_table[];
 extern const Builtin bi_plot_table[];
 
+/* norm(x, ord=none, axis=none, keepdims=false) (decomp.c): the reduction table's norm row calls it. */
+bool bi_norm(Interp *I, CallArgs *a, Value *out);
+
 /* Checks positional count and that every keyword is one of kws (NULL-terminated, may be NULL). */
 bool args_check(Interp *I, CallArgs *a, const char *fname, int min_pos, int max_pos, const char *const *kws);
 /* The argument at position i, else keyword kw (either may be absent: i < 0, kw NULL); NULL if not given.

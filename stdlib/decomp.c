@@ -1,4 +1,5 @@
-/* decomp.c — numpy.linalg's decompositions: svd eig eigvals eigh eigvalsh qr cholesky lstsq pinv slogdet matrix_rank */
+/* decomp.c — numpy.linalg's decompositions (svd eig eigvals eigh eigvalsh qr cholesky lstsq pinv slogdet matrix_rank) and norm */
+#include <math.h>
 #include <string.h>
 
 #include "builtins.h"
@@ -158,6 +159,140 @@ static bool bi_matrix_rank(Interp *I, CallArgs *a, Value *out)
     }
     tl_tensor_release(t);
     if (tol) tl_tensor_release(tol);
+    return ret_tensor(I, a, r, out);
+}
+
+/* Releases t (when not NULL) and returns r: each step of a chain replaces a tensor by a function of it. */
+static tl_tensor *then(tl_tensor *t, tl_tensor *r)
+{
+    if (t) tl_tensor_release(t);
+    return r;
+}
+
+/* A 0-d tensor of dtype dt holding x. */
+static tl_tensor *scalar_of(tl_dtype dt, double x)
+{
+    tl_scalar v;
+    memset(&v, 0, sizeof v);
+    tl_convert_run(1, &x, TL_F64, 0, &v, dt, 0);
+    return tl_tensor_scalar(dt, &v);
+}
+
+/* x OP y for a scalar y, in dtype dt (t released). */
+static tl_tensor *with_scalar(tl_binop op, tl_tensor *t, double y, tl_dtype dt)
+{
+    tl_tensor *s = t ? scalar_of(dt, y) : NULL, *r = s ? tl_binary(op, t, s, dt) : NULL;
+    if (s) tl_tensor_release(s);
+    return then(t, r);
+}
+
+/* numpy's vector norm of order p (HUGE_VAL for inf) along one axis of x (released). */
+static tl_tensor *vector_norm(tl_tensor *x, double p, int axis, bool keepdims)
+{
+    int ax[1] = { axis };
+    tl_dtype rdt = tl_dtype_real(x->dtype);
+    if (p == 2) return then(x, tl_reduce(TL_RNORM, x, 1, ax, keepdims, 0));
+    if (p == 0) {                        /* the count of nonzero values, in the real dtype */
+        x = with_scalar(TL_NE, x, 0, x->dtype);
+        x = x ? then(x, tl_cast(x, rdt)) : NULL;
+        return x ? then(x, tl_reduce(TL_RSUM, x, 1, ax, keepdims, 0)) : NULL;
+    }
+    x = then(x, tl_unary(TL_ABS, x));
+    if (!x) return NULL;
+    if (isinf(p)) return then(x, tl_reduce(p > 0 ? TL_RMAX : TL_RMIN, x, 1, ax, keepdims, 0));
+    if (p != 1) x = with_scalar(TL_POW, x, p, rdt);
+    x = x ? then(x, tl_reduce(TL_RSUM, x, 1, ax, keepdims, 0)) : NULL;
+    return p != 1 && x ? with_scalar(TL_POW, x, 1 / p, rdt) : x;
+}
+
+/* numpy's matrix norms of x (released) over axes (r, c); ord: a number or 'f' (Frobenius), 'n' (nuclear). */
+static tl_tensor *matrix_norm(tl_tensor *x, double p, char kind, int r, int c)
+{
+    if (kind == 'f') return then(x, tl_reduce(TL_RNORM, x, 2, (int[]){ r < c ? r : c, r < c ? c : r }, false, 0));
+    if (kind == 'n' || fabs(p) == 2) {   /* from the singular values of the (r, c) matrices */
+        int perm[TL_MAXDIM], n = 0;
+        for (int d = 0; d < x->ndim; d++)
+            if (d != r && d != c) perm[n++] = d;
+        perm[n++] = r;
+        perm[n++] = c;
+        tl_tensor *v = tl_view_permute(x, perm);
+        tl_tensor *s = v ? tl_svd(v, false, false, NULL, NULL) : NULL;
+        if (v) tl_tensor_release(v);
+        tl_tensor_release(x);
+        int last[1] = { s ? s->ndim - 1 : 0 };
+        tl_redop op = kind == 'n' ? TL_RSUM : p > 0 ? TL_RMAX : TL_RMIN;
+        return s ? then(s, tl_reduce(op, s, 1, last, false, 0)) : NULL;
+    }
+    /* 1: the largest column sum (sum over rows r, then the extreme over c); inf: the largest row sum */
+    int sum_ax = isinf(p) ? c : r, ext_ax = isinf(p) ? r : c;
+    if (ext_ax > sum_ax) ext_ax--;
+    x = then(x, tl_unary(TL_ABS, x));
+    x = x ? then(x, tl_reduce(TL_RSUM, x, 1, &sum_ax, false, 0)) : NULL;
+    return x ? then(x, tl_reduce(p > 0 ? TL_RMAX : TL_RMIN, x, 1, &ext_ax, false, 0)) : NULL;
+}
+
+/* The order argument: none (*given false), a number, or "fro", "nuc" ("inf"/"-inf" too, since
+   tl has no inf name); kind is 'p' for a number, 'f' or 'n'. */
+static bool norm_order(Interp *I, CallArgs *a, bool *given, double *p, char *kind)
+{
+    Value *v = arg_find(a, 1, "ord");
+    *given = v != NULL;
+    *kind = 'p';
+    *p = 2;
+    if (!v) return true;
+    if (v->kind != V_STR) return arg_double(I, a, "norm", 1, "ord", 2, p);
+    const char *s = v->as.s->data;
+    if (strcmp(s, "fro") == 0 || strcmp(s, "f") == 0) *kind = 'f';
+    else if (strcmp(s, "nuc") == 0) *kind = 'n';
+    else if (strcmp(s, "inf") == 0 || strcmp(s, "-inf") == 0) *p = s[0] == '-' ? -HUGE_VAL : HUGE_VAL;
+    else return interp_error(I, a->at, "norm(): Invalid norm order '%s'", s);
+    return true;
+}
+
+/* norm(x, ord=none, axis=none, keepdims=false): numpy.linalg.norm, vector or matrix by the axes. */
+bool bi_norm(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "ord", "axis", "keepdims", NULL };
+    bool keepdims, all, given;
+    int naxes, axes[TL_MAXDIM];
+    double p;
+    char kind;
+    tl_tensor *x;
+    if (!args_check(I, a, "norm", 1, 4, kws) || !arg_bool(I, a, "norm", 3, "keepdims", false, &keepdims) ||
+        !norm_order(I, a, &given, &p, &kind) || !arg_tensor(I, a, "norm", 0, NULL, &x))
+        return false;
+    if (tl_is_intlike(x->dtype)) x = then(x, tl_cast(x, TL_F64));     /* numpy: x.astype(float) */
+    if (!x) return interp_error_rt(I, a->at);
+    int nd = x->ndim;
+    if (!arg_axes(I, a, "norm", 2, "axis", nd, &naxes, axes, &all)) return then(x, NULL), false;
+    if (all && !given) return ret_tensor(I, a, then(x, tl_reduce(TL_RNORM, x, 0, NULL, keepdims, 0)), out);
+    if (all && (nd == 1 || nd == 2)) {
+        naxes = nd;
+        axes[0] = 0;
+        axes[1] = 1;
+    }
+    tl_tensor *r = NULL;
+    if (naxes == 1) {
+        if (kind != 'p') {
+            tl_tensor_release(x);
+            return interp_error(I, a->at, "norm(): Invalid norm order '%s' for vectors", kind == 'f' ? "fro" : "nuc");
+        }
+        r = vector_norm(x, p, axes[0], keepdims);
+    } else if (naxes == 2) {
+        if (kind == 'p' && !given) kind = 'f';
+        if (kind == 'p' && fabs(p) != 1 && fabs(p) != 2 && !isinf(p)) {
+            tl_tensor_release(x);
+            return interp_error(I, a->at, "norm(): Invalid norm order for matrices.");
+        }
+        int64_t kshape[TL_MAXDIM];
+        memcpy(kshape, x->shape, sizeof(int64_t) * (size_t)nd);
+        kshape[axes[0]] = kshape[axes[1]] = 1;
+        r = matrix_norm(x, p, kind, axes[0], axes[1]);
+        if (r && keepdims) r = then(r, tl_reshape(r, nd, kshape));
+    } else {
+        tl_tensor_release(x);
+        return interp_error(I, a->at, "norm(): Improper number of dimensions to norm.");
+    }
     return ret_tensor(I, a, r, out);
 }
 

@@ -43,6 +43,7 @@ static bool bi_reduce(Interp *I, CallArgs *a, Value *out)
     static const char *const dtype_kws[] = { "axis", "dtype", "keepdims", NULL };
     static const char *const ddof_kws[] = { "axis", "dtype", "keepdims", "ddof", NULL };
     tl_redop op = (tl_redop)a->self->tag;
+    if (op == TL_RNORM) return bi_norm(I, a, out);     /* numpy's ord comes before axis */
     const char *fname = a->self->name;
     bool has_ddof = op == TL_RVAR || op == TL_RSTD || op == TL_RNANVAR || op == TL_RNANSTD;
     bool has_dtype = tl_redop_takes_dtype(op);

@@ -75,7 +75,7 @@ check argsort_0d 1 "" "argsort(): axis -1 is out of bounds for tensor of dimensi
 check topk_0d 1 "" "topk(): axis -1 is out of bounds for tensor of dimension 0" -- "$tl" -e 'topk(0.5, 1)'
 
 # a builtin's parameter given positionally and by keyword is refused, as for user functions
-check norm_multiple_values 1 "" "norm() got multiple values for argument 'axis'" -- "$tl" -e 'x = ones(2, 2); print(norm(x, 1, axis=1))'
+check norm_multiple_values 1 "" "norm() got multiple values for argument 'axis'" -- "$tl" -e 'x = ones(2, 2); print(norm(x, 1, 0, axis=1))'
 check sort_multiple_values 1 "" "sort() got multiple values for argument 'axis'" -- "$tl" -e 'print(sort([3, 1], 0, axis=0))'
 check topk_multiple_values 1 "" "topk() got multiple values for argument 'k'" -- "$tl" -e 'print(topk([3, 1], 1, k=1))'
 check concat_axis_twice 1 "" "concat() got multiple values for argument 'axis'" -- "$tl" -e 'x = ones(2); print(concat((x, x), 0, axis=0))'
