@@ -50,8 +50,8 @@ static tl_tensor *batch_new(tl_dtype dt, const tl_tensor *a, int ncore, int64_t 
    LAPACKE's out-of-memory codes (-1010, -1011, and -1000 from lapack.c). */
 static int lapack_failed(int info, const char *what)
 {
-    if (info <= -1000) tl_seterr("out of memory");
-    else tl_seterr("%s", what);
+    if (info <= -1000) tl_seterr(MemoryError, "out of memory");
+    else tl_seterr(ValueError, "%s", what);
     return -1;
 }
 
@@ -202,7 +202,7 @@ int tl_qr(const tl_tensor *a, tl_qr_mode mode, tl_tensor **q, tl_tensor **r)
     tl_tensor *out[2] = { batch_new(s.dt, a, 2, rrows, n, true), mode != TL_QR_R ? batch_new(s.dt, a, 2, m, qcols, true) : NULL };
     char *tau = malloc(es * (size_t)(k > 0 ? k : 1));
     int rc = out[0] && (mode == TL_QR_R || out[1]) && tau ? 0 : -1;
-    if (out[0] && !tau) tl_seterr("out of memory");
+    if (out[0] && !tau) tl_seterr(MemoryError, "out of memory");
     for (int64_t i = 0; rc == 0 && k > 0 && i < s.count; i++) {
         char *x = mat_at(s.t, i, m * n), *ri = mat_at(out[0], i, rrows * n);
         int info = tl_check_interrupt() < 0 ? -1000 : lp_geqrf(s.dt, (lp_int)m, (lp_int)n, x, tau);
@@ -273,16 +273,16 @@ static void residual_sums(tl_dtype dt, const char *b, int64_t r0, int64_t m, int
 int tl_lstsq(const tl_tensor *a, const tl_tensor *b, double rcond, tl_tensor *out[4])
 {
     if (a->ndim != 2 || (b->ndim != 1 && b->ndim != 2)) {
-        tl_seterr("%d-dimensional array given. Array must be two-dimensional", a->ndim != 2 ? a->ndim : b->ndim);
+        tl_seterr(ShapeError, "%d-dimensional array given. Array must be two-dimensional", a->ndim != 2 ? a->ndim : b->ndim);
         return -1;
     }
     if (lp_check_matrix(a) < 0) return -1;
     int64_t m = a->shape[0], n = a->shape[1], k = b->ndim == 2 ? b->shape[1] : 1, mn = m > n ? m : n;
     if (b->shape[0] != m) {
-        tl_seterr("Incompatible dimensions");
+        tl_seterr(ShapeError, "Incompatible dimensions");
         return -1;
     }
-    if (k > INT32_MAX) { tl_seterr("matrix too large"); return -1; }
+    if (k > INT32_MAX) { tl_seterr(ShapeError, "matrix too large"); return -1; }
     tl_dtype dt = lp_dtype(tl_promote(a->dtype, b->dtype)), rdt = tl_dtype_real(dt);
     if (rcond < 0) rcond = (rdt == TL_F32 ? FLT_EPSILON : DBL_EPSILON) * (double)mn;
     mstack s;
@@ -328,7 +328,7 @@ int tl_slogdet(const tl_tensor *a, tl_tensor **sign, tl_tensor **logdet)
     tl_tensor *out[2] = { batch_new(dt, a, 0, 0, 0, false), batch_new(rdt, a, 0, 0, 0, false) };
     lp_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
     int rc = out[0] && out[1] && ipiv ? 0 : -1;
-    if (out[1] && !ipiv) tl_seterr("out of memory");
+    if (out[1] && !ipiv) tl_seterr(MemoryError, "out of memory");
     for (int64_t i = 0; rc == 0 && i < s.count; i++) {
         char *x = mat_at(s.t, i, n * n);
         int info = n > 0 ? lp_getrf(dt, (lp_int)n, x, ipiv) : 0;
@@ -438,7 +438,7 @@ tl_tensor *tl_matrix_rank(const tl_tensor *a, const tl_tensor *tol)
     if (tol) {
         t[0] = tl_view_unsqueeze(tol, tol->ndim);    /* numpy: tol[..., newaxis] */
     } else if (s->shape[s->ndim - 1] == 0) {
-        tl_seterr("zero-size array to reduction operation maximum which has no identity");
+        tl_seterr(ValueError, "zero-size array to reduction operation maximum which has no identity");
     } else {
         double eps = (rdt == TL_F32 ? FLT_EPSILON : DBL_EPSILON) * (double)(m > n ? m : n);
         t[1] = max_last(s);
@@ -481,7 +481,7 @@ static int bareiss(int64_t *x, int64_t n, int64_t *det)
                             __builtin_sub_overflow(p, q, &v);
                 if (!over) v /= prev;
                 if (over || v > INT64_MAX || v < INT64_MIN) {
-                    tl_seterr("det(exact=true): the determinant (or a minor on the way to it) overflows i64");
+                    tl_seterr(ValueError, "det(exact=true): the determinant (or a minor on the way to it) overflows i64");
                     return -1;
                 }
                 x[i * n + j] = (int64_t)v;
@@ -490,7 +490,7 @@ static int bareiss(int64_t *x, int64_t n, int64_t *det)
     }
     int64_t d = n > 0 ? x[n * n - 1] : 1;
     if (sign < 0 && d == INT64_MIN) {
-        tl_seterr("det(exact=true): the determinant (or a minor on the way to it) overflows i64");
+        tl_seterr(ValueError, "det(exact=true): the determinant (or a minor on the way to it) overflows i64");
         return -1;
     }
     *det = sign * d;
@@ -500,7 +500,7 @@ static int bareiss(int64_t *x, int64_t n, int64_t *det)
 tl_tensor *tl_det_exact(const tl_tensor *a)
 {
     if (!tl_is_intlike(a->dtype)) {
-        tl_seterr("det(exact=true) needs an integer or bool tensor, not %s", tl_dtype_name(a->dtype));
+        tl_seterr(TypeError, "det(exact=true) needs an integer or bool tensor, not %s", tl_dtype_name(a->dtype));
         return NULL;
     }
     if (a->dtype == TL_U64) {      /* values above i64's range cannot enter the elimination */
@@ -516,7 +516,7 @@ tl_tensor *tl_det_exact(const tl_tensor *a)
         if (any) tl_tensor_release(any);
         if (!any) return NULL;
         if (over) {
-            tl_seterr("det(exact=true): an entry overflows i64");
+            tl_seterr(ValueError, "det(exact=true): an entry overflows i64");
             return NULL;
         }
     }

@@ -17,11 +17,11 @@ static pthread_once_t lapacke_setup = PTHREAD_ONCE_INIT;
 int lp_check_matrix(const tl_tensor *a)
 {
     if (a->ndim < 2) {
-        tl_seterr("%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
+        tl_seterr(ShapeError, "%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
         return -1;
     }
     if (a->shape[a->ndim - 1] > INT32_MAX || a->shape[a->ndim - 2] > INT32_MAX) {
-        tl_seterr("matrix too large");
+        tl_seterr(ShapeError, "matrix too large");
         return -1;
     }
     return 0;
@@ -31,7 +31,7 @@ int lp_check_square(const tl_tensor *a)
 {
     if (lp_check_matrix(a) < 0) return -1;
     if (a->shape[a->ndim - 1] != a->shape[a->ndim - 2]) {
-        tl_seterr("Last 2 dimensions of the array must be square");
+        tl_seterr(ShapeError, "Last 2 dimensions of the array must be square");
         return -1;
     }
     return 0;

@@ -231,7 +231,7 @@ bool ret_tuple(Interp *I, CallArgs *a, int n, tl_tensor **ts, Value *out)
     if (tup.kind != V_TUPLE) {
         for (int i = 0; i < n; i++)
             if (ts[i]) tl_tensor_release(ts[i]);
-        return ok ? interp_error(I, a->at, "out of memory") : interp_error_rt(I, a->at);
+        return ok ? interp_error(I, a->at, MemoryError, "out of memory") : interp_error_rt(I, a->at);
     }
     for (int i = 0; i < n; i++) tup.as.tu->items[i] = val_from_tensor(ts[i]);
     *out = tup;

@@ -52,7 +52,7 @@ static bool bi_eigh(Interp *I, CallArgs *a, Value *out)
     tl_tensor *t, *r[2] = { NULL, NULL };
     if (!args_check(I, a, fname, 1, 2, kws) || !arg_string(I, a, fname, 1, "UPLO", "L", &uplo)) return false;
     if (strcmp(uplo, "L") != 0 && strcmp(uplo, "U") != 0)
-        return interp_error(I, a->at, "%s(): UPLO argument must be 'L' or 'U'", fname);
+        return interp_error(I, a->at, ValueError, "%s(): UPLO argument must be 'L' or 'U'", fname);
     if (!arg_tensor(I, a, fname, 0, NULL, &t)) return false;
     int rc = tl_eigh(t, uplo[0], &r[0], vec ? &r[1] : NULL);
     tl_tensor_release(t);
@@ -71,7 +71,7 @@ static bool bi_qr(Interp *I, CallArgs *a, Value *out)
     if (strcmp(mode, "reduced") == 0) m = TL_QR_REDUCED;
     else if (strcmp(mode, "complete") == 0) m = TL_QR_COMPLETE;
     else if (strcmp(mode, "r") == 0) m = TL_QR_R;
-    else return interp_error(I, a->at, "qr(): Unrecognized mode '%s' (\"reduced\", \"complete\" or \"r\")", mode);
+    else return interp_error(I, a->at, ValueError, "qr(): Unrecognized mode '%s' (\"reduced\", \"complete\" or \"r\")", mode);
     if (!arg_tensor(I, a, "qr", 0, NULL, &t)) return false;
     int rc = tl_qr(t, m, m == TL_QR_R ? NULL : &r[0], &r[1]);
     tl_tensor_release(t);
@@ -245,7 +245,7 @@ static bool norm_order(Interp *I, CallArgs *a, bool *given, double *p, char *kin
     if (strcmp(s, "fro") == 0 || strcmp(s, "f") == 0) *kind = 'f';
     else if (strcmp(s, "nuc") == 0) *kind = 'n';
     else if (strcmp(s, "inf") == 0 || strcmp(s, "-inf") == 0) *p = s[0] == '-' ? -HUGE_VAL : HUGE_VAL;
-    else return interp_error(I, a->at, "norm(): Invalid norm order '%s'", s);
+    else return interp_error(I, a->at, ValueError, "norm(): Invalid norm order '%s'", s);
     return true;
 }
 
@@ -275,14 +275,14 @@ bool bi_norm(Interp *I, CallArgs *a, Value *out)
     if (naxes == 1) {
         if (kind != 'p') {
             tl_tensor_release(x);
-            return interp_error(I, a->at, "norm(): Invalid norm order '%s' for vectors", kind == 'f' ? "fro" : "nuc");
+            return interp_error(I, a->at, ValueError, "norm(): Invalid norm order '%s' for vectors", kind == 'f' ? "fro" : "nuc");
         }
         r = vector_norm(x, p, axes[0], keepdims);
     } else if (naxes == 2) {
         if (kind == 'p' && !given) kind = 'f';
         if (kind == 'p' && fabs(p) != 1 && fabs(p) != 2 && !isinf(p)) {
             tl_tensor_release(x);
-            return interp_error(I, a->at, "norm(): Invalid norm order for matrices.");
+            return interp_error(I, a->at, ValueError, "norm(): Invalid norm order for matrices.");
         }
         int64_t kshape[TL_MAXDIM];
         memcpy(kshape, x->shape, sizeof(int64_t) * (size_t)nd);
@@ -291,7 +291,7 @@ bool bi_norm(Interp *I, CallArgs *a, Value *out)
         if (r && keepdims) r = then(r, tl_reshape(r, nd, kshape));
     } else {
         tl_tensor_release(x);
-        return interp_error(I, a->at, "norm(): Improper number of dimensions to norm.");
+        return interp_error(I, a->at, ValueError, "norm(): Improper number of dimensions to norm.");
     }
     return ret_tensor(I, a, r, out);
 }
