@@ -1,5 +1,6 @@
 /* error.c — the runtime's error message slot, its kind, and the interrupt flag */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,9 @@ static const char *const kind_names[TL_NERRKINDS] = {
 };
 
 volatile sig_atomic_t tl_interrupt_flag = 0;
+/* Nesting depth of tl_interrupts_hold: written by the interpreter's thread alone (so a
+   plain load and store suffice), read by kernel workers too. */
+static _Atomic int interrupts_held;
 
 const char *tl_errmsg(void) { return errbuf[0] ? errbuf : "unknown error"; }
 
@@ -43,9 +47,21 @@ bool tl_errkind_parse(const char *name, tl_errkind *kind)
 
 bool tl_errkind_catchable(tl_errkind kind) { return kind != TL_E_Interrupt && kind != TL_E_SyntaxError; }
 
+void tl_interrupts_hold(void)
+{
+    atomic_store_explicit(&interrupts_held, atomic_load_explicit(&interrupts_held, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
+
+void tl_interrupts_release(void)
+{
+    atomic_store_explicit(&interrupts_held, atomic_load_explicit(&interrupts_held, memory_order_relaxed) - 1,
+                          memory_order_relaxed);
+}
+
 int tl_check_interrupt(void)
 {
-    if (!tl_interrupt_flag) return 0;
+    if (!tl_interrupt_flag || atomic_load_explicit(&interrupts_held, memory_order_relaxed) > 0) return 0;
     tl_seterr(Interrupt, "interrupted");
     return -1;
 }

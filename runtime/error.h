@@ -51,7 +51,14 @@ bool tl_errkind_catchable(tl_errkind kind);
 /* Set (asynchronously, e.g. by SIGINT) to ask long operations to stop;
    kernels check it between chunks and fail with "interrupted". */
 extern volatile sig_atomic_t tl_interrupt_flag;
-/* Returns -1 and sets the "interrupted" error (kind Interrupt) when the flag is set. */
+/* Returns -1 and sets the "interrupted" error (kind Interrupt) when the flag is set,
+   unless interrupts are held. */
 int tl_check_interrupt(void);
+/* A write into an existing tensor (a[...] = v, a += b, x = x + y over x's own tensor) runs
+   between these two calls: tl_check_interrupt() lets it finish, so Ctrl-C leaves the
+   tensor wholly written or untouched, and the flag stays set for the next check after
+   it. Calls nest; only the interpreter's thread makes them. */
+void tl_interrupts_hold(void);
+void tl_interrupts_release(void);
 
 #endif

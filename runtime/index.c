@@ -582,6 +582,7 @@ int tl_index_set(tl_tensor *a, int n, const tl_index_item *items, const tl_tenso
         return -1;
     }
     int kind = prepare(p, &g, &advoff, a, n, items);
+    tl_interrupts_hold();   /* the write below finishes whole once it starts */
     if (kind == 0) {
         tl_tensor *v = view_from_plan(p, a);
         if (v) {
@@ -595,6 +596,7 @@ int tl_index_set(tl_tensor *a, int n, const tl_index_item *items, const tl_tenso
             tl_tensor_release(src);
         }
     }
+    tl_interrupts_release();
     free(advoff);
     plan_free(p);
     free(p);

@@ -255,11 +255,12 @@ int tl_assign(tl_tensor *dst, const tl_tensor *src)
         return -1;
     }
     if (same_view(dst, src)) return 0;   /* a[...] = a */
-    if (!may_overlap(dst, src)) return convert_into(dst, src);
     /* overlapping: read all of src before writing any of dst, as numpy */
-    tl_tensor *tmp = tl_copy(src);
-    if (!tmp) return -1;
-    int rc = convert_into(dst, tmp);
-    tl_tensor_release(tmp);
+    tl_tensor *tmp = NULL;
+    if (may_overlap(dst, src) && !(tmp = tl_copy(src))) return -1;
+    tl_interrupts_hold();   /* the write finishes whole once it starts */
+    int rc = convert_into(dst, tmp ? tmp : src);
+    tl_interrupts_release();
+    if (tmp) tl_tensor_release(tmp);
     return rc;
 }

@@ -534,7 +534,9 @@ int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_ten
     int rc;
     tl_dtype rdt = tl_binop_result_dtype(op, dt);
     if (out->dtype == rdt && alias_safe(out, ca) && alias_safe(out, cb)) {
+        tl_interrupts_hold();   /* operands are checked (check_int_operands): the write finishes whole */
         rc = run_binary(fn, out, ca, cb);
+        tl_interrupts_release();
     } else {
         /* compute into a fresh tensor, then cast and copy: the no-alias result */
         tl_tensor *tmp = tl_tensor_empty(rdt, out->ndim, out->shape);

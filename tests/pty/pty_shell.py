@@ -339,6 +339,15 @@ def test_ctrl_c_not_caught_by_try(sh):
         check(lines_of(caught) == ["0"] and "not defined" in after, f"{label}: try/catch caught Ctrl-C: {caught!r} {after!r}")
 
 
+def test_ctrl_c_leaves_no_half_written_tensor(sh):
+    sh.run("big = zeros(4000, 4000)")
+    for label, line in (("big += 1 in a loop", "while true { big += 1 }"),
+                        ("big[...] = big + 1 in a loop", "while true { big[...] = big + 1 }")):
+        interrupt(sh, label, line)
+        out = sh.run("big.min() == big.max()")
+        check(lines_of(out) == ["true"], f"{label}: an interrupted write left big part-done: {out!r}")
+
+
 def test_ctrl_c_elementwise(sh):
     sh.run("r = f32(range(14000))")
     dt = interrupt(sh, "14000x14000 elementwise product", "big = r[:, none] * r", wait=0.15)
