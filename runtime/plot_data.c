@@ -130,11 +130,45 @@ static void fold_f32_contiguous(tl_plot_stats *st, const float *p, int64_t n)
     }
 }
 
-/* Folds n elements of dtype d starting at p, bstride bytes apart, into st. */
-static void fold_run(tl_plot_stats *st, const char *p, int64_t n, int64_t bstride, tl_dtype d, load_fn load)
+/* Folds a contiguous run of f32 into st's counts and sum only (lo and hi are left alone): what a
+   block mean needs, a third of the work of fold_f32_contiguous, so a heatmap reads at memory speed.
+   A piece of 256 whose sum is not finite holds a nan or inf (or overflowed): folded again one by one. */
+static void fold_f32_sum_contiguous(tl_plot_stats *st, const float *p, int64_t n)
+{
+    for (int64_t j0 = 0; j0 < n; j0 += 256) {
+        int64_t m = n - j0 < 256 ? n - j0 : 256, j = 0;
+        const float *q = p + j0;
+        v4f s0 = { 0 }, s1 = { 0 }, s2 = { 0 }, s3 = { 0 }, x0, x1, x2, x3;
+        for (; j + 16 <= m; j += 16) {   /* four independent chains hide the add latency */
+            memcpy(&x0, q + j, sizeof x0);
+            memcpy(&x1, q + j + 4, sizeof x1);
+            memcpy(&x2, q + j + 8, sizeof x2);
+            memcpy(&x3, q + j + 12, sizeof x3);
+            s0 += x0, s1 += x1, s2 += x2, s3 += x3;
+        }
+        s0 = (s0 + s1) + (s2 + s3);
+        float sum = (s0[0] + s0[1]) + (s0[2] + s0[3]);
+        for (; j < m; j++) sum += q[j];
+        if (!isfinite(sum)) {
+            fold_slow(st, (const char *)q, m, 4, load_f32);
+            continue;
+        }
+        st->finite += m;
+        st->sum += sum;
+    }
+}
+
+/* What a fold keeps: everything, or the counts and the sum (a block mean's needs). */
+typedef enum fold_what { FOLD_ALL, FOLD_SUM } fold_what;
+
+/* Folds n elements of dtype d starting at p, bstride bytes apart, into st; with FOLD_SUM, st's lo
+   and hi may or may not be updated. */
+static void fold_run(tl_plot_stats *st, const char *p, int64_t n, int64_t bstride, tl_dtype d, load_fn load,
+                     fold_what what)
 {
     if (d == TL_F32 && bstride == 4) {
-        fold_f32_contiguous(st, (const float *)p, n);
+        if (what == FOLD_SUM) fold_f32_sum_contiguous(st, (const float *)p, n);
+        else fold_f32_contiguous(st, (const float *)p, n);
         return;
     }
     fold_slow(st, p, n, bstride, load);
@@ -153,7 +187,7 @@ typedef struct pass_ctx {
 static void stats_inner(int64_t n, char **ptrs, const int64_t *bs, void *aux)
 {
     pass_ctx *c = aux;
-    fold_run(&c->st, ptrs[0], n, bs[0], c->dtype, c->load);
+    fold_run(&c->st, ptrs[0], n, bs[0], c->dtype, c->load, FOLD_ALL);
 }
 
 /* Plans one pass over every element of t (the iteration engine orders and merges its axes). */
@@ -244,7 +278,7 @@ static int blocks_task(void *vc, int64_t task)
         for (int64_t k = 0; k < c->inner_cells; k++) {
             int64_t j0 = c->inner_edge[k];
             fold_run(&cell[k], row + j0 * c->inner_bstride, c->inner_edge[k + 1] - j0, c->inner_bstride, c->dtype,
-                     c->load);
+                     c->load, c->how == TL_PLOT_MAX ? FOLD_ALL : FOLD_SUM);
         }
     }
     for (int64_t k = 0; k < c->inner_cells; k++) {

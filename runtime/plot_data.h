@@ -27,8 +27,8 @@ int tl_plot_hist(const tl_tensor *t, double lo, double hi, int64_t bins, int64_t
    row-major in grid: cell (i, j) summarizes rows [i R / rows, (i+1) R / rows) and columns
    [j C / cols, (j+1) C / cols) of t by the mean (or max) of their finite elements; nan
    when a block has none. Walks t once in its memory order (a transposed view is read
-   down its columns, never copied), split over threads by blocks. st gets the statistics
-   of all of t. */
+   down its columns, never copied), split over threads by blocks. st gets the counts of all
+   of t (and its sum; lo and hi only with TL_PLOT_MAX: a mean does not look for them). */
 int tl_plot_blocks(const tl_tensor *t, int64_t rows, int64_t cols, tl_plot_reduce how, double *grid,
                    tl_plot_stats *st);
 
