@@ -492,8 +492,8 @@ int draw_text(const draw_figure *f, const draw_term *t, FILE *out)
                         rgb_pack(draw_colormap(k / 7.0)));
             last++;
         }
-        if (*note) put_text(&cv, last++, 0, note);
         canvas_write(&cv, last, t, out);
+        if (*note) fprintf(out, "%s\n", note);   /* whole, past the width: its counts must not be cut off */
     }
     free(cv.c);
     return rc;
