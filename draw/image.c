@@ -4,8 +4,36 @@
 #include <math.h>
 #include <string.h>
 
+#include "dynlib.h"
 #include "scale.h"
 #include "tensor.h"
+
+/* cairo is opened on first use (dlopen): linked, it and the X11 and font libraries it brings
+   were a third of tl's start-up, paid by every program that never writes an image. Each call
+   goes through cz.NAME, a pointer of cairo's own type for NAME. */
+#ifndef TL_CAIRO_LIBRARY_DEFAULT
+#define TL_CAIRO_LIBRARY_DEFAULT "libcairo.so.2"
+#endif
+#define CAIRO_FNS(X) \
+    X(cairo_arc) X(cairo_clip) X(cairo_create) X(cairo_destroy) X(cairo_fill) X(cairo_image_surface_create) \
+    X(cairo_line_to) X(cairo_move_to) X(cairo_new_sub_path) X(cairo_paint) X(cairo_rectangle) X(cairo_restore) \
+    X(cairo_save) X(cairo_select_font_face) X(cairo_set_antialias) X(cairo_set_font_size) X(cairo_set_line_join) \
+    X(cairo_set_line_width) X(cairo_set_source_rgb) X(cairo_show_text) X(cairo_status) X(cairo_status_to_string) \
+    X(cairo_stroke) X(cairo_surface_destroy) X(cairo_surface_finish) X(cairo_surface_status) \
+    X(cairo_surface_write_to_png) X(cairo_svg_surface_create) X(cairo_text_extents)
+#define CAIRO_POINTER(name) __typeof__(name) *name;
+static struct { CAIRO_FNS(CAIRO_POINTER) } cz;
+static tl_dynlib cairo_lib = TL_DYNLIB_INIT;
+
+/* Loads cairo into cz (run once). */
+static void load_cairo(void)
+{
+#define CAIRO_NAME(name) #name,
+#define CAIRO_SLOT(name) (void **)&cz.name,
+    static const char *const names[] = { CAIRO_FNS(CAIRO_NAME) NULL };
+    static void **const slots[] = { CAIRO_FNS(CAIRO_SLOT) NULL };
+    if (tl_dynlib_open(&cairo_lib, "cairo", "TL_CAIRO_LIBRARY", TL_CAIRO_LIBRARY_DEFAULT, names, slots)) cairo_lib.status = 0;
+}
 
 /* Margins around the plot area, in pixels (draw_heatmap_cells assumes these). */
 enum { MARGIN_LEFT = 70, MARGIN_RIGHT = 30, COLOURBAR = 50, MARGIN_TOP = 40, MARGIN_BOTTOM = 50 };
@@ -24,15 +52,15 @@ static double px_y(const area *a, double v)
     return a->y_down ? a->y0 + s * (a->y1 - a->y0) : a->y1 - s * (a->y1 - a->y0);
 }
 
-static void set_rgb(cairo_t *cr, draw_rgb c) { cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0); }
+static void set_rgb(cairo_t *cr, draw_rgb c) { cz.cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0); }
 
 /* Writes text with its anchor point at (x, y): ax 0/0.5/1 = left/centre/right, ay likewise top/middle/bottom. */
 static void text_at(cairo_t *cr, const char *s, double x, double y, double ax, double ay)
 {
     cairo_text_extents_t e;
-    cairo_text_extents(cr, s, &e);
-    cairo_move_to(cr, x - e.x_bearing - e.width * ax, y - e.y_bearing - e.height * ay);
-    cairo_show_text(cr, s);
+    cz.cairo_text_extents(cr, s, &e);
+    cz.cairo_move_to(cr, x - e.x_bearing - e.width * ax, y - e.y_bearing - e.height * ay);
+    cz.cairo_show_text(cr, s);
 }
 
 /* Sets the ranges of the plot for the figure's kind. */
@@ -83,19 +111,19 @@ static void draw_series(cairo_t *cr, const area *a, const draw_figure *f)
                 continue;
             }
             if (f->kind == DRAW_SCATTER) {
-                cairo_new_sub_path(cr);
-                cairo_arc(cr, px_x(a, x), px_y(a, y), 2.5, 0, 2 * M_PI);
+                cz.cairo_new_sub_path(cr);
+                cz.cairo_arc(cr, px_x(a, x), px_y(a, y), 2.5, 0, 2 * M_PI);
                 continue;
             }
-            if (open) cairo_line_to(cr, px_x(a, x), px_y(a, y));
-            else cairo_move_to(cr, px_x(a, x), px_y(a, y));
+            if (open) cz.cairo_line_to(cr, px_x(a, x), px_y(a, y));
+            else cz.cairo_move_to(cr, px_x(a, x), px_y(a, y));
             open = true;
         }
-        if (f->kind == DRAW_SCATTER) cairo_fill(cr);
+        if (f->kind == DRAW_SCATTER) cz.cairo_fill(cr);
         else {
-            cairo_set_line_width(cr, 1.5);
-            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-            cairo_stroke(cr);
+            cz.cairo_set_line_width(cr, 1.5);
+            cz.cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+            cz.cairo_stroke(cr);
         }
     }
 }
@@ -109,33 +137,33 @@ static void draw_data(cairo_t *cr, const area *a, const draw_figure *f)
         for (int64_t k = 0; k < f->bins; k++) {
             double l = f->lo + (f->hi - f->lo) * (double)k / (double)f->bins;
             double r = f->lo + (f->hi - f->lo) * (double)(k + 1) / (double)f->bins;
-            cairo_rectangle(cr, px_x(a, l), px_y(a, (double)f->counts[k]), px_x(a, r) - px_x(a, l),
+            cz.cairo_rectangle(cr, px_x(a, l), px_y(a, (double)f->counts[k]), px_x(a, r) - px_x(a, l),
                             a->y1 - px_y(a, (double)f->counts[k]));
         }
-        cairo_fill(cr);
+        cz.cairo_fill(cr);
         return;
     case DRAW_BAR:
         set_rgb(cr, draw_series_colour(0));
         for (int64_t i = 0; i < f->n; i++)
             if (isfinite(f->y[i])) {
                 double z = px_x(a, 0), v = px_x(a, f->y[i]), top = px_y(a, (double)i - 0.4);
-                cairo_rectangle(cr, fmin(z, v), top, fabs(v - z), px_y(a, (double)i + 0.4) - top);
+                cz.cairo_rectangle(cr, fmin(z, v), top, fabs(v - z), px_y(a, (double)i + 0.4) - top);
             }
-        cairo_fill(cr);
+        cz.cairo_fill(cr);
         return;
     case DRAW_HEATMAP: {
         double lo, hi, cw = (a->x1 - a->x0) / (double)f->gcols, ch = (a->y1 - a->y0) / (double)f->grows;
         draw_finite_range(f->grid, f->grows * f->gcols, &lo, &hi);
-        cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);   /* no seams between cells */
+        cz.cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);   /* no seams between cells */
         for (int64_t i = 0; i < f->grows; i++)
             for (int64_t j = 0; j < f->gcols; j++) {
                 double v = f->grid[i * f->gcols + j];
                 if (!isfinite(v)) continue;
                 set_rgb(cr, draw_colormap(lo < hi ? (v - lo) / (hi - lo) : 0.5));
-                cairo_rectangle(cr, a->x0 + (double)j * cw, a->y0 + (double)i * ch, cw + 0.5, ch + 0.5);
-                cairo_fill(cr);
+                cz.cairo_rectangle(cr, a->x0 + (double)j * cw, a->y0 + (double)i * ch, cw + 0.5, ch + 0.5);
+                cz.cairo_fill(cr);
             }
-        cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
+        cz.cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
         return;
     }
     default: draw_series(cr, a, f);
@@ -147,16 +175,16 @@ static void draw_colour_bar(cairo_t *cr, const area *a, const draw_figure *f)
 {
     double lo, hi;
     draw_finite_range(f->grid, f->grows * f->gcols, &lo, &hi);
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+    cz.cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
     for (int k = 0; k < 64; k++) {
         set_rgb(cr, draw_colormap(k / 63.0));
         double y = a->y1 - (a->y1 - a->y0) * (k + 1) / 64.0;
-        cairo_rectangle(cr, a->x1 + 12, y, 14, (a->y1 - a->y0) / 64.0 + 0.5);
-        cairo_fill(cr);
+        cz.cairo_rectangle(cr, a->x1 + 12, y, 14, (a->y1 - a->y0) / 64.0 + 0.5);
+        cz.cairo_fill(cr);
     }
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
+    cz.cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
     char buf[48];
-    cairo_set_source_rgb(cr, 0, 0, 0);
+    cz.cairo_set_source_rgb(cr, 0, 0, 0);
     draw_number_short(lo, buf, sizeof buf);
     text_at(cr, buf, a->x1 + 19, a->y1 + 4, 0.5, 0);
     draw_number_short(hi, buf, sizeof buf);
@@ -166,21 +194,21 @@ static void draw_colour_bar(cairo_t *cr, const area *a, const draw_figure *f)
 /* Draws the axis lines, ticks and their labels. */
 static void draw_frame(cairo_t *cr, const area *a, const draw_figure *f)
 {
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_set_line_width(cr, 1);
-    cairo_move_to(cr, a->x0, a->y0);
-    cairo_line_to(cr, a->x0, a->y1);
-    cairo_line_to(cr, a->x1, a->y1);
-    cairo_stroke(cr);
+    cz.cairo_set_source_rgb(cr, 0, 0, 0);
+    cz.cairo_set_line_width(cr, 1);
+    cz.cairo_move_to(cr, a->x0, a->y0);
+    cz.cairo_line_to(cr, a->x0, a->y1);
+    cz.cairo_line_to(cr, a->x1, a->y1);
+    cz.cairo_stroke(cr);
     draw_ticks t;
     bool ints = f->kind == DRAW_HEATMAP || f->kind == DRAW_HIST;
     draw_ticks_make(&t, a->xlo, a->xhi - (f->kind == DRAW_HEATMAP), (int)((a->x1 - a->x0) / 80),
                     f->kind == DRAW_HEATMAP || (f->kind == DRAW_BAR ? f->int_y : f->int_x));
     for (int i = 0; i < t.n; i++) {
         double x = px_x(a, t.v[i] + (f->kind == DRAW_HEATMAP ? 0.5 : 0));
-        cairo_move_to(cr, x, a->y1);
-        cairo_line_to(cr, x, a->y1 + 5);
-        cairo_stroke(cr);
+        cz.cairo_move_to(cr, x, a->y1);
+        cz.cairo_line_to(cr, x, a->y1 + 5);
+        cz.cairo_stroke(cr);
         text_at(cr, t.label[i], x, a->y1 + 8, 0.5, 0);
     }
     if (f->kind == DRAW_BAR) {
@@ -195,9 +223,9 @@ static void draw_frame(cairo_t *cr, const area *a, const draw_figure *f)
                     ints || f->int_y);
     for (int i = 0; i < t.n; i++) {
         double y = px_y(a, t.v[i] + (f->kind == DRAW_HEATMAP ? 0.5 : 0));
-        cairo_move_to(cr, a->x0 - 5, y);
-        cairo_line_to(cr, a->x0, y);
-        cairo_stroke(cr);
+        cz.cairo_move_to(cr, a->x0 - 5, y);
+        cz.cairo_line_to(cr, a->x0, y);
+        cz.cairo_stroke(cr);
         text_at(cr, t.label[i], a->x0 - 8, y, 1, 0.5);
     }
 }
@@ -205,10 +233,10 @@ static void draw_frame(cairo_t *cr, const area *a, const draw_figure *f)
 /* Draws the whole figure on a w x h surface. */
 static void draw_figure_on(cairo_t *cr, const draw_figure *f, int w, int h)
 {
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, 12);
+    cz.cairo_set_source_rgb(cr, 1, 1, 1);
+    cz.cairo_paint(cr);
+    cz.cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cz.cairo_set_font_size(cr, 12);
     area a = { 0 };
     area_ranges(&a, f);
     if (f->kind == DRAW_SPARK) {   /* no axes: the line fills the picture */
@@ -219,20 +247,20 @@ static void draw_figure_on(cairo_t *cr, const draw_figure *f, int w, int h)
     bool title = f->title && *f->title;
     a.x0 = MARGIN_LEFT, a.x1 = w - MARGIN_RIGHT - (f->kind == DRAW_HEATMAP ? COLOURBAR : 0);
     a.y0 = title ? MARGIN_TOP : MARGIN_TOP / 2, a.y1 = h - MARGIN_BOTTOM;
-    cairo_save(cr);
-    cairo_rectangle(cr, a.x0, a.y0 - 2, a.x1 - a.x0 + 2, a.y1 - a.y0 + 2);
-    cairo_clip(cr);
+    cz.cairo_save(cr);
+    cz.cairo_rectangle(cr, a.x0, a.y0 - 2, a.x1 - a.x0 + 2, a.y1 - a.y0 + 2);
+    cz.cairo_clip(cr);
     draw_data(cr, &a, f);
-    cairo_restore(cr);
+    cz.cairo_restore(cr);
     if (f->kind == DRAW_HEATMAP) draw_colour_bar(cr, &a, f);
     draw_frame(cr, &a, f);
-    cairo_set_source_rgb(cr, 0, 0, 0);
+    cz.cairo_set_source_rgb(cr, 0, 0, 0);
     char note[256];
     draw_footnote(f, note, sizeof note);
     if (*note) text_at(cr, note, w - 6, h - 4, 1, 1);
     if (title) {
-        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-        cairo_set_font_size(cr, 15);
+        cz.cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+        cz.cairo_set_font_size(cr, 15);
         text_at(cr, f->title, w / 2.0, MARGIN_TOP / 2.0, 0.5, 0.5);
     }
 }
@@ -251,17 +279,18 @@ int draw_image(const draw_figure *f, const char *path, int w, int h)
         tl_seterr(ValueError, "an image of %dx%d pixels is outside 32..16384 on a side", w, h);
         return -1;
     }
-    cairo_surface_t *s = png ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h) : cairo_svg_surface_create(path, w, h);
-    cairo_t *cr = cairo_create(s);
+    if (tl_dynlib_load(&cairo_lib, load_cairo) < 0) return -1;
+    cairo_surface_t *s = png ? cz.cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h) : cz.cairo_svg_surface_create(path, w, h);
+    cairo_t *cr = cz.cairo_create(s);
     draw_figure_on(cr, f, w, h);
-    cairo_status_t st = cairo_status(cr);
-    cairo_destroy(cr);
-    if (st == CAIRO_STATUS_SUCCESS && png) st = cairo_surface_write_to_png(s, path);
-    cairo_surface_finish(s);
-    if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(s);
-    cairo_surface_destroy(s);
+    cairo_status_t st = cz.cairo_status(cr);
+    cz.cairo_destroy(cr);
+    if (st == CAIRO_STATUS_SUCCESS && png) st = cz.cairo_surface_write_to_png(s, path);
+    cz.cairo_surface_finish(s);
+    if (st == CAIRO_STATUS_SUCCESS) st = cz.cairo_surface_status(s);
+    cz.cairo_surface_destroy(s);
     if (st != CAIRO_STATUS_SUCCESS) {
-        tl_seterr(FileError, "cannot write '%s': %s", path, cairo_status_to_string(st));
+        tl_seterr(FileError, "cannot write '%s': %s", path, cz.cairo_status_to_string(st));
         return -1;
     }
     return 0;

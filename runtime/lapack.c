@@ -1,18 +1,12 @@
 /* lapack.c — every LAPACK call of the runtime, each behind a wrapper keyed by dtype (LAPACKE, row-major) */
-#include <lapacke.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "blas.h"
 #include "lapack.h"
 
 #define ROW LAPACK_ROW_MAJOR
 
-/* numpy hands NaN to LAPACK and reports what LAPACK makes of it; LAPACKE's own NaN
-   check (on by default) would refuse such input with a "bad argument" code instead. */
-static void no_nan_check(void) { LAPACKE_set_nancheck(0); }
-static pthread_once_t lapacke_setup = PTHREAD_ONCE_INIT;
-#define LP_INIT() pthread_once(&lapacke_setup, no_nan_check)
 
 int lp_check_matrix(const tl_tensor *a)
 {
@@ -24,7 +18,7 @@ int lp_check_matrix(const tl_tensor *a)
         tl_seterr(ShapeError, "matrix too large");
         return -1;
     }
-    return 0;
+    return tl_lapack_load();   /* every decomposition asks here first: LAPACKE is opened on first use */
 }
 
 int lp_check_square(const tl_tensor *a)
@@ -39,48 +33,48 @@ int lp_check_square(const tl_tensor *a)
 
 int lp_getrf(tl_dtype dt, lp_int n, void *a, lp_int *ipiv)
 {
-    LP_INIT();
+    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
     switch (dt) {
-    case TL_F32: return LAPACKE_sgetrf(ROW, n, n, a, n, ipiv);
-    case TL_F64: return LAPACKE_dgetrf(ROW, n, n, a, n, ipiv);
-    case TL_C64: return LAPACKE_cgetrf(ROW, n, n, a, n, ipiv);
-    default: return LAPACKE_zgetrf(ROW, n, n, a, n, ipiv);
+    case TL_F32: return tl_blas.LAPACKE_sgetrf(ROW, n, n, a, n, ipiv);
+    case TL_F64: return tl_blas.LAPACKE_dgetrf(ROW, n, n, a, n, ipiv);
+    case TL_C64: return tl_blas.LAPACKE_cgetrf(ROW, n, n, a, n, ipiv);
+    default: return tl_blas.LAPACKE_zgetrf(ROW, n, n, a, n, ipiv);
     }
 }
 
 int lp_getri(tl_dtype dt, lp_int n, void *a, const lp_int *ipiv)
 {
-    LP_INIT();
+    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
     switch (dt) {
-    case TL_F32: return LAPACKE_sgetri(ROW, n, a, n, ipiv);
-    case TL_F64: return LAPACKE_dgetri(ROW, n, a, n, ipiv);
-    case TL_C64: return LAPACKE_cgetri(ROW, n, a, n, ipiv);
-    default: return LAPACKE_zgetri(ROW, n, a, n, ipiv);
+    case TL_F32: return tl_blas.LAPACKE_sgetri(ROW, n, a, n, ipiv);
+    case TL_F64: return tl_blas.LAPACKE_dgetri(ROW, n, a, n, ipiv);
+    case TL_C64: return tl_blas.LAPACKE_cgetri(ROW, n, a, n, ipiv);
+    default: return tl_blas.LAPACKE_zgetri(ROW, n, a, n, ipiv);
     }
 }
 
 int lp_gesv(tl_dtype dt, lp_int n, lp_int nrhs, void *a, lp_int *ipiv, void *b)
 {
-    LP_INIT();
+    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
     switch (dt) {
-    case TL_F32: return LAPACKE_sgesv(ROW, n, nrhs, a, n, ipiv, b, nrhs);
-    case TL_F64: return LAPACKE_dgesv(ROW, n, nrhs, a, n, ipiv, b, nrhs);
-    case TL_C64: return LAPACKE_cgesv(ROW, n, nrhs, a, n, ipiv, b, nrhs);
-    default: return LAPACKE_zgesv(ROW, n, nrhs, a, n, ipiv, b, nrhs);
+    case TL_F32: return tl_blas.LAPACKE_sgesv(ROW, n, nrhs, a, n, ipiv, b, nrhs);
+    case TL_F64: return tl_blas.LAPACKE_dgesv(ROW, n, nrhs, a, n, ipiv, b, nrhs);
+    case TL_C64: return tl_blas.LAPACKE_cgesv(ROW, n, nrhs, a, n, ipiv, b, nrhs);
+    default: return tl_blas.LAPACKE_zgesv(ROW, n, nrhs, a, n, ipiv, b, nrhs);
     }
 }
 
 int lp_gesdd(tl_dtype dt, char job, lp_int m, lp_int n, void *a, void *s, void *u, void *vt)
 {
-    LP_INIT();
+    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
     lp_int k = m < n ? m : n;
     lp_int ucols = job == 'A' ? m : k;
     lp_int ldu = ucols > 0 ? ucols : 1, ldvt = n > 0 ? n : 1, lda = n > 0 ? n : 1;
     switch (dt) {
-    case TL_F32: return LAPACKE_sgesdd(ROW, job, m, n, a, lda, s, u, ldu, vt, ldvt);
-    case TL_F64: return LAPACKE_dgesdd(ROW, job, m, n, a, lda, s, u, ldu, vt, ldvt);
-    case TL_C64: return LAPACKE_cgesdd(ROW, job, m, n, a, lda, s, u, ldu, vt, ldvt);
-    default: return LAPACKE_zgesdd(ROW, job, m, n, a, lda, s, u, ldu, vt, ldvt);
+    case TL_F32: return tl_blas.LAPACKE_sgesdd(ROW, job, m, n, a, lda, s, u, ldu, vt, ldvt);
+    case TL_F64: return tl_blas.LAPACKE_dgesdd(ROW, job, m, n, a, lda, s, u, ldu, vt, ldvt);
+    case TL_C64: return tl_blas.LAPACKE_cgesdd(ROW, job, m, n, a, lda, s, u, ldu, vt, ldvt);
+    default: return tl_blas.LAPACKE_zgesdd(ROW, job, m, n, a, lda, s, u, ldu, vt, ldvt);
     }
 }
 
@@ -110,21 +104,21 @@ int lp_gesdd(tl_dtype dt, char job, lp_int m, lp_int n, void *a, void *s, void *
 
 int lp_geev(tl_dtype dt, lp_int n, void *a, void *w, void *vr)
 {
-    LP_INIT();
+    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
     char jv = vr ? 'V' : 'N';
     lp_int ld = n > 0 ? n : 1;
-    if (dt == TL_C64) return LAPACKE_cgeev(ROW, 'N', jv, n, a, ld, w, NULL, 1, vr, ld);
-    if (dt == TL_C128) return LAPACKE_zgeev(ROW, 'N', jv, n, a, ld, w, NULL, 1, vr, ld);
+    if (dt == TL_C64) return tl_blas.LAPACKE_cgeev(ROW, 'N', jv, n, a, ld, w, NULL, 1, vr, ld);
+    if (dt == TL_C128) return tl_blas.LAPACKE_zgeev(ROW, 'N', jv, n, a, ld, w, NULL, 1, vr, ld);
     size_t es = dt == TL_F32 ? sizeof(float) : sizeof(double), nn = (size_t)n;
     char *buf = malloc(es * (2 * nn + (vr ? nn * nn : 0)) + 1);   /* wr, wi, real vr */
     if (!buf) return -1000;
     char *wr = buf, *wi = buf + es * nn, *rv = vr ? buf + 2 * es * nn : NULL;
     int info;
     if (dt == TL_F32) {
-        info = LAPACKE_sgeev(ROW, 'N', jv, n, a, ld, (float *)wr, (float *)wi, NULL, 1, (float *)rv, ld);
+        info = tl_blas.LAPACKE_sgeev(ROW, 'N', jv, n, a, ld, (float *)wr, (float *)wi, NULL, 1, (float *)rv, ld);
         if (info == 0) UNPACK_REAL_EIG(float, n, (float *)wr, (float *)wi, (float *)rv, w, vr);
     } else {
-        info = LAPACKE_dgeev(ROW, 'N', jv, n, a, ld, (double *)wr, (double *)wi, NULL, 1, (double *)rv, ld);
+        info = tl_blas.LAPACKE_dgeev(ROW, 'N', jv, n, a, ld, (double *)wr, (double *)wi, NULL, 1, (double *)rv, ld);
         if (info == 0) UNPACK_REAL_EIG(double, n, (double *)wr, (double *)wi, (double *)rv, w, vr);
     }
     free(buf);
@@ -133,60 +127,60 @@ int lp_geev(tl_dtype dt, lp_int n, void *a, void *w, void *vr)
 
 int lp_syevd(tl_dtype dt, char job, char uplo, lp_int n, void *a, void *w)
 {
-    LP_INIT();
+    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
     lp_int ld = n > 0 ? n : 1;
     switch (dt) {
-    case TL_F32: return LAPACKE_ssyevd(ROW, job, uplo, n, a, ld, w);
-    case TL_F64: return LAPACKE_dsyevd(ROW, job, uplo, n, a, ld, w);
-    case TL_C64: return LAPACKE_cheevd(ROW, job, uplo, n, a, ld, w);
-    default: return LAPACKE_zheevd(ROW, job, uplo, n, a, ld, w);
+    case TL_F32: return tl_blas.LAPACKE_ssyevd(ROW, job, uplo, n, a, ld, w);
+    case TL_F64: return tl_blas.LAPACKE_dsyevd(ROW, job, uplo, n, a, ld, w);
+    case TL_C64: return tl_blas.LAPACKE_cheevd(ROW, job, uplo, n, a, ld, w);
+    default: return tl_blas.LAPACKE_zheevd(ROW, job, uplo, n, a, ld, w);
     }
 }
 
 int lp_geqrf(tl_dtype dt, lp_int m, lp_int n, void *a, void *tau)
 {
-    LP_INIT();
+    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
     lp_int ld = n > 0 ? n : 1;
     switch (dt) {
-    case TL_F32: return LAPACKE_sgeqrf(ROW, m, n, a, ld, tau);
-    case TL_F64: return LAPACKE_dgeqrf(ROW, m, n, a, ld, tau);
-    case TL_C64: return LAPACKE_cgeqrf(ROW, m, n, a, ld, tau);
-    default: return LAPACKE_zgeqrf(ROW, m, n, a, ld, tau);
+    case TL_F32: return tl_blas.LAPACKE_sgeqrf(ROW, m, n, a, ld, tau);
+    case TL_F64: return tl_blas.LAPACKE_dgeqrf(ROW, m, n, a, ld, tau);
+    case TL_C64: return tl_blas.LAPACKE_cgeqrf(ROW, m, n, a, ld, tau);
+    default: return tl_blas.LAPACKE_zgeqrf(ROW, m, n, a, ld, tau);
     }
 }
 
 int lp_orgqr(tl_dtype dt, lp_int m, lp_int n, lp_int k, void *a, const void *tau)
 {
-    LP_INIT();
+    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
     lp_int ld = n > 0 ? n : 1;
     switch (dt) {
-    case TL_F32: return LAPACKE_sorgqr(ROW, m, n, k, a, ld, tau);
-    case TL_F64: return LAPACKE_dorgqr(ROW, m, n, k, a, ld, tau);
-    case TL_C64: return LAPACKE_cungqr(ROW, m, n, k, a, ld, tau);
-    default: return LAPACKE_zungqr(ROW, m, n, k, a, ld, tau);
+    case TL_F32: return tl_blas.LAPACKE_sorgqr(ROW, m, n, k, a, ld, tau);
+    case TL_F64: return tl_blas.LAPACKE_dorgqr(ROW, m, n, k, a, ld, tau);
+    case TL_C64: return tl_blas.LAPACKE_cungqr(ROW, m, n, k, a, ld, tau);
+    default: return tl_blas.LAPACKE_zungqr(ROW, m, n, k, a, ld, tau);
     }
 }
 
 int lp_potrf(tl_dtype dt, char uplo, lp_int n, void *a)
 {
-    LP_INIT();
+    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
     lp_int ld = n > 0 ? n : 1;
     switch (dt) {
-    case TL_F32: return LAPACKE_spotrf(ROW, uplo, n, a, ld);
-    case TL_F64: return LAPACKE_dpotrf(ROW, uplo, n, a, ld);
-    case TL_C64: return LAPACKE_cpotrf(ROW, uplo, n, a, ld);
-    default: return LAPACKE_zpotrf(ROW, uplo, n, a, ld);
+    case TL_F32: return tl_blas.LAPACKE_spotrf(ROW, uplo, n, a, ld);
+    case TL_F64: return tl_blas.LAPACKE_dpotrf(ROW, uplo, n, a, ld);
+    case TL_C64: return tl_blas.LAPACKE_cpotrf(ROW, uplo, n, a, ld);
+    default: return tl_blas.LAPACKE_zpotrf(ROW, uplo, n, a, ld);
     }
 }
 
 int lp_gelsd(tl_dtype dt, lp_int m, lp_int n, lp_int nrhs, void *a, void *b, void *s, double rcond, lp_int *rank)
 {
-    LP_INIT();
+    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
     lp_int lda = n > 0 ? n : 1, ldb = nrhs > 0 ? nrhs : 1;
     switch (dt) {
-    case TL_F32: return LAPACKE_sgelsd(ROW, m, n, nrhs, a, lda, b, ldb, s, (float)rcond, rank);
-    case TL_F64: return LAPACKE_dgelsd(ROW, m, n, nrhs, a, lda, b, ldb, s, rcond, rank);
-    case TL_C64: return LAPACKE_cgelsd(ROW, m, n, nrhs, a, lda, b, ldb, s, (float)rcond, rank);
-    default: return LAPACKE_zgelsd(ROW, m, n, nrhs, a, lda, b, ldb, s, rcond, rank);
+    case TL_F32: return tl_blas.LAPACKE_sgelsd(ROW, m, n, nrhs, a, lda, b, ldb, s, (float)rcond, rank);
+    case TL_F64: return tl_blas.LAPACKE_dgelsd(ROW, m, n, nrhs, a, lda, b, ldb, s, rcond, rank);
+    case TL_C64: return tl_blas.LAPACKE_cgelsd(ROW, m, n, nrhs, a, lda, b, ldb, s, (float)rcond, rank);
+    default: return tl_blas.LAPACKE_zgelsd(ROW, m, n, nrhs, a, lda, b, ldb, s, rcond, rank);
     }
 }

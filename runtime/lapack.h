@@ -16,14 +16,18 @@
    outputs such as singular values are in dt's real dtype) and returns LAPACK's info:
    0 done, < 0 a bad argument (or no memory for the workspace), > 0 the driver's own
    failure (singular, not converged, not positive definite). Keeping every LAPACK call
-   here means a change of how LAPACK is loaded touches this file only. */
+   here means a change of how LAPACK is loaded touches this file (and blas.c) only. */
 typedef int32_t lp_int;
+/* What a wrapper returns when LAPACKE cannot be loaded (the error is set). Callers call
+   tl_lapack_load (blas.h) before their first wrapper, so they never see it in practice. */
+#define LP_UNAVAILABLE (-2000)
 
 /* The dtype LAPACK computes a dtype in: bool and integers in f64, f16/bf16 in f32. */
 static inline tl_dtype lp_dtype(tl_dtype d) { return tl_is_intlike(d) ? TL_F64 : tl_dtype_wide(d); }
 /* 0 when a is a stack of square matrices LAPACK can index, else -1 with numpy's message set. */
 int lp_check_square(const tl_tensor *a);
-/* 0 when a has at least two axes and matrices LAPACK can index, else -1 with numpy's message set. */
+/* 0 when a has at least two axes and matrices LAPACK can index, else -1 with numpy's message set;
+   also opens LAPACKE on first use (-1 with a FileError when it cannot be loaded). */
 int lp_check_matrix(const tl_tensor *a);
 
 /* LU with partial pivoting of the n x n matrix a (getrf); ipiv gets n 1-based pivots. */

@@ -1,8 +1,8 @@
 /* linalg.c — matmul (numpy's rules, OpenBLAS gemm), det, inv, solve (LAPACKE), batched */
-#include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "blas.h"
 #include "kernels/kern.h"
 #include "lapack.h"
 
@@ -42,16 +42,16 @@ static void gemm_one(tl_dtype dt, int64_t n, int64_t m, int64_t k, const gemm_op
     blasint N = (blasint)n, M = (blasint)m, K = (blasint)k, lda = (blasint)ga->ld, ldb = (blasint)gb->ld;
     switch (dt) {
     case TL_F32:
-        cblas_sgemm(CblasRowMajor, ga->trans, gb->trans, N, M, K, 1.0f, a, lda, b, ldb, 0.0f, c, M);
+        tl_blas.cblas_sgemm(CblasRowMajor, ga->trans, gb->trans, N, M, K, 1.0f, a, lda, b, ldb, 0.0f, c, M);
         break;
     case TL_F64:
-        cblas_dgemm(CblasRowMajor, ga->trans, gb->trans, N, M, K, 1.0, a, lda, b, ldb, 0.0, c, M);
+        tl_blas.cblas_dgemm(CblasRowMajor, ga->trans, gb->trans, N, M, K, 1.0, a, lda, b, ldb, 0.0, c, M);
         break;
     case TL_C64:
-        cblas_cgemm(CblasRowMajor, ga->trans, gb->trans, N, M, K, one_f, a, lda, b, ldb, zero_f, c, M);
+        tl_blas.cblas_cgemm(CblasRowMajor, ga->trans, gb->trans, N, M, K, one_f, a, lda, b, ldb, zero_f, c, M);
         break;
     default:
-        cblas_zgemm(CblasRowMajor, ga->trans, gb->trans, N, M, K, one_d, a, lda, b, ldb, zero_d, c, M);
+        tl_blas.cblas_zgemm(CblasRowMajor, ga->trans, gb->trans, N, M, K, one_d, a, lda, b, ldb, zero_d, c, M);
         break;
     }
 }
@@ -105,6 +105,7 @@ static int matmul_core(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, con
         memset(tl_tensor_data(out), 0, (size_t)(bt->size * csize) * es);
         return 0;
     }
+    if (tl_blas_load() < 0) return -1;   /* BLAS is opened on the first float product */
     gemm_operand ga, gb;
     gemm_layout(a, &ga);
     gemm_layout(b, &gb);

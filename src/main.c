@@ -55,6 +55,12 @@ static const char environment_help[] =
     "  COLUMNS            picture width on a terminal that does not report its size (else 80)\n"
     "  LINES              picture height on such a terminal, plus one (else 24 lines)\n"
     "  COLORTERM          COLORTERM=truecolor or 24bit: pictures in 24-bit color\n"
+    "  TL_BLAS_LIBRARY=F  the BLAS library opened on the first matrix product\n"
+    "                     (default: the build's, libopenblas.so.0 on Debian)\n"
+    "  TL_LAPACKE_LIBRARY=F  the LAPACKE library opened on the first decomposition\n"
+    "                     (default: liblapacke.so.3)\n"
+    "  TL_CAIRO_LIBRARY=F the cairo library opened on the first image written\n"
+    "                     (default: libcairo.so.2)\n"
     "OpenBLAS reads its own variables (such as OPENBLAS_NUM_THREADS) for matrix products.\n";
 
 static void on_sigint(int sig)

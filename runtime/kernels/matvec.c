@@ -1,11 +1,11 @@
 /* kernels/matvec.c — matrix products that read a weight matrix row by row: f32/bf16 GEMV and quantized GGUF blocks */
-#include <cblas.h>
 #include <cpuid.h>
 #include <immintrin.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../blas.h"
 #include "../io_internal.h"
 #include "kern.h"
 
@@ -262,7 +262,7 @@ static int rows_task(void *ctx, int64_t t)
 static int qtile_task(void *ctx, int64_t t)
 {
     const mv_plan *p = ctx;
-    if (tl_check_interrupt() < 0) return -1;
+    if (tl_check_interrupt() < 0 || tl_blas_load() < 0) return -1;
     int64_t j0 = t * p->rows_per_task, rows = p->n - j0 < p->rows_per_task ? p->n - j0 : p->rows_per_task;
     float *tile = malloc((size_t)(rows * p->k) * sizeof *tile);
     if (!tile) {
@@ -275,10 +275,10 @@ static int qtile_task(void *ctx, int64_t t)
     }
     /* out[i, j0 + r] = x[i, :] . tile[r, :]; out's x axis or W axis is the unit one */
     if (p->os_w == 1)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (blasint)p->m, (blasint)rows, (blasint)p->k, 1.0f, p->x,
+        tl_blas.cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (blasint)p->m, (blasint)rows, (blasint)p->k, 1.0f, p->x,
                     (blasint)p->k, tile, (blasint)p->k, 0.0f, p->out + j0, (blasint)p->os_x);
     else
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (blasint)rows, (blasint)p->m, (blasint)p->k, 1.0f, tile,
+        tl_blas.cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (blasint)rows, (blasint)p->m, (blasint)p->k, 1.0f, tile,
                     (blasint)p->k, p->x, (blasint)p->k, 0.0f, p->out + j0 * p->os_w, (blasint)p->os_w);
     free(tile);
     return 0;

@@ -45,6 +45,17 @@ check e_argv 0 '("a", "b c")' "" -- "$tl" -e 'print(argv)' a "b c"
 printf 'print(argv)\n' > "$work/args.tl"
 check script_argv 0 '("x", "--y")' "" -- "$tl" "$work/args.tl" x --y
 check missing_file 1 "" "cannot open" -- "$tl" "$work/nope.tl"
+# BLAS, LAPACKE and cairo are opened on first use: a program that needs none runs without them,
+# and one that needs a missing one gets a catchable FileError naming the variable to set
+check lazy_blas_unused 0 "6" "" -- env TL_BLAS_LIBRARY=/nonexistent/libblas.so TL_LAPACKE_LIBRARY=/nonexistent/liblapacke.so \
+  TL_CAIRO_LIBRARY=/nonexistent/libcairo.so "$tl" -e 'print(sum(ones(2, 3)))'
+check lazy_blas_missing 1 "" "<-e>:1:20: error: BLAS is needed here, but /nonexistent/libblas.so cannot be loaded" -- \
+  env TL_BLAS_LIBRARY=/nonexistent/libblas.so "$tl" -e 'y = ones(300, 300) @ ones(300, 300)'
+check lazy_blas_catch 0 "FileError BLAS is needed here" "" -- env TL_BLAS_LIBRARY=/nonexistent/libblas.so "$tl" -e \
+  'try { ones(300, 300) @ ones(300, 300) } catch e { print(e.kind, e.message) }'
+check lazy_lapacke_missing 1 "" "LAPACKE is needed here, but libm.so.6 has no LAPACKE_" -- \
+  env TL_LAPACKE_LIBRARY=libm.so.6 "$tl" -e 'print(det([[1.0, 2], [3, 4]]))'
+check lazy_blas_present 0 "-2.0" "" -- "$tl" -e 'print(det([[1.0, 2], [3, 4]]))'
 check stdin_program 0 "42" "" -- bash -c "printf 'x = 40\nx + 2\n' | '$tl'"
 check stdin_error 1 "" "<stdin>:1:1: error" -- bash -c "printf '\$\n' | '$tl'"
 

@@ -1,0 +1,48 @@
+/* blas.h — BLAS (cblas) and LAPACKE, opened with dlopen the first time a product or a
+   decomposition needs them (private to the runtime) */
+#ifndef TL_BLAS_H
+#define TL_BLAS_H
+
+#ifndef TL_RUNTIME_INTERNAL
+#error "blas.h is private to tl's runtime library"
+#endif
+
+#include <cblas.h>
+#include <lapacke.h>
+
+/* Why not link them: OpenBLAS, LAPACK and gfortran are most of tl's start-up time (they
+   load, relocate and start OpenBLAS's threads), and most programs never multiply a matrix.
+   Each list names every entry point the runtime calls; a call goes through tl_blas.NAME,
+   a pointer of the header's own type for NAME. */
+#define TL_CBLAS_FNS(X) X(cblas_sgemm) X(cblas_dgemm) X(cblas_cgemm) X(cblas_zgemm)
+#define TL_LAPACKE_FNS(X)                                                                                         \
+    X(LAPACKE_set_nancheck)                                                                                       \
+    X(LAPACKE_sgetrf) X(LAPACKE_dgetrf) X(LAPACKE_cgetrf) X(LAPACKE_zgetrf)                                       \
+    X(LAPACKE_sgetri) X(LAPACKE_dgetri) X(LAPACKE_cgetri) X(LAPACKE_zgetri)                                       \
+    X(LAPACKE_sgesv) X(LAPACKE_dgesv) X(LAPACKE_cgesv) X(LAPACKE_zgesv)                                           \
+    X(LAPACKE_sgesdd) X(LAPACKE_dgesdd) X(LAPACKE_cgesdd) X(LAPACKE_zgesdd)                                       \
+    X(LAPACKE_sgeev) X(LAPACKE_dgeev) X(LAPACKE_cgeev) X(LAPACKE_zgeev)                                           \
+    X(LAPACKE_ssyevd) X(LAPACKE_dsyevd) X(LAPACKE_cheevd) X(LAPACKE_zheevd)                                       \
+    X(LAPACKE_sgeqrf) X(LAPACKE_dgeqrf) X(LAPACKE_cgeqrf) X(LAPACKE_zgeqrf)                                       \
+    X(LAPACKE_sorgqr) X(LAPACKE_dorgqr) X(LAPACKE_cungqr) X(LAPACKE_zungqr)                                       \
+    X(LAPACKE_spotrf) X(LAPACKE_dpotrf) X(LAPACKE_cpotrf) X(LAPACKE_zpotrf)                                       \
+    X(LAPACKE_sgelsd) X(LAPACKE_dgelsd) X(LAPACKE_cgelsd) X(LAPACKE_zgelsd)
+
+#define TL_BLAS_POINTER(name) __typeof__(name) *name;
+typedef struct tl_blas_table {
+    TL_CBLAS_FNS(TL_BLAS_POINTER)
+    TL_LAPACKE_FNS(TL_BLAS_POINTER)
+    void (*set_num_threads)(int);   /* OpenBLAS's openblas_set_num_threads; NULL in other BLAS */
+} tl_blas_table;
+#undef TL_BLAS_POINTER
+
+/* The entry points; each is valid once tl_blas_load (or tl_lapack_load) has returned 0. */
+extern tl_blas_table tl_blas;
+
+/* Opens BLAS (once; every later call is a flag read): 0, or -1 with a FileError naming the
+   library that could not be loaded and how to name another (TL_BLAS_LIBRARY). Thread-safe. */
+int tl_blas_load(void);
+/* Opens LAPACKE (and BLAS) the same way: 0, or -1 with a FileError (TL_LAPACKE_LIBRARY). */
+int tl_lapack_load(void);
+
+#endif
