@@ -1,5 +1,6 @@
 /* blas.c — opens BLAS and LAPACKE on first use and fills tl_blas with their entry points */
 #include <dlfcn.h>
+#include <stdatomic.h>
 
 #include "blas.h"
 #include "dynlib.h"
@@ -47,3 +48,12 @@ static void load_lapacke(void)
 int tl_blas_load(void) { return tl_dynlib_load(&blas_lib, load_blas); }
 
 int tl_lapack_load(void) { return tl_blas_load() < 0 ? -1 : tl_dynlib_load(&lapacke_lib, load_lapacke); }
+
+/* The thread count last given to BLAS (0: not yet), so repeated calls cost nothing. */
+static atomic_int blas_threads_set;
+
+void tl_blas_threads(int n)
+{
+    if (n < 1 || !tl_blas.set_num_threads || atomic_exchange(&blas_threads_set, n) == n) return;
+    tl_blas.set_num_threads(n);
+}

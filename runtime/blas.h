@@ -44,5 +44,8 @@ extern tl_blas_table tl_blas;
 int tl_blas_load(void);
 /* Opens LAPACKE (and BLAS) the same way: 0, or -1 with a FileError (TL_LAPACKE_LIBRARY). */
 int tl_lapack_load(void);
+/* Tells BLAS (when it is OpenBLAS) to use n threads from now on: 1 inside tl's own parallel
+   GEMM blocks, tl's thread count for LAPACK, whose BLAS calls are its only parallelism. */
+void tl_blas_threads(int n);
 
 #endif

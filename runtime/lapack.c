@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "blas.h"
+#include "kernels/kern.h"
 #include "lapack.h"
 
 #define ROW LAPACK_ROW_MAJOR
@@ -18,7 +19,9 @@ int lp_check_matrix(const tl_tensor *a)
         tl_seterr(ShapeError, "matrix too large");
         return -1;
     }
-    return tl_lapack_load();   /* every decomposition asks here first: LAPACKE is opened on first use */
+    if (tl_lapack_load() < 0) return -1;   /* every decomposition asks here first: LAPACKE is opened on first use */
+    tl_blas_threads(tl_get_threads());    /* LAPACK's parallelism is its BLAS calls' */
+    return 0;
 }
 
 int lp_check_square(const tl_tensor *a)

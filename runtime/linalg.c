@@ -82,6 +82,31 @@ static tl_dtype matmul_compute_dtype(tl_dtype dt)
    machine), and the fewest rows a block may have. */
 #define GEMM_BLOCK_FLOPS ((int64_t)1 << 32)
 #define GEMM_MIN_BLOCK_ROWS 64
+/* Products of fewer flops than this run on the calling thread (about a millisecond). */
+#define GEMM_THREAD_FLOPS ((int64_t)1 << 24)
+
+/* A product in row blocks: each task is one block of one batch entry. */
+typedef struct gemm_job {
+    tl_dtype cdt;
+    const tl_iter *bt;                 /* the batch entries of (out, a, b) */
+    int64_t n, m, k, es;
+    gemm_operand ga, gb;
+    int64_t block, blocks_per_entry;   /* rows per block; blocks per batch entry */
+    int64_t a_row;                     /* bytes from one row of a to the next */
+} gemm_job;
+
+/* Computes block `t` of a gemm_job (a tl_parallel_for task). */
+static int gemm_task(void *ctx, int64_t t)
+{
+    const gemm_job *g = ctx;
+    if (tl_check_interrupt() < 0) return -1;
+    int64_t entry = t / g->blocks_per_entry, r = t % g->blocks_per_entry * g->block;
+    int64_t rows = g->n - r < g->block ? g->n - r : g->block;
+    char *p[3];
+    tl_iter_at(g->bt, entry, p);
+    gemm_one(g->cdt, rows, g->m, g->k, &g->ga, p[1] + r * g->a_row, &g->gb, p[2], p[0] + r * g->m * g->es);
+    return 0;
+}
 
 /* Computes out (batch..., n, m) from 2-d-or-more a and b already in cdt;
    bt walks the batch entries of (out, a, b). */
@@ -106,25 +131,31 @@ static int matmul_core(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, con
         return 0;
     }
     if (tl_blas_load() < 0) return -1;   /* BLAS is opened on the first float product */
-    gemm_operand ga, gb;
-    gemm_layout(a, &ga);
-    gemm_layout(b, &gb);
+    gemm_job g = { .cdt = cdt, .bt = bt, .n = n, .m = m, .k = k, .es = (int64_t)es };
+    gemm_layout(a, &g.ga);
+    gemm_layout(b, &g.gb);
     /* BLAS cannot be interrupted, so each product runs in row blocks of about GEMM_BLOCK_FLOPS
-       (tens of milliseconds) with a Ctrl-C check between them; blocks stay large enough that
-       BLAS keeps its full speed. */
+       (tens of milliseconds) with a Ctrl-C check before each; blocks stay large enough that
+       BLAS keeps its full speed. The blocks (of every batch entry) are tl's pool's tasks,
+       with BLAS itself on one thread, so a product scales with threads(n) whatever the BLAS
+       build does; a big product is cut into at least one block per thread. */
     int64_t flops_per_row = 2 * m * k * (tl_is_complex(cdt) ? 4 : 1);
     bool single = cdt == TL_F32 || cdt == TL_C64;   /* twice the flops per second of double */
     int64_t block = (GEMM_BLOCK_FLOPS << (single ? 1 : 0)) / (flops_per_row > 0 ? flops_per_row : 1);
-    if (block < GEMM_MIN_BLOCK_ROWS) block = GEMM_MIN_BLOCK_ROWS;
-    int64_t a_row = a->strides[a->ndim - 2] * (int64_t)es;   /* bytes from one row of a to the next */
-    for (int64_t i = 0; i < bt->size; i++) {
-        tl_iter_at(bt, i, p);
-        for (int64_t r = 0; r < n; r += block) {
-            if (tl_check_interrupt() < 0) return -1;
-            int64_t rows = n - r < block ? n - r : block;
-            gemm_one(cdt, rows, m, k, &ga, p[1] + r * a_row, &gb, p[2], p[0] + r * m * (int64_t)es);
-        }
+    int threads = n * flops_per_row * bt->size >= GEMM_THREAD_FLOPS ? tl_get_threads() : 1;
+    if (threads > 1 && bt->size < threads) {
+        int64_t share = (n * bt->size + threads - 1) / threads;   /* rows per thread */
+        if (share < block) block = share;
     }
+    if (block < GEMM_MIN_BLOCK_ROWS) block = GEMM_MIN_BLOCK_ROWS;
+    g.block = block;
+    g.blocks_per_entry = (n + block - 1) / block;
+    g.a_row = a->strides[a->ndim - 2] * (int64_t)es;
+    tl_blas_threads(1);
+    int64_t tasks = g.blocks_per_entry * bt->size;
+    if (threads > 1) return tl_parallel_for(tasks, gemm_task, &g);
+    for (int64_t t = 0; t < tasks; t++)
+        if (gemm_task(&g, t) < 0) return -1;
     return 0;
 }
 

@@ -262,7 +262,7 @@ static int rows_task(void *ctx, int64_t t)
 static int qtile_task(void *ctx, int64_t t)
 {
     const mv_plan *p = ctx;
-    if (tl_check_interrupt() < 0 || tl_blas_load() < 0) return -1;
+    if (tl_check_interrupt() < 0) return -1;
     int64_t j0 = t * p->rows_per_task, rows = p->n - j0 < p->rows_per_task ? p->n - j0 : p->rows_per_task;
     float *tile = malloc((size_t)(rows * p->k) * sizeof *tile);
     if (!tile) {
@@ -339,6 +339,10 @@ static int run_plan(mv_plan *p)
     p->rows_per_task = per;
     int64_t ntasks = (p->n + per - 1) / per;
     int rc;
+    if (tiles) {   /* the tiles' sgemm calls run on tl's pool, BLAS on one thread inside each */
+        if (tl_blas_load() < 0) return -1;
+        tl_blas_threads(1);
+    }
     if (tl_threads_for(p->n * p->k) > 1) rc = tl_parallel_for(ntasks, tiles ? qtile_task : rows_task, p);
     else {
         rc = 0;
