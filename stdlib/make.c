@@ -1,5 +1,6 @@
 /* make.c — builtins that make new tensors: zeros ones full empty arange linspace eye, and random ones */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtins.h"
@@ -122,6 +123,187 @@ static bool bi_eye(Interp *I, CallArgs *a, Value *out)
     return ret_tensor(I, a, tl_eye(n, m, k, dt), out);
 }
 
+/* A value as a tensor the way numpy's np.array reads it: a number, a tensor, or a (nested) tuple of
+   them stacked along a new first axis with promotion (an empty tuple is an empty f64 vector). */
+static tl_tensor *value_as_tensor(Interp *I, Span at, const char *fname, Value v, int depth)
+{
+    if (val_is_numeric(v)) return val_to_tensor(v);
+    if (v.kind != V_TUPLE) {
+        interp_error(I, at, TypeError, "%s(): expected a tensor, a number or a tuple of them, not a %s", fname, val_kind_name(v));
+        return NULL;
+    }
+    int n = v.as.tu->n;
+    if (n == 0) return tl_tensor_zeros(TL_F64, 1, (int64_t[]){ 0 });
+    if (depth >= TL_MAXDIM) {
+        interp_error(I, at, ShapeError, "%s(): too many dimensions (at most %d)", fname, TL_MAXDIM);
+        return NULL;
+    }
+    tl_tensor **parts = calloc((size_t)n, sizeof *parts);
+    if (!parts) {
+        interp_error(I, at, MemoryError, "out of memory");
+        return NULL;
+    }
+    tl_tensor *r = NULL;
+    int got = 0;
+    for (; got < n; got++)
+        if (!(parts[got] = value_as_tensor(I, at, fname, v.as.tu->items[got], depth + 1))) break;
+    if (got == n) {
+        r = tl_stack(n, parts, 0);
+        if (!r && tl_errkind_last() == TL_E_ShapeError)   /* numpy's words for a ragged nesting */
+            tl_seterr(ValueError, "%s(): setting an element with a sequence: the items have different shapes", fname);
+        if (!r) interp_error_rt(I, at);
+    }
+    for (int k = 0; k < got; k++) tl_tensor_release(parts[k]);
+    free(parts);
+    return r;
+}
+
+/* array(x, dtype=none) always copies; asarray(x, dtype=none) gives x itself when its dtype already fits. */
+enum { ARRAY_COPY, ARRAY_AS };
+static bool bi_array(Interp *I, CallArgs *a, Value *out)
+{
+    const char *fname = a->self->name;
+    if (!args_check(I, a, fname, 1, 2, dtype_kw)) return false;
+    tl_tensor *t = value_as_tensor(I, a->at, fname, a->pos[0], 0);
+    if (!t) return false;
+    tl_dtype dt;
+    if (!arg_dtype(I, a, fname, 1, "dtype", t->dtype, &dt)) {
+        tl_tensor_release(t);
+        return false;
+    }
+    /* a tensor built from a tuple is already new, so array() need not copy it again */
+    bool fresh = a->pos[0].kind != V_TENSOR;
+    tl_tensor *r = dt != t->dtype ? tl_cast(t, dt) : a->self->tag == ARRAY_AS || fresh ? (tl_tensor_retain(t), t) : tl_copy(t);
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
+}
+
+/* zeros_like/ones_like/empty_like(a, dtype=none, shape=none) and full_like(a, fill_value, dtype=none,
+   shape=none): a new C-contiguous tensor with a's dtype and shape unless given. */
+enum { LIKE_ZEROS, LIKE_ONES, LIKE_EMPTY, LIKE_FULL };
+static bool bi_like(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "dtype", "shape", NULL };
+    const char *fname = a->self->name;
+    int tag = a->self->tag, first = tag == LIKE_FULL ? 2 : 1, nd;
+    int64_t shape[TL_MAXDIM];
+    tl_tensor *t, *fill = NULL;
+    tl_dtype dt;
+    if (!args_check(I, a, fname, first, first + 2, kws) || !arg_tensor(I, a, fname, 0, NULL, &t)) return false;
+    nd = t->ndim;
+    memcpy(shape, t->shape, sizeof shape[0] * (size_t)nd);
+    Value *sv = arg_find(a, first + 1, "shape");
+    bool ok = arg_dtype(I, a, fname, first, "dtype", t->dtype, &dt) && (!sv || value_to_shape(I, a->at, *sv, &nd, shape)) &&
+              (tag != LIKE_FULL || arg_tensor(I, a, fname, 1, "fill_value", &fill));
+    tl_tensor_release(t);
+    for (int k = 0; ok && k < nd; k++)
+        if (shape[k] < 0) ok = interp_error(I, a->at, ShapeError, "%s(): negative dimensions are not allowed", fname);
+    tl_tensor *r = NULL;
+    if (ok) {
+        r = tag == LIKE_ZEROS ? tl_tensor_zeros(dt, nd, shape) : tag == LIKE_ONES ? filled(dt, nd, shape, 1.0)
+                                                                                : tl_tensor_empty(dt, nd, shape);
+        /* full_like casts the value as numpy's copyto(casting="unsafe"), so full_like(ints, 2.7) holds 2 */
+        if (r && fill && tl_tensor_size(r) > 0) {
+            tl_tensor *real = tl_is_complex(fill->dtype) && !tl_is_complex(dt) ? tl_view_real(fill) : (tl_tensor_retain(fill), fill);
+            if (!real || tl_assign(r, real) < 0) {
+                tl_tensor_release(r);
+                r = NULL;
+            }
+            if (real) tl_tensor_release(real);
+        }
+    }
+    if (fill) tl_tensor_release(fill);
+    return ok ? ret_tensor(I, a, r, out) : false;
+}
+
+/* logspace(start, stop, num=50, endpoint=true, base=10.0, dtype=none): base ** linspace(start, stop),
+   computed in f64 and then cast, as numpy. */
+static bool bi_logspace(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "num", "endpoint", "base", "dtype", NULL };
+    double start, stop, base;
+    int64_t num;
+    bool endpoint, fl = false;
+    tl_dtype dt;
+    if (!args_check(I, a, "logspace", 2, 6, kws) || !real_arg(I, a, "logspace", 0, NULL, 0, &start, &fl) ||
+        !real_arg(I, a, "logspace", 1, NULL, 0, &stop, &fl) || !arg_int(I, a, "logspace", 2, "num", 50, &num) ||
+        !arg_bool(I, a, "logspace", 3, "endpoint", true, &endpoint) ||
+        !real_arg(I, a, "logspace", 4, "base", 10.0, &base, &fl) || !arg_dtype(I, a, "logspace", 5, "dtype", TL_F64, &dt))
+        return false;
+    tl_tensor *y = tl_linspace(start, stop, num, endpoint, TL_F64);
+    tl_tensor *b = y ? tl_tensor_scalar(TL_F64, &base) : NULL;
+    tl_tensor *p = b ? tl_binary(TL_POW, b, y, TL_F64) : NULL;
+    tl_tensor *r = p ? tl_as_dtype(p, dt) : NULL;
+    if (p) tl_tensor_release(p);
+    if (b) tl_tensor_release(b);
+    if (y) tl_tensor_release(y);
+    return ret_tensor(I, a, r, out);
+}
+
+/* identity(n, dtype="f64"): the n x n identity. */
+static bool bi_identity(Interp *I, CallArgs *a, Value *out)
+{
+    int64_t n;
+    tl_dtype dt;
+    if (!args_check(I, a, "identity", 1, 2, dtype_kw) || !arg_int(I, a, "identity", 0, NULL, 0, &n) ||
+        !arg_dtype(I, a, "identity", 1, "dtype", TL_F64, &dt))
+        return false;
+    return ret_tensor(I, a, tl_eye(n, n, 0, dt), out);
+}
+
+/* meshgrid(*xs, indexing="xy", sparse=false, copy=true): a tuple of coordinate tensors, each x flattened;
+   "xy" swaps the first two output axes (Cartesian), "ij" does not (matrix). copy=false gives read-only
+   broadcast views; sparse=true the reshaped inputs themselves (views), as numpy. */
+static bool bi_meshgrid(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "indexing", "sparse", "copy", NULL };
+    const char *indexing;
+    bool sparse, copy;
+    int n = a->npos;
+    if (!args_check(I, a, "meshgrid", 0, -1, kws) || !arg_string(I, a, "meshgrid", -1, "indexing", "xy", &indexing) ||
+        !arg_bool(I, a, "meshgrid", -1, "sparse", false, &sparse) || !arg_bool(I, a, "meshgrid", -1, "copy", true, &copy))
+        return false;
+    bool xy = strcmp(indexing, "xy") == 0;
+    if (!xy && strcmp(indexing, "ij") != 0)
+        return interp_error(I, a->at, ValueError, "meshgrid(): indexing must be \"xy\" or \"ij\", not \"%s\"", indexing);
+    if (n > TL_MAXDIM) return interp_error(I, a->at, ShapeError, "meshgrid(): too many inputs (%d; at most %d)", n, TL_MAXDIM);
+    tl_tensor *ts[TL_MAXDIM] = { 0 };
+    int64_t full[TL_MAXDIM];
+    for (int i = 0; i < n; i++) {
+        tl_tensor *t;
+        if (!arg_tensor(I, a, "meshgrid", i, NULL, &t)) {
+            for (int k = 0; k < i; k++) tl_tensor_release(ts[k]);
+            return false;
+        }
+        /* input i varies along output axis i, except that "xy" swaps the first two */
+        int axis = xy && n >= 2 && i < 2 ? 1 - i : i;
+        int64_t shape[TL_MAXDIM];
+        for (int k = 0; k < n; k++) shape[k] = 1;
+        shape[axis] = tl_tensor_size(t);
+        full[axis] = shape[axis];
+        ts[i] = tl_reshape(t, n, shape);
+        tl_tensor_release(t);
+        if (!ts[i]) {
+            for (int k = 0; k < i; k++) tl_tensor_release(ts[k]);
+            return interp_error_rt(I, a->at);
+        }
+    }
+    for (int i = 0; i < n && !sparse; i++) {
+        tl_tensor *b = tl_view_broadcast_to(ts[i], n, full);
+        tl_tensor *r = b && copy ? tl_copy(b) : b;
+        if (b && copy) tl_tensor_release(b);
+        tl_tensor_release(ts[i]);
+        ts[i] = r;
+    }
+    if (sparse && copy)
+        for (int i = 0; i < n; i++) {
+            tl_tensor *r = ts[i] ? tl_copy(ts[i]) : NULL;
+            if (ts[i]) tl_tensor_release(ts[i]);
+            ts[i] = r;
+        }
+    return ret_tuple(I, a, n, ts, out);
+}
+
 /* rand/randn: floats only (the tag says which); uniform in [0, 1) or standard normal. */
 enum { RANDOM_UNIFORM, RANDOM_NORMAL };
 
@@ -180,6 +362,18 @@ const Builtin bi_make_table[] = {
     { "linspace", bi_linspace, "linspace(start, stop, num=50, endpoint=true, dtype=\"f64\")",
       "num evenly spaced values from start to stop", 0 },
     { "eye", bi_eye, "eye(n, m=n, k=0, dtype=\"f64\")", "an n x m tensor with ones on diagonal k", 0 },
+    { "array", bi_array, "array(x, dtype=none)", "a new tensor (always a copy) from a tensor, a number or nested tuples", ARRAY_COPY },
+    { "asarray", bi_array, "asarray(x, dtype=none)", "x itself when it is a tensor of that dtype, else a new tensor", ARRAY_AS },
+    { "zeros_like", bi_like, "zeros_like(a, dtype=none, shape=none)", "zeros with a's dtype and shape (unless given)", LIKE_ZEROS },
+    { "ones_like", bi_like, "ones_like(a, dtype=none, shape=none)", "ones with a's dtype and shape (unless given)", LIKE_ONES },
+    { "empty_like", bi_like, "empty_like(a, dtype=none, shape=none)", "an uninitialized tensor with a's dtype and shape", LIKE_EMPTY },
+    { "full_like", bi_like, "full_like(a, fill_value, dtype=none, shape=none)",
+      "fill_value (cast to the dtype) with a's dtype and shape (unless given)", LIKE_FULL },
+    { "logspace", bi_logspace, "logspace(start, stop, num=50, endpoint=true, base=10.0, dtype=\"f64\")",
+      "base ** linspace(start, stop, num): numbers spaced evenly on a log scale", 0 },
+    { "identity", bi_identity, "identity(n, dtype=\"f64\")", "the n x n identity matrix", 0 },
+    { "meshgrid", bi_meshgrid, "meshgrid(*xs, indexing=\"xy\", sparse=false, copy=true)",
+      "a tuple of coordinate grids from 1-d coordinates (\"xy\": Cartesian, \"ij\": matrix indexing)", 0 },
     { "rand", bi_random_float, "rand(*shape, dtype=\"f64\")", "uniform random numbers in [0, 1)", RANDOM_UNIFORM },
     { "randn", bi_random_float, "randn(*shape, dtype=\"f64\")", "standard normal random numbers", RANDOM_NORMAL },
     { "randint", bi_randint, "randint(low, high=none, size=none, dtype=\"i64\")",
