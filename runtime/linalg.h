@@ -34,4 +34,15 @@ tl_tensor *tl_matrix_rank(const tl_tensor *a, const tl_tensor *tol);
    (Bareiss) elimination; a minor that leaves i64 is an overflow error. */
 tl_tensor *tl_det_exact(const tl_tensor *a);
 
+/* Products built on matmul (contract.c). numpy's einsum: subscripts as numpy's ("ij,jk->ik",
+   implicit output, "..." broadcasting, repeated labels as diagonals); each pairwise
+   contraction is one batched GEMM, the result in the operands' promoted dtype. */
+tl_tensor *tl_einsum(const char *subscripts, int nops, const tl_tensor *const *operands);
+/* Sum over a's axes axes_a[i] against b's axes_b[i] (normalized), a's free axes then b's. */
+tl_tensor *tl_tensordot(const tl_tensor *a, const tl_tensor *b, int n, const int *axes_a, const int *axes_b);
+/* Kronecker product (numpy's kron: the shorter shape padded with leading 1s). */
+tl_tensor *tl_kron(const tl_tensor *a, const tl_tensor *b);
+/* a (a square matrix stack) to the integer power n by repeated squaring; n < 0 inverts first. */
+tl_tensor *tl_matrix_power(const tl_tensor *a, int64_t n);
+
 #endif

@@ -1,4 +1,5 @@
-/* linalg.c — matmul dot outer cross trace det inv solve (dot/outer/cross/trace built from runtime pieces) */
+/* linalg.c — matmul dot vdot inner outer tensordot einsum kron matrix_power cross trace det inv solve */
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtins.h"
@@ -87,6 +88,139 @@ static bool bi_dot(Interp *I, CallArgs *a, Value *out)
     }
     /* for b of 1 or 2 dims, numpy's dot is exactly matmul (a's leading axes act as batch/rows) */
     return ret_tensor(I, a, y->ndim <= 2 ? tl_matmul(x, y) : dot_general(x, y), out);
+}
+
+/* vdot(a, b): the flattened a (conjugated) dotted with the flattened b. */
+static bool bi_vdot(Interp *I, CallArgs *a, Value *out)
+{
+    tl_tensor *x, *y;
+    if (!two_tensors(I, a, "vdot", NULL, 2, &x, &y)) return false;
+    tl_tensor *cx = NULL, *fx = NULL, *fy = NULL, *r = NULL;
+    int64_t nx = tl_tensor_size(x), ny = tl_tensor_size(y);
+    if (nx != ny) {
+        tl_seterr(ShapeError, "vdot(): the operands have different sizes (%lld and %lld)", (long long)nx, (long long)ny);
+    } else {
+        cx = tl_is_complex(x->dtype) ? tl_unary(TL_CONJ, x) : tl_flatten(x);
+        fx = cx ? tl_flatten(cx) : NULL;
+        fy = fx ? tl_flatten(y) : NULL;
+        r = fy ? tl_matmul(fx, fy) : NULL;
+    }
+    tl_tensor *all[5] = { x, y, cx, fx, fy };
+    for (int i = 0; i < 5; i++)
+        if (all[i]) tl_tensor_release(all[i]);
+    return ret_tensor(I, a, r, out);
+}
+
+/* inner(a, b): sum over the last axes of both (scalars multiply). */
+static bool bi_inner(Interp *I, CallArgs *a, Value *out)
+{
+    tl_tensor *x, *y;
+    if (!two_tensors(I, a, "inner", NULL, 2, &x, &y)) return false;
+    tl_tensor *r = NULL;
+    if (x->ndim == 0 || y->ndim == 0) {
+        r = tl_kron(x, y);                       /* a scalar times a tensor */
+    } else if (x->shape[x->ndim - 1] != y->shape[y->ndim - 1]) {
+        char s1[160], s2[160];
+        tl_seterr(ShapeError, "inner(): shapes %s and %s not aligned: %lld (dim %d) != %lld (dim %d)",
+                  tl_shape_str(x->ndim, x->shape, s1, sizeof s1), tl_shape_str(y->ndim, y->shape, s2, sizeof s2),
+                  (long long)x->shape[x->ndim - 1], x->ndim - 1, (long long)y->shape[y->ndim - 1], y->ndim - 1);
+    } else {
+        r = tl_tensordot(x, y, 1, (int[]){ x->ndim - 1 }, (int[]){ y->ndim - 1 });
+    }
+    tl_tensor_release(x);
+    tl_tensor_release(y);
+    return ret_tensor(I, a, r, out);
+}
+
+/* One side of tensordot's axes=(axes_a, axes_b): an int or a sequence, normalized against ndim. */
+static bool tensordot_side(Interp *I, CallArgs *a, Value v, int ndim, int *n, int *axes)
+{
+    int64_t raw[TL_MAXDIM];
+    if (!value_to_shape(I, a->at, v, n, raw)) return false;
+    for (int i = 0; i < *n; i++)
+        if (raw[i] < -TL_MAXDIM || raw[i] >= TL_MAXDIM || tl_normalize_axis((int)raw[i], ndim, &axes[i]) < 0) {
+            if (raw[i] < -TL_MAXDIM || raw[i] >= TL_MAXDIM)
+                tl_seterr(IndexError, "tensordot(): axis %lld is out of bounds for %d dimensions", (long long)raw[i], ndim);
+            return interp_error_rt(I, a->at);
+        }
+    return true;
+}
+
+/* tensordot(a, b, axes=2): sum over a's last `axes` axes and b's first, or over the pairs of
+   axes=(axes_a, axes_b); a's free axes, then b's. */
+static bool bi_tensordot(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "axes", NULL };
+    tl_tensor *x, *y;
+    if (!args_check(I, a, "tensordot", 2, 3, kws) || !two_tensors(I, a, "tensordot", kws, 3, &x, &y)) return false;
+    Value *av = arg_find(a, 2, "axes");
+    int n = 0, nb = 0, ax[TL_MAXDIM], bx[TL_MAXDIM];
+    bool ok = true;
+    if (!av || (av->kind == V_NUM && tl_is_int((tl_dtype)av->dtype))) {
+        int64_t k = av ? tl_scalar_to_i64(av->as.num.bytes, (tl_dtype)av->dtype) : 2;
+        if (k < 0) ok = interp_error(I, a->at, ValueError, "tensordot(): axes must be non-negative, not %lld", (long long)k);
+        else if (k > x->ndim || k > y->ndim)
+            ok = interp_error(I, a->at, ShapeError, "tensordot(): cannot sum over %lld axes of operands with %d and %d dimensions",
+                              (long long)k, x->ndim, y->ndim);
+        for (int i = 0; ok && i < k; i++) {
+            ax[i] = x->ndim - (int)k + i;
+            bx[i] = i;
+        }
+        n = nb = (int)k;
+    } else if (av->kind == V_TUPLE && av->as.tu->n == 2) {
+        ok = tensordot_side(I, a, av->as.tu->items[0], x->ndim, &n, ax) &&
+             tensordot_side(I, a, av->as.tu->items[1], y->ndim, &nb, bx);
+        if (ok && n != nb) ok = interp_error(I, a->at, ShapeError, "shape-mismatch for sum");
+    } else {
+        ok = interp_error(I, a->at, TypeError, "tensordot(): axes must be an integer or a pair of axis lists, not a %s",
+                          val_kind_name(*av));
+    }
+    tl_tensor *r = ok ? tl_tensordot(x, y, n, ax, bx) : NULL;
+    tl_tensor_release(x);
+    tl_tensor_release(y);
+    return ok ? ret_tensor(I, a, r, out) : false;
+}
+
+/* einsum(subscripts, *operands): numpy's Einstein summation. */
+static bool bi_einsum(Interp *I, CallArgs *a, Value *out)
+{
+    const char *subs;
+    if (!args_check(I, a, "einsum", 1, -1, NULL) || !arg_string(I, a, "einsum", 0, NULL, NULL, &subs)) return false;
+    int n = a->npos - 1;
+    tl_tensor **ts = calloc((size_t)(n > 0 ? n : 1), sizeof *ts);
+    if (!ts) return interp_error(I, a->at, MemoryError, "out of memory");
+    bool ok = true;
+    for (int i = 0; ok && i < n; i++) ok = arg_tensor(I, a, "einsum", i + 1, NULL, &ts[i]);
+    tl_tensor *r = ok ? tl_einsum(subs, n, (const tl_tensor *const *)ts) : NULL;
+    for (int i = 0; i < n; i++)
+        if (ts[i]) tl_tensor_release(ts[i]);
+    free(ts);
+    return ok ? ret_tensor(I, a, r, out) : false;
+}
+
+/* kron(a, b): the Kronecker product. */
+static bool bi_kron(Interp *I, CallArgs *a, Value *out)
+{
+    tl_tensor *x, *y;
+    if (!two_tensors(I, a, "kron", NULL, 2, &x, &y)) return false;
+    tl_tensor *r = tl_kron(x, y);
+    tl_tensor_release(x);
+    tl_tensor_release(y);
+    return ret_tensor(I, a, r, out);
+}
+
+/* matrix_power(a, n): a square matrix (stack) to an integer power. */
+static bool bi_matrix_power(Interp *I, CallArgs *a, Value *out)
+{
+    tl_tensor *t;
+    if (!args_check(I, a, "matrix_power", 2, 2, NULL)) return false;
+    Value v = a->pos[1];
+    if (v.kind != V_NUM || !tl_is_intlike((tl_dtype)v.dtype))
+        return interp_error(I, a->at, TypeError, "matrix_power(): exponent must be an integer");
+    if (!arg_tensor(I, a, "matrix_power", 0, NULL, &t)) return false;
+    tl_tensor *r = tl_matrix_power(t, tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype));
+    tl_tensor_release(t);
+    return ret_tensor(I, a, r, out);
 }
 
 /* outer(a, b): a.flatten()[:, none] * b.flatten()[none, :] in the promoted dtype (bools give bool, as numpy). */
@@ -244,6 +378,14 @@ static bool bi_solve(Interp *I, CallArgs *a, Value *out)
 const Builtin bi_linalg_table[] = {
     { "matmul", bi_matmul, "matmul(a, b)", "matrix product a @ b (batched over leading axes, broadcasting)", 0 },
     { "dot", bi_dot, "dot(a, b)", "numpy's dot: inner product of vectors, matrix product, sum over a's last and b's second-to-last axis", 0 },
+    { "vdot", bi_vdot, "vdot(a, b)", "dot product of the flattened a (complex conjugated) and b", 0 },
+    { "inner", bi_inner, "inner(a, b)", "sum over the last axes of a and b", 0 },
+    { "tensordot", bi_tensordot, "tensordot(a, b, axes=2)",
+      "sum over a's last `axes` axes and b's first (or over the pairs axes=(axes_a, axes_b)), by GEMM", 0 },
+    { "einsum", bi_einsum, "einsum(subscripts, *operands)",
+      "numpy's Einstein summation (\"ij,jk->ik\", implicit output, \"...\", repeated labels); contractions by GEMM", 0 },
+    { "kron", bi_kron, "kron(a, b)", "Kronecker product", 0 },
+    { "matrix_power", bi_matrix_power, "matrix_power(a, n)", "a square matrix (batched) to the integer power n (n < 0: of its inverse)", 0 },
     { "outer", bi_outer, "outer(a, b)", "outer product of the flattened a and b", 0 },
     { "cross", bi_cross, "cross(a, b, axis=-1)", "cross product of 3-vectors (2-vectors give the z component)", 0 },
     { "trace", bi_trace, "trace(a, offset=0, axis1=0, axis2=1)", "sum of the diagonal", 0 },

@@ -95,4 +95,5 @@ def main():
         n = min(n, min(timeit.repeat("run()", globals=g, number=1, repeat=ROUNDS)))
     print(f"{'4-element s = s + v loop':34} {n:10.6f} {t:10.6f} {n / t:6.2f}x {10.0:6.2f}x {'ok' if n / t >= 10 else 'MISS'}")
 
-main()
+if __name__ == "__main__":
+    main()

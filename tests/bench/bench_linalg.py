@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""bench_linalg.py — the linear-algebra and FFT speed targets of the numpy working-set issue.
+
+Each case runs tl (an expression under `time(fn() = ...)`, best of ROUNDS) and numpy (timeit,
+best of ROUNDS) on the same data sizes in one run, alternating the two sides PAIRS times and
+keeping each side's best, and prints numpy_time / tl_time beside the target. numpy's einsum
+does not call BLAS by default (optimize=False), which is what the einsum targets measure.
+usage: /usr/bin/python3 tests/bench/bench_linalg.py PATH/TO/tl [ROUNDS=7] [PAIRS=2] [NAME-SUBSTRING]
+"""
+import sys
+import numpy as np
+
+from bench_ops import np_time, tl_time   # the same timing on both sides as the kernels' benchmark
+
+PAIRS = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+ONLY = sys.argv[4] if len(sys.argv) > 4 else ""
+
+
+def f32(*shape):
+    return np.random.rand(*shape).astype(np.float32)
+
+
+# name, tl setup, tl expression, numpy setup, numpy statement, target
+CASES = [
+    ('einsum("bij,bjk->bik") (64,256,256) f32', "A = rand(64, 256, 256, dtype=f32)\nB = rand(64, 256, 256, dtype=f32)",
+     'einsum("bij,bjk->bik", A, B)', lambda g: g.update(A=f32(64, 256, 256), B=f32(64, 256, 256)),
+     'np.einsum("bij,bjk->bik", A, B)', 3.0),
+    ('einsum("ij,jk->ik") 1024^2 f32', "A = rand(1024, 1024, dtype=f32)\nB = rand(1024, 1024, dtype=f32)",
+     'einsum("ij,jk->ik", A, B)', lambda g: g.update(A=f32(1024, 1024), B=f32(1024, 1024)),
+     'np.einsum("ij,jk->ik", A, B)', 0.95),
+    ("svd 512^2 f64", "A = rand(512, 512)", "svd(A)", lambda g: g.update(A=np.random.rand(512, 512)),
+     "np.linalg.svd(A)", 0.9),
+]
+
+
+def main():
+    print(f"{'case':44} {'numpy_s':>10} {'tl_s':>10} {'ratio':>7} {'target':>7}")
+    for name, tsetup, texpr, nsetup, nstmt, target in CASES:
+        if ONLY not in name:
+            continue
+        t = n = float("inf")
+        for _ in range(PAIRS):
+            t = min(t, tl_time(tsetup, texpr))
+            n = min(n, np_time(nsetup, nstmt))
+        ok = "ok" if n / t >= target else "MISS"
+        print(f"{name:44} {n:10.6f} {t:10.6f} {n / t:6.2f}x {target:6.2f}x {ok}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
