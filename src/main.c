@@ -59,6 +59,8 @@ static const char environment_help[] =
     "                     (default: the build's, libopenblas.so.0 on Debian)\n"
     "  TL_LAPACKE_LIBRARY=F  the LAPACKE library opened on the first decomposition\n"
     "                     (default: liblapacke.so.3)\n"
+    "  TL_SLEEF_LIBRARY=F the SLEEF library opened for the first AVX-512 exp, log, sin, ...\n"
+    "                     (default: libsleef.so.3; without it the portable loops run)\n"
     "  TL_CAIRO_LIBRARY=F the cairo library opened on the first image written\n"
     "                     (default: libcairo.so.2)\n"
     "OpenBLAS reads its own variables (such as OPENBLAS_NUM_THREADS) for matrix products.\n";

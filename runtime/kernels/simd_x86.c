@@ -19,6 +19,40 @@
 #include <immintrin.h>
 #include <sleef.h>
 
+#include "../dynlib.h"
+
+/* SLEEF is opened on first use (dlopen), like BLAS: linked, its 900-odd symbol bindings were the
+   largest part of the dynamic loader's work at every start. Its entry points are the SLEEF
+   columns of unop_list.h plus the two used by hand below, each a pointer typed from sleef.h. */
+#ifndef TL_SLEEF_LIBRARY_DEFAULT
+#define TL_SLEEF_LIBRARY_DEFAULT "libsleef.so.3"
+#endif
+#define SLEEF_SYMS_ROW(arg, ENUM, STEM, NAME, COMPUTE, RESULT, FLOAT, CPLX, SIMDF, SIMDD, ...) \
+    SLEEF_APPLY(SYMF_##SIMDF, arg, STEM) SLEEF_APPLY(SYMD_##SIMDD, arg, STEM)
+#define SLEEF_APPLY(M, ...) M(__VA_ARGS__)
+#define SYMF_SLEEF(X, STEM) X(Sleef_##STEM##f16_u10)
+#define SYMF_SLEEF15(X, STEM) X(Sleef_##STEM##f16_u15)
+#define SYMD_SLEEF(X, STEM) X(Sleef_##STEM##d8_u10)
+#define SYMD_SLEEF15(X, STEM) X(Sleef_##STEM##d8_u15)
+#define SYMF_OWN(...)
+#define SYMF_NONE(...)
+#define SYMD_OWN(...)
+#define SYMD_NONE(...)
+#define SLEEF_FNS(X) TL_UNOP_LIST(SLEEF_SYMS_ROW, X) X(Sleef_expd8_u10) X(Sleef_erfcd8_u15)
+#define SLEEF_POINTER(name) __typeof__(name) *name;
+static struct { SLEEF_FNS(SLEEF_POINTER) } sleef;
+static tl_dynlib sleef_lib = TL_DYNLIB_INIT;
+
+/* Loads SLEEF into `sleef` (run once). */
+static void load_sleef(void)
+{
+#define SLEEF_NAME(name) #name,
+#define SLEEF_SLOT(name) (void **)&sleef.name,
+    static const char *const names[] = { SLEEF_FNS(SLEEF_NAME) NULL };
+    static void **const slots[] = { SLEEF_FNS(SLEEF_SLOT) NULL };
+    if (tl_dynlib_open(&sleef_lib, "SLEEF", "TL_SLEEF_LIBRARY", TL_SLEEF_LIBRARY_DEFAULT, names, slots)) sleef_lib.status = 0;
+}
+
 /* A loop over contiguous runs 16 (f32) or 8 (f64) lanes at a time with a
    masked tail; strided runs fall back to the portable loop for the op. With
    the streaming hint (outputs larger than the caches) stores bypass the cache
@@ -138,7 +172,7 @@ static inline __m512 sigmoid16(__m512 x)
 {
     __m512 one = _mm512_set1_ps(1.0f);
     __m512 ax = _mm512_abs_ps(x);
-    __m512 e = Sleef_expf16_u10(_mm512_sub_ps(_mm512_setzero_ps(), ax));
+    __m512 e = sleef.Sleef_expf16_u10(_mm512_sub_ps(_mm512_setzero_ps(), ax));
     __m512 d = _mm512_add_ps(one, e);
     __mmask16 neg = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_LT_OQ);
     return _mm512_div_ps(_mm512_mask_blend_ps(neg, one, e), d);
@@ -148,7 +182,7 @@ static inline __m512 sigmoid16(__m512 x)
 static inline __m512d gelu8d(__m512d x)
 {
     __m512d t = _mm512_mul_pd(x, _mm512_set1_pd(-0.70710678118654752440));
-    return _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(0.5), x), Sleef_erfcd8_u15(t));
+    return _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(0.5), x), sleef.Sleef_erfcd8_u15(t));
 }
 
 static inline __m512 gelu16(__m512 x)
@@ -171,7 +205,7 @@ static inline __m512 gelu_tanh16(__m512 x)
 /* SLEEF's exp overflows a little early in f64: redo the lanes near the top. */
 static inline __m512d exp8d(__m512d x)
 {
-    __m512d r = Sleef_expd8_u10(x);
+    __m512d r = sleef.Sleef_expd8_u10(x);
     __mmask8 big = _mm512_cmp_pd_mask(x, _mm512_set1_pd(709.0), _CMP_GT_OQ);
     if (big) {
         double xs[8], rs[8];
@@ -238,12 +272,12 @@ static inline __m512 silu16(__m512 x) { return _mm512_mul_ps(x, sigmoid16(x)); }
 #define SIMD_LOOPS(arg, ENUM, STEM, NAME, COMPUTE, RESULT, FLOAT, CPLX, SIMDF, SIMDD, ...) \
     SIMD_APPLY(SIMDF_##SIMDF, ENUM, STEM) SIMD_APPLY(SIMDD_##SIMDD, ENUM, STEM)
 #define SIMDF_OWN(ENUM, STEM) SIMD_LOOP_F32(STEM##_f32, ENUM, x = STEM##16(x))
-#define SIMDF_SLEEF(ENUM, STEM) SIMD_LOOP_F32(STEM##_f32, ENUM, x = Sleef_##STEM##f16_u10(x))
-#define SIMDF_SLEEF15(ENUM, STEM) SIMD_LOOP_F32(STEM##_f32, ENUM, x = Sleef_##STEM##f16_u15(x))
+#define SIMDF_SLEEF(ENUM, STEM) SIMD_LOOP_F32(STEM##_f32, ENUM, x = sleef.Sleef_##STEM##f16_u10(x))
+#define SIMDF_SLEEF15(ENUM, STEM) SIMD_LOOP_F32(STEM##_f32, ENUM, x = sleef.Sleef_##STEM##f16_u15(x))
 #define SIMDF_NONE(...)
 #define SIMDD_OWN(ENUM, STEM) SIMD_LOOP_F64(STEM##_f64, ENUM, x = STEM##8d(x))
-#define SIMDD_SLEEF(ENUM, STEM) SIMD_LOOP_F64(STEM##_f64, ENUM, x = Sleef_##STEM##d8_u10(x))
-#define SIMDD_SLEEF15(ENUM, STEM) SIMD_LOOP_F64(STEM##_f64, ENUM, x = Sleef_##STEM##d8_u15(x))
+#define SIMDD_SLEEF(ENUM, STEM) SIMD_LOOP_F64(STEM##_f64, ENUM, x = sleef.Sleef_##STEM##d8_u10(x))
+#define SIMDD_SLEEF15(ENUM, STEM) SIMD_LOOP_F64(STEM##_f64, ENUM, x = sleef.Sleef_##STEM##d8_u15(x))
 #define SIMDD_NONE(...)
 TL_UNOP_LIST(SIMD_LOOPS, )
 
@@ -257,6 +291,13 @@ bool tl_cpu_has_avx512(void)
         cached = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
     }
     return cached;
+}
+
+/* Whether the SLEEF-based loops may run: SIMD on, AVX-512 present and SLEEF loaded (without
+   it the portable loops run instead: slower, the same results within their documented ulps). */
+static bool sleef_loops_usable(void)
+{
+    return tl_simd_enabled() && tl_cpu_has_avx512() && tl_dynlib_load(&sleef_lib, load_sleef) == 0;
 }
 
 #define SIMD_F32_CELL(arg, ENUM, STEM, NAME, COMPUTE, RESULT, FLOAT, CPLX, SIMDF, ...) SIMD_APPLY(CELL_##SIMDF, ENUM, STEM##_f32)
@@ -285,7 +326,7 @@ tl_inner_fn tl_simd_binary_loop(tl_binop op, tl_dtype cdt)
 
 tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt)
 {
-    if ((unsigned)op >= TL_NUNOPS || !tl_simd_enabled() || !tl_cpu_has_avx512()) return NULL;
+    if ((unsigned)op >= TL_NUNOPS || !sleef_loops_usable()) return NULL;
     if (cdt == TL_F32) return simd_f32[op];
     if (cdt == TL_F64) return simd_f64[op];
     return NULL;
@@ -372,13 +413,13 @@ static void softmax_row_f32_avx512(const float *x, float *y, int64_t D, bool wan
     __m512 vm = _mm512_set1_ps(m), acc = _mm512_setzero_ps();
     int64_t i = 0;
     for (; i + 16 <= D; i += 16) {
-        __m512 e = Sleef_expf16_u10(_mm512_sub_ps(_mm512_loadu_ps(x + i), vm));
+        __m512 e = sleef.Sleef_expf16_u10(_mm512_sub_ps(_mm512_loadu_ps(x + i), vm));
         _mm512_storeu_ps(y + i, e);
         acc = _mm512_add_ps(acc, e);
     }
     if (i < D) {
         __mmask16 k = (__mmask16)((1u << (D - i)) - 1);
-        __m512 e = Sleef_expf16_u10(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), vm));
+        __m512 e = sleef.Sleef_expf16_u10(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), vm));
         _mm512_mask_storeu_ps(y + i, k, e);
         acc = _mm512_add_ps(acc, _mm512_maskz_mov_ps(k, e));
     }
@@ -399,7 +440,7 @@ static void softmax_row_f32_avx512(const float *x, float *y, int64_t D, bool wan
 bool tl_simd_softmax_row_f32(const float *x, float *y, int64_t D, bool want_log)
 {
 #if TL_SIMD_X86
-    if (tl_simd_enabled() && tl_cpu_has_avx512()) {
+    if (sleef_loops_usable()) {
         softmax_row_f32_avx512(x, y, D, want_log);
         return true;
     }
@@ -434,11 +475,11 @@ static void vexp_sub_f32_avx512(float *y, const float *x, float m, int64_t n)
     __m512 vm = _mm512_set1_ps(m);
     int64_t i = 0;
     for (; i + 16 <= n; i += 16)
-        _mm512_storeu_ps(y + i, Sleef_expf16_u10(_mm512_sub_ps(_mm512_loadu_ps(x + i), vm)));
+        _mm512_storeu_ps(y + i, sleef.Sleef_expf16_u10(_mm512_sub_ps(_mm512_loadu_ps(x + i), vm)));
     if (i < n) {
         __mmask16 k = (__mmask16)((1u << (n - i)) - 1);
         __m512 v = _mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), vm);
-        _mm512_mask_storeu_ps(y + i, k, Sleef_expf16_u10(v));
+        _mm512_mask_storeu_ps(y + i, k, sleef.Sleef_expf16_u10(v));
     }
 }
 static void vexp_sub_f64_avx512(double *y, const double *x, double m, int64_t n)
@@ -459,7 +500,7 @@ static void vexp_sub_f64_avx512(double *y, const double *x, double m, int64_t n)
 void tl_vexp_sub_f32(float *y, const float *x, float m, int64_t n)
 {
 #if TL_SIMD_X86
-    if (tl_simd_enabled() && tl_cpu_has_avx512()) {
+    if (sleef_loops_usable()) {
         vexp_sub_f32_avx512(y, x, m, n);
         return;
     }
@@ -470,7 +511,7 @@ void tl_vexp_sub_f32(float *y, const float *x, float m, int64_t n)
 void tl_vexp_sub_f64(double *y, const double *x, double m, int64_t n)
 {
 #if TL_SIMD_X86
-    if (tl_simd_enabled() && tl_cpu_has_avx512()) {
+    if (sleef_loops_usable()) {
         vexp_sub_f64_avx512(y, x, m, n);
         return;
     }

@@ -55,6 +55,8 @@ check lazy_blas_catch 0 "FileError BLAS is needed here" "" -- env TL_BLAS_LIBRAR
   'try { ones(300, 300) @ ones(300, 300) } catch e { print(e.kind, e.message) }'
 check lazy_lapacke_missing 1 "" "LAPACKE is needed here, but libm.so.6 has no LAPACKE_" -- \
   env TL_LAPACKE_LIBRARY=libm.so.6 "$tl" -e 'print(det([[1.0, 2], [3, 4]]))'
+check lazy_sleef_missing 0 "[1.        2.7182817 7.389056 ]" "" -- env TL_SLEEF_LIBRARY=/nonexistent/libsleef.so \
+  "$tl" -e 'print(exp(f32([0, 1, 2])))'
 check lazy_blas_present 0 "-2.0" "" -- "$tl" -e 'print(det([[1.0, 2], [3, 4]]))'
 check stdin_program 0 "42" "" -- bash -c "printf 'x = 40\nx + 2\n' | '$tl'"
 check stdin_error 1 "" "<stdin>:1:1: error" -- bash -c "printf '\$\n' | '$tl'"
