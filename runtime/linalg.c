@@ -78,9 +78,9 @@ static tl_dtype matmul_compute_dtype(tl_dtype dt)
 }
 
 /* Work per uninterruptible BLAS call in double precision (twice that in single: about
-   0.05 s either way on this machine, so Ctrl-C stays under 0.3 s on a loaded 2-core
-   machine), and the fewest rows a block may have. */
-#define GEMM_BLOCK_FLOPS ((int64_t)1 << 32)
+   0.05 s either way on one core of this machine, so Ctrl-C stays under 0.3 s on a loaded
+   2-core machine; each block runs BLAS on one thread), and the fewest rows a block may have. */
+#define GEMM_BLOCK_FLOPS ((int64_t)1 << 31)
 #define GEMM_MIN_BLOCK_ROWS 64
 /* Products of fewer flops than this run on the calling thread (about a millisecond). */
 #define GEMM_THREAD_FLOPS ((int64_t)1 << 24)
