@@ -16,6 +16,7 @@ const Builtin *const stdlib_tables[] = {
     bi_decomp_table,
     bi_nn_table,
     bi_sort_table,
+    bi_stats_table,
     bi_files_table,
     bi_plot_table,
     NULL,

@@ -1,0 +1,345 @@
+/* histogram.c — numpy.histogram and numpy.bincount, each one pass over the data */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops.h"
+#include "stats.h"
+
+/* numpy's histogram works through its data in blocks of this many elements; weighted
+   counts are summed per block in f64 and then added in the weights' dtype, as there. */
+#define HIST_BLOCK 65536
+#define CHUNK 4096
+
+/* numpy's pairwise sum (8 accumulators, halves past 128 elements), each addition rounded to dt. */
+static double pairwise_sum(tl_dtype dt, const double *v, int64_t n)
+{
+    if (n < 8) {
+        double s = 0.0;
+        for (int64_t i = 0; i < n; i++) s = tl_round_to(dt, s + v[i]);
+        return s;
+    }
+    if (n <= 128) {
+        double r[8];
+        int64_t i;
+        memcpy(r, v, sizeof r);
+        for (i = 8; i < n - n % 8; i += 8)
+            for (int j = 0; j < 8; j++) r[j] = tl_round_to(dt, r[j] + v[i + j]);
+        double s = tl_round_to(dt, tl_round_to(dt, tl_round_to(dt, r[0] + r[1]) + tl_round_to(dt, r[2] + r[3])) +
+                                    tl_round_to(dt, tl_round_to(dt, r[4] + r[5]) + tl_round_to(dt, r[6] + r[7])));
+        for (; i < n; i++) s = tl_round_to(dt, s + v[i]);
+        return s;
+    }
+    int64_t half = n / 2;
+    half -= half % 8;
+    return tl_round_to(dt, pairwise_sum(dt, v, half) + pairwise_sum(dt, v + half, n - half));
+}
+
+/* A range end as numpy prints it in its messages ("nan", "inf", "-1.5"). */
+static const char *end_str(double v, char *buf, size_t n)
+{
+    if (isnan(v)) return "nan";
+    snprintf(buf, n, "%.17g", v);
+    return isinf(v) ? (v > 0 ? "inf" : "-inf") : buf;
+}
+
+/* Equal bins: what the pass needs, in the edges' dtype B (as doubles rounded to B). */
+typedef struct uniform {
+    tl_dtype B;
+    int64_t bins;
+    double first, last, norm;
+    const double *edges;        /* bins + 1 */
+} uniform;
+
+/* numpy's bin of x (in [first, last]) among equal bins: the scaled index, then corrected
+   by comparing with the edges, the last bin closed. */
+static inline int64_t uniform_bin(const uniform *u, double x)
+{
+    int64_t i = (int64_t)tl_round_to(u->B, tl_round_to(u->B, x - u->first) * u->norm);
+    if (i == u->bins) i--;
+    if (x < u->edges[i]) i--;
+    if (i != u->bins - 1 && x >= u->edges[i + 1]) i++;
+    return i;
+}
+
+/* The same pass for f32 data and f32 edges, in float arithmetic throughout. */
+static void uniform_counts_f32(const uniform *u, const float *x, int64_t n, int64_t *counts)
+{
+    float first = (float)u->first, last = (float)u->last, norm = (float)u->norm;
+    int64_t bins = u->bins;
+    float *e = malloc((size_t)(bins + 1) * sizeof(float));
+    if (!e) {
+        for (int64_t i = 0; i < n; i++)
+            if (x[i] >= first && x[i] <= last) counts[uniform_bin(u, x[i])]++;
+        return;
+    }
+    for (int64_t k = 0; k <= bins; k++) e[k] = (float)u->edges[k];
+    for (int64_t i = 0; i < n; i++) {
+        float v = x[i];
+        if (!(v >= first && v <= last)) continue;
+        int64_t k = (int64_t)((v - first) * norm);
+        k -= k == bins;
+        k -= v < e[k];
+        k += k != bins - 1 && v >= e[k + 1];
+        counts[k]++;
+    }
+    free(e);
+}
+
+/* The bin of x among increasing edges (numpy's searchsorted rule: [e_k, e_k+1), the last
+   closed); -1 outside them or for nan. */
+static int64_t edges_bin(const double *e, int64_t ne, double x)
+{
+    if (ne < 2 || !(x >= e[0] && x <= e[ne - 1])) return -1;
+    if (x == e[ne - 1]) return ne - 2;      /* the last bin is closed */
+    int64_t lo = 0, hi = ne - 1;            /* e[lo] <= x < e[hi] */
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (e[mid] <= x) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The bins' edges as doubles, the equal-bin parameters, and the edges tensor itself. */
+static int hist_edges(const tl_tensor *a, const tl_tensor *flat, const tl_hist_bins *hb, uniform *u, double **edges,
+                      int64_t *nedges, tl_tensor **edges_t)
+{
+    tl_dtype B = tl_is_float(a->dtype) ? a->dtype : TL_F64;
+    if (hb->edges) {
+        tl_tensor *c = tl_cast(hb->edges, TL_F64), *cc = c ? tl_contiguous(c) : NULL;
+        if (c) tl_tensor_release(c);
+        if (!cc) return -1;
+        int64_t ne = hb->edges->shape[0];
+        double *e = malloc((size_t)(ne + 1) * sizeof(double));
+        if (!e) {
+            tl_tensor_release(cc);
+            tl_seterr(MemoryError, "out of memory");
+            return -1;
+        }
+        memcpy(e, tl_tensor_data(cc), (size_t)ne * sizeof(double));
+        tl_tensor_release(cc);
+        for (int64_t k = 0; k + 1 < ne; k++)
+            if (e[k] > e[k + 1]) {
+                free(e);
+                tl_seterr(ValueError, "`bins` must increase monotonically, when an array");
+                return -1;
+            }
+        tl_tensor_retain((tl_tensor *)hb->edges);
+        *edges_t = (tl_tensor *)hb->edges, *edges = e, *nedges = ne, u->bins = 0;
+        return 0;
+    }
+    double first, last, width;
+    bool scalar_width = false;   /* last - first taken in B (numpy subtracts two of a's scalars) */
+    int64_t size = tl_tensor_size(flat);
+    if (hb->has_range) {
+        first = hb->lo, last = hb->hi;
+        if (first > last) {
+            tl_seterr(ValueError, "max must be larger than min in range parameter.");
+            return -1;
+        }
+        if (!isfinite(first) || !isfinite(last)) {
+            char b1[32], b2[32];
+            tl_seterr(ValueError, "supplied range of [%s, %s] is not finite", end_str(first, b1, 32), end_str(last, b2, 32));
+            return -1;
+        }
+    } else if (size == 0) {
+        first = 0, last = 1;
+    } else {
+        tl_tensor *mn = tl_reduce(TL_RMIN, flat, 0, NULL, false, 0), *mx = mn ? tl_reduce(TL_RMAX, flat, 0, NULL, false, 0) : NULL;
+        if (!mx) {
+            if (mn) tl_tensor_release(mn);
+            return -1;
+        }
+        first = tl_scalar_to_f64(tl_tensor_data(mn), mn->dtype), last = tl_scalar_to_f64(tl_tensor_data(mx), mx->dtype);
+        tl_tensor_release(mn);
+        tl_tensor_release(mx);
+        if (!isfinite(first) || !isfinite(last)) {
+            char b1[32], b2[32];
+            tl_seterr(ValueError, "autodetected range of [%s, %s] is not finite", end_str(first, b1, 32), end_str(last, b2, 32));
+            return -1;
+        }
+        scalar_width = tl_is_float(a->dtype);
+    }
+    if (first == last) first -= 0.5, last += 0.5, scalar_width = false;
+    width = scalar_width ? tl_round_to(B, last - first) : last - first;
+    tl_tensor *et = tl_linspace(first, last, hb->count + 1, true, B);
+    tl_tensor *ed = et ? tl_cast(et, TL_F64) : NULL;
+    double *e = ed ? malloc((size_t)(hb->count + 1) * sizeof(double)) : NULL;
+    if (!e) {
+        if (ed) tl_seterr(MemoryError, "out of memory");
+        if (et) tl_tensor_release(et);
+        if (ed) tl_tensor_release(ed);
+        return -1;
+    }
+    memcpy(e, tl_tensor_data(ed), (size_t)(hb->count + 1) * sizeof(double));
+    tl_tensor_release(ed);
+    *u = (uniform){ B, hb->count, tl_round_to(B, first), tl_round_to(B, last), tl_round_to(B, (double)hb->count / width), e };
+    *edges_t = et, *edges = e, *nedges = hb->count + 1;
+    return 0;
+}
+
+/* Adds one block's f64 sums into the histogram held in ntype (integers truncate, as astype). */
+static void add_block(tl_dtype nt, double *blk, double *hd, int64_t *hi, int64_t bins)
+{
+    for (int64_t k = 0; k < bins; k++) {
+        if (tl_is_float(nt)) hd[k] = tl_round_to(nt, hd[k] + tl_round_to(nt, blk[k]));
+        else hi[k] += (int64_t)blk[k];
+        blk[k] = 0;
+    }
+}
+
+int tl_histogram(const tl_tensor *a, const tl_hist_bins *hb, const tl_tensor *weights, bool density,
+                 tl_tensor **hist, tl_tensor **edges_out)
+{
+    *hist = *edges_out = NULL;
+    if (tl_is_complex(a->dtype) || (weights && tl_is_complex(weights->dtype))) {
+        tl_seterr(TypeError, "histogram of complex values is not supported");
+        return -1;
+    }
+    if (weights && (weights->ndim != a->ndim || memcmp(weights->shape, a->shape, (size_t)a->ndim * sizeof(int64_t)))) {
+        tl_seterr(ValueError, "weights should have the same shape as a.");
+        return -1;
+    }
+    tl_tensor *flat = tl_flatten(a), *wflat = NULL;
+    if (!flat) return -1;
+    uniform u = { 0 };
+    double *e = NULL, *blk = NULL, *hd = NULL, *xbuf = NULL, *wbuf = NULL;
+    int64_t ne = 0, *hi = NULL, n = tl_tensor_size(flat);
+    tl_tensor *et = NULL, *h = NULL;
+    int rc = -1;
+    if (hist_edges(a, flat, hb, &u, &e, &ne, &et) < 0) goto out;
+    int64_t bins = ne > 0 ? ne - 1 : 0;
+    tl_dtype nt = weights ? weights->dtype : TL_I64;
+    if (weights && !(wflat = tl_flatten(weights))) goto out;
+    hi = calloc((size_t)bins + 1, sizeof(int64_t));
+    hd = calloc((size_t)bins + 1, sizeof(double));
+    blk = calloc((size_t)bins + 1, sizeof(double));
+    xbuf = malloc(CHUNK * sizeof(double));
+    wbuf = malloc(CHUNK * sizeof(double));
+    if (!hi || !hd || !blk || !xbuf || !wbuf) {
+        tl_seterr(MemoryError, "out of memory");
+        goto out;
+    }
+    const char *xd = tl_tensor_data(flat), *wd = wflat ? tl_tensor_data(wflat) : NULL;
+    size_t xs = tl_dtype_size(flat->dtype), ws = wflat ? tl_dtype_size(wflat->dtype) : 0;
+    if (!weights && u.bins && flat->dtype == TL_F32 && u.B == TL_F32) {
+        uniform_counts_f32(&u, (const float *)xd, n, hi);
+    } else {
+        for (int64_t b = 0; b < n; b += CHUNK) {
+            int64_t m = n - b < CHUNK ? n - b : CHUNK;
+            tl_convert_run(m, xd + b * (int64_t)xs, flat->dtype, (int64_t)xs, xbuf, TL_F64, sizeof(double));
+            if (wd) tl_convert_run(m, wd + b * (int64_t)ws, wflat->dtype, (int64_t)ws, wbuf, TL_F64, sizeof(double));
+            for (int64_t i = 0; i < m; i++) {
+                double x = u.bins ? tl_round_to(u.B, xbuf[i]) : xbuf[i];
+                int64_t k = -1;
+                if (!u.bins) k = edges_bin(e, ne, x);
+                else if (x >= u.first && x <= u.last) k = uniform_bin(&u, x);
+                if (k < 0) continue;
+                if (wd) blk[k] += wbuf[i];
+                else hi[k]++;
+            }
+            if (wd && ((b + m) % HIST_BLOCK == 0 || b + m == n)) add_block(nt, blk, hd, hi, bins);
+            if (tl_check_interrupt() < 0) goto out;
+        }
+    }
+    if (density) {
+        int64_t one = bins;
+        h = tl_tensor_empty(TL_F64, 1, &one);
+        if (!h) goto out;
+        double *r = tl_tensor_data(h), total;
+        bool fl = tl_is_float(nt);
+        for (int64_t k = 0; k < bins; k++) hd[k] = fl ? hd[k] : (double)hi[k];
+        if (fl) total = pairwise_sum(nt, hd, bins);
+        else {
+            int64_t t = 0;
+            for (int64_t k = 0; k < bins; k++) t += hi[k];
+            total = (double)t;
+        }
+        tl_dtype edt = et->dtype;
+        for (int64_t k = 0; k < bins; k++) {
+            double w = tl_is_float(edt) ? tl_round_to(edt, e[k + 1] - e[k]) : e[k + 1] - e[k];
+            r[k] = hd[k] / w / total;
+        }
+    } else {
+        bool fl = tl_is_float(nt);
+        tl_tensor *raw = tl_tensor_empty(fl ? TL_F64 : TL_I64, 1, &bins);
+        if (!raw) goto out;
+        memcpy(tl_tensor_data(raw), fl ? (void *)hd : (void *)hi, (size_t)bins * 8);
+        h = raw->dtype == nt ? raw : tl_cast(raw, nt);
+        if (h != raw) tl_tensor_release(raw);
+        if (!h) goto out;
+    }
+    *hist = h, *edges_out = et, et = NULL, rc = 0;
+out:
+    if (rc < 0 && h) tl_tensor_release(h);
+    if (et) tl_tensor_release(et);
+    tl_tensor_release(flat);
+    if (wflat) tl_tensor_release(wflat);
+    free(e);
+    free(blk);
+    free(hd);
+    free(hi);
+    free(xbuf);
+    free(wbuf);
+    return rc;
+}
+
+tl_tensor *tl_bincount(const tl_tensor *x, const tl_tensor *weights, int64_t minlength)
+{
+    if (x->ndim != 1) {
+        tl_seterr(ValueError, x->ndim == 0 ? "object of too small depth for desired array" : "object too deep for desired array");
+        return NULL;
+    }
+    if (!(tl_is_int(x->dtype) || x->dtype == TL_BOOL) || x->dtype == TL_U64) {
+        tl_seterr(TypeError, "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
+                  tl_dtypes[x->dtype].numpy_name);
+        return NULL;
+    }
+    if (minlength < 0) {
+        tl_seterr(ValueError, "'minlength' must not be negative");
+        return NULL;
+    }
+    if (weights && (weights->ndim != 1 || weights->shape[0] != x->shape[0])) {
+        tl_seterr(ValueError, "The weights and list don't have the same length.");
+        return NULL;
+    }
+    if (weights && tl_is_complex(weights->dtype)) {
+        tl_seterr(TypeError, "Cannot cast array data from dtype('%s') to dtype('float64') according to the rule 'safe'",
+                  tl_dtypes[weights->dtype].numpy_name);
+        return NULL;
+    }
+    tl_tensor *xi = tl_cast(x, TL_I64), *xc = xi ? tl_contiguous(xi) : NULL;
+    if (xi) tl_tensor_release(xi);
+    if (!xc) return NULL;
+    const int64_t *v = tl_tensor_data(xc);
+    int64_t n = xc->shape[0], top = -1;
+    for (int64_t i = 0; i < n; i++) {
+        if (v[i] < 0) {
+            tl_tensor_release(xc);
+            tl_seterr(ValueError, "'list' argument must have no negative elements");
+            return NULL;
+        }
+        if (v[i] > top) top = v[i];
+    }
+    int64_t len = top + 1 > minlength ? top + 1 : minlength;
+    tl_tensor *r = tl_tensor_zeros(weights ? TL_F64 : TL_I64, 1, &len), *w = NULL;
+    if (r && weights) {
+        tl_tensor *wc = tl_cast(weights, TL_F64);
+        w = wc ? tl_contiguous(wc) : NULL;
+        if (wc) tl_tensor_release(wc);
+        if (!w) tl_tensor_release(r), r = NULL;
+    }
+    if (r && w) {
+        double *out = tl_tensor_data(r);
+        const double *wv = tl_tensor_data(w);
+        for (int64_t i = 0; i < n; i++) out[v[i]] += wv[i];
+    } else if (r) {
+        int64_t *out = tl_tensor_data(r);
+        for (int64_t i = 0; i < n; i++) out[v[i]]++;
+    }
+    if (w) tl_tensor_release(w);
+    tl_tensor_release(xc);
+    return r;
+}

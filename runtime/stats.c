@@ -1,0 +1,301 @@
+/* stats.c — quantiles by selection (median, percentile, quantile) and numpy's quantile arithmetic */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops.h"
+#include "stats.h"
+
+#define SWAP(T, x, y) do { T tmp_ = (x); (x) = (y); (y) = tmp_; } while (0)
+
+/* A lane at least this long, read in place, is first tried by bracketing its ranks
+   from a sample (one streaming pass, no copy of the lane). */
+#define BRACKET_MIN 65536
+#define SAMPLE 8192
+#define SAMPLE_MARGIN 192
+
+/* Per element type T (suffix S): an ascending comparison for qsort, selection of rank k
+   in place (Hoare partitions around a median of three; a range that keeps not shrinking
+   is sorted instead), and the bracketing pass. Lanes hold no nan when selected. */
+#define DEF_SELECT(T, S)                                                                         \
+    static int cmp_##S(const void *pa, const void *pb)                                          \
+    {                                                                                            \
+        T x = *(const T *)pa, y = *(const T *)pb;                                                \
+        return (x > y) - (x < y);                                                                \
+    }                                                                                            \
+    static void select_##S(T *v, int64_t n, int64_t k)                                           \
+    {                                                                                            \
+        int64_t lo = 0, hi = n - 1;                                                              \
+        int rounds = 0;                                                                          \
+        while (hi > lo) {                                                                        \
+            if (hi - lo < 16 || ++rounds > 96) {                                                 \
+                qsort(v + lo, (size_t)(hi - lo + 1), sizeof(T), cmp_##S);                        \
+                return;                                                                          \
+            }                                                                                    \
+            int64_t mid = lo + (hi - lo) / 2;                                                    \
+            if (v[mid] < v[lo]) SWAP(T, v[mid], v[lo]);                                          \
+            if (v[hi] < v[lo]) SWAP(T, v[hi], v[lo]);                                            \
+            if (v[hi] < v[mid]) SWAP(T, v[hi], v[mid]);                                          \
+            T p = v[mid];                                                                        \
+            int64_t i = lo, j = hi;                                                              \
+            while (i <= j) {                                                                     \
+                while (v[i] < p) i++;                                                            \
+                while (p < v[j]) j--;                                                            \
+                if (i <= j) {                                                                    \
+                    SWAP(T, v[i], v[j]);                                                         \
+                    i++;                                                                         \
+                    j--;                                                                         \
+                }                                                                                \
+            }                                                                                    \
+            if (k <= j) hi = j;                                                                  \
+            else if (k >= i) lo = i;                                                             \
+            else return;                                                                         \
+        }                                                                                        \
+    }                                                                                            \
+    /* Ranks ks[0] < ... < ks[nk-1] of v (n values, reordered) into out; true when v holds nan. */ \
+    static bool select_ranks_##S(T *v, int64_t n, int64_t nk, const int64_t *ks, double *out)       \
+    {                                                                                            \
+        bool nan = false;                                                                        \
+        for (int64_t i = 0; i < n; i++) nan |= v[i] != v[i];                                     \
+        if (nan) return true;                                                                    \
+        int64_t start = 0;                                                                       \
+        for (int64_t j = 0; j < nk; j++) {                                                           \
+            select_##S(v + start, n - start, ks[j] - start);                                     \
+            start = ks[j];                                                                       \
+            out[j] = (double)v[start];                                                           \
+        }                                                                                        \
+        return false;                                                                            \
+    }                                                                                            \
+    /* The same for a lane read in place: a sample brackets the ranks between two values, one  \
+       pass counts what lies below and gathers what lies between, and only that is selected. \
+       Returns 0 done, 1 nan found, -1 the bracket missed (the caller copies the lane). */       \
+    static int bracket_ranks_##S(const T *x, int64_t n, int64_t nk, const int64_t *ks, double *out)  \
+    {                                                                                            \
+        T sample[SAMPLE];                                                                        \
+        uint64_t r = 0x9E3779B97F4A7C15ull;                                                      \
+        for (int i = 0; i < SAMPLE; i++) {                                                       \
+            r = r * 6364136223846793005ull + 1442695040888963407ull;                             \
+            sample[i] = x[(int64_t)((r >> 33) % (uint64_t)n)];                                   \
+            if (sample[i] != sample[i]) return 1;                                                \
+        }                                                                                        \
+        qsort(sample, SAMPLE, sizeof(T), cmp_##S);                                               \
+        int64_t ilo = ks[0] * SAMPLE / n - SAMPLE_MARGIN;                                        \
+        int64_t ihi = ks[nk - 1] * SAMPLE / n + SAMPLE_MARGIN;                                   \
+        T lo = ilo < 0 ? (T)-INFINITY : sample[ilo], hi = ihi >= SAMPLE ? (T)INFINITY : sample[ihi]; \
+        int64_t cap = (ihi - ilo) * (n / SAMPLE + 1) * 2 + 4096;                                 \
+        if (cap > n / 3) return -1;                                                              \
+        T *buf = malloc((size_t)(cap + 4096) * sizeof(T));                                       \
+        if (!buf) return -1;                                                                     \
+        int64_t below = 0, nb = 0;                                                               \
+        int nan = 0;                                                                             \
+        for (int64_t b = 0; b < n; b += 4096) {                                                  \
+            int64_t e = n - b < 4096 ? n : b + 4096;                                             \
+            for (int64_t i = b; i < e; i++) {                                                    \
+                T v = x[i];                                                                      \
+                below += v < lo;                                                                 \
+                buf[nb] = v;                                                                     \
+                nb += (v >= lo) & (v <= hi);                                                     \
+                nan |= v != v;                                                                   \
+            }                                                                                    \
+            if (nb > cap || nan) break;                                                          \
+        }                                                                                        \
+        int rc = nan ? 1 : -1;                                                                   \
+        if (!nan && nb <= cap && below <= ks[0] && below + nb > ks[nk - 1]) {                    \
+            int64_t start = 0;                                                                   \
+            for (int64_t j = 0; j < nk; j++) {                                                       \
+                select_##S(buf + start, nb - start, ks[j] - below - start);                      \
+                start = ks[j] - below;                                                           \
+                out[j] = (double)buf[start];                                                     \
+            }                                                                                    \
+            rc = 0;                                                                              \
+        }                                                                                        \
+        free(buf);                                                                               \
+        return rc;                                                                               \
+    }
+
+DEF_SELECT(float, f32)
+DEF_SELECT(double, f64)
+
+/* Ascending order of int64_t, for qsort. */
+static int cmp_i64(const void *pa, const void *pb)
+{
+    int64_t x = *(const int64_t *)pa, y = *(const int64_t *)pb;
+    return (x > y) - (x < y);
+}
+
+double tl_round_to(tl_dtype dt, double v)
+{
+    if (dt == TL_F64) return v;
+    if (dt == TL_F32) return (double)(float)v;
+    uint16_t h;
+    tl_scalar_convert(&h, dt, &v, TL_F64);
+    return tl_scalar_to_f64(&h, dt);
+}
+
+/* The ranks a lane of n values needs: the middle one or two for the median, the
+   neighbours of each virtual index (n-1)q for the linear method (numpy's _get_indexes). */
+static int64_t lane_ranks(tl_quant_kind kind, int64_t n, int64_t nq, const double *q, int64_t *prev, int64_t *next,
+                          int64_t *ks)
+{
+    int64_t nk = 0;
+    if (kind == TL_QUANT_MEDIAN) {
+        ks[nk++] = (n - 1) / 2;
+        if (n % 2 == 0) ks[nk++] = n / 2;
+        return nk;
+    }
+    for (int64_t i = 0; i < nq; i++) {
+        double v = (double)(n - 1) * q[i];
+        int64_t p = (int64_t)floor(v), x = p + 1;
+        if (v >= (double)(n - 1) || isnan(v)) p = x = -1;
+        if (v < 0) p = x = 0;
+        prev[i] = p;
+        next[i] = x;
+    }
+    int64_t *all = ks;
+    for (int64_t i = 0; i < nq; i++) {
+        all[nk++] = prev[i] < 0 ? n - 1 : prev[i];
+        all[nk++] = next[i] < 0 ? n - 1 : next[i];
+    }
+    qsort(all, (size_t)nk, sizeof(int64_t), cmp_i64);
+    int64_t u = 0;
+    for (int64_t i = 0; i < nk; i++)
+        if (u == 0 || all[u - 1] != all[i]) all[u++] = all[i];
+    return u;
+}
+
+/* The selected value of rank r (ks sorted and holding r). */
+static double rank_value(int64_t nk, const int64_t *ks, const double *vals, int64_t r)
+{
+    int64_t lo = 0, hi = nk - 1;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (ks[mid] < r) lo = mid + 1;
+        else hi = mid;
+    }
+    return vals[lo];
+}
+
+/* numpy's median of a lane from its middle value(s) v: their mean as np.mean takes it
+   (f32 sums for f32, f16 and bf16; f64 otherwise). */
+static double lane_median(tl_dtype in, int64_t n, const double *v)
+{
+    if (n % 2) return v[0];
+    if (in == TL_F32 || in == TL_F16 || in == TL_BF16) return (double)(((float)v[0] + (float)v[1]) / 2.0f);
+    return (v[0] + v[1]) / 2.0;
+}
+
+/* numpy's _lerp: b - a in the input's dtype, then from whichever end is nearer. */
+static double lerp(tl_dtype in, double a, double b, double t)
+{
+    double diff = tl_is_float(in) ? tl_round_to(in, b - a) : b - a;
+    return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
+}
+
+/* The ranks of one lane into vals; true when the lane holds nan. Reads the lane in place
+   when it may (own false), else selects inside it. */
+static bool lane_select(tl_dtype work, void *lane, bool own, void *scratch, int64_t n, int64_t nk,
+                        const int64_t *ks, double *vals)
+{
+    size_t isz = tl_dtype_size(work);
+    int rc = -1;
+    if (!own && n >= BRACKET_MIN)
+        rc = work == TL_F32 ? bracket_ranks_f32(lane, n, nk, ks, vals) : bracket_ranks_f64(lane, n, nk, ks, vals);
+    if (rc >= 0) return rc == 1;
+    void *v = lane;
+    if (!own) v = memcpy(scratch, lane, (size_t)n * isz);
+    return work == TL_F32 ? select_ranks_f32(v, n, nk, ks, vals) : select_ranks_f64(v, n, nk, ks, vals);
+}
+
+tl_tensor *tl_quantile(const tl_tensor *a, int naxes, const int *axes, bool keepdims, tl_quant_kind kind,
+                       int64_t nq, const double *q, int qndim, const int64_t *qshape)
+{
+    tl_dtype in = a->dtype;
+    if (tl_is_complex(in)) {
+        tl_seterr(TypeError, "%s of a complex tensor is not supported", kind == TL_QUANT_MEDIAN ? "median" : "quantile");
+        return NULL;
+    }
+    if (kind == TL_QUANT_LINEAR && in == TL_BOOL) {
+        tl_seterr(TypeError, "boolean subtract is not supported: interpolating between booleans needs a numeric tensor");
+        return NULL;
+    }
+    if (kind == TL_QUANT_MEDIAN) nq = 1, qndim = 0;
+    tl_dtype work = in == TL_F32 || in == TL_F16 || in == TL_BF16 ? TL_F32 : TL_F64;
+    tl_dtype out_dt = kind == TL_QUANT_MEDIAN && tl_is_float(in) ? in : TL_F64;
+    bool red[TL_MAXDIM] = { false };
+    for (int i = 0; i < naxes; i++) red[axes[i]] = true;
+    int perm[TL_MAXDIM], np = 0, rndim = 0;
+    int64_t rshape[2 * TL_MAXDIM], outer = 1, n = 1;
+    for (int i = 0; i < qndim; i++) rshape[rndim++] = qshape[i];
+    for (int d = 0; d < a->ndim; d++) {
+        if (!red[d]) perm[np++] = d, outer *= a->shape[d];
+        if (!red[d] || keepdims) rshape[rndim++] = red[d] ? 1 : a->shape[d];
+    }
+    for (int d = 0; d < a->ndim; d++)
+        if (red[d]) perm[np++] = d, n *= a->shape[d];
+    if (rndim > TL_MAXDIM) {
+        tl_seterr(ValueError, "the result would have %d dimensions (at most %d)", rndim, TL_MAXDIM);
+        return NULL;
+    }
+    if (n == 0 && kind == TL_QUANT_LINEAR && outer > 0 && nq > 0) {
+        tl_seterr(IndexError, "cannot do a non-empty take from an empty axes.");
+        return NULL;
+    }
+    tl_tensor *res = tl_tensor_empty(TL_F64, rndim, rshape);
+    if (!res) return NULL;
+    double *rd = tl_tensor_data(res);
+    tl_tensor *view = tl_view_permute(a, perm), *own = NULL;
+    int64_t *ks = malloc((size_t)(2 * nq + 2) * sizeof(int64_t)), *prev = malloc((size_t)(nq + 1) * sizeof(int64_t)),
+            *next = malloc((size_t)(nq + 1) * sizeof(int64_t));
+    double *vals = malloc((size_t)(2 * nq + 2) * sizeof(double));
+    void *scratch = NULL;
+    bool ok = view != NULL;
+    if (ok && !(ks && prev && next && vals)) ok = false, tl_seterr(MemoryError, "out of memory");
+    const char *base = NULL;
+    if (ok && outer > 0 && n > 0) {
+        if (in == work && tl_is_contiguous(view)) {
+            base = tl_tensor_data(view);
+            scratch = malloc((size_t)n * tl_dtype_size(work));
+            if (!scratch) ok = false, tl_seterr(MemoryError, "out of memory");
+        } else {
+            tl_tensor *c = tl_cast(view, work);
+            own = c ? tl_contiguous(c) : NULL;
+            if (c) tl_tensor_release(c);
+            ok = own != NULL;
+            if (own) base = tl_tensor_data(own);
+        }
+    }
+    int64_t nk = ok && n > 0 ? lane_ranks(kind, n, nq, q, prev, next, ks) : 0;
+    for (int64_t o = 0; ok && o < outer; o++) {
+        bool nan = n == 0;
+        if (n > 0) {
+            char *lane = (char *)base + o * n * (int64_t)tl_dtype_size(work);
+            nan = lane_select(work, lane, own != NULL, scratch, n, nk, ks, vals);
+        }
+        for (int64_t i = 0; i < nq; i++) {
+            double r = NAN;
+            if (!nan && kind == TL_QUANT_MEDIAN) {
+                r = lane_median(in, n, vals);
+            } else if (!nan) {
+                int64_t p = prev[i] < 0 ? n - 1 : prev[i], x = next[i] < 0 ? n - 1 : next[i];
+                double t = (double)(n - 1) * q[i] - (double)prev[i];
+                r = lerp(in, rank_value(nk, ks, vals, p), rank_value(nk, ks, vals, x), t);
+            }
+            rd[i * outer + o] = r;
+        }
+    }
+    free(ks);
+    free(prev);
+    free(next);
+    free(vals);
+    free(scratch);
+    if (own) tl_tensor_release(own);
+    if (view) tl_tensor_release(view);
+    if (!ok) {
+        tl_tensor_release(res);
+        return NULL;
+    }
+    if (out_dt == TL_F64) return res;
+    tl_tensor *c = tl_cast(res, out_dt);
+    tl_tensor_release(res);
+    return c;
+}

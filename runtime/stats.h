@@ -1,0 +1,40 @@
+/* stats.h — order statistics and counting: quantiles by selection, histogram and bincount in one pass */
+#ifndef TL_STATS_H
+#define TL_STATS_H
+
+#include "tensor.h"
+
+/* How a quantile is read off the ordered values: numpy's median (the mean of the middle
+   one or two, in the input's float dtype) or numpy's default "linear" method. */
+typedef enum tl_quant_kind { TL_QUANT_MEDIAN, TL_QUANT_LINEAR } tl_quant_kind;
+
+/* Quantiles of a over the naxes axes (normalized, distinct; all of them for the whole
+   tensor) by selection on a copy of each lane, never a full sort. TL_QUANT_MEDIAN ignores
+   q; TL_QUANT_LINEAR takes nq fractions in [0, 1] shaped qshape (qndim 0: one value), and
+   the result's shape is qshape followed by the kept axes. A lane holding nan gives nan.
+   Result dtype: the median keeps f16/bf16/f32/f64, linear quantiles are f64 (numpy 1.24). */
+tl_tensor *tl_quantile(const tl_tensor *a, int naxes, const int *axes, bool keepdims, tl_quant_kind kind,
+                       int64_t nq, const double *q, int qndim, const int64_t *qshape);
+
+/* v rounded to the float dtype dt and back: how numpy's arithmetic in dt rounds each result. */
+double tl_round_to(tl_dtype dt, double v);
+
+/* How histogram's bins are given. */
+typedef struct tl_hist_bins {
+    int64_t count;              /* equal bins when edges is NULL */
+    const tl_tensor *edges;     /* else the edges, 1-d and increasing */
+    bool has_range;             /* equal bins over [lo, hi] instead of [min, max] */
+    double lo, hi;
+} tl_hist_bins;
+
+/* numpy.histogram of all of a's elements: counts (i64, or weights' dtype summed) and the
+   edges (a's float dtype, f64 for integers), numpy's exact bin for a value on an edge,
+   the last bin closed; one pass over a. Returns 0 or -1 (error set). */
+int tl_histogram(const tl_tensor *a, const tl_hist_bins *bins, const tl_tensor *weights, bool density,
+                 tl_tensor **hist, tl_tensor **edges);
+
+/* numpy.bincount: occurrences of each non-negative integer of the 1-d x (or the sums of
+   weights, f64), at least minlength entries; one pass. */
+tl_tensor *tl_bincount(const tl_tensor *x, const tl_tensor *weights, int64_t minlength);
+
+#endif
