@@ -8,8 +8,9 @@ case alternates tl and numpy PAIRS times and keeps each side's best: a slow spel
 then has to hit every turn of one side to move the ratio.
 usage: /usr/bin/python3 tests/bench/bench_ops.py PATH/TO/tl [ROUNDS=7] [PAIRS=3]
 """
-import subprocess, sys, timeit
+import sys, timeit
 import numpy as np
+import side_by_side
 
 ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 7
 PAIRS = int(sys.argv[3]) if len(sys.argv) > 3 else 3
@@ -54,30 +55,13 @@ CASES = [
 ]
 
 def tl_time(setup, expr):
-    prog = f"""{setup}
-x = {expr}
-best = 1e9
-for round_ in range({ROUNDS}) {{ best = minimum(best, time(fn() = {expr})) }}
-print(best)
-"""
-    out = subprocess.run([TL, "-e", prog], check=True, capture_output=True, text=True).stdout
-    return float(out.strip().splitlines()[-1])
+    return side_by_side.tl_time(TL, setup, expr, ROUNDS)
 
 def np_time(setup, stmt):
-    g = {"np": np}
-    setup(g)
-    eval(stmt, g)
-    return min(timeit.repeat(stmt, globals=g, number=1, repeat=ROUNDS))
+    return side_by_side.np_time(setup, stmt, ROUNDS)
 
 def main():
-    print(f"{'case':34} {'numpy_s':>10} {'tl_s':>10} {'ratio':>7} {'target':>7}")
-    for name, tsetup, texpr, nsetup, nstmt, target in CASES:
-        t = n = float("inf")
-        for _ in range(PAIRS):
-            t = min(t, tl_time(tsetup, texpr))
-            n = min(n, np_time(nsetup, nstmt))
-        ok = "ok" if n / t >= target else "MISS"
-        print(f"{name:34} {n:10.6f} {t:10.6f} {n / t:6.2f}x {target:6.2f}x {ok}")
+    side_by_side.run_cases(TL, CASES, ROUNDS, PAIRS)
     # bf16 @ bf16 against tl's own f32 throughput (target: at least 0.6)
     f32 = b16 = float("inf")
     for _ in range(PAIRS):

@@ -7,8 +7,9 @@ Each case runs tl's expression under `time(fn() = ...)` (best of ROUNDS) and num
 shared and noisy); prints numpy_time / tl_time beside the target (0 = no target, shown for scale).
 usage: /usr/bin/python3 tests/bench/bench_stats.py PATH/TO/tl [ROUNDS=5] [PAIRS=2]
 """
-import subprocess, sys, timeit
+import sys
 import numpy as np
+import side_by_side
 
 ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 5
 PAIRS = int(sys.argv[3]) if len(sys.argv) > 3 else 2
@@ -40,33 +41,4 @@ CASES = [
 ]
 
 
-def tl_time(setup, expr):
-    prog = f"""{setup}
-x = {expr}
-best = 1e9
-for round_ in range({ROUNDS}) {{ best = minimum(best, time(fn() = {expr})) }}
-print(best)
-"""
-    out = subprocess.run([TL, "-e", prog], check=True, capture_output=True, text=True).stdout
-    return float(out.strip().splitlines()[-1])
-
-
-def np_time(setup, stmt):
-    g = {"np": np}
-    setup(g)
-    eval(stmt, g)
-    return min(timeit.repeat(stmt, globals=g, number=1, repeat=ROUNDS))
-
-
-def main():
-    print(f"{'case':34} {'numpy_s':>10} {'tl_s':>10} {'ratio':>7} {'target':>7}")
-    for name, tsetup, texpr, nsetup, nstmt, target in CASES:
-        t = n = float("inf")
-        for _ in range(PAIRS):
-            t = min(t, tl_time(tsetup, texpr))
-            n = min(n, np_time(nsetup, nstmt))
-        verdict = "" if not target else "ok" if n / t >= target else "MISS"
-        print(f"{name:34} {n:10.6f} {t:10.6f} {n / t:6.2f}x {target:6.2f}x {verdict}")
-
-
-main()
+side_by_side.run_cases(TL, CASES, ROUNDS, PAIRS)
