@@ -213,6 +213,22 @@ tl_tensor *tl_tile(const tl_tensor *t, int nreps, const int64_t *reps);
 tl_tensor *tl_repeat(const tl_tensor *t, const int64_t *repeats, int64_t nrepeats, int axis /* TL_AXIS_NONE: flatten */);
 tl_tensor *tl_flatten(const tl_tensor *t);
 
+/* ---- new tensors made by moving another's elements (rearrange.c) ------- */
+/* numpy's roll: a copy shifted by shifts[i] along axes[i] (normalized; shifts on a repeated axis add). */
+tl_tensor *tl_roll(const tl_tensor *t, int n, const int64_t *shifts, const int *axes);
+/* numpy's pad modes: constant values; the edge value repeated; mirrored about the edge (reflect) or
+   including it (symmetric); wrapped around (wrap). */
+typedef enum { TL_PAD_CONSTANT, TL_PAD_EDGE, TL_PAD_REFLECT, TL_PAD_SYMMETRIC, TL_PAD_WRAP } tl_pad_mode;
+const char *tl_pad_mode_name(tl_pad_mode mode);
+/* numpy's pad: widths[k] = (before, after) for each axis; for constant mode values[2k], values[2k + 1]
+   are the (0-d) values before and after axis k, cast to t's dtype (later axes fill the corners). */
+tl_tensor *tl_pad(const tl_tensor *t, const int64_t (*widths)[2], tl_pad_mode mode, const tl_tensor *const *values);
+/* numpy's tril (upper false) or triu of the last two axes, diagonal k; a 1-d t gives a square matrix. */
+tl_tensor *tl_tri(const tl_tensor *t, int64_t k, bool upper);
+/* numpy's diag: a 2-d v's diagonal k (a view); a 1-d v placed on diagonal k of a new square matrix. */
+tl_tensor *tl_diag(const tl_tensor *v, int64_t k);
+
+
 /* Normalizes a user axis (negative counts from the end); error names the axis and ndim. */
 int tl_normalize_axis(int axis, int ndim, int *out);
 

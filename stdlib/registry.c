@@ -9,6 +9,7 @@ const Builtin *const stdlib_tables[] = {
     bi_introspect_table,
     bi_make_table,
     bi_shape_table,
+    bi_rearrange_table,
     bi_math_table,
     bi_logic_table,
     bi_reduce_table,

@@ -315,38 +315,198 @@ static bool bi_concat(Interp *I, CallArgs *a, Value *out)
     return ret_tensor(I, a, r, out);
 }
 
-/* split(a, n_or_indices, axis=0): a tuple of views; an int n must divide the axis evenly, as numpy. */
+/* Normalizes the axes in v (an int or a tuple) against ndim into out; which names the argument in
+   messages. Out of range is an IndexError and a repeated axis a ValueError, as numpy. */
+static bool axis_list(Interp *I, CallArgs *a, const char *fname, const char *which, Value v, int ndim, int *n, int *out)
+{
+    int64_t raw[TL_MAXDIM];
+    if (!value_to_shape(I, a->at, v, n, raw)) return false;
+    for (int k = 0; k < *n; k++) {
+        if (raw[k] < -ndim || raw[k] >= ndim)
+            return interp_error(I, a->at, IndexError, "%s(): %saxis %lld is out of bounds for a tensor of dimension %d", fname,
+                                which, (long long)raw[k], ndim);
+        out[k] = (int)(raw[k] < 0 ? raw[k] + ndim : raw[k]);
+        for (int j = 0; j < k; j++)
+            if (out[j] == out[k]) return interp_error(I, a->at, ValueError, "%s(): %saxis %d is repeated", fname, which, out[k]);
+    }
+    return true;
+}
+
+/* moveaxis(a, source, destination): the axes in source moved to the places in destination, the others
+   keeping their order (a view). */
+static bool bi_moveaxis(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "source", "destination", NULL };
+    tl_tensor *t;
+    int ns, nd, src[TL_MAXDIM], dst[TL_MAXDIM];
+    if (!args_check(I, a, "moveaxis", 1, 3, kws)) return false;
+    Value *sv = arg_find(a, 1, "source"), *dv = arg_find(a, 2, "destination");
+    if (!sv || !dv) return interp_error(I, a->at, TypeError, "moveaxis() missing %s", sv ? "destination" : "source");
+    if (!arg_tensor(I, a, "moveaxis", 0, NULL, &t)) return false;
+    bool ok = axis_list(I, a, "moveaxis", "source ", *sv, t->ndim, &ns, src) &&
+              axis_list(I, a, "moveaxis", "destination ", *dv, t->ndim, &nd, dst);
+    if (ok && ns != nd)
+        ok = interp_error(I, a->at, ValueError, "moveaxis(): source and destination must have the same number of axes (%d and %d)", ns, nd);
+    tl_tensor *r = NULL;
+    if (ok) {
+        /* the axes not moved fill the free places in order */
+        int perm[TL_MAXDIM], rest = 0;
+        bool placed[TL_MAXDIM] = { false }, moved[TL_MAXDIM] = { false };
+        for (int k = 0; k < ns; k++) {
+            perm[dst[k]] = src[k];
+            placed[dst[k]] = moved[src[k]] = true;
+        }
+        for (int k = 0; k < t->ndim; k++) {
+            if (placed[k]) continue;
+            while (moved[rest]) rest++;
+            perm[k] = rest++;
+        }
+        r = tl_view_permute(t, perm);
+    }
+    tl_tensor_release(t);
+    return ok ? ret_tensor(I, a, r, out) : false;
+}
+
+/* expand_dims(a, axis): size-1 axes inserted at the given places of the result (an int or a tuple; a view). */
+static bool bi_expand_dims(Interp *I, CallArgs *a, Value *out)
+{
+    static const char *const kws[] = { "axis", NULL };
+    tl_tensor *t;
+    int64_t raw[TL_MAXDIM + 1];
+    int n;
+    if (!args_check(I, a, "expand_dims", 1, 2, kws)) return false;
+    Value *av = arg_find(a, 1, "axis");
+    if (!av) return interp_error(I, a->at, TypeError, "expand_dims() missing axis");
+    if (!value_to_shape(I, a->at, *av, &n, raw) || !arg_tensor(I, a, "expand_dims", 0, NULL, &t)) return false;
+    int nd = t->ndim + n;
+    bool at[TL_MAXDIM] = { false };
+    for (int k = 0; k < n && nd <= TL_MAXDIM; k++) {
+        if (raw[k] < -nd || raw[k] >= nd) {
+            tl_tensor_release(t);
+            return interp_error(I, a->at, IndexError, "expand_dims(): axis %lld is out of bounds for a tensor of dimension %d",
+                                (long long)raw[k], nd);
+        }
+        int ax = (int)(raw[k] < 0 ? raw[k] + nd : raw[k]);
+        if (at[ax]) {
+            tl_tensor_release(t);
+            return interp_error(I, a->at, ValueError, "expand_dims(): repeated axis %d", ax);
+        }
+        at[ax] = true;
+    }
+    if (nd > TL_MAXDIM) {
+        tl_tensor_release(t);
+        return interp_error(I, a->at, ShapeError, "expand_dims(): too many dimensions (%d; at most %d)", nd, TL_MAXDIM);
+    }
+    /* inserting in increasing order puts each new axis at its final place */
+    tl_tensor *r = t;
+    for (int k = 0; k < nd && r; k++) {
+        if (!at[k]) continue;
+        tl_tensor *next = tl_view_unsqueeze(r, k);   /* numpy's strides: expand_dims is a reshape */
+        tl_tensor_release(r);
+        r = next;
+    }
+    return ret_tensor(I, a, r, out);
+}
+
+/* t viewed with at least n dimensions (n = 1, 2, 3), numpy's atleast_nd: a 1-d (N,) becomes (1, N) or
+   (1, N, 1), a 2-d (M, N) becomes (M, N, 1). Takes t's reference. */
+static tl_tensor *at_least(tl_tensor *t, int n)
+{
+    /* where the new size-1 axes go, for each input ndim below n */
+    static const int places[4][3][3] = {
+        [1] = { { 0 } },
+        [2] = { { 0, 1 }, { 0 } },
+        [3] = { { 0, 1, 2 }, { 0, 2 }, { 2 } },
+    };
+    int have = t->ndim;
+    for (int k = 0; have < n && k < n - have && t; k++) {
+        tl_tensor *next = tl_view_newaxis(t, places[n][have][k]);
+        tl_tensor_release(t);
+        t = next;
+    }
+    return t;
+}
+
+/* atleast_1d/2d/3d(*tensors): each with at least that many dimensions (views); one tensor, or a tuple. */
+static bool bi_atleast(Interp *I, CallArgs *a, Value *out)
+{
+    const char *fname = a->self->name;
+    if (!args_check(I, a, fname, 0, -1, NULL)) return false;
+    int n = a->npos;
+    tl_tensor **ts = calloc((size_t)(n > 0 ? n : 1), sizeof *ts);
+    if (!ts) return interp_error(I, a->at, MemoryError, "out of memory");
+    for (int i = 0; i < n; i++)
+        if (!arg_tensor(I, a, fname, i, NULL, &ts[i])) {
+            release_list(ts, i);
+            return false;
+        }
+    for (int i = 0; i < n; i++) ts[i] = at_least(ts[i], a->self->tag);
+    bool ok = n == 1 ? ret_tensor(I, a, ts[0], out) : ret_tuple(I, a, n, ts, out);
+    free(ts);
+    return ok;
+}
+
+/* hstack/vstack/dstack(tensors): concat after atleast_1d (along axis 0 for 1-d, else 1), atleast_2d (axis 0)
+   or atleast_3d (axis 2); the tag is the atleast dimension. */
+enum { STACK_H = 1, STACK_V = 2, STACK_D = 3 };
+
+static bool bi_hvdstack(Interp *I, CallArgs *a, Value *out)
+{
+    const char *fname = a->self->name;
+    int n, tag = a->self->tag;
+    tl_tensor **ts;
+    if (!args_check(I, a, fname, 1, -1, NULL) || !tensor_list(I, a, fname, &ts, &n)) return false;
+    for (int i = 0; i < n; i++)
+        if (!(ts[i] = at_least(ts[i], tag))) {
+            for (int j = i + 1; j < n; j++) tl_tensor_release(ts[j]);
+            release_list(ts, i);
+            return interp_error_rt(I, a->at);
+        }
+    int axis = tag == STACK_D ? 2 : tag == STACK_V || (n > 0 && ts[0]->ndim == 1) ? 0 : 1;
+    tl_tensor *r = tl_concat(n, ts, axis);
+    release_list(ts, n);
+    return ret_tensor(I, a, r, out);
+}
+
+/* split(a, n_or_indices, axis=0): a tuple of views; an int n must divide the axis evenly, as numpy.
+   array_split takes any n: the first parts get one element more. */
+enum { SPLIT_EQUAL, SPLIT_UNEQUAL };
+
 static bool bi_split(Interp *I, CallArgs *a, Value *out)
 {
     static const char *const kws[] = { "axis", NULL };
+    const char *fname = a->self->name;
     int axis, nax;
     tl_tensor *t;
     int64_t *idx, nidx;
-    if (!args_check(I, a, "split", 2, 3, kws) || !arg_axis(I, a, "split", 2, "axis", 0, &axis) ||
-        !arg_tensor(I, a, "split", 0, NULL, &t))
+    if (!args_check(I, a, fname, 2, 3, kws) || !arg_axis(I, a, fname, 2, "axis", 0, &axis) ||
+        !arg_tensor(I, a, fname, 0, NULL, &t))
         return false;
     if (t->ndim == 0 || tl_normalize_axis(axis, t->ndim, &nax) < 0) {
-        if (t->ndim == 0) tl_seterr(ShapeError, "split(): cannot split a 0-d tensor");
+        if (t->ndim == 0) tl_seterr(ShapeError, "%s(): cannot split a 0-d tensor", fname);
         tl_tensor_release(t);
         return interp_error_rt(I, a->at);
     }
     Value spec = a->pos[1];
     if (spec.kind == V_NUM) {
         int64_t sections;
-        if (!arg_int(I, a, "split", 1, NULL, 0, &sections)) goto fail;
+        if (!arg_int(I, a, fname, 1, NULL, 0, &sections)) goto fail;
         int64_t len = t->shape[nax];
-        if (sections <= 0 || sections > 1000000 || len % sections != 0) {
+        bool unequal = a->self->tag == SPLIT_UNEQUAL;
+        if (sections <= 0 || sections > 1000000 || (!unequal && len % sections != 0)) {
             tl_tensor_release(t);
-            return interp_error(I, a->at, ValueError, sections <= 0 ? "split(): number of sections must be larger than 0"
-                                                          : "split(): tensor split does not result in an equal division"
-                                                            " (axis %d of size %lld into %lld)",
-                                nax, (long long)len, (long long)sections);
+            if (sections <= 0) return interp_error(I, a->at, ValueError, "%s(): number of sections must be larger than 0", fname);
+            return sections > 1000000
+                       ? interp_error(I, a->at, ValueError, "%s(): too many sections (%lld; at most 1000000)", fname, (long long)sections)
+                       : interp_error(I, a->at, ValueError, "split(): tensor split does not result in an equal division"
+                                      " (axis %d of size %lld into %lld)", nax, (long long)len, (long long)sections);
         }
         nidx = sections - 1;
         idx = malloc(sizeof(int64_t) * (size_t)(nidx > 0 ? nidx : 1));
         if (!idx) goto oom;
-        for (int64_t k = 0; k < nidx; k++) idx[k] = (k + 1) * (len / sections);
-    } else if (!int_vector(I, a, "split", spec, &idx, &nidx)) {
+        /* array_split: the first len % sections parts get one element more, as numpy */
+        for (int64_t k = 0, at = 0; k < nidx; k++) idx[k] = at += len / sections + (k < len % sections);
+    } else if (!int_vector(I, a, fname, spec, &idx, &nidx)) {
         goto fail;
     }
     if (nidx >= INT_MAX - 1) {
@@ -413,8 +573,8 @@ static bool bi_repeat(Interp *I, CallArgs *a, Value *out)
     return ret_tensor(I, a, r, out);
 }
 
-/* flatten / copy / contiguous / real / imag: one tensor in, one out; the tag picks which. */
-enum { ONE_FLATTEN, ONE_COPY, ONE_CONTIGUOUS, ONE_REAL, ONE_IMAG };
+/* flatten / ravel / copy / contiguous / real / imag: one tensor in, one out; the tag picks which. */
+enum { ONE_FLATTEN, ONE_RAVEL, ONE_COPY, ONE_CONTIGUOUS, ONE_REAL, ONE_IMAG };
 
 static bool bi_one(Interp *I, CallArgs *a, Value *out)
 {
@@ -423,6 +583,7 @@ static bool bi_one(Interp *I, CallArgs *a, Value *out)
     if (!args_check(I, a, fname, 1, 1, NULL) || !arg_tensor(I, a, fname, 0, NULL, &t)) return false;
     switch (a->self->tag) {
     case ONE_FLATTEN: r = tl_flatten(t); break;
+    case ONE_RAVEL: r = tl_reshape(t, 1, (int64_t[]){ -1 }); break;   /* a view when strides allow */
     case ONE_COPY: r = tl_copy(t); break;
     case ONE_CONTIGUOUS: r = tl_contiguous(t); break;
     case ONE_REAL: r = tl_view_real(t); break;
@@ -464,7 +625,17 @@ const Builtin bi_shape_table[] = {
     { "flip", bi_flip, "flip(a, axis=none)", "reverses the order along axis (all axes if none): a view", 0 },
     { "concat", bi_concat, "concat(tensors, axis=0)", "joins tensors along an existing axis (flattened if axis=none): concat((a, b)) or concat(a, b)", JOIN_CONCAT },
     { "stack", bi_concat, "stack(tensors, axis=0)", "joins same-shape tensors along a new axis", JOIN_STACK },
-    { "split", bi_split, "split(a, n_or_indices, axis=0)", "a tuple of views: n equal parts, or cut at the indices", 0 },
+    { "split", bi_split, "split(a, n_or_indices, axis=0)", "a tuple of views: n equal parts, or cut at the indices", SPLIT_EQUAL },
+    { "ravel", bi_one, "ravel(a)", "the elements as 1-d in row-major order: a view when strides allow, else a copy", ONE_RAVEL },
+    { "moveaxis", bi_moveaxis, "moveaxis(a, source, destination)", "moves axes (ints or tuples) to new places, the others keeping their order (a view)", 0 },
+    { "expand_dims", bi_expand_dims, "expand_dims(a, axis)", "inserts size-1 axes at the given places of the result (a view)", 0 },
+    { "atleast_1d", bi_atleast, "atleast_1d(*tensors)", "each tensor with at least 1 dimension (views; a tuple for several)", 1 },
+    { "atleast_2d", bi_atleast, "atleast_2d(*tensors)", "each with at least 2 dimensions: (N,) becomes (1, N) (views)", 2 },
+    { "atleast_3d", bi_atleast, "atleast_3d(*tensors)", "each with at least 3 dimensions: (N,) -> (1, N, 1), (M, N) -> (M, N, 1)", 3 },
+    { "hstack", bi_hvdstack, "hstack(tensors)", "joins along axis 1 (axis 0 for 1-d tensors)", STACK_H },
+    { "vstack", bi_hvdstack, "vstack(tensors)", "joins along axis 0 after making each at least 2-d", STACK_V },
+    { "dstack", bi_hvdstack, "dstack(tensors)", "joins along axis 2 after making each at least 3-d", STACK_D },
+    { "array_split", bi_split, "array_split(a, n_or_indices, axis=0)", "like split, but n need not divide the axis: the first parts get one more", SPLIT_UNEQUAL },
     { "tile", bi_tile, "tile(a, reps)", "repeats the whole tensor reps times along each axis", 0 },
     { "repeat", bi_repeat, "repeat(a, repeats, axis=none)", "repeats each element (flattened when axis is none)", 0 },
     { "flatten", bi_one, "flatten(a)", "a 1-d copy of the elements in row-major order", ONE_FLATTEN },

@@ -1,0 +1,5 @@
+import numpy as np
+from tlfmt import p, show
+x = np.zeros((2, 3, 4))
+p(np.moveaxis(x, (0, -1), (2, 1)).shape)
+np.moveaxis(x, (0, -3), (1, 2))   # ValueError: repeated axis in `source` argument

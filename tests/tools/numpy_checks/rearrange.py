@@ -1,0 +1,27 @@
+import numpy as np
+import warnings
+from tlfmt import p, show
+warnings.simplefilter("ignore")
+nan, inf = np.nan, np.inf
+a = np.arange(6)
+m = np.arange(12).reshape(3, 4)
+x = np.arange(24).reshape(2, 3, 4)
+p(np.roll(a, 2), np.roll(a, -1), np.roll(a, 13), np.roll(m, 1), np.roll(m, 1, axis=0))
+p(np.roll(m, -1, axis=-1), np.roll(m, (1, 2), axis=(0, 1)), np.roll(m, (1, 1), axis=(1, 1)), np.roll(m, 2, axis=(0, 1)))
+p(np.roll(x, 1, axis=(0, 2))[1, 0], np.roll(np.zeros(0), 3), np.roll(np.zeros((2, 0)), 1, axis=1).shape, np.roll(5, 3), np.roll([True, False, False], 1))
+p(np.roll(np.array([1, nan, inf], np.float16), 1), np.shares_memory(a, np.roll(a, 0)), np.roll(m.T, 1, axis=0), np.roll(a, shift=1, axis=0))
+p(np.pad(a[:3], 2), np.pad(a[:3], (1, 2)), np.pad(m[:2, :2], 1), np.pad(m[:2, :2], ((1, 0), (0, 2))))
+p(np.pad(a[:3], 1, constant_values=9), np.pad(a[:3], (1, 2), constant_values=(7, 8)), np.pad(m[:2, :2], 1, constant_values=((1, 2), (3, 4))))
+p(np.pad(a[:3], 2, mode="edge"), np.pad(a[:4], 3, mode="reflect"), np.pad(a[:4], 5, mode="symmetric"), np.pad(a[:3], (4, 5), mode="wrap"))
+p(np.pad(m[:2, :3], 1, mode="reflect"), np.pad(m[:2, :3], (1, 2), mode="wrap"), np.pad(m[:2, :3], ((0, 1), (2, 0)), mode="edge"))
+p(np.pad([5], 2, mode="reflect"), np.pad([5], 2, mode="symmetric"), np.pad(np.zeros(0), 2), np.pad(np.zeros((2, 0)), ((0, 0), (1, 1)), constant_values=3))
+p(np.pad(7, 3), np.pad([True, False], 1), np.pad([True], 1, constant_values=True), np.pad(np.array([nan, 1], np.float16), 1, constant_values=inf))
+p(np.pad(np.array([1, 2], np.int8), 1, constant_values=2.9), np.pad([1.5, 2.5], 1, mode="edge"), np.pad(m[:2, :2], (0, 1), mode="symmetric"))
+p(np.pad(a[:3], [1, 2]), np.pad(x, 1).shape, np.pad(x, ((1, 1),), mode="wrap")[0, 0], np.pad(m, pad_width=0))
+p(np.tril(m), np.triu(m), np.tril(m, 1), np.tril(m, -1), np.triu(m, -1), np.triu(m, 2))
+p(np.tril(a[:3]), np.triu([1.5, 2.5]), np.tril(x)[1], np.triu(x, 1)[0], np.tril(m, 10), np.tril(m, -10))
+p(np.tril(np.zeros((0, 3))).shape, np.triu(np.zeros((2, 0, 0))).shape, np.tril(np.ones((2, 2), dtype=bool)), np.triu(np.array([[1, nan], [inf, 2]], np.float16)))
+p(np.shares_memory(m, np.tril(m)), np.tril(m.T), np.triu(m[:, ::2], k=1))
+p(np.diag(a[:3]), np.diag(a[:2], 1), np.diag(a[:2], k=-2), np.diag(m), np.diag(m, 1), np.diag(m, -1), np.diag(m, 10))
+p(np.diag([True, False]), np.diag(np.array([inf, nan], np.float16)), np.diag(np.zeros(0)), np.diag(np.zeros(0), 1), np.diag(np.zeros((2, 0))), np.diag(m.T, 1))
+p(np.shares_memory(m, np.diag(m)), np.shares_memory(a, np.diag(a)), np.diag([1.5j, 2]))
