@@ -159,7 +159,7 @@ static bool call_value(Ctx *C, Value fn, CallArgs *a, Value *out)
     } else if (fn.kind == V_FUNC) {
         bool body_ran = false;   /* argument-binding errors already point at this call */
         ok = call_closure(C, fn.as.fn, a, out, &body_ran);
-        if (!ok && body_ran && strcmp(I->err.msg, "interrupted") != 0) diag_add_trace(&I->err, a->at);
+        if (!ok && body_ran && I->err.kind != TL_E_Interrupt) diag_add_trace(&I->err, a->at);
     } else {
         ok = interp_error(I, a->at, TypeError, "a %s is not callable", val_kind_name(fn));
     }

@@ -73,7 +73,7 @@ void shell_print_error(Interp *I)
 
 bool shell_was_interrupted(Interp *I)
 {
-    return tl_interrupt_flag || strcmp(I->err.msg, "interrupted") == 0;
+    return tl_interrupt_flag || I->err.kind == TL_E_Interrupt;
 }
 
 /* ---- running one statement --------------------------------------------- */
