@@ -187,6 +187,37 @@ tl_tensor *tl_rms_norm(const tl_tensor *a, const tl_tensor *w, double eps);
 tl_tensor *tl_sort(const tl_tensor *a, int axis, bool descending);
 tl_tensor *tl_argsort(const tl_tensor *a, int axis, bool descending);
 
+/* selection (select.c, unique.c, partition.c) */
+/* take's handling of an index outside the axis: an error, wrapped around, or clipped to the ends. */
+typedef enum tl_take_mode { TL_TAKE_RAISE, TL_TAKE_WRAP, TL_TAKE_CLIP } tl_take_mode;
+/* numpy's take: a's elements at integer (or bool as 0/1) indices along axis
+   (TL_AXIS_NONE: of the flattened a); the result's shape puts indices' shape at axis. */
+tl_tensor *tl_take(const tl_tensor *a, const tl_tensor *indices, int axis, tl_take_mode mode);
+/* numpy's take_along_axis / put_along_axis (axis TL_AXIS_NONE: a flattened, indices 1-d);
+   put writes values (broadcast, cast) into a, which must be contiguous when axis is none. */
+tl_tensor *tl_take_along_axis(const tl_tensor *a, const tl_tensor *indices, int axis);
+int tl_put_along_axis(tl_tensor *a, const tl_tensor *indices, const tl_tensor *values, int axis);
+/* The (count, ndim) i64 coordinates of a's nonzero elements in C order (nan counts as nonzero). */
+tl_tensor *tl_argwhere(const tl_tensor *a);
+/* The coordinates per axis: fills out[0..n) with 1-d i64 tensors and returns n (ndim, 1 for a
+   0-d a as numpy 1.24), or -1 with the error set. out needs max(ndim, 1) slots. */
+int tl_nonzero(const tl_tensor *a, tl_tensor **out);
+/* numpy's unique: sorted distinct values of the flattened a (all nans one value), or distinct
+   sub-tensors along axis; with the first index of each, the inverse (1-d) and counts on request. */
+typedef struct tl_unique_result { tl_tensor *values, *index, *inverse, *counts; } tl_unique_result;
+int tl_unique(const tl_tensor *a, int axis /* TL_AXIS_NONE */, bool want_index, bool want_inverse, bool want_counts,
+              tl_unique_result *res);
+void tl_unique_result_free(tl_unique_result *res);
+/* Whether each element of element (compared in dtype dt) is among test's elements; bool, element's shape. */
+tl_tensor *tl_isin(const tl_tensor *element, const tl_tensor *test, tl_dtype dt, bool invert);
+/* Insertion points of v's values into the 1-d sorted a (or a taken in sorter's order), compared in dt. */
+tl_tensor *tl_searchsorted(const tl_tensor *a, const tl_tensor *v, tl_dtype dt, bool right, const tl_tensor *sorter);
+/* numpy's argpartition / partition along axis: for each kth (negative counts from the end) the
+   element there is the one a sort would put there, with nothing larger before it and nothing
+   smaller after it. The order inside each side is the selection algorithm's. */
+tl_tensor *tl_argpartition(const tl_tensor *a, int nkth, const int64_t *kth, int axis);
+tl_tensor *tl_partition(const tl_tensor *a, int nkth, const int64_t *kth, int axis);
+
 /* random (random.c): counter-based, so results do not depend on thread count */
 void tl_seed(uint64_t seed);
 tl_tensor *tl_rand(tl_dtype dtype, int ndim, const int64_t *shape);

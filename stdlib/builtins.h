@@ -19,11 +19,18 @@ extern const Builtin bi_decomp_table[];
 extern const Builtin bi_nn_table[];
 extern const Builtin bi_sort_table[];
 extern const Builtin bi_stats_table[];
+extern const Builtin bi_select_table[];
 extern const Builtin bi_files_table[];
 extern const Builtin bi_plot_table[];
 
 /* norm(x, ord=none, axis=none, keepdims=false) (decomp.c): the reduction table's norm row calls it. */
 bool bi_norm(Interp *I, CallArgs *a, Value *out);
+
+/* nonzero(a) (select.c): where(cond) with one argument calls it. */
+bool bi_nonzero(Interp *I, CallArgs *a, Value *out);
+/* The dtype n values (NULL entries skipped) combine to, numpy's promotion with number
+   literals weak (math.c); *all_weak when every one is a weak literal. */
+bool common_dtype(Interp *I, Span at, int n, Value *const *vs, tl_dtype *dt, bool *all_weak);
 
 /* Checks positional count and that every keyword is one of kws (NULL-terminated, may be NULL). */
 bool args_check(Interp *I, CallArgs *a, const char *fname, int min_pos, int max_pos, const char *const *kws);

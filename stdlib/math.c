@@ -169,7 +169,7 @@ static bool bi_square(Interp *I, CallArgs *a, Value *out)
 
 /* The common dtype of several values (NULL entries skipped) as operators promote them:
    strong ones by result_type, then each weak one joins as a literal (NEP 50). */
-static bool common_dtype(Interp *I, Span at, int n, Value *const *vs, tl_dtype *dt, bool *all_weak)
+bool common_dtype(Interp *I, Span at, int n, Value *const *vs, tl_dtype *dt, bool *all_weak)
 {
     bool any_strong = false, any = false;
     tl_dtype acc = TL_BOOL;
@@ -220,10 +220,13 @@ static bool bi_clip(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
-/* where(cond, x, y): x where cond is true, else y; x and y promote like operands of an operator. */
+/* where(cond, x, y): x where cond is true, else y; x and y promote like operands of an operator.
+   where(cond) alone is nonzero(cond), as numpy. */
 static bool bi_where(Interp *I, CallArgs *a, Value *out)
 {
-    if (!args_check(I, a, "where", 3, 3, NULL)) return false;
+    if (!args_check(I, a, "where", 1, 3, NULL)) return false;
+    if (a->npos == 1) return bi_nonzero(I, a, out);
+    if (a->npos == 2) return interp_error(I, a->at, ValueError, "where(): give both x and y, or neither");
     for (int i = 0; i < 3; i++)
         if (!val_is_numeric(a->pos[i]))
             return interp_error(I, a->at, TypeError, "where(): argument %d must be a tensor or number, not a %s", i + 1,
@@ -274,6 +277,6 @@ const Builtin bi_math_table[] = {
     BIN("minimum", TL_MINIMUM, "minimum(x, y)", "the smaller of x and y, elementwise (nan propagates)"),
     BIN("maximum", TL_MAXIMUM, "maximum(x, y)", "the larger of x and y, elementwise (nan propagates)"),
     { "clip", bi_clip, "clip(a, lo=none, hi=none)", "limits values to [lo, hi]", 0 },
-    { "where", bi_where, "where(cond, x, y)", "x where cond is true, else y (broadcast)", 0 },
+    { "where", bi_where, "where(cond, x, y)", "x where cond is true, else y (broadcast); where(cond) is nonzero(cond)", 0 },
     { NULL, NULL, NULL, NULL, 0 },
 };
