@@ -223,6 +223,12 @@ void tl_seed(uint64_t seed);
 tl_tensor *tl_rand(tl_dtype dtype, int ndim, const int64_t *shape);
 tl_tensor *tl_randn(tl_dtype dtype, int ndim, const int64_t *shape);
 tl_tensor *tl_randint(int64_t lo, int64_t hi, tl_dtype dtype, int ndim, const int64_t *shape);
+/* drawing from a population (sample.c), on the same stream */
+/* A random permutation of 0..n-1 (i64). */
+tl_tensor *tl_permutation_indices(int64_t n);
+/* numpy's choice as indices into 0..n-1 (i64, the given shape): with or without replacement, with
+   probabilities p (1-d, n entries, summing to 1) or uniformly when p is NULL. */
+tl_tensor *tl_choice_indices(int64_t n, int ndim, const int64_t *shape, bool replace, const tl_tensor *p);
 
 /* threads (used by kernels above a size threshold) */
 #define TL_MAX_THREADS 64

@@ -11,6 +11,7 @@ extern const Builtin bi_introspect_table[];
 extern const Builtin bi_make_table[];
 extern const Builtin bi_shape_table[];
 extern const Builtin bi_rearrange_table[];
+extern const Builtin bi_random_table[];
 extern const Builtin bi_math_table[];
 extern const Builtin bi_logic_table[];
 extern const Builtin bi_reduce_table[];

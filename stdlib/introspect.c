@@ -156,6 +156,28 @@ static bool bi_astype(Interp *I, CallArgs *a, Value *out)
     return ret_tensor(I, a, r, out);
 }
 
+/* fill(a, v): writes v (cast to a's dtype, as a[...] = v) into every element of a, through views; none. */
+static bool bi_fill(Interp *I, CallArgs *a, Value *out)
+{
+    if (!args_check(I, a, "fill", 2, 2, NULL)) return false;
+    if (a->pos[0].kind != V_TENSOR)
+        return interp_error(I, a->at, TypeError, "fill(): a must be a tensor of at least 1 dimension, not a %s (numbers are values)",
+                            val_kind_name(a->pos[0]));
+    tl_tensor *v;
+    if (!arg_tensor(I, a, "fill", 1, NULL, &v)) return false;
+    if (v->ndim != 0) {
+        tl_tensor_release(v);
+        return interp_error(I, a->at, ValueError, "fill(): v must be a single number, not a tensor of shape %s",
+                            tl_shape_str(v->ndim, v->shape, (char[256]){ 0 }, 256));
+    }
+    tl_index_item all = { .kind = TL_IDX_ELLIPSIS };
+    int rc = tl_index_set(a->pos[0].as.t, 1, &all, v);
+    tl_tensor_release(v);
+    if (rc < 0) return interp_error_rt(I, a->at);
+    *out = val_none();
+    return true;
+}
+
 static bool bi_bitcast(Interp *I, CallArgs *a, Value *out)
 {
     static const char *const kws[] = { "dtype", NULL };
@@ -183,6 +205,7 @@ const Builtin bi_introspect_table[] = {
     { "shares_memory", bi_shares_memory, "shares_memory(a, b)", "true when some element of a and of b occupy the same bytes", 0 },
     { "astype", bi_astype, "astype(x, dtype)", "a copy cast to dtype (a name such as \"f16\")", 0 },
     { "bitcast", bi_bitcast, "bitcast(x, dtype)", "reinterprets the bytes as dtype without copying (to or from bool: a copy, nonzero bytes true)", 0 },
+    { "fill", bi_fill, "fill(a, v)", "writes the number v into every element of a, in place (cast as a[...] = v)", 0 },
     TL_DTYPE_LIST(CAST_ROW, )
     { NULL, NULL, NULL, NULL, 0 },
 };

@@ -8,6 +8,7 @@ const Builtin *const stdlib_tables[] = {
     bi_core_table,
     bi_introspect_table,
     bi_make_table,
+    bi_random_table,
     bi_shape_table,
     bi_rearrange_table,
     bi_math_table,
