@@ -90,7 +90,7 @@ Test(complete, after_dot_offers_functions_taking_an_argument)
     expect("", "values.no_", "", 7);             /* no_args() takes nothing */
     expect("", "(values + 1).scal", "scale_by", 13);
     char *got = complete("", "values.sh", NULL, NULL);
-    cr_expect_str_eq(got, "shape shares_memory");
+    cr_expect_str_eq(got, "shape shares_memory shuffle");   /* builtins taking an argument */
     free(got);
 }
 
