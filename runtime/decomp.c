@@ -1,10 +1,10 @@
 /* decomp.c — numpy.linalg's decompositions over stacks of matrices (svd eig eigh qr cholesky lstsq pinv slogdet matrix_rank) and exact integer det */
-#include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmplx.h"
 #include "lapack.h"
 #include "linalg.h"
 #include "ops.h"
@@ -476,8 +476,8 @@ static int bareiss(int64_t *x, int64_t n, int64_t *det)
         for (int64_t i = k + 1; i < n; i++)
             for (int64_t j = k + 1; j < n; j++) {
                 __int128 p, q, v;
-                bool over = __builtin_mul_overflow((__int128)x[i * n + j], (__int128)x[k * n + k], &p) |
-                            __builtin_mul_overflow((__int128)x[i * n + k], (__int128)x[k * n + j], &q) |
+                bool over = __builtin_mul_overflow((__int128)x[i * n + j], (__int128)x[k * n + k], &p) ||
+                            __builtin_mul_overflow((__int128)x[i * n + k], (__int128)x[k * n + j], &q) ||
                             __builtin_sub_overflow(p, q, &v);
                 if (!over) v /= prev;
                 if (over || v > INT64_MAX || v < INT64_MIN) {

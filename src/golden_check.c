@@ -209,9 +209,6 @@ static bool emit_unit(StrBuf *b, const Units *u, int k) { return emit_expectatio
 /* Rewrites the source's #> and #! lines from the actual output, keeping every other byte. */
 static bool rewrite_inline(const char *path, const Units *u, const char *src, size_t len)
 {
-    int nlines = 0;
-    for (size_t i = 0; i < len; i++) nlines += src[i] == '\n';
-    nlines += len && src[len - 1] != '\n';
     int *last_code = calloc((size_t)u->n, sizeof(int));   /* unit k's output goes after line last_code[k] */
     if (!last_code) return false;
     size_t pos = 0, llen, at;

@@ -1,12 +1,6 @@
 /* kernels/unary_loops.c — inner loops of the unary functions for every dtype */
 #pragma GCC optimize("O3")
-#include <complex.h>
-/* glibc defines CMPLX only for GCC >= 4.7; clang (the fuzzers' compiler) has the same builtin */
-#if !defined(CMPLX) && defined(__clang__)
-#define CMPLX(x, y) __builtin_complex((double)(x), (double)(y))
-#define CMPLXF(x, y) __builtin_complex((float)(x), (float)(y))
-#endif
-
+#include "../cmplx.h"
 #include "loops.h"
 
 /* ---- dtype-independent loops ------------------------------------------ */
