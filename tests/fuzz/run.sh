@@ -71,6 +71,7 @@ max_len_for() {
 
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:${UBSAN_OPTIONS:-}"
+export LSAN_OPTIONS="suppressions=$here/lsan.supp:${LSAN_OPTIONS:-}"   # libraries' own caches, not tl's leaks
 failed=()
 summary=()
 for t in "${targets[@]}"; do
