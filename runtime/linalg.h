@@ -45,4 +45,13 @@ tl_tensor *tl_kron(const tl_tensor *a, const tl_tensor *b);
 /* a (a square matrix stack) to the integer power n by repeated squaring; n < 0 inverts first. */
 tl_tensor *tl_matrix_power(const tl_tensor *a, int64_t n);
 
+/* numpy.fft (fft.c): one transform along an axis, computed in double precision (results
+   c128, or c64 / f32 for f32, c64, f16 and bf16 input). n < 0: the input's length
+   (irfft: 2 * (m - 1)); otherwise the input is cropped or zero-padded to n. */
+typedef enum tl_fft_kind { TL_FFT_FFT, TL_FFT_IFFT, TL_FFT_RFFT, TL_FFT_IRFFT } tl_fft_kind;
+typedef enum tl_fft_norm { TL_FFT_BACKWARD, TL_FFT_ORTHO, TL_FFT_FORWARD } tl_fft_norm;
+tl_tensor *tl_fft(const tl_tensor *a, int64_t n, int axis, tl_fft_kind kind, tl_fft_norm norm);
+/* fftfreq (real: rfftfreq) of n points with spacing d, f64. */
+tl_tensor *tl_fftfreq(int64_t n, double d, bool real);
+
 #endif

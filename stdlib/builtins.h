@@ -17,6 +17,7 @@ extern const Builtin bi_logic_table[];
 extern const Builtin bi_reduce_table[];
 extern const Builtin bi_linalg_table[];
 extern const Builtin bi_decomp_table[];
+extern const Builtin bi_fft_table[];
 extern const Builtin bi_nn_table[];
 extern const Builtin bi_sort_table[];
 extern const Builtin bi_stats_table[];

@@ -16,6 +16,7 @@ const Builtin *const stdlib_tables[] = {
     bi_reduce_table,
     bi_linalg_table,
     bi_decomp_table,
+    bi_fft_table,
     bi_nn_table,
     bi_sort_table,
     bi_stats_table,

@@ -30,6 +30,8 @@ CASES = [
      'np.einsum("ij,jk->ik", A, B)', 0.95),
     ("svd 512^2 f64", "A = rand(512, 512)", "svd(A)", lambda g: g.update(A=np.random.rand(512, 512)),
      "np.linalg.svd(A)", 0.9),
+    ("fft 2^20 c128", "x = rand(1048576) + 1j * rand(1048576)", "fft(x)",
+     lambda g: g.update(x=np.random.rand(1 << 20) + 1j * np.random.rand(1 << 20)), "np.fft.fft(x)", 0.5),
 ]
 
 
