@@ -280,6 +280,10 @@ static tl_tensor *contract_all(int nops, es_operand *ops, const uint8_t *out, in
     tl_dtype dt = ops[0].t->dtype;
     for (int k = 1; k < nops; k++) dt = tl_promote(dt, ops[k].t->dtype);
     int k = 0;
+    /* every operand in the result dtype first, as numpy's einsum: a pair never wraps or
+       rounds in a narrower dtype than the whole sum */
+    for (k = 0; k < nops; k++)
+        if (ops[k].t->dtype != dt && replace(&ops[k], tl_cast(ops[k].t, dt)) < 0) goto done;
     if (label_sizes(nops, ops, size) < 0) goto done;
     for (k = 0; k < nops; k++)
         if (drop_broadcast_axes(&ops[k], size) < 0) goto done;
