@@ -5,15 +5,16 @@ Each case runs tl (an expression under `time(fn() = ...)`, best of ROUNDS) and n
 best of ROUNDS) on the same data sizes in one run, alternating the two sides PAIRS times and
 keeping each side's best, and prints numpy_time / tl_time beside the target. numpy's einsum
 does not call BLAS by default (optimize=False), which is what the einsum targets measure.
-usage: /usr/bin/python3 tests/bench/bench_linalg.py PATH/TO/tl [ROUNDS=7] [PAIRS=2] [NAME-SUBSTRING]
+usage: /usr/bin/python3 tests/bench/bench_linalg.py PATH/TO/tl [ROUNDS=5] [PAIRS=2] [NAME-SUBSTRING]
 """
 import sys
 import numpy as np
+import side_by_side
 
-from bench_ops import np_time, tl_time   # the same timing on both sides as the kernels' benchmark
-
+ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 5
 PAIRS = int(sys.argv[3]) if len(sys.argv) > 3 else 2
 ONLY = sys.argv[4] if len(sys.argv) > 4 else ""
+TL = sys.argv[1]
 
 
 def f32(*shape):
@@ -35,18 +36,5 @@ CASES = [
 ]
 
 
-def main():
-    print(f"{'case':44} {'numpy_s':>10} {'tl_s':>10} {'ratio':>7} {'target':>7}")
-    for name, tsetup, texpr, nsetup, nstmt, target in CASES:
-        if ONLY not in name:
-            continue
-        t = n = float("inf")
-        for _ in range(PAIRS):
-            t = min(t, tl_time(tsetup, texpr))
-            n = min(n, np_time(nsetup, nstmt))
-        ok = "ok" if n / t >= target else "MISS"
-        print(f"{name:44} {n:10.6f} {t:10.6f} {n / t:6.2f}x {target:6.2f}x {ok}", flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    side_by_side.run_cases(TL, [c for c in CASES if ONLY in c[0]], ROUNDS, PAIRS)
