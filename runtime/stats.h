@@ -38,3 +38,13 @@ int tl_histogram(const tl_tensor *a, const tl_hist_bins *bins, const tl_tensor *
 tl_tensor *tl_bincount(const tl_tensor *x, const tl_tensor *weights, int64_t minlength);
 
 #endif
+
+/* numpy.convolve of two 1-d tensors (computed in their promoted dtype; integers exactly,
+   floats summed in f64): mode 0 "full" (n+m-1), 1 "same" (max(n, m)), 2 "valid"
+   (max(n, m) - min(n, m) + 1). Either empty is a ValueError. Complex is refused. */
+tl_tensor *tl_convolve(const tl_tensor *a, const tl_tensor *v, int mode);
+
+/* numpy.interp: x's shape, f64; xp increasing (not checked, as numpy) and fp of the same
+   length; below xp[0] gives left (default fp[0]), above xp[-1] right (default fp[-1]). */
+tl_tensor *tl_interp(const tl_tensor *x, const tl_tensor *xp, const tl_tensor *fp, const double *left,
+                     const double *right);

@@ -22,6 +22,7 @@ extern const Builtin bi_nn_table[];
 extern const Builtin bi_sort_table[];
 extern const Builtin bi_stats_table[];
 extern const Builtin bi_select_table[];
+extern const Builtin bi_samples_table[];
 extern const Builtin bi_files_table[];
 extern const Builtin bi_plot_table[];
 

@@ -21,6 +21,7 @@ const Builtin *const stdlib_tables[] = {
     bi_sort_table,
     bi_stats_table,
     bi_select_table,
+    bi_samples_table,
     bi_files_table,
     bi_plot_table,
     NULL,
