@@ -77,27 +77,37 @@ static bool bi_diff(Interp *I, CallArgs *a, Value *out)
     return ret_tensor(I, a, t, out);
 }
 
+/* x, its axes and keepdims: the arguments (x, axis=none, keepdims=false) of ptp and count_nonzero. */
+typedef struct AxisArgs { tl_tensor *t; bool keepdims, all; int naxes; int axes[TL_MAXDIM]; } AxisArgs;
+
+/* Reads fname(x, axis=none, keepdims=false) into r; false (error raised) when they do not check. */
+static bool axis_args(Interp *I, CallArgs *a, const char *fname, AxisArgs *r)
+{
+    static const char *const kws[] = { "axis", "keepdims", NULL };
+    if (!args_check(I, a, fname, 1, 2, kws) || !arg_bool(I, a, fname, -1, "keepdims", false, &r->keepdims) ||
+        !arg_tensor(I, a, fname, 0, NULL, &r->t))
+        return false;
+    if (!arg_axes(I, a, fname, 1, "axis", r->t->ndim, &r->naxes, r->axes, &r->all)) {
+        tl_tensor_release(r->t);
+        return false;
+    }
+    return true;
+}
+
 /* ptp(x, axis=none, keepdims=false): max - min along axis, in x's dtype. */
 static bool bi_ptp(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "axis", "keepdims", NULL };
-    tl_tensor *t;
-    bool keepdims, all;
-    int naxes, axes[TL_MAXDIM];
-    if (!args_check(I, a, "ptp", 1, 2, kws) || !arg_bool(I, a, "ptp", -1, "keepdims", false, &keepdims) ||
-        !arg_tensor(I, a, "ptp", 0, NULL, &t))
-        return false;
+    AxisArgs x;
+    if (!axis_args(I, a, "ptp", &x)) return false;
+    tl_tensor *t = x.t;
     if (t->dtype == TL_BOOL) {
         tl_tensor_release(t);
         return interp_error(I, a->at, TypeError, "ptp(): boolean subtract is not supported (numpy refuses it too)");
     }
-    if (!arg_axes(I, a, "ptp", 1, "axis", t->ndim, &naxes, axes, &all)) {
-        tl_tensor_release(t);
-        return false;
-    }
-    int na = all ? 0 : naxes;
-    tl_tensor *mx = all || naxes ? tl_reduce(TL_RMAX, t, na, axes, keepdims, 0) : (tl_tensor_retain(t), t);
-    tl_tensor *mn = !mx ? NULL : all || naxes ? tl_reduce(TL_RMIN, t, na, axes, keepdims, 0) : (tl_tensor_retain(t), t);
+    bool reduce = x.all || x.naxes;
+    int na = x.all ? 0 : x.naxes;
+    tl_tensor *mx = reduce ? tl_reduce(TL_RMAX, t, na, x.axes, x.keepdims, 0) : (tl_tensor_retain(t), t);
+    tl_tensor *mn = !mx ? NULL : reduce ? tl_reduce(TL_RMIN, t, na, x.axes, x.keepdims, 0) : (tl_tensor_retain(t), t);
     tl_tensor *r = mn ? tl_binary(TL_SUB, mx, mn, t->dtype) : NULL;
     release4(mx, mn, t, NULL);
     return ret_tensor(I, a, r, out);
@@ -106,19 +116,13 @@ static bool bi_ptp(Interp *I, CallArgs *a, Value *out)
 /* count_nonzero(x, axis=none, keepdims=false): how many elements are not zero (i64). */
 static bool bi_count_nonzero(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "axis", "keepdims", NULL };
-    tl_tensor *t;
-    bool keepdims, all;
-    int naxes, axes[TL_MAXDIM];
-    if (!args_check(I, a, "count_nonzero", 1, 2, kws) || !arg_bool(I, a, "count_nonzero", -1, "keepdims", false, &keepdims) ||
-        !arg_tensor(I, a, "count_nonzero", 0, NULL, &t))
-        return false;
-    if (!arg_axes(I, a, "count_nonzero", 1, "axis", t->ndim, &naxes, axes, &all)) {
-        tl_tensor_release(t);
-        return false;
-    }
+    AxisArgs x;
+    if (!axis_args(I, a, "count_nonzero", &x)) return false;
+    tl_tensor *t = x.t;
     tl_tensor *zero = scalar_of(t->dtype, 0.0), *nz = zero ? tl_binary(TL_NE, t, zero, t->dtype) : NULL;
-    tl_tensor *r = !nz ? NULL : all || naxes ? tl_reduce(TL_RSUM, nz, all ? 0 : naxes, axes, keepdims, 0) : tl_cast(nz, TL_I64);
+    tl_tensor *r = !nz ? NULL
+                 : x.all || x.naxes ? tl_reduce(TL_RSUM, nz, x.all ? 0 : x.naxes, x.axes, x.keepdims, 0)
+                                    : tl_cast(nz, TL_I64);
     release4(zero, nz, t, NULL);
     return ret_tensor(I, a, r, out);
 }
