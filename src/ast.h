@@ -81,10 +81,20 @@ typedef enum NodeKind {
 
 typedef struct FnDef FnDef;
 
+/* What the resolver found a node to be, so the evaluator takes its path without
+   re-examining the node's shape on every run (the node kind stays the meaning). */
+typedef enum NodeSpec {
+    SPEC_NONE,
+    SPEC_CALL_POSITIONAL,   /* N_CALL with positional arguments only: a closure taking exactly
+                               them binds them straight into its frame's slots */
+    SPEC_ASSIGN_ARITH,      /* N_ASSIGN `name = x OP y`, x and y names or number literals, OP not @ */
+} NodeSpec;
+
 typedef struct Node {
     NodeKind kind;
     int op;                 /* N_UNARY: a UnaryOp; N_BINARY, N_OPASSIGN: a tl_binop or OP_MATMUL */
     bool echo;              /* N_EXPR_STMT */
+    uint8_t spec;           /* a NodeSpec, filled by the resolver */
     Span at;                /* where to point the caret: the operator for binary/unary,
                                the '(' for calls, the '[' for indexing, the first token otherwise */
     struct Node *a, *b, *c;

@@ -37,7 +37,7 @@ static bool eval_cb(void *ctx, Node *n, Value *out) { return eval(ctx, n, out); 
 
 /* Ctrl-C, or the step budget running out (Interp.steps_left, counted down at loop
    back-edges and calls when positive), stops evaluation with an error. */
-static bool interrupted(Ctx *C, Span at)
+static COLD bool interrupt_pending(Ctx *C, Span at)
 {
     if (C->I->steps_left > 0 && --C->I->steps_left == 0) {
         C->I->steps_left = 1;   /* every later check fails too */
@@ -46,6 +46,13 @@ static bool interrupted(Ctx *C, Span at)
     if (!tl_interrupt_flag) return false;
     interp_error(C->I, at, Interrupt, "interrupted");
     return true;
+}
+
+/* The check at every loop back-edge and call: two loads inline, the rest out of line. */
+static HOT_INLINE bool interrupted(Ctx *C, Span at)
+{
+    if (__builtin_expect(!tl_interrupt_flag && C->I->steps_left <= 0, 1)) return false;
+    return interrupt_pending(C, at);
 }
 
 /* The slot a resolved name refers to. */
@@ -72,6 +79,29 @@ static HOT_INLINE void store_slot(Value *s, Value v)
     val_release(old);
 }
 
+/* eval, with names and number literals (most operands) handled without a recursive call. */
+static HOT_INLINE bool eval_operand(Ctx *C, Node *n, Value *out)
+{
+    if (n->kind == N_NAME) {
+        Value *s = slot_of(C, n);
+        if (s->kind != V_UNDEF) {
+            *out = val_retain(*s);
+            return true;
+        }
+    } else if (n->kind == N_INT) {
+        *out = val_i64(n->ival);
+        out->weak = true;
+        return true;
+    } else if (n->kind == N_FLOAT) {
+        *out = val_f64(n->fval);
+        out->weak = true;
+        return true;
+    } else {
+        return eval(C, n, out);
+    }
+    return load_name(C, n, out);   /* an undefined name: the error */
+}
+
 /* ---- calls ------------------------------------------------------------- */
 
 /* Locals of a function that defines no function live on the C stack up to this many. */
@@ -83,6 +113,19 @@ static HOT_INLINE void call_frame_end(Frame *f, bool on_stack)
 {
     if (!on_stack) { frame_release(f); return; }
     for (int i = 0; i < f->nslots; i++) val_release(f->slots[i]);
+}
+
+/* Runs a function's body in frame f (its arguments bound); *out is its value. */
+static bool run_body(Interp *I, FnDef *def, Frame *f, Value *out)
+{
+    Ctx inner = { .I = I, .globals = I->globals, .frame = f, .ret = val_none() };
+    if (def->body_is_expr) return eval(&inner, def->body, out);
+    Exec x = exec(&inner, def->body);
+    if (x == X_ERROR) return false;
+    if (x == X_RETURN) *out = inner.ret;
+    else if (x == X_BREAK || x == X_CONTINUE) return interp_error(I, def->at, SyntaxError, "break or continue outside a loop");
+    else *out = val_none();
+    return true;
 }
 
 /* Binds arguments to parameters in a new frame and runs the body. */
@@ -127,31 +170,64 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
         }
         f->slots[i] = val_retain(fn->defaults[i]);
     }
-    Ctx inner = { .I = I, .globals = I->globals, .frame = f, .ret = val_none() };
     *body_ran = true;
-    bool ok = true;
-    if (def->body_is_expr) {
-        ok = eval(&inner, def->body, out);
-    } else {
-        Exec x = exec(&inner, def->body);
-        if (x == X_ERROR) ok = false;
-        else if (x == X_RETURN) *out = inner.ret;
-        else if (x == X_BREAK || x == X_CONTINUE) ok = interp_error(I, def->at, SyntaxError, "break or continue outside a loop");
-        else *out = val_none();
-    }
+    bool ok = run_body(I, def, f, out);
     call_frame_end(f, on_stack);
+    return ok;
+}
+
+/* Counts a call in: false (error reported, depth unchanged) when calls nest too deep or
+   the run is interrupted. */
+static HOT_INLINE bool call_enter(Ctx *C, Span at)
+{
+    Interp *I = C->I;
+    char here;
+    if (++I->call_depth > MAX_CALL_DEPTH || (I->stack_base && (size_t)(I->stack_base - &here) > I->stack_limit)) {
+        I->call_depth--;
+        return interp_error(I, at, RecursionError, "recursion too deep (more than %d nested calls)", MAX_CALL_DEPTH);
+    }
+    if (interrupted(C, at)) { I->call_depth--; return false; }
+    return true;
+}
+
+/* True when a call of def can take call's arguments straight into a C-stack frame. */
+static HOT_INLINE bool direct_callable(const FnDef *def, const Node *call)
+{
+    return def->nparams == call->n && !def->makes_closures && def->nslots <= STACK_SLOTS;
+}
+
+/* f(args...) for a closure f that makes no closures and takes exactly these positional
+   arguments (SPEC_CALL_POSITIONAL): the arguments are evaluated straight into the slots
+   of a frame on the C stack, with no argument list, keyword matching or heap frame.
+   Same order and errors as call_value: arguments first, then the depth and interrupt
+   checks, then the body, whose errors get this call site in their trace. */
+static bool call_closure_direct(Ctx *C, Node *n, Closure *fn, Value *out)
+{
+    Interp *I = C->I;
+    FnDef *def = fn->def;
+    Value slots[STACK_SLOTS];
+    int nargs = n->n;
+    for (int i = 0; i < nargs; i++)
+        if (!eval_operand(C, n->list[i], &slots[i])) {
+            while (i--) val_release(slots[i]);
+            return false;
+        }
+    for (int i = nargs; i < def->nslots; i++) slots[i].kind = V_UNDEF;
+    Frame f = { .refcount = 1, .parent = fn->env, .nslots = def->nslots, .cap = def->nslots, .slots = slots };
+    bool ok = call_enter(C, n->at);
+    if (ok) {
+        ok = run_body(I, def, &f, out);
+        if (!ok && I->err.kind != TL_E_Interrupt) diag_add_trace(&I->err, n->at);
+        I->call_depth--;
+    }
+    call_frame_end(&f, true);
     return ok;
 }
 
 static bool call_value(Ctx *C, Value fn, CallArgs *a, Value *out)
 {
     Interp *I = C->I;
-    char here;
-    if (++I->call_depth > MAX_CALL_DEPTH || (I->stack_base && (size_t)(I->stack_base - &here) > I->stack_limit)) {
-        I->call_depth--;
-        return interp_error(I, a->at, RecursionError, "recursion too deep (more than %d nested calls)", MAX_CALL_DEPTH);
-    }
-    if (interrupted(C, a->at)) { I->call_depth--; return false; }
+    if (!call_enter(C, a->at)) return false;
     bool ok;
     if (fn.kind == V_BUILTIN) {
         a->self = fn.as.bi;
@@ -319,29 +395,6 @@ static bool eval_truthy(Ctx *C, Node *n, bool *t)
     return true;
 }
 
-/* eval, with names and number literals (most operands) handled without a recursive call. */
-static HOT_INLINE bool eval_operand(Ctx *C, Node *n, Value *out)
-{
-    if (n->kind == N_NAME) {
-        Value *s = slot_of(C, n);
-        if (s->kind != V_UNDEF) {
-            *out = val_retain(*s);
-            return true;
-        }
-    } else if (n->kind == N_INT) {
-        *out = val_i64(n->ival);
-        out->weak = true;
-        return true;
-    } else if (n->kind == N_FLOAT) {
-        *out = val_f64(n->fval);
-        out->weak = true;
-        return true;
-    } else {
-        return eval(C, n, out);
-    }
-    return load_name(C, n, out);   /* an undefined name: the error */
-}
-
 static COLD bool eval_unary(Ctx *C, Node *n, Value *out)
 {
     Value a;
@@ -402,9 +455,27 @@ static COLD bool eval_cond(Ctx *C, Node *n, Value *out)
 
 static COLD bool eval_call_node(Ctx *C, Node *n, Value *out)
 {
+    if (n->spec == SPEC_CALL_POSITIONAL && n->a->kind == N_NAME) {
+        const Value *s = slot_of(C, n->a);
+        if (s->kind == V_FUNC && direct_callable(s->as.fn->def, n)) {
+            Closure *c = s->as.fn;
+            c->refcount++;   /* the name may be rebound while the call runs */
+            bool ok = call_closure_direct(C, n, c, out);
+            if (c->refcount > 2 || (c->refcount == 2 && !c->env)) {
+                c->refcount--;   /* what val_release would do, inline: nothing else to free or collect */
+            } else {
+                Value v = { .kind = V_FUNC };
+                v.as.fn = c;
+                val_release(v);
+            }
+            return ok;
+        }
+    }
     Value fn;
     if (!eval(C, n->a, &fn)) return false;
-    bool ok = eval_call(C, n, fn, NULL, out);
+    bool ok = n->spec == SPEC_CALL_POSITIONAL && fn.kind == V_FUNC && direct_callable(fn.as.fn->def, n)
+                  ? call_closure_direct(C, n, fn.as.fn, out)
+                  : eval_call(C, n, fn, NULL, out);
     val_release(fn);
     return ok;
 }
@@ -636,7 +707,7 @@ static HOT_INLINE bool operand_number(Ctx *C, const Node *n, Value *out)
    other statement or operands (exec then runs it). */
 static HOT_INLINE bool assign_scalar_quick(Ctx *C, const Node *n)
 {
-    if (n->kind != N_ASSIGN || n->a->kind != N_NAME || n->b->kind != N_BINARY || n->b->fuse) return false;
+    if (n->spec != SPEC_ASSIGN_ARITH || n->b->fuse) return false;
     const Node *rhs = n->b;
     Value a, b, v;
     if (!operand_number(C, rhs->a, &a) || !operand_number(C, rhs->b, &b) || !arith_scalar_quick(rhs->op, a, b, &v))

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arith.h"
 #include "fuse.h"
 #include "interp.h"
 #include "resolve.h"
@@ -85,6 +86,64 @@ static void bind_name(Resolver *R, Scope *s, Node *n, const char *name)
 
 static void resolve_node(Resolver *R, Scope *s, Node *n);
 
+static bool is_number_literal(const Node *n) { return n && (n->kind == N_INT || n->kind == N_FLOAT); }
+
+/* Turns n into the number literal v (an i64 or f64, weak as literals are). */
+static void become_literal(Node *n, Value v)
+{
+    n->kind = v.dtype == TL_I64 ? N_INT : N_FLOAT;
+    if (v.dtype == TL_I64) n->ival = v.as.num.i64;
+    else n->fval = v.as.num.f64;
+    n->a = n->b = NULL;
+}
+
+/* Folds number literals under operators into one literal: -1, 2 * 3.5. Only what
+   the evaluator would compute with the same element functions and no error
+   (arith_scalar_quick; arith_unary's - and +), so the value, its dtype and its
+   weakness are the ones a run would give; comparisons (not weak) and anything that
+   would report an error stay for the run. */
+static void fold_literals(Node *n)
+{
+    if (!n) return;
+    fold_literals(n->a);
+    fold_literals(n->b);
+    fold_literals(n->c);
+    for (int i = 0; i < n->n; i++) fold_literals(n->list[i]);
+    if ((n->kind == N_FNDEF || n->kind == N_LAMBDA) && n->fn) {
+        for (int i = 0; i < n->fn->nparams; i++) fold_literals(n->fn->defaults[i]);
+        fold_literals(n->fn->body);
+    }
+    if (n->kind == N_UNARY && (n->op == UOP_NEG || n->op == UOP_PLUS) && is_number_literal(n->a)) {
+        Node *x = n->a;
+        bool neg = n->op == UOP_NEG;
+        if (x->kind == N_INT) become_literal(n, val_i64(neg ? (int64_t)(0 - (uint64_t)x->ival) : x->ival));
+        else become_literal(n, val_f64(neg ? -x->fval : x->fval));
+    } else if (n->kind == N_BINARY && n->op != OP_MATMUL && !tl_binop_is_comparison((tl_binop)n->op) &&
+               is_number_literal(n->a) && is_number_literal(n->b)) {
+        Value a = n->a->kind == N_INT ? val_i64(n->a->ival) : val_f64(n->a->fval);
+        Value b = n->b->kind == N_INT ? val_i64(n->b->ival) : val_f64(n->b->fval);
+        a.weak = b.weak = true;
+        Value v;
+        if (arith_scalar_quick(n->op, a, b, &v) && (v.dtype == TL_I64 || v.dtype == TL_F64)) become_literal(n, v);
+    }
+}
+
+/* A name or a number literal: what `x = a OP b`'s quick path reads without a call. */
+static bool is_simple_operand(const Node *n) { return n->kind == N_NAME || is_number_literal(n); }
+
+/* Chooses n's evaluation path once (NodeSpec), its children being resolved. */
+static void specialize(Node *n)
+{
+    if (n->kind == N_CALL) {
+        bool keywords = false;
+        for (int i = 0; n->names && i < n->n; i++) keywords |= n->names[i] != NULL;
+        if (!keywords) n->spec = SPEC_CALL_POSITIONAL;
+    } else if (n->kind == N_ASSIGN && n->a->kind == N_NAME && n->b->kind == N_BINARY && n->b->op != OP_MATMUL &&
+               is_simple_operand(n->b->a) && is_simple_operand(n->b->b)) {
+        n->spec = SPEC_ASSIGN_ARITH;
+    }
+}
+
 static void resolve_fn(Resolver *R, Scope *outer, FnDef *fn)
 {
     for (int i = 0; i < fn->nparams; i++) resolve_node(R, outer, fn->defaults[i]);
@@ -123,11 +182,13 @@ static void resolve_node(Resolver *R, Scope *s, Node *n)
     resolve_node(R, s, n->b);
     resolve_node(R, s, n->c);
     for (int i = 0; i < n->n; i++) resolve_node(R, s, n->list[i]);
+    specialize(n);
 }
 
 bool resolve_program(Interp *I, Node *root)
 {
     Resolver R = { .I = I, .ok = true };
+    fold_literals(root);
     resolve_node(&R, NULL, root);
     if (!R.ok) tl_seterr(MemoryError, "out of memory");
     return R.ok;
