@@ -771,6 +771,40 @@ static HOT_INLINE Exec loop_step(Ctx *C, Node *n, Value item)
     return x == X_CONTINUE ? X_NORMAL : x;
 }
 
+/* Where a quick operand of `x = a OP b` lives during a loop: its slot, or k holding the literal. */
+static const Value *operand_place(Ctx *C, const Node *n, Value *k)
+{
+    if (n->kind == N_NAME) return slot_of(C, n);
+    *k = n->kind == N_INT ? val_i64(n->ival) : val_f64(n->fval);
+    k->weak = true;
+    return k;
+}
+
+/* for i in range(...) { x = a OP b } (SPEC_ASSIGN_ARITH): the slots are found once, as
+   no such statement can move them (frames never grow, and the global table grows only
+   when new text is resolved, which an operator cannot cause); each iteration reads the
+   two numbers and stores the result, and anything not a quick f64/i64 case runs the
+   statement through exec. */
+static Exec exec_for_range_arith(Ctx *C, Node *n, Node *body, int64_t start, int64_t step, uint64_t count)
+{
+    const Node *rhs = body->b;
+    int op = rhs->op;
+    Value ka, kb;
+    const Value *pa = operand_place(C, rhs->a, &ka), *pb = operand_place(C, rhs->b, &kb);
+    Value *target = slot_of(C, body->a), *var = slot_of(C, n);
+    for (uint64_t i = 0; i < count; i++) {
+        if (interrupted(C, n->at)) return X_ERROR;
+        store_slot(var, val_i64((int64_t)((uint64_t)start + i * (uint64_t)step)));
+        Value a = *pa, b = *pb, v;
+        if (a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(op, a, b, &v)) {
+            store_slot(target, v);
+            continue;
+        }
+        if (exec(C, body) != X_NORMAL) return X_ERROR;   /* an assignment either runs or fails */
+    }
+    return X_NORMAL;
+}
+
 /* for i in range(...): a tight loop with no sequence and no allocation. A
    local loop variable's slot cannot move while the loop runs (a frame's slots
    are fixed), and a one-statement body needs no block walk. */
@@ -778,6 +812,7 @@ static Exec exec_for_range(Ctx *C, Node *n, int64_t start, int64_t step, uint64_
 {
     Node *body = n->b;
     if (body->kind == N_BLOCK && body->n == 1) body = body->list[0];
+    if (body->spec == SPEC_ASSIGN_ARITH && !body->b->fuse) return exec_for_range_arith(C, n, body, start, step, count);
     Value *local = n->depth >= 0 ? slot_of(C, n) : NULL;
     for (uint64_t i = 0; i < count; i++) {
         if (interrupted(C, n->at)) return X_ERROR;
