@@ -232,6 +232,7 @@ tl_tensor *tl_choice_indices(int64_t n, int ndim, const int64_t *shape, bool rep
 
 /* threads (used by kernels above a size threshold) */
 #define TL_MAX_THREADS 64
+/* n < 1: back to the default (TL_THREADS, else the online CPUs), read again at the next use. */
 void tl_set_threads(int n);
 int tl_get_threads(void);
 

@@ -16,15 +16,20 @@
 
 /* ---- storage ------------------------------------------------------------- */
 
+/* The last heap storage's serial number. */
+static uint64_t heap_ids;
+
 /* Serial numbers only name storages in info(); two threads racing here may
    draw the same number, which is harmless, so no locked instruction is paid. */
 static uint64_t next_heap_id(void)
 {
-    static uint64_t counter;
-    uint64_t id = __atomic_load_n(&counter, __ATOMIC_RELAXED) + 1;
-    __atomic_store_n(&counter, id, __ATOMIC_RELAXED);
+    uint64_t *counter = &heap_ids;
+    uint64_t id = __atomic_load_n(counter, __ATOMIC_RELAXED) + 1;
+    __atomic_store_n(counter, id, __ATOMIC_RELAXED);
     return id;
 }
+
+void tl_storage_restart_ids(void) { __atomic_store_n(&heap_ids, 0, __ATOMIC_RELAXED); }
 
 /* ---- recycling of small blocks ---------------------------------------------
    A loop like `s = s + v` over 4-element tensors makes and drops one header and

@@ -72,6 +72,8 @@ size_t tl_storage_materialized_bytes(const tl_storage *s);
 void tl_storage_retain(tl_storage *s);
 /* What info() calls a storage: "heap#12" or the file's name. Returns buf. */
 const char *tl_storage_name(const tl_storage *s, char *buf, size_t n);
+/* Numbers the next heap storages from 1 again, as in a new process (tl --test runs many programs in one). */
+void tl_storage_restart_ids(void);
 void tl_storage_release(tl_storage *s);
 
 /* ---- the pool of freed large blocks (pool.c) ---------------------------

@@ -1,4 +1,4 @@
-/* golden.c — `tl --test`: options, finding tests, running them in parallel child processes, the summary */
+/* golden.c — `tl --test`: options, finding tests, running them on parallel worker processes, the summary */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -157,22 +156,15 @@ static bool parse_options(int argc, char **argv, Options *o)
     return o->npaths > 0;
 }
 
-/* ---- child processes ----------------------------------------------------- */
+/* ---- workers ------------------------------------------------------------- */
 
-/* A running test: its child (leader of its own process group), the read ends of its pipes, and a
-   pidfd that becomes readable when the child exits (-1 where the kernel has none). */
-typedef struct Slot { int test; pid_t pid; int fd[2]; int pidfd; double start; bool killed; } Slot;
-
-/* A file descriptor that polls readable once `pid` has exited; -1 on kernels before 5.3. */
-static int open_pidfd(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-    return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-    (void)pid;
-    return -1;
-#endif
-}
+/* A worker is a fork of the runner that runs tests one after another, each in a fresh interpreter,
+   so a test pays for neither a fork nor an exit (on a small virtual machine two processes forking
+   at once are slower in total than one after the other, and -j could gain little). A test that
+   crashes, exits or times out takes its worker with it; the next test starts a new one. The runner
+   writes a test's path to `cmd` (a length, then the bytes); the worker answers on `ctl` with the
+   test's exit status once its output is flushed into fd[0] (stdout) and fd[1] (stderr). */
+typedef struct Worker { pid_t pid; int cmd, ctl, fd[2]; int test; double start; bool killed; } Worker;
 
 static volatile sig_atomic_t golden_interrupted = 0;
 
@@ -182,128 +174,218 @@ static void on_stop_signal(int sig)
     golden_interrupted = 1;
 }
 
-/* Starts a child running the test in the script's folder; false when it cannot. The child is a
-   fork of this process, not a new tl: loading tl's libraries again would cost more than most tests. */
-static bool spawn(GoldenRun run, Test *t, Slot *s)
+/* Reads exactly n bytes; false at end of file or on an error. */
+static bool read_full(int fd, void *buf, size_t n)
 {
-    int po[2], pe[2];
-    if (pipe2(po, O_CLOEXEC)) return false;
-    if (pipe2(pe, O_CLOEXEC)) { close(po[0]); close(po[1]); return false; }
-    char dir[4096] = ".";
-    const char *slash = strrchr(t->path, '/'), *base = slash ? slash + 1 : t->path;
-    if (slash == t->path) strcpy(dir, "/");
-    else if (slash) snprintf(dir, sizeof dir, "%.*s", (int)(slash - t->path), t->path);
-    fflush(NULL);   /* else the child would write our buffered output again */
-    pid_t pid = fork();
+    for (size_t got = 0; got < n;) {
+        ssize_t r = read(fd, (char *)buf + got, n - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return false;
+        got += (size_t)r;
+    }
+    return true;
+}
+
+/* Writes exactly n bytes; false on an error (a worker that died: EPIPE, SIGPIPE being ignored). */
+static bool write_full(int fd, const void *buf, size_t n)
+{
+    for (size_t put = 0; put < n;) {
+        ssize_t r = write(fd, (const char *)buf + put, n - put);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return false;
+        put += (size_t)r;
+    }
+    return true;
+}
+
+/* The worker's life: runs each test it is sent in the test's folder and reports its status. */
+static _Noreturn void worker_loop(GoldenRun run, int cmd, int ctl)
+{
+    int home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    static char path[PATH_MAX + 1];
+    for (;;) {
+        uint32_t len;
+        if (!read_full(cmd, &len, sizeof len) || len > PATH_MAX || !read_full(cmd, path, len)) _exit(0);
+        path[len] = 0;
+        char *slash = strrchr(path, '/');
+        const char *dir = ".", *base = path;
+        if (slash == path) dir = "/", base = path + 1;
+        else if (slash) *slash = 0, dir = path, base = slash + 1;
+        int32_t status = home >= 0 && fchdir(home) == 0 && chdir(dir) == 0 ? run(base) : 126;
+        fflush(NULL);
+        if (!write_full(ctl, &status, sizeof status)) _exit(0);
+    }
+}
+
+/* Closes a worker's ends of its pipes (in the runner, or in another worker that inherited them). */
+static void worker_close(Worker *w)
+{
+    int *fds[] = { &w->cmd, &w->ctl, &w->fd[0], &w->fd[1] };
+    for (int i = 0; i < 4; i++)
+        if (*fds[i] >= 0) { close(*fds[i]); *fds[i] = -1; }
+}
+
+/* Starts worker k; false when it cannot. */
+static bool worker_start(GoldenRun run, Worker *ws, int nworkers, int k)
+{
+    int po[2], pe[2], pc[2], ps[2];   /* stdout, stderr, commands, statuses: [0] reads, [1] writes */
+    int *pipes[] = { po, pe, pc, ps }, made = 0;
+    for (; made < 4; made++)
+        if (pipe2(pipes[made], O_CLOEXEC)) break;
+    pid_t pid = made == 4 ? (fflush(NULL), fork()) : -1;   /* flushed: else the child writes our buffer again */
     if (pid == 0) {
         setpgid(0, 0);   /* a timeout kills the whole group, whatever the test started */
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
+        for (int i = 0; i < nworkers; i++) worker_close(&ws[i]);   /* the other workers' pipes end with them */
         dup2(po[1], 1);
         dup2(pe[1], 2);
         int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0) dup2(devnull, 0);
-        if (chdir(dir) != 0) _exit(126);
-        int status = run(base);
-        fflush(NULL);
-        _exit(status);
+        int keep[] = { pc[0], ps[1] }, drop[] = { po[0], po[1], pe[0], pe[1], pc[1], ps[0] };
+        for (int i = 0; i < 6; i++) close(drop[i]);   /* no exec follows, so O_CLOEXEC closes nothing */
+        worker_loop(run, keep[0], keep[1]);
     }
-    close(po[1]);
-    close(pe[1]);
-    if (pid < 0) { close(po[0]); close(pe[0]); return false; }
+    int runner_end[] = { po[0], pe[0], pc[1], ps[0] }, worker_end[] = { po[1], pe[1], pc[0], ps[1] };
+    for (int i = 0; i < made; i++) {
+        close(worker_end[i]);
+        if (pid < 0) close(runner_end[i]);
+    }
+    if (pid < 0) return false;
     setpgid(pid, pid);   /* also here, so a kill right after fork finds the group */
-    *s = (Slot){ .pid = pid, .fd = { po[0], pe[0] }, .pidfd = open_pidfd(pid), .start = now_sec() };
+    Worker *w = &ws[k];
+    *w = (Worker){ .pid = pid, .cmd = pc[1], .ctl = ps[0], .fd = { po[0], pe[0] }, .test = -1 };
+    fcntl(w->fd[0], F_SETFL, O_NONBLOCK);   /* drained to the end when the test's status arrives */
+    fcntl(w->fd[1], F_SETFL, O_NONBLOCK);
     return true;
 }
 
-/* Reads what is ready on a slot's pipes; closes a pipe at its end. */
-static void drain(Slot *s, Test *t, const struct pollfd *p)
+/* Sends test `ti` to worker k, starting the worker first if it has none; false when it cannot. */
+static bool worker_assign(GoldenRun run, Worker *ws, int nworkers, int k, int ti, const char *path)
+{
+    Worker *w = &ws[k];
+    uint32_t len = (uint32_t)strlen(path);
+    if (len > PATH_MAX) return false;
+    for (int attempt = 0; attempt < 2; attempt++) {   /* an idle worker may have died since its last test */
+        if (!w->pid && !worker_start(run, ws, nworkers, k)) return false;
+        if (write_full(w->cmd, &len, sizeof len) && write_full(w->cmd, path, len)) {
+            w->test = ti;
+            w->start = now_sec();
+            w->killed = false;
+            return true;
+        }
+        kill(-w->pid, SIGKILL);
+        waitpid(w->pid, NULL, 0);
+        worker_close(w);
+        w->pid = 0;
+    }
+    return false;
+}
+
+/* Reads what is ready on a worker's output pipes into its test; `all`: until nothing is left. */
+static void drain(Worker *w, Test *t, bool all)
 {
     char buf[65536];
     for (int i = 0; i < 2; i++) {
-        if (s->fd[i] < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-        ssize_t got = read(s->fd[i], buf, sizeof buf);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0 || !sb_append(i ? &t->raw_err : &t->raw_out, buf, (size_t)got)) {
-            close(s->fd[i]);
-            s->fd[i] = -1;
+        while (w->fd[i] >= 0) {
+            ssize_t got = read(w->fd[i], buf, sizeof buf);
+            if (got < 0 && errno == EINTR) continue;
+            if (got < 0 && errno == EAGAIN) break;
+            if (got <= 0 || !sb_append(i ? &t->raw_err : &t->raw_out, buf, (size_t)got)) {
+                close(w->fd[i]);
+                w->fd[i] = -1;
+                break;
+            }
+            if (!all) break;
         }
     }
 }
 
-/* Kills a slot's process group (timeout or Ctrl-C) and stops reading it. */
-static void kill_slot(Slot *s)
+/* Ends worker k after its test crashed, exited, timed out or was interrupted: the test's wait
+   status is the worker's. */
+static int worker_bury(Worker *w, Test *t)
 {
-    kill(-s->pid, SIGKILL);
-    kill(s->pid, SIGKILL);
-    s->killed = true;
-    for (int i = 0; i < 2; i++)
-        if (s->fd[i] >= 0) { close(s->fd[i]); s->fd[i] = -1; }
+    if (w->killed) kill(-w->pid, SIGKILL);   /* the group too: whatever the test started */
+    int status = 0;
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {}
+    if (!w->killed) drain(w, t, true);   /* what it wrote before it died is all in the pipes */
+    worker_close(w);
+    w->pid = 0;
+    return status;
 }
 
 /* Runs every test, at most o->jobs at once, calling done(test) as each one finishes (it returns true
    to have the test run once more); false when interrupted. */
 static bool run_all(GoldenRun run, Test *tests, int n, const Options *o, bool (*done)(Test *, void *), void *ctx)
 {
-    Slot *slots = calloc((size_t)o->jobs, sizeof(Slot));
-    struct pollfd *pfd = calloc(3 * (size_t)o->jobs, sizeof(struct pollfd));
+    int nw = o->jobs < n ? o->jobs : n;
+    Worker *ws = calloc((size_t)nw, sizeof(Worker));
+    struct pollfd *pfd = calloc(3 * (size_t)nw, sizeof(struct pollfd));
     int *queue = malloc(sizeof(int) * (size_t)n * (MAX_ROUNDS + 1));
     int next = 0, queued = n, running = 0;
+    for (int i = 0; ws && i < nw; i++) ws[i] = (Worker){ .cmd = -1, .ctl = -1, .fd = { -1, -1 }, .test = -1 };
     for (int i = 0; queue && i < n; i++) queue[i] = i;
-    while (slots && pfd && queue && (next < queued || running > 0)) {
-        for (int k = 0; k < o->jobs && next < queued && !golden_interrupted; k++) {
-            if (slots[k].pid) continue;
+    void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);   /* a dead worker's pipe is an error, not a signal */
+    while (ws && pfd && queue && (next < queued || running > 0)) {
+        for (int k = 0; k < nw && next < queued && !golden_interrupted; k++) {
+            if (ws[k].test >= 0) continue;
             Test *t = &tests[queue[next]];
-            if (spawn(run, t, &slots[k])) { slots[k].test = queue[next++]; running++; continue; }
+            if (worker_assign(run, ws, nw, k, queue[next], t->path)) { next++; running++; continue; }
             t->status = -1;   /* could not start: judged at once */
             next++;
             if (done(t, ctx)) queue[queued++] = (int)(t - tests);
         }
         double now = now_sec(), wait = 1.0;
-        bool reaping = false;
-        for (int k = 0; k < o->jobs; k++) {
-            Slot *s = &slots[k];
-            pfd[2 * k] = (struct pollfd){ .fd = s->pid ? s->fd[0] : -1, .events = POLLIN };
-            pfd[2 * k + 1] = (struct pollfd){ .fd = s->pid ? s->fd[1] : -1, .events = POLLIN };
-            /* the pidfd only once the pipes are done: it is readable from exit until the wait */
-            bool piped = s->fd[0] >= 0 || s->fd[1] >= 0;
-            pfd[2 * o->jobs + k] = (struct pollfd){ .fd = s->pid && !piped ? s->pidfd : -1, .events = POLLIN };
-            if (!s->pid) continue;
-            double left = s->start + o->timeout - now;
-            if (left < wait) wait = left;
-            if (!piped && s->pidfd < 0) reaping = true;
+        for (int k = 0; k < nw; k++) {
+            Worker *w = &ws[k];
+            bool busy = w->test >= 0;
+            pfd[3 * k] = (struct pollfd){ .fd = busy ? w->fd[0] : -1, .events = POLLIN };
+            pfd[3 * k + 1] = (struct pollfd){ .fd = busy ? w->fd[1] : -1, .events = POLLIN };
+            pfd[3 * k + 2] = (struct pollfd){ .fd = busy ? w->ctl : -1, .events = POLLIN };
+            double left = w->start + o->timeout - now;
+            if (busy && left < wait) wait = left;
         }
-        if (reaping) wait = 0.001;   /* its pipes are closed and there is no pidfd: poll for its exit */
         if (wait < 0) wait = 0;
-        int r = poll(pfd, 3 * (nfds_t)o->jobs, (int)(wait * 1000) + 1);
+        int r = poll(pfd, 3 * (nfds_t)nw, (int)(wait * 1000) + 1);
         if (r < 0 && errno != EINTR) break;
         now = now_sec();
-        for (int k = 0; k < o->jobs; k++) {
-            Slot *s = &slots[k];
-            if (!s->pid) continue;
-            Test *t = &tests[s->test];
-            if (r > 0) drain(s, t, &pfd[2 * k]);
-            if (!s->killed && (golden_interrupted || now - s->start > o->timeout)) {
-                kill_slot(s);
+        for (int k = 0; k < nw; k++) {
+            Worker *w = &ws[k];
+            if (w->test < 0) continue;
+            Test *t = &tests[w->test];
+            if (r > 0) drain(w, t, false);
+            int32_t code;
+            if (!golden_interrupted && now - w->start <= o->timeout) {
+                if (r <= 0 || !(pfd[3 * k + 2].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+                if (read_full(w->ctl, &code, sizeof code)) {   /* finished, and the worker lives on */
+                    drain(w, t, true);
+                    t->status = (code & 0xff) << 8;   /* as waitpid reports an exit with this code */
+                } else {
+                    t->status = worker_bury(w, t);   /* it died with the test: a crash or an exit */
+                }
+            } else {
+                w->killed = true;
                 t->timed_out = !golden_interrupted;
+                t->status = worker_bury(w, t);
             }
-            if (s->fd[0] >= 0 || s->fd[1] >= 0) continue;
-            int status = 0;
-            pid_t w = waitpid(s->pid, &status, s->killed ? 0 : WNOHANG);
-            if (w == 0 || (w < 0 && errno == EINTR)) continue;
-            t->status = w < 0 ? -1 : status;
-            t->seconds = now - s->start;
-            s->pid = 0;
-            if (s->pidfd >= 0) close(s->pidfd);
-            if (!golden_interrupted && done(t, ctx) && queued < n * (MAX_ROUNDS + 1)) queue[queued++] = (int)(t - tests);
+            t->seconds = now - w->start;
+            w->test = -1;
             running--;
+            if (!golden_interrupted && done(t, ctx) && queued < n * (MAX_ROUNDS + 1)) queue[queued++] = (int)(t - tests);
         }
         if (golden_interrupted && running == 0) break;
     }
-    bool ok = slots && pfd && queue && !golden_interrupted;
-    if (!slots || !pfd || !queue) fprintf(stderr, "tl --test: out of memory\n");
+    for (int k = 0; ws && k < nw; k++) {   /* idle workers see their command pipe end and exit */
+        if (!ws[k].pid) continue;
+        worker_close(&ws[k]);
+        while (waitpid(ws[k].pid, NULL, 0) < 0 && errno == EINTR) {}
+    }
+    signal(SIGPIPE, old_pipe);
+    bool ok = ws && pfd && queue && !golden_interrupted;
+    if (!ws || !pfd || !queue) fprintf(stderr, "tl --test: out of memory\n");
     free(queue);
-    free(slots);
+    free(ws);
     free(pfd);
     return ok;
 }

@@ -6,8 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "format.h"
 #include "golden.h"
 #include "interp.h"
+#include "ops.h"
 #include "shell.h"
 
 #define TL_VERSION "0.1.0"
@@ -179,9 +181,17 @@ static int tl_main(int argc, char **argv)
     return finish(I, run_script(I, src));
 }
 
-/* What each `tl --test` child runs: the script, as `tl --mark-statements SCRIPT`. */
+/* What a `tl --test` worker runs for each test: the script, as `tl --mark-statements SCRIPT` would
+   in a new process. A worker runs many tests, so first the process-wide settings a previous test
+   may have changed go back to their defaults: threads, the random seed, print options, Ctrl-C,
+   storage numbers. */
 static int run_test_script(const char *script)
 {
+    tl_set_threads(0);
+    tl_seed(0);
+    tl_printopts_default(&tl_print_options);
+    tl_interrupt_flag = 0;
+    tl_storage_restart_ids();
     char *args[] = { "tl", "--mark-statements", (char *)script, NULL };
     return tl_main(3, args);
 }

@@ -85,7 +85,7 @@ static int default_threads(void)
 
 void tl_set_threads(int n)
 {
-    if (n < 1) n = 1;
+    if (n < 1) n = 0;
     if (n > MAX_THREADS) n = MAX_THREADS;
     __atomic_store_n(&nthreads_wanted, n, __ATOMIC_RELAXED);
 }

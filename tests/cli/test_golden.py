@@ -134,6 +134,21 @@ try:
     st, out, _ = run("u/both.tl")
     check("both_forms_refused", st == 1 and "keep one form" in out, out)
 
+    # one worker runs the tests of -j 1 one after another: what a test changes in the process
+    # (threads, seed, print options, storage numbers) must not reach the next test, and a test
+    # after one that timed out (its worker killed) runs in a new worker
+    write("w/a_changes.tl", "threads(1)\nseed(7)\nprintopts(precision=2)\nx = [1.0, 2.0]\ny = x + 1\n")
+    fresh = "print(threads())\nprint(rand(2))\nprint([1.0 / 3])\nx = [1, 2]\ninfo(x)\n"
+    write("w/b_fresh.tl", fresh)
+    alone = subprocess.run([tl, os.path.join(work, "w/b_fresh.tl")], capture_output=True, text=True, cwd=work)
+    write("w/b_fresh.out", alone.stdout)
+    write("w/c_hang.tl", "while true {}\n")
+    write("w/d_after.tl", fresh)
+    write("w/d_after.out", alone.stdout)
+    st, out, _ = run("-j", "1", "--timeout", "1", "w")
+    check("fresh_process_state_per_test", alone.returncode == 0 and "heap#" in alone.stdout and out.endswith("3 passed, 1 failed\n")
+          and "FAIL w/c_hang.tl: timed out" in out and "w/b_fresh" not in out and "w/d_after" not in out, out + alone.stdout)
+
     # a synthetic 1,000-test suite runs and passes (its speed is measured by tests/bench/bench_golden.sh)
     for i in range(1000):
         write(f"big/t{i:04}.tl", f"x = {i}\nx * 2\n#> {2 * i}\n")
