@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/kern.h"
 #include "order.h"
 
 /* The bit layout of a real dtype's keys: sign bit, exponent and mantissa masks (floats), width. */
@@ -231,6 +232,22 @@ static tl_tensor *scratch(size_t n)
         if (src != a) memcpy(a, src, sizeof(T) * (size_t)n);                                          \
         if (isrc && isrc != ia) memcpy(ia, isrc, sizeof(int64_t) * (size_t)n);                        \
     }                                                                                                 \
+    /* The buckets of an MSD pass, each finished LSD in a (keys in b as scratch) on digits dig. */  \
+    typedef struct {                                                                                  \
+        T *a, *b;                                                                                     \
+        int64_t *ia, *ib;                                                                             \
+        const int64_t *start;                                                                         \
+        const int *dig;                                                                               \
+        int nd;                                                                                       \
+    } buckets_##T;                                                                                    \
+    /* Sorts bucket c (a task: buckets are disjoint, so threads may share them out). */              \
+    static int bucket_task_##T(void *ctx, int64_t c)                                                  \
+    {                                                                                                 \
+        const buckets_##T *k = ctx;                                                                   \
+        int64_t lo = k->start[c], m = k->start[c + 1] - lo;                                           \
+        if (m > 1) lsd_##T(k->a + lo, k->b + lo, k->ia ? k->ia + lo : NULL, k->ib ? k->ib + lo : NULL, m, k->dig, k->nd); \
+        return 0;                                                                                     \
+    }                                                                                                 \
     static int radix_##T(T *keys, int64_t n, int64_t *idx)                                           \
     {                                                                                                 \
         enum { P = (8 * (int)sizeof(T) + BITS - 1) / BITS, B = 1 << BITS };                           \
@@ -260,9 +277,11 @@ static tl_tensor *scratch(size_t n)
                 tmp[p] = keys[i];                                                                     \
                 if (idx) itmp[p] = idx[i];                                                            \
             }                                                                                         \
-            for (int c = 0; c < B; c++) {   /* each bucket: LSD in tmp, keys as scratch */            \
-                int64_t lo = start[c], m = start[c + 1] - lo;                                         \
-                if (m > 1) lsd_##T(tmp + lo, keys + lo, idx ? itmp + lo : NULL, idx ? idx + lo : NULL, m, dig, nd - 1); \
+            buckets_##T bk = { tmp, keys, itmp, idx, start, dig, nd - 1 };                            \
+            if (tl_threads_for(n) > 1) {                                                              \
+                tl_parallel_for(B, bucket_task_##T, &bk);                                             \
+            } else {                                                                                  \
+                for (int c = 0; c < B; c++) bucket_task_##T(&bk, c);                                  \
             }                                                                                         \
             memcpy(keys, tmp, sizeof(T) * (size_t)n);                                                 \
             if (idx) memcpy(idx, itmp, sizeof(int64_t) * (size_t)n);                                  \
