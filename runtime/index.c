@@ -503,8 +503,75 @@ static int prepare(index_plan *p, adv_geometry *g, int64_t **advoff, const tl_te
     return 1;
 }
 
+/* Appends one axis (dim, stride) to a view's geometry; -1 past TL_MAXDIM (build_view's error). */
+static int basic_axis(int *vndim, int64_t *vshape, int64_t *vstrides, int64_t dim, int64_t stride)
+{
+    if (*vndim == TL_MAXDIM) {
+        tl_seterr(ShapeError, "too many dimensions: indexing gives more than %d", TL_MAXDIM);
+        return -1;
+    }
+    vshape[*vndim] = dim;
+    vstrides[*vndim] = stride;
+    (*vndim)++;
+    return 0;
+}
+
+/* a[items] when every item is basic (integers, slices, none, ...): the view's geometry
+   computed straight from the items, with build_plan's and build_view's checks in their
+   order and their messages, but no plan (a[:, 3] in a loop is a header and nothing else). */
+static tl_tensor *basic_view(const tl_tensor *a, int n, const tl_index_item *items)
+{
+    int used = 0, ellipses = 0;
+    for (int k = 0; k < n; k++) {
+        if (items[k].kind == TL_IDX_ELLIPSIS && ++ellipses > 1) {
+            tl_seterr(IndexError, "an index can only have a single ellipsis ('...')");
+            return NULL;
+        }
+        used += item_width(&items[k]);
+    }
+    if (used > a->ndim) {
+        tl_seterr(IndexError, "too many indices for tensor: tensor is %d-dimensional, but %d were indexed", a->ndim, used);
+        return NULL;
+    }
+    int vndim = 0, axis = 0;
+    int64_t vshape[TL_MAXDIM], vstrides[TL_MAXDIM], voffset = a->offset;
+    for (int k = 0; k <= n; k++) {
+        const tl_index_item *it = &items[k < n ? k : 0];
+        /* whole axes: an ellipsis's, or (k == n) the unindexed trailing ones */
+        int whole = k == n ? a->ndim - axis : it->kind == TL_IDX_ELLIPSIS ? a->ndim - used : 0;
+        for (int e = 0; e < whole; e++, axis++)
+            if (basic_axis(&vndim, vshape, vstrides, a->shape[axis], a->strides[axis]) < 0) return NULL;
+        if (k == n || it->kind == TL_IDX_ELLIPSIS) continue;
+        if (it->kind == TL_IDX_NEWAXIS) {
+            if (basic_axis(&vndim, vshape, vstrides, 1, 0) < 0) return NULL;
+        } else if (it->kind == TL_IDX_INT) {
+            int64_t j;
+            if (check_index(it->i, axis, a->shape[axis], &j) < 0) return NULL;
+            voffset += j * a->strides[axis++];
+        } else {
+            int64_t start = it->start, stop = it->stop, step = it->step, stride = a->strides[axis];
+            int64_t len = tl_slice_indices(a->shape[axis++], &start, &stop, &step, it->has_start, it->has_stop);
+            if (len < 0) return NULL;
+            if (len > 0) voffset += start * stride;
+            int64_t stepped;
+            if (!__builtin_mul_overflow(stride, step, &stepped)) stride = stepped;
+            else if (len > 1) {
+                tl_seterr(ValueError, "slice step %lld overflows the stride", (long long)step);
+                return NULL;
+            }
+            if (basic_axis(&vndim, vshape, vstrides, len, stride) < 0) return NULL;
+        }
+    }
+    tl_tensor *v = tl_tensor_view_of(a->storage, a->dtype, vndim, vshape, vstrides, voffset);
+    if (v) v->readonly = v->readonly || a->readonly;
+    return v;
+}
+
 tl_tensor *tl_index_get(const tl_tensor *a, int n, const tl_index_item *items)
 {
+    bool basic = n <= 2 * TL_MAXDIM;   /* more items than that: the plan reports "too many indices" */
+    for (int k = 0; k < n && basic; k++) basic = items[k].kind != TL_IDX_TENSOR;
+    if (basic) return basic_view(a, n, items);
     index_plan *p = malloc(sizeof *p);
     adv_geometry g;
     int64_t *advoff;
