@@ -783,8 +783,9 @@ static const Value *operand_place(Ctx *C, const Node *n, Value *k)
 /* for i in range(...) { x = a OP b } (SPEC_ASSIGN_ARITH): the slots are found once, as
    no such statement can move them (frames never grow, and the global table grows only
    when new text is resolved, which an operator cannot cause); each iteration reads the
-   two numbers and stores the result, and anything not a quick f64/i64 case runs the
-   statement through exec. */
+   two numbers and stores the result; x = x OP y over tensors goes straight to
+   arith_tensor_over (update_in_place's case), and anything else runs the statement
+   through exec. */
 static Exec exec_for_range_arith(Ctx *C, Node *n, Node *body, int64_t start, int64_t step, uint64_t count)
 {
     const Node *rhs = body->b;
@@ -799,6 +800,11 @@ static Exec exec_for_range_arith(Ctx *C, Node *n, Node *body, int64_t start, int
         if (a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(op, a, b, &v)) {
             store_slot(target, v);
             continue;
+        }
+        if (pa == target && a.kind == V_TENSOR && b.kind == V_TENSOR) {   /* x = x OP y: update_in_place's case */
+            int over = arith_tensor_over(C->I, op, a.as.t, b.as.t, rhs->at, 1);
+            if (over > 0) continue;
+            if (over < 0) return X_ERROR;
         }
         if (exec(C, body) != X_NORMAL) return X_ERROR;   /* an assignment either runs or fails */
     }
