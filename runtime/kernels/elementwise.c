@@ -290,8 +290,6 @@ static int prepare_operands(tl_binop op, tl_dtype cdt, const tl_tensor *a, const
    in f32 and round once. bf16 widens with a shift, so only its unary
    functions (which gain the SIMD f32 versions) take this path. */
 
-#define HALF_VIA_F32_MIN 4096
-
 /* t in dtype d (rounded there first), then widened to f32. */
 static tl_tensor *half_to_f32(const tl_tensor *t, tl_dtype d)
 {
@@ -411,7 +409,7 @@ tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dty
         tl_tensor *r = scalar_power(a, b, cdt, &done);
         if (done) return r;
     }
-    if (cdt == TL_F16 && (tl_tensor_size(a) >= HALF_VIA_F32_MIN || tl_tensor_size(b) >= HALF_VIA_F32_MIN))
+    if (cdt == TL_F16 && (tl_tensor_size(a) >= TL_HALF_VIA_F32_MIN || tl_tensor_size(b) >= TL_HALF_VIA_F32_MIN))
         return binary_via_f32(op, a, b, cdt);
     int64_t n = small_direct_count(op, cdt, a, b);
     if (n >= 0) {
@@ -523,7 +521,7 @@ int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_ten
         return -1;
     }
     bool fast_power = op == TL_POW && tl_is_float(cdt) && tl_tensor_size(b) == 1;
-    if ((cdt == TL_F16 && tl_tensor_size(out) >= HALF_VIA_F32_MIN) || fast_power) {
+    if ((cdt == TL_F16 && tl_tensor_size(out) >= TL_HALF_VIA_F32_MIN) || fast_power) {
         tl_tensor *tmp = fast_power ? tl_binary(op, a, b, dt) : binary_via_f32(op, a, b, cdt);
         int rc = tmp ? tl_assign(out, tmp) : -1;
         if (tmp) tl_tensor_release(tmp);
@@ -562,7 +560,7 @@ tl_tensor *tl_unary(tl_unop op, const tl_tensor *a)
         tl_seterr(TypeError, "%s is not supported for dtype %s", tl_unop_name(op), tl_dtype_name(a->dtype));
         return NULL;
     }
-    if (tl_is_half(cdt) && tl_tensor_size(a) >= HALF_VIA_F32_MIN && tl_unary_loop(op, TL_F32)) {
+    if (tl_is_half(cdt) && tl_tensor_size(a) >= TL_HALF_VIA_F32_MIN && tl_unary_loop(op, TL_F32)) {
         tl_tensor *w = half_to_f32(a, cdt), *r = w ? tl_unary(op, w) : NULL;
         if (w) tl_tensor_release(w);
         return finish_half(r, tl_unop_result_dtype(op, a->dtype));

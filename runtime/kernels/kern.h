@@ -34,6 +34,10 @@ int tl_kern_run_cost(const tl_iter *it, tl_inner_fn fn, void *aux, int64_t cost)
    2-d transpose of a large enough tensor, setting *rc; false otherwise. */
 bool tl_try_blocked_transpose(const tl_iter *it, tl_dtype dd, tl_dtype sd, int *rc);
 
+/* From this many elements eager f16/bf16 operators widen whole operands to f32
+   and run the f32 loops (elementwise.c; fused programs follow the same rule). */
+#define TL_HALF_VIA_F32_MIN 4096
+
 /* ---- elementwise inner loops (binary_loops.c, unary_loops.c) ----------- */
 /* Inner loop for out = a OP b, all operands already in cdt (output in the
    op's result dtype); NULL when the op has no loop for cdt. */
