@@ -109,7 +109,7 @@ typedef struct Node {
     /* filled by the resolver */
     int depth;              /* frames to walk out (0 = current); -1 = global */
     int slot;
-    struct FusePlan *fuse;  /* N_BINARY rooting a chain of + - * / over names and numbers (fuse.h) */
+    struct FusePlan *fuse;  /* N_BINARY or N_CALL rooting an elementwise tree (fuse.h) */
 } Node;
 
 struct FnDef {

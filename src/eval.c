@@ -414,25 +414,20 @@ static COLD bool eval_binary_general(Ctx *C, Node *n, Value a, Value b, Value *o
     return ok;
 }
 
-/* An operator chain in one pass (fuse.h) over its leaves' current values.
-   1: done; 0: they do not qualify (or a name is undefined: the normal path
-   reports it); -1: error. */
+/* An elementwise expression tree in one pass (fuse.h). 1: done; 0: every
+   leaf is a name or number and none holds a tensor, so evaluate as usual;
+   -1: error. */
 static COLD int eval_fused(Ctx *C, Node *n, Value *out)
 {
     const FusePlan *p = n->fuse;
-    Value leaves[FUSE_MAX_LEAVES];
-    for (int i = 0; i < p->nleaves; i++) {
-        Node *leaf = p->leaves[i];
-        if (leaf->kind == N_NAME) {
-            Value *s = slot_of(C, leaf);
-            if (s->kind == V_UNDEF) return 0;
-            leaves[i] = *s;   /* borrowed: nothing runs that could drop it */
-        } else {
-            leaves[i] = leaf->kind == N_INT ? val_i64(leaf->ival) : val_f64(leaf->fval);
-            leaves[i].weak = true;
-        }
+    if (p->simple) {
+        bool any_tensor = false;
+        for (int i = 0; i < p->n && !any_tensor; i++)
+            if (p->item[i].kind == FI_LEAF && p->item[i].node->kind == N_NAME)
+                any_tensor = slot_of(C, p->item[i].node)->kind == V_TENSOR;
+        if (!any_tensor) return 0;
     }
-    return fuse_eval(C->I, p, leaves, n->at, out);
+    return fuse_eval(C->I, p, eval_cb, C, out) ? 1 : -1;
 }
 
 static COLD bool eval_andor(Ctx *C, Node *n, Value *out)
@@ -455,6 +450,10 @@ static COLD bool eval_cond(Ctx *C, Node *n, Value *out)
 
 static COLD bool eval_call_node(Ctx *C, Node *n, Value *out)
 {
+    if (n->fuse) {
+        int r = eval_fused(C, n, out);
+        if (r != 0) return r > 0;
+    }
     if (n->spec == SPEC_CALL_POSITIONAL && n->a->kind == N_NAME) {
         const Value *s = slot_of(C, n->a);
         if (s->kind == V_FUNC && direct_callable(s->as.fn->def, n)) {

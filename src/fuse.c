@@ -1,96 +1,253 @@
-/* fuse.c — recognizes operator chains at resolve time and runs them through tl_fused_binary */
+/* fuse.c — finds elementwise expression trees at resolve time and runs them through the runtime's fused programs */
 #include <stdlib.h>
 #include <string.h>
 
+#include "arith.h"
 #include "fuse.h"
+#include "registry.h"
 
 /* Below this many elements the operators run one by one: the operands fit in
    cache anyway, and small temporaries are reused in place. */
 #define FUSE_MIN_ELEMENTS 65536
 
-/* True for the operators a chain may hold: + - * /. */
-static bool fusable_op(int op) { return op == TL_ADD || op == TL_SUB || op == TL_MUL || op == TL_DIV; }
-
-static bool is_leaf(const Node *n) { return n->kind == N_NAME || n->kind == N_INT || n->kind == N_FLOAT; }
-
-/* The number of leaves under n when n is a chain of fusable operators over
-   leaves, else -1. */
-static int count_leaves(const Node *n)
+/* The builtins a tree may call: the unary math functions share one C
+   function (keyed by their tag, a tl_unop); where is its own. */
+static const Builtin *where_builtin(void)
 {
-    if (is_leaf(n)) return 1;
-    if (n->kind != N_BINARY || !fusable_op(n->op)) return -1;
-    int a = count_leaves(n->a), b = a < 0 ? -1 : count_leaves(n->b);
-    return b < 0 ? -1 : a + b;
+    static const Builtin *w;
+    if (!w) w = builtin_find("where");
+    return w;
 }
 
-/* Appends n's subtree to p in evaluation order (p->nleaves counts leaves seen
-   so far, `total` is their final number); returns n's register. */
-static int flatten(FusePlan *p, const Node *n, int total)
+static bool is_unary_builtin(const Builtin *b)
 {
-    if (is_leaf(n)) {
-        p->leaves[p->nleaves] = (Node *)n;
-        return p->nleaves++;
+    static const Builtin *exp_row;
+    if (!exp_row) exp_row = builtin_find("exp");
+    return b && exp_row && b->fn == exp_row->fn;
+}
+
+/* True for a call f(x) or where(c, a, b) whose name is a builtin of that kind (a
+   variable may shadow it when the statement runs: checked then). */
+static bool fusable_call(const Node *n)
+{
+    if (n->kind != N_CALL || n->a->kind != N_NAME) return false;
+    for (int i = 0; i < n->n; i++)
+        if (n->names && n->names[i]) return false;
+    const Builtin *b = builtin_find(n->a->name);
+    return (n->n == 1 && is_unary_builtin(b)) || (n->n == 3 && b && b == where_builtin());
+}
+
+bool fuse_is_interior(const Node *n)
+{
+    if (n->kind == N_BINARY) return n->op != OP_MATMUL;
+    if (n->kind == N_UNARY) return n->op == UOP_NEG || n->op == UOP_INVERT;
+    return fusable_call(n);
+}
+
+/* Appends n's tree to p in evaluation order; returns its item, -1 when the tree is too big. */
+static int flatten(FusePlan *p, Node *n)
+{
+    if (p->n >= FUSE_MAX_ITEMS) return -1;
+    FuseItem it = { .kind = FI_LEAF, .node = n };
+    if (fuse_is_interior(n)) {
+        Node *kids[4] = { n->a, n->b };
+        it.nin = 2;
+        it.op = n->op;
+        it.kind = FI_BINARY;
+        if (n->kind == N_UNARY) {
+            it.kind = FI_UNARY;
+            it.nin = 1;
+        } else if (n->kind == N_CALL) {
+            it.kind = FI_CALL;
+            it.nin = 1 + n->n;
+            for (int i = 0; i < n->n; i++) kids[1 + i] = n->list[i];
+        }
+        for (int k = 0; k < it.nin; k++)
+            if ((it.in[k] = flatten(p, kids[k])) < 0) return -1;
+        if (p->n >= FUSE_MAX_ITEMS) return -1;
+        p->nops++;
+    } else {
+        bool literal = n->kind == N_INT || n->kind == N_FLOAT || n->kind == N_TRUE || n->kind == N_FALSE;
+        p->simple = p->simple && (literal || n->kind == N_NAME);
     }
-    int a = flatten(p, n->a, total);
-    int b = flatten(p, n->b, total);
-    p->steps[p->nsteps] = (tl_fused_step){ (tl_binop)n->op, (uint8_t)a, (uint8_t)b };
-    return total + p->nsteps++;
+    p->item[p->n] = it;
+    return p->n++;
 }
 
 FusePlan *fuse_plan_new(const Node *n)
 {
-    if (n->kind != N_BINARY) return NULL;
-    int leaves = count_leaves(n);   /* a chain of k operators has k + 1 leaves */
-    if (leaves < 3 || leaves > FUSE_MAX_LEAVES) return NULL;
+    if (!fuse_is_interior(n) || n->kind == N_UNARY) return NULL;
     FusePlan *p = calloc(1, sizeof *p);
     if (!p) return NULL;
-    flatten(p, n, leaves);
+    p->simple = true;
+    if (flatten(p, (Node *)n) < 0 || p->nops < 2) {
+        free(p);
+        return NULL;
+    }
     return p;
 }
 
-/* True when scalar v can join a chain over tensors of float dtype dt and give
-   what the operators one by one give: weak literals of kind bool, int or float
-   adopt dt (NEP 50); strong or complex scalars change the result dtype. */
-static bool scalar_joins(const Value *v)
+/* ---- running a plan ------------------------------------------------------------ */
+
+/* Each item's value so far: a value (owned; V_UNDEF while it has none) and,
+   when it is part of the fused program, its node there (-1 otherwise). */
+typedef struct Slot { Value v; int node; } Slot;
+
+typedef struct Run {
+    Interp *I;
+    const FusePlan *p;
+    Slot s[FUSE_MAX_ITEMS];
+    tl_fuse_prog prog;
+} Run;
+
+static bool is_tensor_or_number(Value v) { return v.kind == V_TENSOR || v.kind == V_NUM; }
+
+/* Item i's dtype and weakness (a number literal, or computed from literals only). */
+static tl_dtype slot_dtype(const Run *r, int i, bool *weak)
 {
-    return v->kind == V_NUM && v->weak && (v->dtype == TL_BOOL || v->dtype == TL_I64 || v->dtype == TL_F64);
+    const Slot *s = &r->s[i];
+    *weak = s->v.kind == V_NUM && s->v.weak;
+    return s->v.kind != V_UNDEF ? val_dtype(s->v) : r->prog.node[s->node].dtype;
 }
 
-int fuse_eval(Interp *I, const FusePlan *p, const Value *leaves, Span at, Value *out)
+/* Item i as a node of the program (a value becomes a leaf or a scalar); -1 when it cannot be one. */
+static int as_node(Run *r, int i)
 {
-    const tl_tensor *like = NULL;
-    for (int i = 0; i < p->nleaves && !like; i++)
-        if (leaves[i].kind == V_TENSOR) like = leaves[i].as.t;
-    if (!like || (like->dtype != TL_F32 && like->dtype != TL_F64) || tl_tensor_size(like) < FUSE_MIN_ELEMENTS)
-        return 0;
-    tl_fused_operand ops[FUSE_MAX_LEAVES];
-    bool tensor_valued[FUSE_MAX_LEAVES + TL_FUSED_MAX_STEPS];
-    for (int i = 0; i < p->nleaves; i++) {
-        const Value *v = &leaves[i];
-        tensor_valued[i] = v->kind == V_TENSOR;
-        if (v->kind == V_TENSOR) {
-            const tl_tensor *t = v->as.t;
-            if (t->dtype != like->dtype || t->ndim != like->ndim || !tl_is_contiguous(t)) return 0;
-            for (int d = 0; d < t->ndim; d++)
-                if (t->shape[d] != like->shape[d]) return 0;   /* broadcasting: the general path */
-            ops[i] = (tl_fused_operand){ .t = t };
-        } else {
-            if (!scalar_joins(v)) return 0;
-            ops[i] = (tl_fused_operand){ .t = NULL, .dtype = (tl_dtype)v->dtype };
-            memcpy(ops[i].bytes, v->as.num.bytes, tl_dtype_size((tl_dtype)v->dtype));
+    Slot *s = &r->s[i];
+    if (s->node >= 0) return s->node;
+    if (s->v.kind == V_TENSOR) s->node = tl_fuse_leaf(&r->prog, s->v.as.t);
+    else if (s->v.kind == V_NUM) s->node = tl_fuse_scalar(&r->prog, (tl_dtype)s->v.dtype, s->v.as.num.bytes);
+    return s->node;
+}
+
+/* Computes item i one operator at a time from its operands' values (forcing
+   fused operands first): what the evaluator does without fusion. */
+static bool force(Run *r, int i)
+{
+    Slot *s = &r->s[i];
+    if (s->v.kind != V_UNDEF) return true;
+    const FuseItem *it = &r->p->item[i];
+    for (int k = 0; k < it->nin; k++)
+        if (!force(r, it->in[k])) return false;
+    Value a = r->s[it->in[0]].v;
+    Span at = it->node->at;
+    switch (it->kind) {
+    case FI_BINARY: return arith_binary(r->I, it->op, a, r->s[it->in[1]].v, at, &s->v);
+    case FI_UNARY: return arith_unary(r->I, (UnaryOp)it->op, a, at, &s->v);
+    default: {
+        Value args[3];
+        for (int k = 1; k < it->nin; k++) args[k - 1] = r->s[it->in[k]].v;
+        return interp_call(r->I, a, it->nin - 1, args, at, &s->v);
+    }
+    }
+}
+
+/* The fused node for binary item i, or -1 (not fusable: compute it eagerly);
+   -2 when the operands' dtypes are an error (reported). */
+static int binary_node(Run *r, int i)
+{
+    const FuseItem *it = &r->p->item[i];
+    int a = it->in[0], b = it->in[1];
+    if (!is_tensor_or_number(r->s[a].v) && r->s[a].node < 0) return -1;
+    if (!is_tensor_or_number(r->s[b].v) && r->s[b].node < 0) return -1;
+    if (r->s[a].v.kind == V_NUM && r->s[b].v.kind == V_NUM) return -1;   /* numbers: numpy's scalar arithmetic */
+    bool wa, wb;
+    tl_dtype da = slot_dtype(r, a, &wa), db = slot_dtype(r, b, &wb), dt;
+    const void *lit = wa && !wb ? r->s[a].v.as.num.bytes : wb && !wa ? r->s[b].v.as.num.bytes : NULL;
+    if (tl_binop_dtype((tl_binop)it->op, da, wa, db, wb, lit, &dt) < 0) {
+        interp_error_rt(r->I, it->node->at);
+        return -2;
+    }
+    int na = as_node(r, a), nb = na < 0 ? -1 : as_node(r, b);
+    return nb < 0 ? -1 : tl_fuse_binary(&r->prog, (tl_binop)it->op, dt, na, nb);
+}
+
+/* The fused node for unary item i (- or ~ of a tensor), or -1. */
+static int unary_node(Run *r, int i)
+{
+    const FuseItem *it = &r->p->item[i];
+    int a = it->in[0];
+    if (r->s[a].v.kind != V_TENSOR && r->s[a].node < 0) return -1;
+    bool weak;
+    tl_dtype d = slot_dtype(r, a, &weak);
+    bool refused = it->op == UOP_NEG ? d == TL_BOOL : (tl_is_float(d) || tl_is_complex(d));   /* arith_unary's errors */
+    int na = refused ? -1 : as_node(r, a);
+    return na < 0 ? -1 : tl_fuse_unary(&r->prog, it->op == UOP_NEG ? TL_NEG : TL_NOT, na);
+}
+
+/* The fused node for call item i (a unary builtin or where over tensors), or -1. */
+static int call_node(Run *r, int i)
+{
+    const FuseItem *it = &r->p->item[i];
+    Value f = r->s[it->in[0]].v;
+    if (f.kind != V_BUILTIN) return -1;
+    for (int k = 1; k < it->nin; k++)
+        if (!is_tensor_or_number(r->s[it->in[k]].v) && r->s[it->in[k]].node < 0) return -1;
+    if (it->nin == 2) {
+        int x = it->in[1];
+        if (!is_unary_builtin(f.as.bi) || r->s[x].v.kind == V_NUM) return -1;
+        int nx = as_node(r, x);
+        return nx < 0 ? -1 : tl_fuse_unary(&r->prog, (tl_unop)f.as.bi->tag, nx);
+    }
+    if (f.as.bi != where_builtin()) return -1;
+    int c = it->in[1], a = it->in[2], b = it->in[3];
+    bool wa, wb;
+    tl_dtype da = slot_dtype(r, a, &wa), db = slot_dtype(r, b, &wb), dt;
+    if (wa && wb) return -1;   /* where's dtype of two literals: the builtin's own rule */
+    if (!wa && !wb) dt = tl_promote(da, db);
+    else if (tl_binop_dtype(TL_MINIMUM, wa ? db : da, false, wa ? da : db, true,
+                            (wa ? r->s[a].v : r->s[b].v).as.num.bytes, &dt) < 0)
+        return -1;   /* the builtin reports it */
+    int nc = as_node(r, c), na = nc < 0 ? -1 : as_node(r, a), nb = na < 0 ? -1 : as_node(r, b);
+    return nb < 0 ? -1 : tl_fuse_where(&r->prog, dt, nc, na, nb);
+}
+
+/* Runs the program for root item i when it is big and has two operators; else forces it. */
+static bool finish(Run *r, int i, Value *out)
+{
+    Slot *s = &r->s[i];
+    if (s->v.kind == V_UNDEF) {
+        const tl_fuse_node *n = &r->prog.node[s->node];
+        int64_t size = 1, ops = 0;
+        for (int d = 0; d < n->ndim; d++) size *= n->shape[d];
+        for (int k = 0; k < r->prog.n; k++) ops += r->prog.node[k].kind != TL_FUSE_LEAF && r->prog.node[k].kind != TL_FUSE_SCALAR;
+        tl_tensor *t = NULL;
+        int rc = size >= FUSE_MIN_ELEMENTS && ops >= 2 ? tl_fuse_run(&r->prog, 1, &s->node, &t) : 0;
+        if (rc < 0) return interp_error_rt(r->I, r->p->item[i].node->at);
+        if (rc > 0) s->v = val_from_tensor(t);
+        else if (!force(r, i)) return false;
+    }
+    *out = s->v;
+    s->v = (Value){ .kind = V_UNDEF };
+    return true;
+}
+
+bool fuse_eval(Interp *I, const FusePlan *p, bool (*eval_leaf)(void *ctx, Node *n, Value *out), void *ctx,
+               Value *out)
+{
+    Run *r = malloc(sizeof *r);
+    if (!r) return interp_error(I, p->item[p->n - 1].node->at, MemoryError, "out of memory");
+    r->I = I;
+    r->p = p;
+    tl_fuse_init(&r->prog);
+    bool ok = true;
+    int i = 0;
+    for (; i < p->n && ok; i++) {
+        const FuseItem *it = &p->item[i];
+        Slot *s = &r->s[i];
+        s->v = (Value){ .kind = V_UNDEF };
+        s->node = -1;
+        if (it->kind == FI_LEAF) {
+            ok = eval_leaf(ctx, it->node, &s->v);
+            continue;
         }
+        int node = it->kind == FI_BINARY ? binary_node(r, i) : it->kind == FI_UNARY ? unary_node(r, i) : call_node(r, i);
+        if (node == -2) ok = false;
+        else if (node >= 0) s->node = node;
+        else ok = force(r, i);
     }
-    /* two literals meet in the literal's own dtype (2 * 0.1 in f64), not in the
-       tensors' dtype, so a step over two scalars is left to the general path */
-    for (int s = 0; s < p->nsteps; s++) {
-        tensor_valued[p->nleaves + s] = tensor_valued[p->steps[s].a] || tensor_valued[p->steps[s].b];
-        if (!tensor_valued[p->nleaves + s]) return 0;
-    }
-    tl_tensor *r = tl_fused_binary(like->dtype, p->nleaves, ops, p->nsteps, p->steps);
-    if (!r) {
-        interp_error_rt(I, at);
-        return -1;
-    }
-    *out = val_from_tensor(r);
-    return 1;
+    if (ok) ok = finish(r, p->n - 1, out);
+    for (int k = 0; k < i; k++) val_release(r->s[k].v);
+    free(r);
+    return ok;
 }

@@ -1,27 +1,42 @@
-/* fuse.h — chains of elementwise operators evaluated in one pass (a*b + c*d - e) */
+/* fuse.h — a statement's elementwise expression tree run as one fused program (runtime/fusion.h) */
 #ifndef TL_FUSE_H
 #define TL_FUSE_H
 
 #include "interp.h"
-#include "ops.h"
+#include "fusion.h"
 
-/* The flattened form of a tree of + - * / whose leaves are names and number
-   literals (evaluating them has no side effects, so they can all be read
-   before any operator runs). Register k < nleaves is leaves[k]; register
-   nleaves + s is step s's result. */
-#define FUSE_MAX_LEAVES (TL_FUSED_MAX_STEPS + 1)
+/* The tree under a node the resolver gave a plan, flattened in evaluation
+   order. Interior items are the fusable operators: binary operators but @,
+   unary - and ~, calls of a unary math builtin with one argument or of
+   where(c, a, b) (a callee is an item of its own, evaluated first as eager
+   does, and checked to be that builtin when the statement runs). Every other
+   node is a leaf, evaluated as usual. */
+#define FUSE_MAX_ITEMS 64
+typedef enum FuseItemKind { FI_LEAF, FI_BINARY, FI_UNARY, FI_CALL } FuseItemKind;
+typedef struct FuseItem {
+    uint8_t kind;
+    int op;          /* FI_BINARY: tl_binop; FI_UNARY: UnaryOp */
+    int nin;         /* FI_CALL: callee and its arguments */
+    int in[4];       /* earlier items */
+    Node *node;      /* the leaf, or the operator's node (its span) */
+} FuseItem;
 typedef struct FusePlan {
-    int nleaves, nsteps;
-    Node *leaves[FUSE_MAX_LEAVES];
-    tl_fused_step steps[TL_FUSED_MAX_STEPS];
+    int n, nops;
+    bool simple;     /* every leaf is a name or a number literal (the quick no-tensor check applies) */
+    FuseItem item[FUSE_MAX_ITEMS];
 } FusePlan;
 
-/* The plan for a binary node rooting such a tree with at least two operators;
-   NULL when n is not one (or out of memory). Free with free(). */
+/* True when n is an operator a plan's tree runs fused (not a leaf). */
+bool fuse_is_interior(const Node *n);
+/* The plan for a tree rooted at n with at least two fusable operators; NULL
+   when n roots none (or out of memory). Free with free(). */
 FusePlan *fuse_plan_new(const Node *n);
-/* Runs plan p over the leaves' current values (borrowed). 1: done, *out set;
-   0: these values do not qualify (small, mixed dtypes or shapes, strided,
-   strong scalars...), so evaluate the tree normally; -1: error reported at at. */
-int fuse_eval(Interp *I, const FusePlan *p, const Value *leaves, Span at, Value *out);
+/* Evaluates plan p: leaves through eval_leaf (in eager's order), then the
+   operators, fused when the values qualify (tensors of at least 65536
+   elements, operators a fused program runs as eager would), else one at a
+   time from the values already computed. True with *out set; false with the
+   error reported. */
+bool fuse_eval(Interp *I, const FusePlan *p, bool (*eval_leaf)(void *ctx, Node *n, Value *out), void *ctx,
+               Value *out);
 
 #endif

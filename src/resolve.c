@@ -18,7 +18,7 @@ typedef struct Scope {
 typedef struct Resolver {
     Interp *I;
     bool ok;
-    bool in_chain;   /* inside an operator chain whose root has a fuse plan */
+    bool in_chain;   /* inside an elementwise tree whose root has a fuse plan (fuse.h) */
 } Resolver;
 
 static int scope_find(const Scope *s, const char *name)
@@ -158,6 +158,12 @@ static void resolve_fn(Resolver *R, Scope *outer, FnDef *fn)
 static void resolve_node(Resolver *R, Scope *s, Node *n)
 {
     if (!n || !R->ok) return;
+    if (R->in_chain && !fuse_is_interior(n)) {   /* a leaf of a fused tree may root a tree of its own */
+        R->in_chain = false;
+        resolve_node(R, s, n);
+        R->in_chain = true;
+        return;
+    }
     switch (n->kind) {
     case N_NAME: bind_name(R, s, n, n->name); return;
     case N_FOR: case N_TRY: bind_name(R, s, n, n->name); break;
@@ -167,12 +173,14 @@ static void resolve_node(Resolver *R, Scope *s, Node *n)
         resolve_fn(R, s, n->fn);
         return;
     case N_ATTR: case N_METHOD: bind_name(R, s, n, n->name); break;  /* a.f(x) is f(a, x) */
-    case N_BINARY:
+    case N_BINARY: case N_CALL:
         if (!R->in_chain && (n->fuse || (n->fuse = fuse_plan_new(n)) != NULL)) {
-            R->in_chain = true;   /* only the chain's root carries the plan */
+            R->in_chain = true;   /* only the tree's root carries the plan (leaves below may root their own) */
             resolve_node(R, s, n->a);
             resolve_node(R, s, n->b);
+            for (int i = 0; i < n->n; i++) resolve_node(R, s, n->list[i]);
             R->in_chain = false;
+            specialize(n);
             return;
         }
         break;

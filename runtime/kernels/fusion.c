@@ -17,7 +17,6 @@
    prefetchers, which ramp up afresh on every run of each input; 16384 (64 KiB
    of f32 per buffer, living in L2) measured 2x faster than 1024. */
 #define FUSE_BLOCK 16384
-#define FUSE_TEMPS 3   /* operand conversion buffers: where's three operands */
 
 typedef struct fuse_job {
     const tl_fuse_prog *p;
@@ -38,6 +37,8 @@ typedef struct fuse_job {
     const int *roots;
     char *odata[TL_FUSE_MAX_NODES];
     bool stream;
+    int ntemps;                               /* operand conversion buffers the nodes need */
+    int64_t next_block;                       /* the next block a task takes (atomic) */
 } fuse_job;
 
 /* Copies n elements of `item` bytes from src (byte stride s, possibly 0) to contiguous dst. */
@@ -221,20 +222,46 @@ static void run_block(const fuse_job *j, char *scratch, int64_t off, int64_t len
     }
 }
 
-/* One task: one block, with its own scratch buffers. */
+/* One task per thread: takes blocks in turn until none is left, with one
+   set of scratch buffers (a set per block would keep freed buffers resident
+   in every thread's malloc arena: memory beyond the outputs). */
 static int fuse_task(void *ctx, int64_t task)
 {
-    const fuse_job *j = ctx;
-    size_t bytes = (size_t)(j->nbufs + FUSE_TEMPS) * j->bufbytes;
-    char *scratch = aligned_alloc(64, bytes);
-    if (!scratch) {
+    (void)task;
+    fuse_job *j = ctx;
+    size_t bytes = (size_t)(j->nbufs + j->ntemps) * j->bufbytes;
+    char *scratch = bytes ? aligned_alloc(64, bytes) : NULL;
+    if (bytes && !scratch) {
         tl_seterr(MemoryError, "out of memory");
         return -1;
     }
-    int64_t off = task * j->blen, len = j->n - off < j->blen ? j->n - off : j->blen;
-    run_block(j, scratch, off, len);
+    int rc = 0;
+    for (;;) {
+        int64_t b = __atomic_fetch_add(&j->next_block, 1, __ATOMIC_RELAXED);
+        if (b >= j->nblocks) break;
+        int64_t off = b * j->blen, len = j->n - off < j->blen ? j->n - off : j->blen;
+        run_block(j, scratch, off, len);
+        if ((rc = tl_check_interrupt()) < 0) {
+            __atomic_store_n(&j->next_block, j->nblocks, __ATOMIC_RELAXED);   /* the other tasks stop too */
+            break;
+        }
+    }
     free(scratch);
-    return tl_check_interrupt();
+    return rc;
+}
+
+/* Operand conversion buffers node n needs on a block. */
+static int temps_for(const tl_fuse_prog *p, const tl_fuse_node *n)
+{
+    if (n->kind == TL_FUSE_UNARY && n->via_f32) return 3;
+    int t = 0;
+    for (int k = 0; k < 3 && n->in[k] >= 0; k++) {
+        const tl_fuse_node *o = &p->node[n->in[k]];
+        tl_dtype want = n->kind == TL_FUSE_WHERE && k == 0 ? TL_BOOL : n->cdt;
+        bool converts = o->kind != TL_FUSE_SCALAR && o->dtype != want && n->kind != TL_FUSE_CAST && n->kind != TL_FUSE_REDUCE;
+        if (converts) t = k + 1;   /* operand k converts into temp k */
+    }
+    return t;
 }
 
 /* Marks the nodes root needs (in[] point backwards, so one pass from the top). */
@@ -310,6 +337,7 @@ static void plan_nodes(fuse_job *j)
             if (n->in[s] >= 0) last_use[n->in[s]] = k;
         if (tl_dtype_size(n->dtype) > maxitem) maxitem = tl_dtype_size(n->dtype);
         if (tl_dtype_size(n->cdt) > maxitem) maxitem = tl_dtype_size(n->cdt);
+        if (temps_for(p, n) > j->ntemps) j->ntemps = temps_for(p, n);
         j->buf[i] = -1;
         switch (n->kind) {
         case TL_FUSE_BINARY:
@@ -443,7 +471,9 @@ int tl_fuse_run(const tl_fuse_prog *p, int nout, const int *roots, tl_tensor **o
         int64_t bytes = 0;
         for (int k = 0; k < nout; k++) bytes += tl_tensor_size(outs[k]) * (int64_t)tl_dtype_size(outs[k]->dtype);
         j->stream = bytes >= TL_STREAM_BYTES;
-        if (tl_parallel_for(j->nblocks, fuse_task, j) < 0) rc = -1;
+        int64_t ntasks = tl_threads_for(j->n);
+        if (ntasks > j->nblocks) ntasks = j->nblocks;
+        if (tl_parallel_for(ntasks, fuse_task, j) < 0) rc = -1;
     }
     if (rc < 0)
         for (int k = 0; k < nout; k++)
