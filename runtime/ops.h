@@ -112,22 +112,6 @@ tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dty
    (a holds the result), 0 when a cannot be reused (nothing written), -1 when
    the kernel failed (error set). */
 int tl_binary_over(tl_binop op, tl_tensor *a, const tl_tensor *b, tl_dtype dt, int64_t spare);
-/* A chain of + - * / over f32 or f64 operands of one shape, in one pass over
-   memory. Registers: the operands [0, nops), then each step's result in order;
-   a step combines two earlier registers. A scalar operand (t == NULL) is a
-   native-layout value of `dtype`, converted to dt as the unfused operator
-   would. Tensor operands must all have dtype dt, be C-contiguous and share
-   one shape (at least one tensor). The result is the last step's value, with
-   the same bits as running the steps one by one. */
-#define TL_FUSED_MAX_STEPS 8
-#define TL_FUSED_MAX_REGS 24
-typedef struct tl_fused_operand {
-    const tl_tensor *t;        /* a tensor, or NULL for a scalar */
-    tl_dtype dtype;            /* a scalar's dtype */
-    unsigned char bytes[16];   /* a scalar's value */
-} tl_fused_operand;
-typedef struct tl_fused_step { tl_binop op; uint8_t a, b; } tl_fused_step;
-tl_tensor *tl_fused_binary(tl_dtype dt, int nops, const tl_fused_operand *ops, int nsteps, const tl_fused_step *steps);
 /* out = a OP b written into out (shape must be the broadcast shape or out's,
    result cast to out's dtype); gives the no-alias result when out overlaps an input. */
 int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_tensor *b, tl_dtype dt);

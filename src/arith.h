@@ -14,8 +14,8 @@
      touching a reference count.
    - eval.c's exec_opassign: `x += y` on a tensor writes x's own elements,
      result cast to x's dtype (tl_binary_into), as numpy's in-place operators.
-   - fuse.c: a chain of + - * / over large f32/f64 tensors in one pass
-     (tl_fused_binary), running the same loops step by step.
+   - fuse.c: a statement's elementwise tree over large tensors in one pass
+     (runtime/fusion.h), running the same loops block by block.
    Each tensor route runs the loops of kernels/binary_loops.c, so all of them
    give the same bits (tests/unit/test_binops.c checks numbers against
    tensors for every operator and dtype pair). */
