@@ -419,7 +419,8 @@ static COLD bool eval_binary_general(Ctx *C, Node *n, Value a, Value b, Value *o
    -1: error. */
 static COLD int eval_fused(Ctx *C, Node *n, Value *out)
 {
-    const FusePlan *p = n->fuse;
+    FusePlan *p = n->fuse;
+    if (fuse_skip(p)) return 0;
     if (p->simple) {
         bool any_tensor = false;
         for (int i = 0; i < p->n && !any_tensor; i++)

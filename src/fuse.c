@@ -97,7 +97,7 @@ typedef struct Run {
     Interp *I;
     const FusePlan *p;
     Slot s[FUSE_MAX_ITEMS];
-    tl_fuse_prog prog;
+    tl_fuse_prog *prog;   /* made when the first value joins it: numbers alone never need one */
 } Run;
 
 static bool is_tensor_or_number(Value v) { return v.kind == V_TENSOR || v.kind == V_NUM; }
@@ -107,7 +107,7 @@ static tl_dtype slot_dtype(const Run *r, int i, bool *weak)
 {
     const Slot *s = &r->s[i];
     *weak = s->v.kind == V_NUM && s->v.weak;
-    return s->v.kind != V_UNDEF ? val_dtype(s->v) : r->prog.node[s->node].dtype;
+    return s->v.kind != V_UNDEF ? val_dtype(s->v) : r->prog->node[s->node].dtype;
 }
 
 /* Item i as a node of the program (a value becomes a leaf or a scalar); -1 when it cannot be one. */
@@ -115,8 +115,12 @@ static int as_node(Run *r, int i)
 {
     Slot *s = &r->s[i];
     if (s->node >= 0) return s->node;
-    if (s->v.kind == V_TENSOR) s->node = tl_fuse_leaf(&r->prog, s->v.as.t);
-    else if (s->v.kind == V_NUM) s->node = tl_fuse_scalar(&r->prog, (tl_dtype)s->v.dtype, s->v.as.num.bytes);
+    if (!r->prog) {
+        if (!(r->prog = malloc(sizeof *r->prog))) return -1;   /* then computed one operator at a time */
+        tl_fuse_init(r->prog);
+    }
+    if (s->v.kind == V_TENSOR) s->node = tl_fuse_leaf(r->prog, s->v.as.t);
+    else if (s->v.kind == V_NUM) s->node = tl_fuse_scalar(r->prog, (tl_dtype)s->v.dtype, s->v.as.num.bytes);
     return s->node;
 }
 
@@ -132,7 +136,11 @@ static bool force(Run *r, int i)
     Value a = r->s[it->in[0]].v;
     Span at = it->node->at;
     switch (it->kind) {
-    case FI_BINARY: return arith_binary(r->I, it->op, a, r->s[it->in[1]].v, at, &s->v);
+    case FI_BINARY: {
+        Value b = r->s[it->in[1]].v;
+        if (a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(it->op, a, b, &s->v)) return true;
+        return arith_binary(r->I, it->op, a, b, at, &s->v);
+    }
     case FI_UNARY: return arith_unary(r->I, (UnaryOp)it->op, a, at, &s->v);
     default: {
         Value args[3];
@@ -159,7 +167,7 @@ static int binary_node(Run *r, int i)
         return -2;
     }
     int na = as_node(r, a), nb = na < 0 ? -1 : as_node(r, b);
-    return nb < 0 ? -1 : tl_fuse_binary(&r->prog, (tl_binop)it->op, dt, na, nb);
+    return nb < 0 ? -1 : tl_fuse_binary(r->prog, (tl_binop)it->op, dt, na, nb);
 }
 
 /* The fused node for unary item i (- or ~ of a tensor), or -1. */
@@ -172,7 +180,7 @@ static int unary_node(Run *r, int i)
     tl_dtype d = slot_dtype(r, a, &weak);
     bool refused = it->op == UOP_NEG ? d == TL_BOOL : (tl_is_float(d) || tl_is_complex(d));   /* arith_unary's errors */
     int na = refused ? -1 : as_node(r, a);
-    return na < 0 ? -1 : tl_fuse_unary(&r->prog, it->op == UOP_NEG ? TL_NEG : TL_NOT, na);
+    return na < 0 ? -1 : tl_fuse_unary(r->prog, it->op == UOP_NEG ? TL_NEG : TL_NOT, na);
 }
 
 /* The fused node for call item i (a unary builtin or where over tensors), or -1. */
@@ -187,7 +195,7 @@ static int call_node(Run *r, int i)
         int x = it->in[1];
         if (!is_unary_builtin(f.as.bi) || r->s[x].v.kind == V_NUM) return -1;
         int nx = as_node(r, x);
-        return nx < 0 ? -1 : tl_fuse_unary(&r->prog, (tl_unop)f.as.bi->tag, nx);
+        return nx < 0 ? -1 : tl_fuse_unary(r->prog, (tl_unop)f.as.bi->tag, nx);
     }
     if (f.as.bi != where_builtin()) return -1;
     int c = it->in[1], a = it->in[2], b = it->in[3];
@@ -199,7 +207,7 @@ static int call_node(Run *r, int i)
                             (wa ? r->s[a].v : r->s[b].v).as.num.bytes, &dt) < 0)
         return -1;   /* the builtin reports it */
     int nc = as_node(r, c), na = nc < 0 ? -1 : as_node(r, a), nb = na < 0 ? -1 : as_node(r, b);
-    return nb < 0 ? -1 : tl_fuse_where(&r->prog, dt, nc, na, nb);
+    return nb < 0 ? -1 : tl_fuse_where(r->prog, dt, nc, na, nb);
 }
 
 /* Runs the program for root item i when it is big and has two operators; else forces it. */
@@ -207,12 +215,12 @@ static bool finish(Run *r, int i, Value *out)
 {
     Slot *s = &r->s[i];
     if (s->v.kind == V_UNDEF) {
-        const tl_fuse_node *n = &r->prog.node[s->node];
+        const tl_fuse_node *n = &r->prog->node[s->node];
         int64_t size = 1, ops = 0;
         for (int d = 0; d < n->ndim; d++) size *= n->shape[d];
-        for (int k = 0; k < r->prog.n; k++) ops += r->prog.node[k].kind != TL_FUSE_LEAF && r->prog.node[k].kind != TL_FUSE_SCALAR;
+        for (int k = 0; k < r->prog->n; k++) ops += r->prog->node[k].kind != TL_FUSE_LEAF && r->prog->node[k].kind != TL_FUSE_SCALAR;
         tl_tensor *t = NULL;
-        int rc = size >= FUSE_MIN_ELEMENTS && ops >= 2 ? tl_fuse_run(&r->prog, 1, &s->node, &t) : 0;
+        int rc = size >= FUSE_MIN_ELEMENTS && ops >= 2 ? tl_fuse_run(r->prog, 1, &s->node, &t) : 0;
         if (rc < 0) return interp_error_rt(r->I, r->p->item[i].node->at);
         if (rc > 0) s->v = val_from_tensor(t);
         else if (!force(r, i)) return false;
@@ -222,14 +230,13 @@ static bool finish(Run *r, int i, Value *out)
     return true;
 }
 
-bool fuse_eval(Interp *I, const FusePlan *p, bool (*eval_leaf)(void *ctx, Node *n, Value *out), void *ctx,
+bool fuse_eval(Interp *I, FusePlan *p, bool (*eval_leaf)(void *ctx, Node *n, Value *out), void *ctx,
                Value *out)
 {
-    Run *r = malloc(sizeof *r);
-    if (!r) return interp_error(I, p->item[p->n - 1].node->at, MemoryError, "out of memory");
+    Run run, *r = &run;   /* not cleared: each slot is set before it is read */
     r->I = I;
     r->p = p;
-    tl_fuse_init(&r->prog);
+    r->prog = NULL;
     bool ok = true;
     int i = 0;
     for (; i < p->n && ok; i++) {
@@ -247,7 +254,8 @@ bool fuse_eval(Interp *I, const FusePlan *p, bool (*eval_leaf)(void *ctx, Node *
         else ok = force(r, i);
     }
     if (ok) ok = finish(r, p->n - 1, out);
+    p->numbers = ok && !r->prog && out->kind == V_NUM;   /* no value joined a program: numbers only */
     for (int k = 0; k < i; k++) val_release(r->s[k].v);
-    free(r);
+    free(r->prog);
     return ok;
 }

@@ -23,8 +23,14 @@ typedef struct FuseItem {
 typedef struct FusePlan {
     int n, nops;
     bool simple;     /* every leaf is a name or a number literal (the quick no-tensor check applies) */
+    bool numbers;    /* the last run computed numbers only: a scalar loop skips the walk ... */
+    uint8_t skipped; /* ... but looks again every 64th time */
     FuseItem item[FUSE_MAX_ITEMS];
 } FusePlan;
+
+/* True when the evaluator should evaluate p's tree as usual this time: its
+   last run saw no tensor (a scalar loop), and this is not a 64th look. */
+static inline bool fuse_skip(FusePlan *p) { return p->numbers && (++p->skipped & 63) != 0; }
 
 /* True when n is an operator a plan's tree runs fused (not a leaf). */
 bool fuse_is_interior(const Node *n);
@@ -36,7 +42,7 @@ FusePlan *fuse_plan_new(const Node *n);
    elements, operators a fused program runs as eager would), else one at a
    time from the values already computed. True with *out set; false with the
    error reported. */
-bool fuse_eval(Interp *I, const FusePlan *p, bool (*eval_leaf)(void *ctx, Node *n, Value *out), void *ctx,
+bool fuse_eval(Interp *I, FusePlan *p, bool (*eval_leaf)(void *ctx, Node *n, Value *out), void *ctx,
                Value *out);
 
 #endif
