@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "arith.h"
+#include "graph.h"
 #include "ops.h"
 
 bool arith_result_dtype(Interp *I, tl_binop op, Value a, Value b, Span at, tl_dtype *dt)
@@ -92,6 +93,7 @@ static bool tensor_pair_dtype(Interp *I, tl_binop op, Value a, Value b, Span at,
 
 bool arith_binary_reusing(Interp *I, int op, Value a, Value b, Span at, Value *out, int64_t spare)
 {
+    if (__builtin_expect(a.kind == V_TRACE || b.kind == V_TRACE, 0)) return graph_trace_binary(I, op, a, b, at, out);
     if (spare > 0 && a.kind == V_TENSOR && b.kind == V_TENSOR) {
         int rc = arith_tensor_over(I, op, a.as.t, b.as.t, at, spare);
         if (rc < 0) return false;
@@ -175,6 +177,7 @@ bool arith_matmul_in_place(Interp *I, Value xv, Value y, Span at)
 
 bool arith_unary(Interp *I, UnaryOp op, Value a, Span at, Value *out)
 {
+    if (__builtin_expect(a.kind == V_TRACE, 0)) return graph_trace_unary(I, op, a, at, out);
     if (op == UOP_NOT) {
         bool t;
         if (!val_truthy(a, &t)) return interp_error_rt(I, at);

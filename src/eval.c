@@ -4,6 +4,7 @@
 
 #include "arith.h"
 #include "fuse.h"
+#include "graph.h"
 #include "eval.h"
 #include "ops.h"
 #include "literal.h"
@@ -231,11 +232,14 @@ static bool call_value(Ctx *C, Value fn, CallArgs *a, Value *out)
     bool ok;
     if (fn.kind == V_BUILTIN) {
         a->self = fn.as.bi;
-        ok = fn.as.bi->fn(I, a, out);
+        if (__builtin_expect(graph_tracing != 0, 0) && graph_args_traced(a)) ok = graph_trace_builtin(I, a, out);
+        else ok = fn.as.bi->fn(I, a, out);
     } else if (fn.kind == V_FUNC) {
         bool body_ran = false;   /* argument-binding errors already point at this call */
         ok = call_closure(C, fn.as.fn, a, out, &body_ran);
         if (!ok && body_ran && I->err.kind != TL_E_Interrupt) diag_add_trace(&I->err, a->at);
+    } else if (fn.kind == V_GRAPH) {
+        ok = graph_call(I, fn.as.g, a, out);
     } else {
         ok = interp_error(I, a->at, TypeError, "a %s is not callable", val_kind_name(fn));
     }
@@ -641,6 +645,10 @@ static COLD bool exec_opassign(Ctx *C, Node *n)
     }
     Value *s = slot_of(C, t);
     if (s->kind == V_UNDEF) { val_release(rhs); return interp_error(I, t->at, Error, "name '%s' is not defined", t->name); }
+    if (s->kind == V_TRACE) {   /* eager code would write the tensor's own elements, which a graph does not own */
+        val_release(rhs);
+        return interp_error(I, n->at, TypeError, "a graph cannot update a traced tensor in place (write x = x %s y)", op_binary_symbol(op));
+    }
     if (s->kind == V_TENSOR && s->as.t->readonly) {   /* += writes in place: a broadcast view cannot take it */
         val_release(rhs);
         return interp_error(I, n->at, ValueError, "cannot write to a broadcast (read-only) view; copy() it first");

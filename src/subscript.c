@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph.h"
 #include "ops.h"
 #include "subscript.h"
 
@@ -61,6 +62,11 @@ static bool eval_items(Interp *I, SubscriptEval ev, void *ctx, Node *idx, IndexI
         } else {
             Value v;
             if (!ev(ctx, e, &v)) { items_free(ix); return false; }
+            if (v.kind == V_TRACE) {
+                val_release(v);
+                items_free(ix);
+                return interp_error(I, e->at, TypeError, GRAPH_NEEDS_VALUES " (an index must be known when the graph is built)");
+            }
             if (v.kind == V_NONE) {
                 it->kind = TL_IDX_NEWAXIS;
             } else if (v.kind == V_NUM && tl_is_int((tl_dtype)v.dtype)) {
@@ -143,6 +149,13 @@ bool subscript_get(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx
         if (!r) return interp_error_rt(I, idx->at);
         *out = val_from_tensor(r);
         return true;
+    }
+    case V_TRACE: {
+        IndexItems ix;
+        if (!eval_items(I, ev, ctx, idx, &ix)) return false;
+        bool ok = graph_trace_index(I, base, ix.n, ix.items, ix.held, idx->at, out);
+        items_free(&ix);
+        return ok;
     }
     case V_TUPLE: {
         int64_t i;

@@ -72,6 +72,13 @@ FILE *interp_out(Interp *I);
 /* Appends "name(p, q=...): a function defined in FILE:LINE" for a function value (V_FUNC). */
 bool interp_describe_function(Value fn, StrBuf *b);
 
+/* ---- graphs (src/graph.c, docs/graphs.md) ------------------------------ */
+
+/* graph(f, examples...): traces f into a graph value. */
+bool interp_graph_build(Interp *I, CallArgs *a, Value *out);
+/* Writes a graph value (V_GRAPH) as a Graphviz digraph: 0, or -1 with the tl error set. */
+int interp_graph_dot(Value g, tl_write_fn w, void *ctx);
+
 /* ---- operators ---------------------------------------------------------- */
 
 /* The dtype a OP b computes in (numpy promotion, NEP 50 weak literals); an error for a

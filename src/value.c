@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "graph.h"
 #include "interp.h"
 #include "value.h"
 
@@ -20,6 +21,8 @@ Value val_retain_obj(Value v)
     case V_DICT: v.as.d->refcount++; break;
     case V_FUNC: v.as.fn->refcount++; break;
     case V_ERROR: v.as.err->refcount++; break;
+    case V_GRAPH: graph_retain(v.as.g); break;
+    case V_TRACE: if (v.as.tr.t) tl_tensor_retain(v.as.tr.t); break;
     default: break;
     }
     return v;
@@ -57,6 +60,12 @@ void val_release_obj(Value v)
             free(v.as.err->message);
             free(v.as.err);
         }
+        break;
+    case V_GRAPH:
+        graph_release(v.as.g);
+        break;
+    case V_TRACE:
+        if (v.as.tr.t) tl_tensor_release(v.as.tr.t);
         break;
     case V_FUNC: {
         Closure *c = v.as.fn;
@@ -215,6 +224,8 @@ const char *val_kind_name(Value v)
     case V_FUNC: return "function";
     case V_BUILTIN: return "builtin function";
     case V_ERROR: return "error";
+    case V_GRAPH: return "graph";
+    case V_TRACE: return "traced tensor";
     default: return "undefined";
     }
 }
@@ -232,6 +243,7 @@ bool val_truthy(Value v, bool *out)
         }
         *out = tl_scalar_is_nonzero(tl_tensor_data(v.as.t), v.as.t->dtype);
         return true;
+    case V_TRACE: tl_seterr(TypeError, GRAPH_NEEDS_VALUES); return false;
     case V_STR: *out = v.as.s->len > 0; return true;
     case V_TUPLE: *out = v.as.tu->n > 0; return true;
     case V_DICT: *out = v.as.d->n > 0; return true;
@@ -359,6 +371,8 @@ int val_write(Value v, tl_write_fn w, void *ctx)
     case V_ERROR:
         snprintf(buf, sizeof buf, ":%d:%d: error: ", v.as.err->line, v.as.err->col);
         return write_str(w, ctx, v.as.err->file) || write_str(w, ctx, buf) ? -1 : write_str(w, ctx, v.as.err->message);
+    case V_GRAPH: return graph_write(v.as.g, w, ctx);
+    case V_TRACE: tl_seterr(TypeError, GRAPH_NEEDS_VALUES " (printing reads them)"); return -1;
     default: return write_str(w, ctx, "<undefined>");
     }
 }

@@ -19,6 +19,8 @@ typedef enum ValueKind {
     V_FUNC,     /* a closure */
     V_BUILTIN,
     V_ERROR,    /* an error caught by try/catch: its kind, message and place */
+    V_GRAPH,    /* an operation graph made by graph() (graph.h) */
+    V_TRACE,    /* internal: a tensor while graph() traces (graph.h); as.tr */
     V_UNDEF,    /* internal: a slot not yet assigned; never seen by programs */
 } ValueKind;
 
@@ -28,6 +30,7 @@ typedef struct Dict Dict;
 typedef struct Closure Closure;   /* a function value (frame.h) */
 typedef struct Builtin Builtin;
 typedef struct ErrorVal ErrorVal;
+typedef struct Graph Graph;     /* an operation graph (graph.h) */
 typedef struct FnDef FnDef;     /* a function's definition in the syntax tree (ast.h) */
 typedef struct Source Source;   /* a loaded program text (ast.h) */
 
@@ -44,6 +47,10 @@ typedef struct Value {
         Closure *fn;
         const Builtin *bi;
         ErrorVal *err;
+        Graph *g;
+        /* V_TRACE: the tensor computed for the examples (NULL inside a graph's own
+           argument lists), the graph node it stands for, and the trace it belongs to */
+        struct { tl_tensor *t; uint32_t node, trace; } tr;
     } as;
 } Value;
 

@@ -24,6 +24,7 @@ extern const Builtin bi_stats_table[];
 extern const Builtin bi_select_table[];
 extern const Builtin bi_samples_table[];
 extern const Builtin bi_files_table[];
+extern const Builtin bi_graph_table[];
 extern const Builtin bi_plot_table[];
 
 /* norm(x, ord=none, axis=none, keepdims=false) (decomp.c): the reduction table's norm row calls it. */

@@ -1,7 +1,9 @@
 /* files.c — builtins load, save and meta: the runtime's file formats as tl values */
+#include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "builtins.h"
 #include "io.h"
@@ -225,14 +227,31 @@ static bool save_dict(Interp *I, CallArgs *a, const char *path, tl_file_format f
     return rc == 0 || interp_error_rt(I, a->at);
 }
 
+static int file_writer(void *ctx, const char *s, size_t n) { return fwrite(s, 1, n, ctx) == n ? 0 : -1; }
+
+/* save("g.dot", g): a graph as Graphviz text. */
+static bool save_graph(Interp *I, CallArgs *a, const char *path, Value g)
+{
+    size_t len = strlen(path);
+    if (len < 4 || strcasecmp(path + len - 4, ".dot") != 0)
+        return interp_error(I, a->at, ValueError, "save(): a graph is saved as Graphviz text: use a .dot path, not \"%.200s\"", path);
+    if (a->nkw) return interp_error(I, a->at, TypeError, "save(): %s takes no options", a->kwnames[0]);
+    FILE *f = fopen(path, "w");
+    if (!f) return interp_error_kind(I, a->at, TL_E_FileError, "%s%s: %s", "save(): cannot write ", path, strerror(errno));
+    int rc = interp_graph_dot(g, file_writer, f);
+    if (fclose(f) != 0 && rc == 0) return interp_error_kind(I, a->at, TL_E_FileError, "%s%s: %s", "save(): cannot write ", path, strerror(errno));
+    return rc == 0 || interp_error_rt(I, a->at);
+}
+
 static bool bi_save(Interp *I, CallArgs *a, Value *out)
 {
     static const char *const kws[] = { "compress", "metadata", NULL };
     const char *path;
     if (!args_check(I, a, "save", 2, 2, kws) || !arg_string(I, a, "save", 0, NULL, NULL, &path)) return false;
     Value v = a->pos[1];
-    tl_file_format fmt = tl_file_format_of(path);
     *out = val_none();
+    if (v.kind == V_GRAPH) return save_graph(I, a, path, v);
+    tl_file_format fmt = tl_file_format_of(path);
     switch (fmt) {
     case TL_FILE_NPZ:
     case TL_FILE_SAFETENSORS:

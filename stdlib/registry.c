@@ -23,6 +23,7 @@ const Builtin *const stdlib_tables[] = {
     bi_select_table,
     bi_samples_table,
     bi_files_table,
+    bi_graph_table,
     bi_plot_table,
     NULL,
 };

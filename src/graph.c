@@ -1,0 +1,538 @@
+/* graph.c — graph(f, examples...): tracing f into nodes; g(values...): computing them again */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arith.h"
+#include "graph_int.h"
+
+uint32_t graph_tracing;
+static uint32_t trace_serial;
+static Graph *tracing_graph;    /* the graph being built while graph_tracing != 0 */
+
+/* ---- which builtins a graph can hold ---------------------------------- */
+
+/* How a builtin behaves on traced arguments: STATIC reads only shapes and dtypes
+   (its result is a constant); the others record a node. Every builtin here gives
+   a result whose shape and dtype follow from its arguments' shapes and dtypes
+   (a node that breaks this is still caught when the graph is called). */
+typedef enum { TB_STATIC, TB_ELEMENTWISE, TB_REDUCTION, TB_OTHER } TraceClass;
+typedef struct { const char *name; TraceClass cls; } Traceable;
+
+static const Traceable traceable[] = {
+    { "shape", TB_STATIC }, { "ndim", TB_STATIC }, { "size", TB_STATIC }, { "dtype", TB_STATIC }, { "len", TB_STATIC },
+#define EW(n) { #n, TB_ELEMENTWISE },
+    EW(bool) EW(u8) EW(u16) EW(u32) EW(u64) EW(i8) EW(i16) EW(i32) EW(i64) EW(f16) EW(bf16) EW(f32) EW(f64)
+    EW(c64) EW(c128) EW(astype)
+    EW(abs) EW(sign) EW(sqrt) EW(exp) EW(expm1) EW(log) EW(log1p) EW(log2) EW(sin) EW(cos) EW(tan) EW(tanh)
+    EW(sinh) EW(cosh) EW(asin) EW(acos) EW(atan) EW(cbrt) EW(exp2) EW(log10) EW(asinh) EW(acosh) EW(atanh)
+    EW(erf) EW(erfc) EW(floor) EW(ceil) EW(round) EW(trunc) EW(isnan) EW(isinf) EW(isfinite) EW(conj) EW(angle)
+    EW(sigmoid) EW(relu) EW(gelu) EW(silu) EW(add) EW(subtract) EW(multiply) EW(divide) EW(floor_divide) EW(mod)
+    EW(power) EW(fmod) EW(hypot) EW(fmin) EW(fmax) EW(bitwise_and) EW(bitwise_or) EW(bitwise_xor)
+    EW(left_shift) EW(right_shift) EW(invert) EW(square) EW(atan2) EW(pow) EW(minimum) EW(maximum) EW(clip)
+    EW(where) EW(logical_and) EW(logical_or) EW(logical_xor) EW(logical_not) EW(isclose) EW(real) EW(imag)
+#undef EW
+#define RED(n) { #n, TB_REDUCTION },
+    RED(sum) RED(prod) RED(mean) RED(var) RED(std) RED(min) RED(max) RED(argmin) RED(argmax) RED(any) RED(all)
+    RED(norm) RED(logsumexp) RED(nansum) RED(nanmean) RED(nanvar) RED(nanstd) RED(nanmin) RED(nanmax)
+#undef RED
+#define OTHER(n) { #n, TB_OTHER },
+    OTHER(T) OTHER(reshape) OTHER(view) OTHER(transpose) OTHER(permute) OTHER(swapaxes) OTHER(squeeze) OTHER(unsqueeze)
+    OTHER(broadcast_to) OTHER(expand) OTHER(flip) OTHER(concat) OTHER(stack) OTHER(ravel) OTHER(moveaxis)
+    OTHER(expand_dims) OTHER(atleast_1d) OTHER(atleast_2d) OTHER(atleast_3d) OTHER(hstack) OTHER(vstack)
+    OTHER(dstack) OTHER(tile) OTHER(repeat) OTHER(flatten) OTHER(copy) OTHER(contiguous) OTHER(diagonal)
+    OTHER(roll) OTHER(pad) OTHER(tril) OTHER(triu) OTHER(diag) OTHER(cumsum) OTHER(cumprod) OTHER(matmul)
+    OTHER(dot) OTHER(vdot) OTHER(inner) OTHER(tensordot) OTHER(einsum) OTHER(kron) OTHER(outer) OTHER(cross)
+    OTHER(trace) OTHER(det) OTHER(inv) OTHER(solve) OTHER(matrix_power) OTHER(softmax) OTHER(log_softmax)
+    OTHER(layer_norm) OTHER(rms_norm) OTHER(sort) OTHER(argsort) OTHER(take) OTHER(take_along_axis)
+#undef OTHER
+};
+
+static const Traceable *find_traceable(const char *name)
+{
+    for (size_t i = 0; i < sizeof traceable / sizeof *traceable; i++)
+        if (strcmp(traceable[i].name, name) == 0) return &traceable[i];
+    return NULL;
+}
+
+/* ---- graphs ----------------------------------------------------------- */
+
+static void node_clear(GNode *nd)
+{
+    for (int i = 0; i < nd->npos + nd->nkw; i++) val_release(nd->args[i]);
+    free(nd->args);
+    for (int i = 0; i < nd->nkw; i++) free(nd->kwnames[i]);
+    free(nd->kwnames);
+    free(nd->items);
+    free((char *)nd->name);
+    val_release(nd->leaf);
+}
+
+static void graph_free(Graph *g)
+{
+    for (int i = 0; i < g->n; i++) node_clear(&g->nodes[i]);
+    free(g->nodes);
+    val_release(g->out);
+    free(g->fname);
+    free(g);
+}
+
+void graph_retain(Graph *g) { g->refcount++; }
+
+void graph_release(Graph *g)
+{
+    if (--g->refcount == 0) graph_free(g);
+}
+
+/* A new node of g (zeroed, kind set); -1 with the error set when out of memory. */
+static int node_add(Graph *g, GNodeKind kind)
+{
+    if (g->n == g->cap) {
+        int cap = g->cap ? g->cap * 2 : 16;
+        GNode *nodes = realloc(g->nodes, sizeof *nodes * (size_t)cap);
+        if (!nodes) { tl_seterr(MemoryError, "out of memory"); return -1; }
+        g->nodes = nodes;
+        g->cap = cap;
+    }
+    GNode *nd = &g->nodes[g->n];
+    memset(nd, 0, sizeof *nd);
+    nd->kind = kind;
+    nd->leaf = val_none();
+    nd->base = -1;
+    nd->offset = -1;
+    return g->n++;
+}
+
+/* Records a value's dtype and shape in node k (v: a number or a tensor). */
+static void node_set_type(GNode *nd, Value v)
+{
+    nd->dtype = val_dtype(v);
+    nd->number = v.kind == V_NUM;
+    nd->ndim = v.kind == V_TENSOR ? v.as.t->ndim : 0;
+    if (nd->ndim) memcpy(nd->shape, v.as.t->shape, sizeof *nd->shape * (size_t)nd->ndim);
+}
+
+/* ---- traced values ---------------------------------------------------- */
+
+/* A V_TRACE for node k holding its example value v (taken). */
+static Value trace_wrap(int k, Value v)
+{
+    tl_tensor *t = v.kind == V_TENSOR ? v.as.t : val_to_tensor(v);
+    if (v.kind != V_TENSOR) val_release(v);
+    if (!t) return (Value){ .kind = V_UNDEF };
+    Value r = { .kind = V_TRACE };
+    r.as.tr.t = t;
+    r.as.tr.node = (uint32_t)k;
+    r.as.tr.trace = graph_tracing;
+    return r;
+}
+
+/* The example value a V_TRACE stands for (a new reference), as eager code holds it. */
+static Value trace_example(Value v)
+{
+    if (v.kind != V_TRACE) return val_retain(v);
+    const GNode *nd = &tracing_graph->nodes[v.as.tr.node];
+    if (!nd->number) {
+        Value r = { .kind = V_TENSOR };
+        r.as.t = v.as.tr.t;
+        tl_tensor_retain(r.as.t);
+        return r;
+    }
+    tl_scalar s = { 0 };
+    memcpy(s.bytes, tl_tensor_data(v.as.tr.t), tl_dtype_size(nd->dtype));
+    Value r = val_num(nd->dtype, &s);
+    r.weak = nd->weak;
+    return r;
+}
+
+/* Checks that v belongs to the trace in progress. */
+static bool trace_check(Interp *I, Value v, Span at)
+{
+    if (v.kind == V_TRACE && (graph_tracing == 0 || v.as.tr.trace != graph_tracing))
+        return interp_error(I, at, ValueError, "a tensor traced by graph() is used outside the graph() call that traced it");
+    return true;
+}
+
+static bool has_trace(Value v)
+{
+    if (v.kind == V_TRACE) return true;
+    if (v.kind == V_TUPLE)
+        for (int i = 0; i < v.as.tu->n; i++)
+            if (has_trace(v.as.tu->items[i])) return true;
+    return false;
+}
+
+bool graph_args_traced(const CallArgs *a)
+{
+    for (int i = 0; i < a->npos + a->nkw; i++)
+        if (has_trace(i < a->npos ? a->pos[i] : a->kw[i - a->npos])) return true;
+    return false;
+}
+
+/* A reference to node k as an argument template. */
+static Value node_ref(int k)
+{
+    Value r = { .kind = V_TRACE };
+    r.as.tr.t = NULL;
+    r.as.tr.node = (uint32_t)k;
+    return r;
+}
+
+/* The template of an argument: traced values become node references, tensors
+   become leaves (held by reference), tuples are copied item by item. */
+static bool template_of(Interp *I, Value v, Span at, Value *out)
+{
+    Graph *g = tracing_graph;
+    if (v.kind == V_TRACE) {
+        if (!trace_check(I, v, at)) return false;
+        *out = node_ref((int)v.as.tr.node);
+        return true;
+    }
+    if (v.kind == V_TENSOR) {
+        for (int k = 0; k < g->n; k++)
+            if (g->nodes[k].kind == GN_LEAF && g->nodes[k].leaf.as.t == v.as.t) { *out = node_ref(k); return true; }
+        int k = node_add(g, GN_LEAF);
+        if (k < 0) return interp_error_rt(I, at);
+        g->nodes[k].leaf = val_retain(v);
+        node_set_type(&g->nodes[k], v);
+        *out = node_ref(k);
+        return true;
+    }
+    if (v.kind == V_TUPLE && has_trace(v)) {
+        Value t = val_tuple_new(v.as.tu->n);
+        if (t.kind != V_TUPLE) return interp_error_rt(I, at);
+        for (int i = 0; i < v.as.tu->n; i++)
+            if (!template_of(I, v.as.tu->items[i], at, &t.as.tu->items[i])) { val_release(t); return false; }
+        *out = t;
+        return true;
+    }
+    *out = val_retain(v);
+    return true;
+}
+
+/* The example values of a list of arguments (tuples with traced items copied). */
+static Value example_of(Value v)
+{
+    if (v.kind != V_TUPLE || !has_trace(v)) return trace_example(v);
+    Value t = val_tuple_new(v.as.tu->n);
+    if (t.kind != V_TUPLE) return t;
+    for (int i = 0; i < v.as.tu->n; i++) t.as.tu->items[i] = example_of(v.as.tu->items[i]);
+    return t;
+}
+
+/* Finishes node k from eager's result r for the examples (taken): its type,
+   whether it is a view of a traced operand, and the traced value for f. */
+static bool node_finish(Interp *I, int k, Value r, const Value *ops, int nops, Span at, Value *out)
+{
+    GNode *nd = &tracing_graph->nodes[k];
+    if (r.kind != V_NUM && r.kind != V_TENSOR) {
+        val_release(r);
+        return interp_error(I, at, TypeError, "graph(): a %s computed from a traced tensor cannot be traced", val_kind_name(r));
+    }
+    node_set_type(nd, r);
+    if (r.kind == V_TENSOR)
+        for (int i = 0; i < nops && !nd->view; i++)
+            if (ops[i].kind == V_TRACE && ops[i].as.tr.t->storage == r.as.t->storage) {
+                nd->view = true;
+                nd->base = (int)ops[i].as.tr.node;
+            }
+    *out = trace_wrap(k, r);
+    return out->kind == V_TRACE || interp_error_rt(I, at);
+}
+
+bool graph_trace_binary(Interp *I, int op, Value a, Value b, Span at, Value *out)
+{
+    if (!trace_check(I, a, at) || !trace_check(I, b, at)) return false;
+    Value ea = trace_example(a), eb = trace_example(b), r;
+    bool ok = arith_binary(I, op, ea, eb, at, &r);
+    val_release(ea);
+    val_release(eb);
+    if (!ok) return false;
+    int k = node_add(tracing_graph, GN_BINARY);
+    Value *args = k >= 0 ? calloc(2, sizeof *args) : NULL;
+    if (!args) { val_release(r); return interp_error(I, at, MemoryError, "out of memory"); }
+    GNode *nd = &tracing_graph->nodes[k];
+    nd->op = op;
+    nd->args = args;
+    args[0] = args[1] = val_none();
+    nd->npos = 2;
+    if (!template_of(I, a, at, &args[0]) || !template_of(I, b, at, &args[1])) { val_release(r); return false; }
+    Value ops[2] = { a, b };
+    return node_finish(I, k, r, ops, 2, at, out);
+}
+
+bool graph_trace_unary(Interp *I, int op, Value a, Span at, Value *out)
+{
+    if (!trace_check(I, a, at)) return false;
+    if (op == UOP_NOT) return interp_error(I, at, TypeError, GRAPH_NEEDS_VALUES " (not reads its truth value)");
+    Value ea = trace_example(a), r;
+    bool ok = arith_unary(I, (UnaryOp)op, ea, at, &r);
+    val_release(ea);
+    if (!ok) return false;
+    int k = node_add(tracing_graph, GN_UNARY);
+    Value *args = k >= 0 ? calloc(1, sizeof *args) : NULL;
+    if (!args) { val_release(r); return interp_error(I, at, MemoryError, "out of memory"); }
+    GNode *nd = &tracing_graph->nodes[k];
+    nd->op = op;
+    nd->args = args;
+    nd->npos = 1;
+    if (!template_of(I, a, at, &args[0])) { val_release(r); return false; }
+    return node_finish(I, k, r, &a, 1, at, out);
+}
+
+/* Calls builtin bi on the example values of a's arguments. */
+static bool call_on_examples(Interp *I, CallArgs *a, Value *r)
+{
+    int n = a->npos + a->nkw;
+    Value *ex = calloc((size_t)(n ? n : 1), sizeof *ex);
+    if (!ex) return interp_error(I, a->at, MemoryError, "out of memory");
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {
+        Value v = i < a->npos ? a->pos[i] : a->kw[i - a->npos];
+        ok = trace_check(I, v, a->at);
+        ex[i] = ok ? example_of(v) : val_none();
+        if (ok && ex[i].kind == V_UNDEF) ok = interp_error_rt(I, a->at);
+    }
+    if (ok) {
+        CallArgs ca = { .npos = a->npos, .pos = ex, .nkw = a->nkw, .kwnames = a->kwnames, .kw = ex + a->npos,
+                        .at = a->at, .self = a->self };
+        ok = a->self->fn(I, &ca, r);
+    }
+    for (int i = 0; i < n; i++) val_release(ex[i]);
+    free(ex);
+    return ok;
+}
+
+bool graph_trace_builtin(Interp *I, CallArgs *a, Value *out)
+{
+    const Builtin *bi = a->self;
+    const Traceable *tb = find_traceable(bi->name);
+    if (!tb || (strcmp(bi->name, "where") == 0 && a->npos + a->nkw != 3))
+        return interp_error(I, a->at, TypeError, GRAPH_NEEDS_VALUES ": %s() cannot be traced", bi->name);
+    Value r;
+    if (!call_on_examples(I, a, &r)) return false;
+    if (tb->cls == TB_STATIC) { *out = r; return true; }
+    int k = node_add(tracing_graph, GN_CALL);
+    int n = a->npos + a->nkw;
+    Value *args = k >= 0 ? calloc((size_t)(n ? n : 1), sizeof *args) : NULL;
+    char **names = args ? calloc((size_t)(a->nkw ? a->nkw : 1), sizeof *names) : NULL;
+    if (!names) { free(args); val_release(r); return interp_error(I, a->at, MemoryError, "out of memory"); }
+    GNode *nd = &tracing_graph->nodes[k];
+    nd->bi = bi;
+    nd->args = args;
+    nd->kwnames = names;
+    for (int i = 0; i < n; i++) args[i] = val_none();
+    nd->npos = a->npos;
+    nd->nkw = a->nkw;
+    nd->elementwise = tb->cls == TB_ELEMENTWISE;
+    nd->reduction = tb->cls == TB_REDUCTION;
+    for (int i = 0; i < a->nkw; i++)
+        if (!(names[i] = strdup(a->kwnames[i]))) { val_release(r); return interp_error(I, a->at, MemoryError, "out of memory"); }
+    for (int i = 0; i < n; i++)
+        if (!template_of(I, i < a->npos ? a->pos[i] : a->kw[i - a->npos], a->at, &args[i])) { val_release(r); return false; }
+    return node_finish(I, k, r, a->pos, a->npos, a->at, out);
+}
+
+bool graph_trace_index(Interp *I, Value base, int n, const tl_index_item *items, const Value *held, Span at, Value *out)
+{
+    if (!trace_check(I, base, at)) return false;
+    tl_tensor *r = tl_index_get(base.as.tr.t, n, items);
+    if (!r) return interp_error_rt(I, at);
+    Value rv = val_from_tensor(r);
+    int k = node_add(tracing_graph, GN_INDEX);
+    Value *args = k >= 0 ? calloc((size_t)n + 1, sizeof *args) : NULL;
+    tl_index_item *its = args ? calloc((size_t)(n ? n : 1), sizeof *its) : NULL;
+    if (!its) { free(args); val_release(rv); return interp_error(I, at, MemoryError, "out of memory"); }
+    GNode *nd = &tracing_graph->nodes[k];
+    nd->args = args;
+    nd->items = its;
+    nd->nitems = n;
+    nd->npos = n + 1;
+    args[0] = node_ref((int)base.as.tr.node);
+    for (int i = 0; i < n; i++) args[i + 1] = val_retain(held[i]);   /* keeps the index tensors alive */
+    memcpy(its, items, sizeof *its * (size_t)n);
+    return node_finish(I, k, rv, &base, 1, at, out);
+}
+
+/* ---- building --------------------------------------------------------- */
+
+/* The name of f's parameter i, for messages and print ("x"), or "argN". */
+static char *param_name(Value f, int i)
+{
+    char buf[32];
+    if (f.kind == V_FUNC && i < f.as.fn->def->nparams) return strdup(f.as.fn->def->params[i]);
+    snprintf(buf, sizeof buf, "arg%d", i + 1);
+    return strdup(buf);
+}
+
+/* The result template: traced values become node references, anything else a constant. */
+static bool output_template(Interp *I, Value v, Span at, Value *out)
+{
+    if (v.kind == V_TRACE || v.kind == V_TENSOR) return template_of(I, v, at, out);
+    if (v.kind == V_TUPLE) return template_of(I, v, at, out);
+    if (v.kind == V_NUM || v.kind == V_NONE) { *out = v; return true; }
+    return interp_error(I, at, TypeError, "graph(): f must return tensors or a tuple of them, not a %s", val_kind_name(v));
+}
+
+bool interp_graph_build(Interp *I, CallArgs *a, Value *out)
+{
+    if (a->nkw) return interp_error(I, a->at, TypeError, "graph() does not take keyword arguments");
+    if (a->npos < 1) return interp_error(I, a->at, TypeError, "graph() needs a function: graph(f, examples...)");
+    Value f = a->pos[0];
+    if (f.kind != V_FUNC && f.kind != V_BUILTIN && f.kind != V_GRAPH)
+        return interp_error(I, a->at, TypeError, "graph(): f must be a function, not a %s", val_kind_name(f));
+    if (graph_tracing) return interp_error(I, a->at, ValueError, "graph() cannot be called while another graph is traced");
+    Graph *g = calloc(1, sizeof *g);
+    if (!g) return interp_error(I, a->at, MemoryError, "out of memory");
+    g->refcount = 1;
+    g->out = val_none();
+    g->fname = strdup(f.kind == V_FUNC ? f.as.fn->def->name : f.kind == V_BUILTIN ? f.as.bi->name : "graph");
+    int nin = a->npos - 1;
+    Value *args = calloc((size_t)(nin ? nin : 1), sizeof *args);
+    bool ok = g->fname && args;
+    if (!ok) interp_error(I, a->at, MemoryError, "out of memory");
+    tracing_graph = g;
+    graph_tracing = ++trace_serial ? trace_serial : ++trace_serial;
+    for (int i = 0; i < nin && ok; i++) {
+        Value e = a->pos[i + 1];
+        if (e.kind != V_NUM && e.kind != V_TENSOR) {
+            ok = interp_error(I, a->at, TypeError, "graph(): example %d must be a tensor or a number, not a %s", i + 1,
+                              val_kind_name(e));
+            break;
+        }
+        int k = node_add(g, GN_INPUT);
+        if (k < 0) { ok = interp_error_rt(I, a->at); break; }
+        GNode *nd = &g->nodes[k];
+        nd->op = i;
+        nd->weak = e.kind == V_NUM && e.weak;
+        node_set_type(nd, e);
+        if (!(nd->name = param_name(f, i))) { ok = interp_error(I, a->at, MemoryError, "out of memory"); break; }
+        args[i] = trace_wrap(k, val_retain(e));
+        if (args[i].kind != V_TRACE) ok = interp_error_rt(I, a->at);
+        g->ninputs++;
+    }
+    Value r = val_none();
+    if (ok) ok = interp_call(I, f, nin, args, a->at, &r);
+    if (ok) ok = output_template(I, r, a->at, &g->out);
+    val_release(r);
+    for (int i = 0; i < nin; i++) val_release(args[i]);
+    free(args);
+    graph_tracing = 0;
+    tracing_graph = NULL;
+    if (!ok) { graph_free(g); return false; }
+    graph_plan(g);
+    *out = (Value){ .kind = V_GRAPH };
+    out->as.g = g;
+    return true;
+}
+
+/* ---- calling ---------------------------------------------------------- */
+
+/* Checks argument i of g(...) against its example. */
+static bool check_argument(Interp *I, const GNode *nd, Value v, Span at)
+{
+    char want[200], got[200], s[160];
+    if (nd->number) snprintf(want, sizeof want, "a%s %s number", nd->weak ? " weak" : "", tl_dtype_name(nd->dtype));
+    else snprintf(want, sizeof want, "a %s tensor of shape %s", tl_dtype_name(nd->dtype), tl_shape_str(nd->ndim, nd->shape, s, sizeof s));
+    if (v.kind != V_NUM && v.kind != V_TENSOR)
+        return interp_error(I, at, TypeError, "graph argument %d (%s) must be %s, not a %s", nd->op + 1, nd->name, want, val_kind_name(v));
+    if (val_dtype(v) != nd->dtype || (v.kind == V_NUM) != nd->number || (nd->number && v.weak != nd->weak)) {
+        if (v.kind == V_NUM) snprintf(got, sizeof got, "a%s %s number", v.weak ? " weak" : "", tl_dtype_name(val_dtype(v)));
+        else snprintf(got, sizeof got, "a %s tensor", tl_dtype_name(val_dtype(v)));
+        return interp_error(I, at, TypeError, "graph argument %d (%s) must be %s, not %s", nd->op + 1, nd->name, want, got);
+    }
+    if (v.kind == V_TENSOR && (v.as.t->ndim != nd->ndim || memcmp(v.as.t->shape, nd->shape, sizeof *nd->shape * (size_t)nd->ndim)))
+        return interp_error(I, at, ValueError, "graph argument %d (%s) must have shape %s, not %s", nd->op + 1, nd->name,
+                            tl_shape_str(nd->ndim, nd->shape, s, sizeof s), tl_shape_str(v.as.t->ndim, v.as.t->shape, got, sizeof got));
+    return true;
+}
+
+/* A template with node references replaced by their values (a new reference). */
+static Value instantiate(Value t, const Value *vals)
+{
+    if (t.kind == V_TRACE) return val_retain(vals[t.as.tr.node]);
+    if (t.kind != V_TUPLE || !has_trace(t)) return val_retain(t);
+    Value r = val_tuple_new(t.as.tu->n);
+    if (r.kind != V_TUPLE) return r;
+    for (int i = 0; i < t.as.tu->n; i++) r.as.tu->items[i] = instantiate(t.as.tu->items[i], vals);
+    return r;
+}
+
+/* Computes node k from the values of the nodes before it. */
+static bool run_node(Interp *I, const GNode *nd, Value *vals, Span at, Value *r)
+{
+    int n = nd->npos + nd->nkw;
+    Value small[8], *args = n <= 8 ? small : calloc((size_t)n, sizeof *args);
+    if (!args) return interp_error(I, at, MemoryError, "out of memory");
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        args[i] = instantiate(nd->args[i], vals);
+        if (args[i].kind == V_UNDEF) ok = false;
+    }
+    if (!ok) {
+        ok = interp_error_rt(I, at);
+    } else if (nd->kind == GN_BINARY) {
+        ok = arith_binary(I, nd->op, args[0], args[1], at, r);
+    } else if (nd->kind == GN_UNARY) {
+        ok = arith_unary(I, (UnaryOp)nd->op, args[0], at, r);
+    } else if (nd->kind == GN_CALL) {
+        CallArgs ca = { .npos = nd->npos, .pos = args, .nkw = nd->nkw, .kwnames = (const char *const *)nd->kwnames,
+                        .kw = args + nd->npos, .at = at, .self = nd->bi };
+        ok = nd->bi->fn(I, &ca, r);
+    } else {
+        tl_tensor *t = val_to_tensor(args[0]);
+        tl_tensor *x = t ? tl_index_get(t, nd->nitems, nd->items) : NULL;
+        if (t) tl_tensor_release(t);
+        ok = x ? (*r = val_from_tensor(x), true) : interp_error_rt(I, at);
+    }
+    for (int i = 0; i < n; i++) val_release(args[i]);
+    if (args != small) free(args);
+    return ok;
+}
+
+/* True when v has the dtype and shape node nd had when traced. */
+static bool same_type(const GNode *nd, Value v)
+{
+    if ((v.kind != V_NUM && v.kind != V_TENSOR) || val_dtype(v) != nd->dtype || (v.kind == V_NUM) != nd->number) return false;
+    return v.kind == V_NUM || (v.as.t->ndim == nd->ndim && !memcmp(v.as.t->shape, nd->shape, sizeof *nd->shape * (size_t)nd->ndim));
+}
+
+bool graph_call(Interp *I, Graph *g, CallArgs *a, Value *out)
+{
+    if (a->nkw) return interp_error(I, a->at, TypeError, "a graph does not take keyword arguments");
+    if (a->npos != g->ninputs)
+        return interp_error(I, a->at, TypeError, "graph of %s() takes %d argument%s, not %d", g->fname, g->ninputs,
+                            g->ninputs == 1 ? "" : "s", a->npos);
+    for (int k = 0; k < g->n; k++)
+        if (g->nodes[k].kind == GN_INPUT && !check_argument(I, &g->nodes[k], a->pos[g->nodes[k].op], a->at)) return false;
+    Value *vals = calloc((size_t)(g->n ? g->n : 1), sizeof *vals);
+    if (!vals) return interp_error(I, a->at, MemoryError, "out of memory");
+    bool ok = true;
+    for (int k = 0; k < g->n; k++) {   /* leaves first: a leaf is numbered after the node that found it */
+        const GNode *nd = &g->nodes[k];
+        vals[k] = nd->kind == GN_INPUT ? val_retain(a->pos[nd->op]) : nd->kind == GN_LEAF ? val_retain(nd->leaf) : val_none();
+    }
+    for (int k = 0; k < g->n && ok; k++) {
+        const GNode *nd = &g->nodes[k];
+        if (tl_interrupt_flag) { ok = interp_error(I, a->at, Interrupt, "interrupted"); break; }
+        if (nd->kind == GN_INPUT || nd->kind == GN_LEAF) continue;
+        if (!run_node(I, nd, vals, a->at, &vals[k])) ok = false;
+        else if (!same_type(nd, vals[k]))
+            ok = interp_error(I, a->at, ValueError, "graph of %s(): node %d's shape depends on the values of its inputs",
+                              g->fname, k);
+        /* values no later node reads go now (ggml-alloc's rule: free after the last consumer) */
+        for (int i = 0; ok && i < nd->npos + nd->nkw; i++) {
+            Value t = nd->args[i];
+            if (t.kind == V_TRACE && g->nodes[t.as.tr.node].last_use == k) {
+                val_release(vals[t.as.tr.node]);
+                vals[t.as.tr.node] = val_none();
+            }
+        }
+    }
+    if (ok) {
+        *out = instantiate(g->out, vals);
+        if (out->kind == V_UNDEF) ok = interp_error_rt(I, a->at);
+    }
+    for (int k = 0; k < g->n; k++) val_release(vals[k]);
+    free(vals);
+    return ok;
+}

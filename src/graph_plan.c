@@ -1,0 +1,337 @@
+/* graph_plan.c — a graph's plan (lifetimes, fused groups, arena offsets) and its print and Graphviz forms */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph_int.h"
+
+#define ARENA_ALIGN 64
+
+/* Calls fn(g, k, user, ctx) for every node reference in template t (tuples item by item). */
+static void each_ref(Graph *g, Value t, int user, void (*fn)(Graph *, int, int))
+{
+    if (t.kind == V_TRACE) fn(g, (int)t.as.tr.node, user);
+    else if (t.kind == V_TUPLE)
+        for (int i = 0; i < t.as.tu->n; i++) each_ref(g, t.as.tu->items[i], user, fn);
+}
+
+static void note_use(Graph *g, int k, int user)
+{
+    g->nodes[k].consumers++;
+    if (g->nodes[k].last_use < user) g->nodes[k].last_use = user;
+}
+
+static bool computes(const GNode *nd) { return nd->kind != GN_INPUT && nd->kind != GN_LEAF; }
+
+/* Elementwise: one pass producing one element per output element from the matching (broadcast) inputs. */
+static bool is_elementwise(const GNode *nd)
+{
+    return (nd->kind == GN_BINARY && nd->op != OP_MATMUL) || nd->kind == GN_UNARY || (nd->kind == GN_CALL && nd->elementwise);
+}
+
+static int find_root(int *parent, int k)
+{
+    while (parent[k] != k) k = parent[k] = parent[parent[k]];
+    return k;
+}
+
+/* Whether node j can run in the same pass as its consumer k of shape shape. */
+static bool joins(const Graph *g, int j, const GNode *k)
+{
+    const GNode *nd = &g->nodes[j];
+    return computes(nd) && is_elementwise(nd) && !nd->view && !nd->number && nd->consumers == 1 && nd->last_use < g->n &&
+           nd->ndim == k->ndim && !memcmp(nd->shape, k->shape, sizeof *nd->shape * (size_t)nd->ndim);
+}
+
+/* Groups: an elementwise node joins the elementwise nodes of its shape that feed only it; a
+   reduction joins the group that feeds only it (its epilogue). Each group is one kernel. */
+static void plan_groups(Graph *g, int *parent)
+{
+    for (int k = 0; k < g->n; k++) parent[k] = k;
+    for (int k = 0; k < g->n; k++) {
+        GNode *nd = &g->nodes[k];
+        if (!computes(nd) || nd->view) continue;
+        bool ew = is_elementwise(nd) && !nd->number;
+        bool red = nd->kind == GN_CALL && nd->reduction;
+        for (int i = 0; i < nd->npos && (ew || (red && i == 0)); i++) {
+            Value t = nd->args[i];
+            if (t.kind != V_TRACE) continue;
+            int j = (int)t.as.tr.node;
+            const GNode *in = &g->nodes[j];
+            bool ok = red ? computes(in) && is_elementwise(in) && !in->view && in->consumers == 1 && in->last_use < g->n
+                          : joins(g, j, nd);
+            if (ok) parent[find_root(parent, j)] = find_root(parent, k);
+        }
+    }
+    int ngroups = 0;
+    for (int k = 0; k < g->n; k++) g->nodes[k].group = -1;
+    for (int k = 0; k < g->n; k++) {
+        GNode *nd = &g->nodes[k];
+        if (!computes(nd) || nd->view) continue;
+        int r = find_root(parent, k);
+        if (g->nodes[r].group < 0) g->nodes[r].group = ngroups++;
+        nd->group = g->nodes[r].group;
+    }
+    g->nkernels = ngroups;
+}
+
+/* One free block of the arena. */
+typedef struct { int64_t off, size; } Block;
+
+/* ggml-alloc's greedy rule: a buffer takes the best-fitting free block (or the
+   end of the arena) when its node runs, and gives it back after its last consumer. */
+static void plan_arena(Graph *g)
+{
+    Block *free_list = calloc((size_t)g->n + 1, sizeof *free_list);
+    int nfree = 0;
+    int64_t top = 0;
+    for (int k = 0; k < g->n && free_list; k++) {
+        GNode *nd = &g->nodes[k];
+        if (nd->nbytes > 0 && nd->last_use < g->n) {
+            int64_t need = (nd->nbytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
+            int best = -1;
+            for (int i = 0; i < nfree; i++)
+                if (free_list[i].size >= need && (best < 0 || free_list[i].size < free_list[best].size)) best = i;
+            if (best >= 0) {
+                nd->offset = free_list[best].off;
+                free_list[best].off += need;
+                free_list[best].size -= need;
+            } else {
+                nd->offset = top;
+                top += need;
+            }
+        }
+        for (int j = 0; j < k; j++) {   /* buffers whose last consumer was k go back */
+            GNode *b = &g->nodes[j];
+            if (b->offset < 0 || b->last_use != k) continue;
+            int64_t size = (b->nbytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
+            free_list[nfree++] = (Block){ b->offset, size };
+            for (bool merged = true; merged;) {   /* neighbouring free blocks become one */
+                merged = false;
+                for (int i = 0; i < nfree && !merged; i++)
+                    for (int m = 0; m < nfree && !merged; m++)
+                        if (m != i && free_list[i].off + free_list[i].size == free_list[m].off) {
+                            free_list[i].size += free_list[m].size;
+                            free_list[m] = free_list[--nfree];
+                            merged = true;
+                        }
+            }
+        }
+    }
+    free(free_list);
+    g->arena_bytes = top;
+}
+
+static void mark_output(Graph *g, int k, int user)
+{
+    (void)user;
+    g->nodes[k].last_use = g->n;
+}
+
+void graph_plan(Graph *g)
+{
+    g->nleaves = g->ncompute = 0;
+    g->output_bytes = 0;
+    for (int k = 0; k < g->n; k++) {
+        GNode *nd = &g->nodes[k];
+        nd->consumers = 0;
+        nd->last_use = -1;
+        nd->offset = -1;
+        if (computes(nd)) g->ncompute++;
+        else g->nleaves++;
+    }
+    for (int k = 0; k < g->n; k++)
+        for (int i = 0; i < g->nodes[k].npos + g->nodes[k].nkw; i++) each_ref(g, g->nodes[k].args[i], k, note_use);
+    each_ref(g, g->out, g->n, mark_output);
+    for (int k = g->n - 1; k >= 0; k--) {   /* a view keeps its base alive */
+        GNode *nd = &g->nodes[k];
+        if (nd->view && g->nodes[nd->base].last_use < nd->last_use) g->nodes[nd->base].last_use = nd->last_use;
+    }
+    for (int k = 0; k < g->n; k++) {
+        GNode *nd = &g->nodes[k];
+        int64_t size = 1;
+        for (int d = 0; d < nd->ndim; d++) size *= nd->shape[d];
+        nd->nbytes = computes(nd) && !nd->view && !nd->number ? size * (int64_t)tl_dtype_size(nd->dtype) : 0;
+        if (nd->last_use == g->n) g->output_bytes += nd->nbytes;
+    }
+    int *parent = malloc(sizeof *parent * (size_t)(g->n ? g->n : 1));
+    if (parent) plan_groups(g, parent);
+    free(parent);
+    plan_arena(g);
+}
+
+/* ---- print forms ------------------------------------------------------ */
+
+static const char *const binop_names[] = {
+#define BINOP_NAME(ctx, e, sym, fn, ...) #fn,
+    TL_BINOP_LIST(BINOP_NAME, _)
+#undef BINOP_NAME
+};
+
+/* What print(g) calls node nd's operation: "mul", "exp", "index". */
+static const char *op_name(const GNode *nd)
+{
+    static const char *const unary[] = { "neg", "pos", "invert", "not" };
+    switch (nd->kind) {
+    case GN_INPUT: return "input";
+    case GN_LEAF: return "leaf";
+    case GN_BINARY: return nd->op == OP_MATMUL ? "matmul" : binop_names[nd->op];
+    case GN_UNARY: return unary[nd->op];
+    case GN_CALL: return nd->bi->name;
+    default: return "index";
+    }
+}
+
+typedef struct { tl_write_fn w; void *ctx; int err; } Out;
+
+static void out_printf(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_printf(Out *o, const char *fmt, ...)
+{
+    if (o->err) return;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0) { o->err = -1; return; }
+    if (o->w(o->ctx, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1)) o->err = -1;
+}
+
+/* Appends an argument template's short form: a node index, a number, or the value's kind. */
+static void arg_form(Value t, char *buf, size_t n)
+{
+    if (t.kind == V_TRACE) snprintf(buf, n, "%u", t.as.tr.node);
+    else if (t.kind == V_NUM && t.weak && tl_fmt_scalar(t.as.num.bytes, (tl_dtype)t.dtype, buf, n) >= 0) return;
+    else if (t.kind == V_NUM) {   /* a number of fixed dtype: as its cast would write it */
+        char num[64];
+        if (tl_fmt_scalar(t.as.num.bytes, (tl_dtype)t.dtype, num, sizeof num) < 0) snprintf(num, sizeof num, "?");
+        snprintf(buf, n, "%s(%s)", tl_dtype_name((tl_dtype)t.dtype), num);
+    }
+    else if (t.kind == V_NONE) snprintf(buf, n, "none");
+    else if (t.kind == V_STR) snprintf(buf, n, "\"%.*s\"", (int)(t.as.s->len < 20 ? t.as.s->len : 20), t.as.s->data);
+    else if (t.kind == V_TUPLE) {
+        size_t len = (size_t)snprintf(buf, n, "(");
+        for (int i = 0; i < t.as.tu->n && len < n; i++) {
+            arg_form(t.as.tu->items[i], buf + len, n - len);
+            len = strlen(buf);
+            if (len < n) len += (size_t)snprintf(buf + len, n - len, i + 1 < t.as.tu->n || t.as.tu->n == 1 ? ", " : "");
+        }
+        if (len < n) snprintf(buf + len, n - len, ")");
+    } else snprintf(buf, n, "<%s>", val_kind_name(t));
+}
+
+/* Appends "[0, 1:3, ::2]" for an index node's items. */
+static void items_form(const GNode *nd, char *buf, size_t n)
+{
+    size_t len = strlen(buf);
+    for (int i = 0; i < nd->nitems && len + 1 < n; i++) {
+        const tl_index_item *it = &nd->items[i];
+        const char *sep = i ? ", " : "[";
+        if (it->kind == TL_IDX_INT) snprintf(buf + len, n - len, "%s%lld", sep, (long long)it->i);
+        else if (it->kind == TL_IDX_NEWAXIS) snprintf(buf + len, n - len, "%snone", sep);
+        else if (it->kind == TL_IDX_ELLIPSIS) snprintf(buf + len, n - len, "%s...", sep);
+        else if (it->kind == TL_IDX_TENSOR) snprintf(buf + len, n - len, "%s<tensor>", sep);
+        else {
+            char a[24] = "", b[24] = "", c[24] = "";
+            if (it->has_start) snprintf(a, sizeof a, "%lld", (long long)it->start);
+            if (it->has_stop) snprintf(b, sizeof b, "%lld", (long long)it->stop);
+            if (it->step != 1) snprintf(c, sizeof c, ":%lld", (long long)it->step);
+            snprintf(buf + len, n - len, "%s%s:%s%s", sep, a, b, c);
+        }
+        len = strlen(buf);
+    }
+    if (len + 1 < n) snprintf(buf + len, n - len, nd->nitems ? "]" : "[]");
+}
+
+/* The inputs column of node nd: its arguments, keywords as name=value. */
+static void inputs_form(const GNode *nd, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    if (nd->kind == GN_INPUT) { snprintf(buf, n, "argument %s%s", nd->name, nd->weak ? " (weak)" : ""); return; }
+    if (nd->kind == GN_LEAF) { snprintf(buf, n, "held by reference"); return; }
+    int shown = nd->kind == GN_INDEX ? 1 : nd->npos + nd->nkw;
+    for (int i = 0; i < shown && len + 1 < n; i++) {
+        if (i) buf[len++] = ' ';
+        if (i >= nd->npos) len += (size_t)snprintf(buf + len, n - len, "%s=", nd->kwnames[i - nd->npos]);
+        if (len < n) arg_form(nd->args[i], buf + len, n - len);
+        len = strlen(buf);
+    }
+    if (nd->kind == GN_INDEX) items_form(nd, buf, n);
+}
+
+static void node_line(Out *o, const Graph *g, int k)
+{
+    const GNode *nd = &g->nodes[k];
+    char shape[160], inputs[200], group[16];
+    tl_shape_str(nd->ndim, nd->shape, shape, sizeof shape);
+    inputs_form(nd, inputs, sizeof inputs);
+    int64_t size = 1;
+    for (int d = 0; d < nd->ndim; d++) size *= nd->shape[d];
+    if (nd->group >= 0) snprintf(group, sizeof group, "g%d", nd->group);
+    else snprintf(group, sizeof group, nd->view ? "view" : computes(nd) ? "-" : "");
+    out_printf(o, computes(nd) ? "%4d  %-12s %-14s %-5s %10lld  %-24s %s\n" : "%4d  %-12s %-14s %-5s %10lld  %s%s\n", k, op_name(nd), shape, tl_dtype_name(nd->dtype),
+               (long long)(size * (int64_t)tl_dtype_size(nd->dtype)), inputs, group);
+}
+
+int graph_write(const Graph *g, tl_write_fn w, void *ctx)
+{
+    Out o = { w, ctx, 0 };
+    char outs[200];
+    arg_form(g->out, outs, sizeof outs);
+    out_printf(&o, "graph of %s(", g->fname);
+    for (int k = 0, i = 0; k < g->n; k++)
+        if (g->nodes[k].kind == GN_INPUT) out_printf(&o, "%s%s", i++ ? ", " : "", g->nodes[k].name);
+    out_printf(&o, "): %d node%s, %d lea%s\n", g->ncompute, g->ncompute == 1 ? "" : "s", g->nleaves, g->nleaves == 1 ? "f" : "ves");
+    out_printf(&o, "leaves:\n");
+    out_printf(&o, "%4s  %-12s %-14s %-5s %10s  %s\n", "#", "op", "shape", "dtype", "bytes", "name");
+    for (int k = 0; k < g->n; k++)
+        if (g->nodes[k].kind == GN_INPUT || g->nodes[k].kind == GN_LEAF) node_line(&o, g, k);
+    out_printf(&o, "nodes:\n");
+    out_printf(&o, "%4s  %-12s %-14s %-5s %10s  %-24s %s\n", "#", "op", "shape", "dtype", "bytes", "inputs", "group");
+    for (int k = 0; k < g->n; k++)
+        if (computes(&g->nodes[k])) node_line(&o, g, k);
+    out_printf(&o, "outputs: %s\n", outs);
+    out_printf(&o, "nodes %d, leaves %d, kernels after fusion %d, planned peak bytes %lld (arena %lld, outputs %lld)",
+               g->ncompute, g->nleaves, g->nkernels, (long long)(g->arena_bytes + g->output_bytes),
+               (long long)g->arena_bytes, (long long)g->output_bytes);
+    return o.err;
+}
+
+/* Writes one Graphviz edge from every node reference in t to node k. */
+static void dot_edges(Out *o, Value t, int k)
+{
+    if (t.kind == V_TRACE) out_printf(o, "  n%u -> n%d;\n", t.as.tr.node, k);
+    else if (t.kind == V_TUPLE)
+        for (int i = 0; i < t.as.tu->n; i++) dot_edges(o, t.as.tu->items[i], k);
+}
+
+int interp_graph_dot(Value gv, tl_write_fn w, void *ctx)
+{
+    const Graph *g = gv.as.g;
+    Out o = { w, ctx, 0 };
+    out_printf(&o, "digraph \"%s\" {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n", g->fname);
+    for (int k = 0; k < g->n; k++) {
+        const GNode *nd = &g->nodes[k];
+        char shape[160];
+        tl_shape_str(nd->ndim, nd->shape, shape, sizeof shape);
+        out_printf(&o, "  n%d [label=\"%d %s%s%s\\n%s %s\"%s];\n", k, k, op_name(nd), nd->kind == GN_INPUT ? " " : "",
+                   nd->kind == GN_INPUT ? nd->name : "", shape, tl_dtype_name(nd->dtype),
+                   computes(nd) ? "" : ", shape=ellipse");
+    }
+    for (int gi = 0; gi < g->nkernels; gi++) {   /* a fused group as a cluster */
+        int members = 0;
+        for (int k = 0; k < g->n; k++) members += g->nodes[k].group == gi;
+        if (members < 2) continue;
+        out_printf(&o, "  subgraph cluster_g%d {\n    label=\"g%d\"; style=dashed;\n   ", gi, gi);
+        for (int k = 0; k < g->n; k++)
+            if (g->nodes[k].group == gi) out_printf(&o, " n%d;", k);
+        out_printf(&o, "\n  }\n");
+    }
+    for (int k = 0; k < g->n; k++)
+        for (int i = 0; i < g->nodes[k].npos + g->nodes[k].nkw; i++)
+            if (g->nodes[k].kind != GN_INDEX || i == 0) dot_edges(&o, g->nodes[k].args[i], k);
+    out_printf(&o, "}\n");
+    return o.err;
+}
