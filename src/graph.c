@@ -72,6 +72,7 @@ static void graph_free(Graph *g)
     for (int i = 0; i < g->n; i++) node_clear(&g->nodes[i]);
     free(g->nodes);
     val_release(g->out);
+    if (g->arena) tl_storage_release(g->arena);
     free(g->fname);
     free(g);
 }
@@ -392,6 +393,7 @@ bool interp_graph_build(Interp *I, CallArgs *a, Value *out)
     if (!ok) interp_error(I, a->at, MemoryError, "out of memory");
     tracing_graph = g;
     graph_tracing = ++trace_serial ? trace_serial : ++trace_serial;
+    g->contiguous_examples = true;
     for (int i = 0; i < nin && ok; i++) {
         Value e = a->pos[i + 1];
         if (e.kind != V_NUM && e.kind != V_TENSOR) {
@@ -404,6 +406,7 @@ bool interp_graph_build(Interp *I, CallArgs *a, Value *out)
         GNode *nd = &g->nodes[k];
         nd->op = i;
         nd->weak = e.kind == V_NUM && e.weak;
+        if (e.kind == V_TENSOR && !tl_is_contiguous(e.as.t)) g->contiguous_examples = false;
         node_set_type(nd, e);
         if (!(nd->name = param_name(f, i))) { ok = interp_error(I, a->at, MemoryError, "out of memory"); break; }
         args[i] = trace_wrap(k, val_retain(e));
@@ -504,9 +507,18 @@ bool graph_call(Interp *I, Graph *g, CallArgs *a, Value *out)
                             g->ninputs == 1 ? "" : "s", a->npos);
     for (int k = 0; k < g->n; k++)
         if (g->nodes[k].kind == GN_INPUT && !check_argument(I, &g->nodes[k], a->pos[g->nodes[k].op], a->at)) return false;
+    /* The arena holds the planned intermediates when the arguments are laid out as the
+       examples were: kernels then lay out every intermediate as when traced, so a node that
+       was no view is none now and the planned lifetimes hold. */
+    bool use_arena = g->arena_bytes > 0 && g->contiguous_examples && !g->running;
+    for (int i = 0; i < a->npos && use_arena; i++)
+        if (a->pos[i].kind == V_TENSOR && !tl_is_contiguous(a->pos[i].as.t)) use_arena = false;
+    if (use_arena && !g->arena && !(g->arena = tl_storage_new((size_t)g->arena_bytes, false))) return interp_error_rt(I, a->at);
     Value *vals = calloc((size_t)(g->n ? g->n : 1), sizeof *vals);
     if (!vals) return interp_error(I, a->at, MemoryError, "out of memory");
     bool ok = true;
+    bool was_running = g->running;
+    g->running = true;
     for (int k = 0; k < g->n; k++) {   /* leaves first: a leaf is numbered after the node that found it */
         const GNode *nd = &g->nodes[k];
         vals[k] = nd->kind == GN_INPUT ? val_retain(a->pos[nd->op]) : nd->kind == GN_LEAF ? val_retain(nd->leaf) : val_none();
@@ -515,7 +527,9 @@ bool graph_call(Interp *I, Graph *g, CallArgs *a, Value *out)
         const GNode *nd = &g->nodes[k];
         if (tl_interrupt_flag) { ok = interp_error(I, a->at, Interrupt, "interrupted"); break; }
         if (nd->kind == GN_INPUT || nd->kind == GN_LEAF) continue;
+        if (use_arena && nd->offset >= 0) tl_storage_offer(g->arena, (size_t)nd->offset, (size_t)nd->nbytes);
         if (!run_node(I, nd, vals, a->at, &vals[k])) ok = false;
+        if (use_arena && nd->offset >= 0) tl_storage_offer(NULL, 0, 0);
         else if (!same_type(nd, vals[k]))
             ok = interp_error(I, a->at, ValueError, "graph of %s(): node %d's shape depends on the values of its inputs",
                               g->fname, k);
@@ -534,5 +548,6 @@ bool graph_call(Interp *I, Graph *g, CallArgs *a, Value *out)
     }
     for (int k = 0; k < g->n; k++) val_release(vals[k]);
     free(vals);
+    g->running = was_running;
     return ok;
 }

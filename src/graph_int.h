@@ -53,6 +53,9 @@ struct Graph {
     /* the plan */
     int nleaves, ncompute, nkernels;
     int64_t arena_bytes, output_bytes;
+    tl_storage *arena;          /* arena_bytes, made at the first call that uses it */
+    bool contiguous_examples;   /* every tensor example was contiguous (the arena's condition) */
+    bool running;               /* a call is in progress (a nested one runs without the arena) */
 };
 
 /* Computes lifetimes, fused groups and arena offsets for g's nodes. */
