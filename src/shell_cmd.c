@@ -1,4 +1,4 @@
-/* shell_cmd.c — the shell's own commands: :help NAME, :time EXPR, :vars, :quit */
+/* shell_cmd.c — the shell's own commands: :help NAME, :time EXPR, :explain EXPR, :vars, :quit */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +57,7 @@ static CmdResult cmd_help(Interp *I, const char *line, const char *arg)
     val_release(out);
     fflush(I->out);
     if (!ok) shell_print_error(I);
-    else if (!n) fprintf(I->out, "Shell commands: :help NAME, :time EXPR, :vars, :quit\n");
+    else if (!n) fprintf(I->out, "Shell commands: :help NAME, :time EXPR, :explain EXPR, :vars, :quit\n");
     source_release(src);
     return CMD_DONE;
 }
@@ -161,6 +161,72 @@ static CmdResult cmd_time(Interp *I, const char *arg)
     }
     tl_interrupt_flag = 0;
     free(t);
+    source_release(src);
+    fflush(I->out);
+    return r;
+}
+
+/* ---- :explain ------------------------------------------------------------- */
+
+/* Appends to b each name in expr that a global tensor is bound to (once each), separated by ", ". */
+static bool tensor_names(Interp *I, const char *expr, StrBuf *b)
+{
+    for (const char *p = expr; *p;) {
+        if (*p == '"' || *p == '\'') {   /* a string literal's words are not names */
+            char q = *p++;
+            while (*p && *p != q) p += p[0] == '\\' && p[1] ? 2 : 1;
+            if (*p) p++;
+            continue;
+        }
+        if (!(isalpha((unsigned char)*p) || *p == '_')) { p++; continue; }
+        const char *w = p;
+        while (isalnum((unsigned char)*p) || *p == '_') p++;
+        char *name = strndup(w, (size_t)(p - w));
+        if (!name) return false;
+        int slot = symtab_find(&I->gsyms, name);
+        bool tensor = slot >= 0 && slot < I->globals->nslots && I->globals->slots[slot].kind == V_TENSOR;
+        bool seen = false;
+        for (const char *s = b->data; tensor && s && (s = strstr(s, name)); s++)   /* already listed? */
+            if ((s == b->data || s[-1] == ' ') && (s[strlen(name)] == ',' || s[strlen(name)] == '\0')) seen = true;
+        bool ok = !tensor || seen || sb_printf(b, "%s%s", b->len ? ", " : "", name);
+        free(name);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+/* :explain EXPR prints the graph of EXPR over the global tensors it names (graph() with them
+   as the examples): its nodes, fused groups and planned memory. Nothing is bound or echoed. */
+static CmdResult cmd_explain(Interp *I, const char *arg)
+{
+    size_t n = strlen(arg);
+    while (n && isspace((unsigned char)arg[n - 1])) n--;
+    if (!n) {
+        fprintf(stderr, ":explain needs an expression, as in  :explain exp(x - 1) * w\n");
+        return CMD_DONE;
+    }
+    StrBuf names = { 0 }, text = { 0 };
+    bool ok = tensor_names(I, arg, &names) &&
+              sb_printf(&text, "print(graph(fn(%s) = (%.*s)%s%s))", names.len ? names.data : "", (int)n, arg,
+                        names.len ? ", " : "", names.len ? names.data : "");
+    Source *src = ok ? source_new("<explain>", text.data, text.len) : NULL;
+    sb_free(&names);
+    sb_free(&text);
+    if (!src) {
+        fprintf(stderr, "out of memory\n");
+        return CMD_DONE;
+    }
+    tl_interrupt_flag = 0;
+    CmdResult r = CMD_DONE;
+    if (!interp_parse(I, src, NULL) || !interp_run_source(I, src, false)) {
+        if (shell_was_interrupted(I)) {
+            shell_report_interrupt(I);
+            r = CMD_INTERRUPTED;
+        } else {
+            shell_print_error(I);
+        }
+    }
+    tl_interrupt_flag = 0;
     source_release(src);
     fflush(I->out);
     return r;
@@ -283,8 +349,9 @@ CmdResult shell_command(Interp *I, const char *line)
     if (IS("help") || IS("h")) return cmd_help(I, line, arg);
     if (IS("time") || IS("t")) return cmd_time(I, arg);
     if (IS("vars")) return cmd_vars(I);
+    if (IS("explain")) return cmd_explain(I, arg);
     if (IS("quit") || IS("q") || IS("exit")) return CMD_QUIT;
 #undef IS
-    fprintf(stderr, "unknown command :%.*s (commands: :help NAME, :time EXPR, :vars, :quit)\n", (int)n, name);
+    fprintf(stderr, "unknown command :%.*s (commands: :help NAME, :time EXPR, :explain EXPR, :vars, :quit)\n", (int)n, name);
     return CMD_DONE;
 }

@@ -535,6 +535,9 @@ def test_commands(sh):
     check(re.search(r"^ss\s+string\s+len 5\s+5$", out, re.M), f":vars should list ss: {out!r}")
     out = sh.run(":time aa @ aa")
     check(re.search(r"median [0-9.]+ (s|ms|us|ns), middle half .* \(\d+ runs\)", out), f":time output: {out!r}")
+    out = sh.run(":explain exp(aa - 1) * aa")
+    check(re.search(r"^ +[0-9]+ +exp +\(2, 2\) +f64 +32 +[0-9]+ +g0$", out, re.M) and
+          "nodes 3, leaves 1, kernels after fusion 1" in out, f":explain output: {out!r}")
     out = sh.run(":nonsense")
     check("unknown command" in out, f"unknown command: {out!r}")
     sh.send(":quit\r")
