@@ -55,6 +55,12 @@ CASES = [
     ("softmax last axis 4096^2", f"X = rand({M}, {M}, dtype=f32)", "softmax(X)",
      lambda g: g.update(X=np.random.rand(M, M).astype(np.float32)),
      "(lambda e: e / e.sum(-1, keepdims=True))(np.exp(X - X.max(-1, keepdims=True)))", 4.0),
+    # softmax written out, run through a graph (docs/graphs.md): built once, called many times
+    ("softmax composed, graph 4096^2",
+     f"X = rand({M}, {M}, dtype=f32)\nfn sm(x) {{\n    e = exp(x - max(x, axis=-1, keepdims=true))\n"
+     "    return e / sum(e, axis=-1, keepdims=true)\n}\ng = graph(sm, X)", "g(X)",
+     lambda g: g.update(X=np.random.rand(M, M).astype(np.float32)),
+     "(lambda e: e / e.sum(-1, keepdims=True))(np.exp(X - X.max(-1, keepdims=True)))", 6.0),
     ("matmul 2048 f32", "A = rand(2048, 2048, dtype=f32)\nB = rand(2048, 2048, dtype=f32)", "A @ B",
      lambda g: g.update(A=np.random.rand(2048, 2048).astype(np.float32), B=np.random.rand(2048, 2048).astype(np.float32)),
      "A @ B", 0.95),
