@@ -240,6 +240,23 @@ static bool node_finish(Interp *I, int k, Value r, const Value *ops, int nops, S
     return out->kind == V_TRACE || interp_error_rt(I, at);
 }
 
+/* Records an operator node over operands ops (templates made from them) whose example
+   result is r (taken), and gives f the traced value. */
+static bool operator_node(Interp *I, GNodeKind kind, int op, const Value *ops, int nops, Value r, Span at, Value *out)
+{
+    int k = node_add(tracing_graph, kind);
+    Value *args = k >= 0 ? calloc((size_t)nops, sizeof *args) : NULL;
+    if (!args) { val_release(r); return interp_error(I, at, MemoryError, "out of memory"); }
+    GNode *nd = &tracing_graph->nodes[k];
+    nd->op = op;
+    nd->args = args;
+    nd->npos = nops;
+    for (int i = 0; i < nops; i++) args[i] = val_none();
+    for (int i = 0; i < nops; i++)
+        if (!template_of(I, ops[i], at, &args[i])) { val_release(r); return false; }
+    return node_finish(I, k, r, ops, nops, at, out);
+}
+
 bool graph_trace_binary(Interp *I, int op, Value a, Value b, Span at, Value *out)
 {
     if (!trace_check(I, a, at) || !trace_check(I, b, at)) return false;
@@ -247,18 +264,8 @@ bool graph_trace_binary(Interp *I, int op, Value a, Value b, Span at, Value *out
     bool ok = arith_binary(I, op, ea, eb, at, &r);
     val_release(ea);
     val_release(eb);
-    if (!ok) return false;
-    int k = node_add(tracing_graph, GN_BINARY);
-    Value *args = k >= 0 ? calloc(2, sizeof *args) : NULL;
-    if (!args) { val_release(r); return interp_error(I, at, MemoryError, "out of memory"); }
-    GNode *nd = &tracing_graph->nodes[k];
-    nd->op = op;
-    nd->args = args;
-    args[0] = args[1] = val_none();
-    nd->npos = 2;
-    if (!template_of(I, a, at, &args[0]) || !template_of(I, b, at, &args[1])) { val_release(r); return false; }
     Value ops[2] = { a, b };
-    return node_finish(I, k, r, ops, 2, at, out);
+    return ok && operator_node(I, GN_BINARY, op, ops, 2, r, at, out);
 }
 
 bool graph_trace_unary(Interp *I, int op, Value a, Span at, Value *out)
@@ -268,16 +275,7 @@ bool graph_trace_unary(Interp *I, int op, Value a, Span at, Value *out)
     Value ea = trace_example(a), r;
     bool ok = arith_unary(I, (UnaryOp)op, ea, at, &r);
     val_release(ea);
-    if (!ok) return false;
-    int k = node_add(tracing_graph, GN_UNARY);
-    Value *args = k >= 0 ? calloc(1, sizeof *args) : NULL;
-    if (!args) { val_release(r); return interp_error(I, at, MemoryError, "out of memory"); }
-    GNode *nd = &tracing_graph->nodes[k];
-    nd->op = op;
-    nd->args = args;
-    nd->npos = 1;
-    if (!template_of(I, a, at, &args[0])) { val_release(r); return false; }
-    return node_finish(I, k, r, &a, 1, at, out);
+    return ok && operator_node(I, GN_UNARY, op, &a, 1, r, at, out);
 }
 
 /* Calls builtin bi on the example values of a's arguments. */
