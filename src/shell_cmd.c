@@ -284,6 +284,9 @@ static void describe(VarRow *r, Value v)
         if (w < sizeof r->shape) snprintf(r->shape + w, sizeof r->shape - w, ")");
         break;
     }
+    case V_GRAPH:
+        strcpy(r->type, "graph");
+        break;
     case V_BUILTIN:
         strcpy(r->type, "builtin");
         snprintf(r->shape, sizeof r->shape, "%s", v.as.bi->signature);
