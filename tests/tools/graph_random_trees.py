@@ -4,7 +4,8 @@
 Usage: graph_random_trees.py TL [COUNT] [SEED]
 Writes one tl program holding COUNT random functions f(a, b, c) over operands of random
 dtypes (bool, ints, f16, bf16, f32, f64, c64), broadcasting shapes, weak literals and
-numbers of fixed dtype, binary operators and unary functions. For each, the program
+numbers of fixed dtype, binary operators and unary functions (one tree in five over tensors
+big enough for the evaluator to fuse the tree eagerly). For each, the program
 computes f eagerly and through g = graph(f, ...) for the examples and for a second set of
 values of the same shapes and dtypes, and compares dtype, shape and every byte (bitcast to
 u8). A tree that fails eagerly (a dtype an operator refuses) must fail through the graph
@@ -17,6 +18,8 @@ import tempfile
 
 DTYPES = ['bool', 'i8', 'i32', 'i64', 'u8', 'f16', 'bf16', 'f32', 'f64', 'c64']
 SHAPES = [('(3, 4)', '(4,)'), ('(3, 4)', '(3, 1)'), ('(2, 1, 4)', '(3, 4)'), ('(5,)', '(1,)'), ('(4,)', '(4,)')]
+# big enough for the evaluator to run a statement's tree as one fused program (src/fuse.c)
+BIG_SHAPES = [('(300, 256)', '(256,)'), ('(300, 256)', '(300, 1)'), ('(70000,)', '(1,)')]
 BINOPS = ['+', '-', '*', '/', '//', '%', '**', '==', '<', '>=', '&', '|', 'maximum', 'minimum']
 UNARY = ['-', 'abs', 'exp', 'sqrt', 'tanh', 'sin', 'floor', 'relu', 'sigmoid', 'square', 'f32', 'f64', 'bf16', 'i32',
          'isnan', 'gelu', 'log1p']
@@ -55,7 +58,7 @@ def program(rng, count):
              'fn same(x, y) = dtype(x) == dtype(y) and shape(x) == shape(y) and array_equal(bits(x), bits(y))',
              'agree = 0', 'refused = 0', 'bad = 0']
     for i in range(count):
-        sa, sb = rng.choice(SHAPES)
+        sa, sb = rng.choice(BIG_SHAPES if i % 5 == 4 else SHAPES)
         da, db, dc = rng.choice(DTYPES), rng.choice(DTYPES), rng.choice(DTYPES)
         c_is_number = rng.random() < 0.4
         expr = tree(rng, rng.randint(1, 4))
