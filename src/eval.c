@@ -117,7 +117,7 @@ static HOT_INLINE void call_frame_end(Frame *f, bool on_stack)
 }
 
 /* Runs a function's body in frame f (its arguments bound); *out is its value. */
-static bool run_body(Interp *I, FnDef *def, Frame *f, Value *out)
+static HOT_INLINE bool run_body(Interp *I, FnDef *def, Frame *f, Value *out)
 {
     Ctx inner = { .I = I, .globals = I->globals, .frame = f, .ret = val_none() };
     if (def->body_is_expr) return eval(&inner, def->body, out);
