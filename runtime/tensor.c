@@ -36,7 +36,10 @@ void tl_storage_restart_ids(void) { __atomic_store_n(&heap_ids, 0, __ATOMIC_RELA
    one storage per step; malloc and free of those cost more than the arithmetic.
    So each thread keeps a short list of freed headers and of small storages
    (the struct and its data in one block) and hands them out again. A thread's
-   lists are freed when it exits. */
+   lists are freed when it exits. The lists are arrays of pointers, not links
+   inside the blocks: a kept block is poisoned under AddressSanitizer, and
+   LeakSanitizer ignores pointers stored in poisoned memory, so a link there
+   would make every block after the first look leaked. */
 
 #define RECYCLE_MAX 64
 #define SMALL_DATA_MAX 256   /* bytes of data stored inline with the storage struct */
@@ -54,8 +57,7 @@ void tl_storage_restart_ids(void) { __atomic_store_n(&heap_ids, 0, __ATOMIC_RELA
 #define RECYCLE_UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
-typedef struct recycled { struct recycled *next; } recycled;
-typedef struct recycle_list { recycled *head; int count; } recycle_list;
+typedef struct recycle_list { void *blocks[RECYCLE_MAX]; int count; } recycle_list;
 enum { RECYCLE_HEADER, RECYCLE_SMALL_STORAGE, RECYCLE_KINDS };
 
 static _Thread_local recycle_list recycle_lists[RECYCLE_KINDS];
@@ -71,15 +73,12 @@ static void recycle_drain(void *unused)
 {
     (void)unused;
     for (int k = 0; k < RECYCLE_KINDS; k++) {
-        recycled *b = recycle_lists[k].head;
-        while (b) {
+        recycle_list *l = &recycle_lists[k];
+        while (l->count > 0) {
+            void *b = l->blocks[--l->count];
             RECYCLE_UNPOISON(b, recycle_block_bytes[k]);
-            recycled *next = b->next;
             free(b);
-            b = next;
         }
-        recycle_lists[k].head = NULL;
-        recycle_lists[k].count = 0;
     }
 }
 
@@ -89,12 +88,9 @@ static void recycle_make_key(void) { (void)pthread_key_create(&recycle_key, recy
 static inline void *recycle_take(int kind)
 {
     recycle_list *l = &recycle_lists[kind];
-    recycled *b = l->head;
-    if (b) {
-        RECYCLE_UNPOISON(b, recycle_block_bytes[kind]);
-        l->head = b->next;
-        l->count--;
-    }
+    if (l->count == 0) return NULL;
+    void *b = l->blocks[--l->count];
+    RECYCLE_UNPOISON(b, recycle_block_bytes[kind]);
     return b;
 }
 
@@ -109,11 +105,8 @@ static inline bool recycle_keep(int kind, void *p)
         if (pthread_setspecific(recycle_key, recycle_lists) != 0) return false;
         recycle_registered = true;
     }
-    recycled *b = p;
-    b->next = l->head;
-    l->head = b;
-    l->count++;
-    RECYCLE_POISON(b, recycle_block_bytes[kind]);
+    l->blocks[l->count++] = p;
+    RECYCLE_POISON(p, recycle_block_bytes[kind]);
     return true;
 }
 
