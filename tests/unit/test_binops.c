@@ -8,6 +8,7 @@
 #include "arith.h"
 #include "interp.h"
 #include "ops.h"
+#include "leak_check.h"
 
 /* The scalar path is arith_binary on two numbers, as the evaluator runs
    `a OP b` (its quick path for f64/i64, else tl_binary_scalar); the tensor
@@ -66,7 +67,11 @@ typedef struct outcome {
 static Interp *interp;
 
 static void setup(void) { interp = interp_new(); }
-static void teardown(void) { interp_free(interp); }
+static void teardown(void)
+{
+    interp_free(interp);
+    leak_check();
+}
 
 /* a OP b through the evaluator's scalar path. */
 static outcome scalar_path(tl_binop op, tl_dtype da, const tl_scalar *a, tl_dtype db, const tl_scalar *b)

@@ -6,6 +6,16 @@
 #include <unistd.h>
 
 #include "interp.h"
+#include "leak_check.h"
+
+LEAK_CHECKED_SUITE(draw);
+
+#ifdef TL_LEAK_CHECK
+/* fontconfig, which cairo loads to lay out text, reads its configuration on
+   first use and keeps it for the life of the process without freeing it: not a
+   leak of tl's. Only that library is excused (as in tests/fuzz/lsan.supp). */
+const char *__lsan_default_suppressions(void) { return "leak:libfontconfig.so\n"; }
+#endif
 
 /* Runs text in a fresh interpreter; on failure the message goes to err. */
 static bool run(const char *text, char *err, size_t errlen)

@@ -6,6 +6,9 @@
 
 #include "draw.h"
 #include "tensor.h"
+#include "leak_check.h"
+
+LEAK_CHECKED_SUITE(draw_nocairo);
 
 Test(draw_nocairo, images_are_unavailable)
 {

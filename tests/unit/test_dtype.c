@@ -7,6 +7,14 @@
 #include "dtype.h"
 #include "ops.h"
 #include "tensor.h"
+#include "leak_check.h"
+
+LEAK_CHECKED_SUITE(promote);
+LEAK_CHECKED_SUITE(dtype);
+LEAK_CHECKED_SUITE(half);
+LEAK_CHECKED_SUITE(cast);
+LEAK_CHECKED_SUITE(assign);
+LEAK_CHECKED_SUITE(copy);
 
 /* ---- promotion ------------------------------------------------------------
    np.result_type for every pair of numpy dtypes; produced once by

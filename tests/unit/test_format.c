@@ -7,6 +7,7 @@
 
 #include "format.h"
 #include "format_float.h"
+#include "leak_check.h"
 
 typedef struct print_case {
     const char *name;
@@ -28,6 +29,8 @@ typedef struct d4_case {
 } d4_case;
 
 #include "print_cases.inc"
+
+LEAK_CHECKED_SUITE(format);
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -3,6 +3,9 @@
 #include <string.h>
 
 #include "tensor.h"
+#include "leak_check.h"
+
+LEAK_CHECKED_SUITE(index);
 
 #define I64S(...) ((const int64_t[]){ __VA_ARGS__ })
 #define NITEMS(...) (int)(sizeof((tl_index_item[]){ __VA_ARGS__ }) / sizeof(tl_index_item))

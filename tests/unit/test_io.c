@@ -14,6 +14,11 @@
 #include "io_json.h"
 #include "ops.h"
 #include "tensor.h"
+#include "leak_check.h"
+
+LEAK_CHECKED_SUITE(io_json);
+LEAK_CHECKED_SUITE(io_meta);
+LEAK_CHECKED_SUITE(io_lazy);
 
 static int json_of(const char *text, json *out) { return io_json_parse("t.json", text, strlen(text), out); }
 
@@ -133,6 +138,7 @@ static void remove_tmpdir(void)
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     cr_assert_eq(system(cmd), 0);
+    leak_check();
 }
 
 TestSuite(io_npy, .init = make_tmpdir, .fini = remove_tmpdir);

@@ -4,6 +4,11 @@
 
 #include "iter.h"
 #include "ops.h"
+#include "leak_check.h"
+
+LEAK_CHECKED_SUITE(iter);
+LEAK_CHECKED_SUITE(iter_users);
+LEAK_CHECKED_SUITE(tensor);
 
 /* What an inner loop saw: one record per call. */
 typedef struct {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "leak_check.h"
 #include "ops.h"
 #include "tensor.h"
 
@@ -19,6 +20,19 @@ typedef struct {
     tl_dtype rdt; int rnd; int64_t rshape[4]; const char *r;
 } red_case;
 #include "kernel_cases.inc"
+
+LEAK_CHECKED_SUITE(binary);
+LEAK_CHECKED_SUITE(convert);
+LEAK_CHECKED_SUITE(fused);
+LEAK_CHECKED_SUITE(unary);
+LEAK_CHECKED_SUITE(elementwise);
+LEAK_CHECKED_SUITE(reduce);
+LEAK_CHECKED_SUITE(threads);
+LEAK_CHECKED_SUITE(linalg);
+LEAK_CHECKED_SUITE(nn);
+LEAK_CHECKED_SUITE(sort);
+LEAK_CHECKED_SUITE(random);
+LEAK_CHECKED_SUITE(accuracy);
 
 /* ---- helpers ------------------------------------------------------------------ */
 

@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "lexer.h"
+#include "leak_check.h"
+
+LEAK_CHECKED_SUITE(lexer);
 
 /* Appends one token's short form: ints and floats by value, strings quoted, the rest by kind. */
 static void show_token(FILE *out, const Token *t)

@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include "interp.h"
+#include "leak_check.h"
+
+LEAK_CHECKED_SUITE(limits);
 
 /* Runs text in a fresh interpreter with the given step budget; returns whether it succeeded. */
 static bool run_with_steps(const char *text, int64_t steps, char *err, size_t errlen)

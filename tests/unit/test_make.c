@@ -3,6 +3,10 @@
 #include <string.h>
 
 #include "tensor.h"
+#include "leak_check.h"
+
+LEAK_CHECKED_SUITE(make);
+LEAK_CHECKED_SUITE(shape);
 
 #define I64S(...) ((const int64_t[]){ __VA_ARGS__ })
 

@@ -6,6 +6,9 @@
 
 #include "parse.h"
 #include "token.h"
+#include "leak_check.h"
+
+LEAK_CHECKED_SUITE(parser);
 
 /* ---- a small S-expression printer for trees ---- */
 

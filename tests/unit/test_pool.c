@@ -7,6 +7,9 @@
 #include <unistd.h>
 
 #include "tensor.h"
+#include "leak_check.h"
+
+LEAK_CHECKED_SUITE(pool);
 
 #define MIB ((size_t)1 << 20)
 

@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include "tensor.h"
+#include "leak_check.h"
+
+LEAK_CHECKED_SUITE(view);
 
 /* An i64 tensor whose every element holds its own flat index. */
 static tl_tensor *iota(int ndim, const int64_t *shape)
