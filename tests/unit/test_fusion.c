@@ -6,8 +6,11 @@
 #include <string.h>
 
 #include "fusion.h"
+#include "leak_check.h"
 #include "ops.h"
 #include "tensor.h"
+
+LEAK_CHECKED_SUITE(fusion);
 
 /* A small deterministic generator, so a failure names its case. */
 static uint64_t rng_state;

@@ -23,7 +23,6 @@ typedef struct {
 
 LEAK_CHECKED_SUITE(binary);
 LEAK_CHECKED_SUITE(convert);
-LEAK_CHECKED_SUITE(fused);
 LEAK_CHECKED_SUITE(unary);
 LEAK_CHECKED_SUITE(elementwise);
 LEAK_CHECKED_SUITE(reduce);
