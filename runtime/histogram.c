@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/kern.h"
 #include "ops.h"
 #include "stats.h"
 
@@ -63,28 +64,69 @@ static inline int64_t uniform_bin(const uniform *u, double x)
     return i;
 }
 
-/* The same pass for f32 data and f32 edges, in float arithmetic throughout. */
-static void uniform_counts_f32(const uniform *u, const float *x, int64_t n, int64_t *counts)
+/* The f32 pass: f32 data and f32 edges, in float arithmetic throughout. Tasks of F32_SPAN
+   elements count into rows of their own (four interleaved copies when the bins are few, so that
+   a run of equal bins does not wait on its own last increment), summed at the end: counts are
+   exact, so the thread count and order change nothing. */
+#define F32_SPAN ((int64_t)1 << 20)
+/* Above this many bins the copies would cost more than they save: one thread, one row. */
+#define F32_ROW_BINS 65536
+typedef struct f32_counts {
+    const float *x, *e;
+    float first, last, norm;
+    int64_t n, bins, copies, *rows;   /* rows: copies * bins counters per task */
+} f32_counts;
+
+/* Counts task t's span of the data into its own rows. */
+static int f32_counts_task(void *ctx, int64_t t)
 {
-    float first = (float)u->first, last = (float)u->last, norm = (float)u->norm;
-    int64_t bins = u->bins;
-    float *e = malloc((size_t)(bins + 1) * sizeof(float));
-    if (!e) {
-        for (int64_t i = 0; i < n; i++)
-            if (x[i] >= first && x[i] <= last) counts[uniform_bin(u, x[i])]++;
-        return;
-    }
-    for (int64_t k = 0; k <= bins; k++) e[k] = (float)u->edges[k];
-    for (int64_t i = 0; i < n; i++) {
-        float v = x[i];
-        if (!(v >= first && v <= last)) continue;
-        int64_t k = (int64_t)((v - first) * norm);
+    const f32_counts *c = ctx;
+    int64_t lo = t * F32_SPAN, hi = lo + F32_SPAN < c->n ? lo + F32_SPAN : c->n, bins = c->bins;
+    int64_t *row = c->rows + t * c->copies * bins, mask = c->copies - 1;
+    const float *e = c->e;
+    for (int64_t i = lo; i < hi; i++) {
+        float v = c->x[i];
+        if (!(v >= c->first && v <= c->last)) continue;
+        int64_t k = (int64_t)((v - c->first) * c->norm);
         k -= k == bins;
         k -= v < e[k];
         k += k != bins - 1 && v >= e[k + 1];
-        counts[k]++;
+        row[(i & mask) * bins + k]++;
     }
+    return tl_check_interrupt();
+}
+
+/* numpy's equal-bin counts of f32 data with f32 edges; -1 on an error (set). */
+static int uniform_counts_f32(const uniform *u, const float *x, int64_t n, int64_t *counts)
+{
+    int64_t bins = u->bins, tasks = (n + F32_SPAN - 1) / F32_SPAN, copies = bins > F32_ROW_BINS ? 1 : 4;
+    if (copies == 1 || tl_threads_for(n) <= 1) tasks = n > 0;
+    float *e = malloc((size_t)(bins + 1) * sizeof(float));
+    int64_t *rows = tasks ? calloc((size_t)(tasks * copies * bins), sizeof(int64_t)) : NULL;
+    if (!e || (tasks && !rows)) {
+        free(e);
+        free(rows);
+        tl_seterr(MemoryError, "out of memory");
+        return -1;
+    }
+    for (int64_t k = 0; k <= bins; k++) e[k] = (float)u->edges[k];
+    f32_counts c = { x, e, (float)u->first, (float)u->last, (float)u->norm, n, bins, copies, rows };
+    int rc = 0;
+    if (tasks == 1) {   /* one thread: the spans one after another, into one set of rows */
+        for (int64_t lo = 0; lo < n && rc == 0; lo += F32_SPAN) {
+            f32_counts part = c;
+            part.x = x + lo;
+            part.n = n - lo < F32_SPAN ? n - lo : F32_SPAN;
+            rc = f32_counts_task(&part, 0);
+        }
+    } else if (tasks > 1) {
+        rc = tl_parallel_for(tasks, f32_counts_task, &c);
+    }
+    for (int64_t r = 0; rc == 0 && r < copies * tasks; r++)
+        for (int64_t k = 0; k < bins; k++) counts[k] += rows[r * bins + k];
     free(e);
+    free(rows);
+    return rc;
 }
 
 /* The bin of x among increasing edges (numpy's searchsorted rule: [e_k, e_k+1), the last
@@ -225,7 +267,7 @@ int tl_histogram(const tl_tensor *a, const tl_hist_bins *hb, const tl_tensor *we
     const char *xd = tl_tensor_data(flat), *wd = wflat ? tl_tensor_data(wflat) : NULL;
     size_t xs = tl_dtype_size(flat->dtype), ws = wflat ? tl_dtype_size(wflat->dtype) : 0;
     if (!weights && u.bins && flat->dtype == TL_F32 && u.B == TL_F32) {
-        uniform_counts_f32(&u, (const float *)xd, n, hi);
+        if (uniform_counts_f32(&u, (const float *)xd, n, hi) < 0) goto out;
     } else {
         for (int64_t b = 0; b < n; b += CHUNK) {
             int64_t m = n - b < CHUNK ? n - b : CHUNK;
