@@ -301,7 +301,9 @@ Test(format, scalar_buffer)
     cr_expect_str_eq(buf, "0.0078");
 }
 
-Test(format, summarized_1000x1000_is_fast)
+/* A summarized (1000, 1000) tensor prints only its corners: the text stays short whatever the
+   size (its speed against numpy is tests/bench/bench_print.sh's, not a unit test's). */
+Test(format, summarized_1000x1000_prints_corners_only)
 {
     int64_t shape[2] = { 1000, 1000 };
     tl_tensor *b = tl_tensor_empty(TL_F64, 2, shape);
@@ -311,20 +313,13 @@ Test(format, summarized_1000x1000_is_fast)
         s ^= s << 13; s ^= s >> 7; s ^= s << 17;
         p[i] = (double)(s >> 11) * 0x1p-53;
     }
-    enum { REPS = 200 };
-    struct timespec t0, t1;
-    size_t total = 0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (int r = 0; r < REPS; r++) {
-        char *str = tl_fmt_tensor_string(b, NULL);
-        cr_assert_not_null(str);
-        total += strlen(str);
-        free(str);
-    }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double ms = ((double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6) / REPS;
-    cr_log_info("str of a summarized (1000, 1000) f64: %.4f ms (%zu chars)", ms, total / REPS);
-    /* target 0.05 ms; the bound leaves room for sanitizer builds and busy machines */
-    cr_expect_lt(ms, 1.0, "%.4f ms", ms);
+    char *str = tl_fmt_tensor_string(b, NULL);
+    cr_assert_not_null(str);
+    int lines = 0;
+    for (const char *c = str; *c; c++) lines += *c == '\n';
+    cr_expect_lt(strlen(str), 1000, "%zu chars", strlen(str));
+    cr_expect_eq(lines, 6, "%d lines:\n%s", lines, str);   /* 3 rows, "...", 3 rows: 7 lines, 6 breaks */
+    cr_expect_not_null(strstr(str, "..."));
+    free(str);
     tl_tensor_release(b);
 }
