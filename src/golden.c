@@ -225,6 +225,20 @@ static void worker_close(Worker *w)
         if (*fds[i] >= 0) { close(*fds[i]); *fds[i] = -1; }
 }
 
+/* In a new worker: unless TL_THREADS says otherwise, its tests' kernels default to the online CPUs
+   divided among the workers (at least 1), so that N tests at once do not each start a thread per
+   core: oversubscribed, two workers ran the golden suite no faster than one. */
+static void share_cores(int nworkers)
+{
+    const char *env = getenv("TL_THREADS");
+    if (env && *env) return;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    long share = cpus / (nworkers > 0 ? nworkers : 1);
+    char buf[24];
+    snprintf(buf, sizeof buf, "%ld", share > 1 ? share : 1);
+    setenv("TL_THREADS", buf, 1);
+}
+
 /* Starts worker k; false when it cannot. */
 static bool worker_start(GoldenRun run, Worker *ws, int nworkers, int k)
 {
@@ -243,6 +257,7 @@ static bool worker_start(GoldenRun run, Worker *ws, int nworkers, int k)
         dup2(pe[1], 2);
         int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0) dup2(devnull, 0);
+        share_cores(nworkers);
         int keep[] = { pc[0], ps[1] }, drop[] = { po[0], po[1], pe[0], pe[1], pc[1], ps[0] };
         for (int i = 0; i < 6; i++) close(drop[i]);   /* no exec follows, so O_CLOEXEC closes nothing */
         worker_loop(run, keep[0], keep[1]);
