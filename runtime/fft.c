@@ -1,5 +1,5 @@
 /* fft.c — numpy.fft's transforms: a mixed-radix FFT in double precision (radices 4, 2, 3, 5 and any small prime), Bluestein's algorithm for lengths with a large prime factor */
-#include <complex.h>
+#include "cmplx.h"
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
