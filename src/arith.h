@@ -9,10 +9,10 @@
      kernels' own loops on one element); tensors: tl_binary, or
      tl_binary_over when a temporary or x in `x = x OP y` can take the
      result (numpy's temporary elision); strings and tuples concatenate.
-   - eval.c's update_in_place: `x = x OP y` over tensors when x alone holds
+   - exec.c's update_in_place: `x = x OP y` over tensors when x alone holds
      its tensor, straight to tl_binary_over (arith_tensor_over) without
      touching a reference count.
-   - eval.c's exec_opassign: `x += y` on a tensor writes x's own elements,
+   - exec.c's exec_opassign: `x += y` on a tensor writes x's own elements,
      result cast to x's dtype (tl_binary_into), as numpy's in-place operators.
    - fuse.c: a statement's elementwise tree over large tensors in one pass
      (runtime/fusion.h), running the same loops block by block.

@@ -9,7 +9,7 @@
    have computed for the examples (so shapes, dtypes and every rule come from
    the same code eager runs) and the number of the graph node it stands for.
    Operators (arith.c), indexing (subscript.c) and traceable builtins (the
-   list in graph.c, checked in eval.c's call_value) record a node each; a
+   list in graph.c, checked in call.c's call_value) record a node each; a
    branch on a traced value, or a builtin that is not traceable, is an error.
    A call g(...) replays the nodes with the same evaluator functions, so the
    bits are the ones f(...) gives. */

@@ -1,0 +1,303 @@
+/* call.c — calls and closures: argument binding, frames (on the C stack when nothing captures them), methods */
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval_int.h"
+#include "fuse.h"
+#include "graph.h"
+
+/* ---- calls ------------------------------------------------------------- */
+
+/* Locals of a function that defines no function live on the C stack up to this many. */
+#define STACK_SLOTS 16
+
+/* Ends a call's frame: a C-stack frame releases its slots (nothing else can refer to
+   it: only closures keep frames, and its function makes none); a heap frame its reference. */
+static HOT_INLINE void call_frame_end(Frame *f, bool on_stack)
+{
+    if (!on_stack) { frame_release(f); return; }
+    for (int i = 0; i < f->nslots; i++) val_release(f->slots[i]);
+}
+
+/* Runs a function's body in frame f (its arguments bound); *out is its value. */
+static HOT_INLINE bool run_body(Interp *I, FnDef *def, Frame *f, Value *out)
+{
+    Ctx inner = { .I = I, .globals = I->globals, .frame = f, .ret = val_none() };
+    if (def->body_is_expr) return eval_expr(&inner, def->body, out);
+    Exec x = exec_stmt(&inner, def->body);
+    if (x == X_ERROR) return false;
+    if (x == X_RETURN) *out = inner.ret;
+    else if (x == X_BREAK || x == X_CONTINUE) return interp_error(I, def->at, SyntaxError, "break or continue outside a loop");
+    else *out = val_none();
+    return true;
+}
+
+/* Binds arguments to parameters in a new frame and runs the body. */
+static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *body_ran)
+{
+    Interp *I = C->I;
+    FnDef *def = fn->def;
+    /* The caller holds fn, and fn its defining frame, for the whole call: a stack
+       frame's parent needs no reference of its own. */
+    Value stack_slots[STACK_SLOTS];
+    Frame stack_frame;
+    bool on_stack = !def->makes_closures && def->nslots <= STACK_SLOTS;
+    if (a->npos > def->nparams)
+        return interp_error(I, a->at, TypeError, "%s() takes %d argument%s but %d were given", def->name, def->nparams,
+                            def->nparams == 1 ? "" : "s", a->npos);
+    if (!interp_check_repeated(I, a, def->name, def->nparams, (const char *const *)def->params)) return false;
+    Frame *f = &stack_frame;
+    if (on_stack) {
+        stack_frame = (Frame){ .refcount = 1, .parent = fn->env, .nslots = def->nslots, .cap = def->nslots,
+                               .slots = stack_slots };
+        for (int i = 0; i < def->nslots; i++) stack_slots[i].kind = V_UNDEF;
+    } else if (!(f = frame_new(fn->env, def->nslots))) {
+        return interp_error_rt(I, a->at);
+    }
+    for (int i = 0; i < a->npos; i++) f->slots[i] = val_retain(a->pos[i]);
+    for (int k = 0; k < a->nkw; k++) {
+        int p = -1;
+        for (int i = 0; i < def->nparams; i++)
+            if (strcmp(def->params[i], a->kwnames[k]) == 0) p = i;
+        if (p < 0) {
+            call_frame_end(f, on_stack);
+            return interp_error(I, a->at, TypeError, "%s() got an unexpected keyword argument '%s'", def->name, a->kwnames[k]);
+        }
+        val_release(f->slots[p]);   /* only a repeated keyword gets here twice; the parser refuses it */
+        f->slots[p] = val_retain(a->kw[k]);
+    }
+    for (int i = 0; i < def->nparams; i++) {
+        if (f->slots[i].kind != V_UNDEF) continue;
+        if (!fn->has_default[i]) {
+            call_frame_end(f, on_stack);
+            return interp_error(I, a->at, TypeError, "%s() missing argument '%s'", def->name, def->params[i]);
+        }
+        f->slots[i] = val_retain(fn->defaults[i]);
+    }
+    *body_ran = true;
+    bool ok = run_body(I, def, f, out);
+    call_frame_end(f, on_stack);
+    return ok;
+}
+
+/* Counts a call in: false (error reported, depth unchanged) when calls nest too deep or
+   the run is interrupted. */
+static HOT_INLINE bool call_enter(Ctx *C, Span at)
+{
+    Interp *I = C->I;
+    char here;
+    if (++I->call_depth > MAX_CALL_DEPTH || (I->stack_base && (size_t)(I->stack_base - &here) > I->stack_limit)) {
+        I->call_depth--;
+        return interp_error(I, at, RecursionError, "recursion too deep (more than %d nested calls)", MAX_CALL_DEPTH);
+    }
+    if (interrupted(C, at)) { I->call_depth--; return false; }
+    return true;
+}
+
+/* True when a call of def can take call's arguments straight into a C-stack frame. */
+static HOT_INLINE bool direct_callable(const FnDef *def, const Node *call)
+{
+    return def->nparams == call->n && !def->makes_closures && def->nslots <= STACK_SLOTS;
+}
+
+/* f(args...) for a closure f that makes no closures and takes exactly these positional
+   arguments (SPEC_CALL_POSITIONAL): the arguments are evaluated straight into the slots
+   of a frame on the C stack, with no argument list, keyword matching or heap frame.
+   Same order and errors as call_value: arguments first, then the depth and interrupt
+   checks, then the body, whose errors get this call site in their trace. */
+static bool call_closure_direct(Ctx *C, Node *n, Closure *fn, Value *out)
+{
+    Interp *I = C->I;
+    FnDef *def = fn->def;
+    Value slots[STACK_SLOTS];
+    int nargs = n->n;
+    for (int i = 0; i < nargs; i++)
+        if (!eval_operand(C, n->list[i], &slots[i])) {
+            while (i--) val_release(slots[i]);
+            return false;
+        }
+    for (int i = nargs; i < def->nslots; i++) slots[i].kind = V_UNDEF;
+    Frame f = { .refcount = 1, .parent = fn->env, .nslots = def->nslots, .cap = def->nslots, .slots = slots };
+    bool ok = call_enter(C, n->at);
+    if (ok) {
+        ok = run_body(I, def, &f, out);
+        if (!ok && I->err.kind != TL_E_Interrupt) diag_add_trace(&I->err, n->at);
+        I->call_depth--;
+    }
+    call_frame_end(&f, true);
+    return ok;
+}
+
+/* Calls a function value (builtin, closure or graph) with evaluated arguments. */
+static bool call_value(Ctx *C, Value fn, CallArgs *a, Value *out)
+{
+    Interp *I = C->I;
+    if (!call_enter(C, a->at)) return false;
+    bool ok;
+    if (fn.kind == V_BUILTIN) {
+        a->self = fn.as.bi;
+        if (__builtin_expect(graph_tracing != 0, 0) && graph_args_traced(a)) ok = graph_trace_builtin(I, a, out);
+        else ok = fn.as.bi->fn(I, a, out);
+    } else if (fn.kind == V_FUNC) {
+        bool body_ran = false;   /* argument-binding errors already point at this call */
+        ok = call_closure(C, fn.as.fn, a, out, &body_ran);
+        if (!ok && body_ran && I->err.kind != TL_E_Interrupt) diag_add_trace(&I->err, a->at);
+    } else if (fn.kind == V_GRAPH) {
+        ok = graph_call(I, fn.as.g, a, out);
+    } else {
+        ok = interp_error(I, a->at, TypeError, "a %s is not callable", val_kind_name(fn));
+    }
+    I->call_depth--;
+    return ok;
+}
+
+/* Calls fn with positional arguments from outside the evaluator (builtins, graphs). */
+bool interp_call(Interp *I, Value fn, int npos, Value *pos, Span at, Value *out)
+{
+    Ctx C = { .I = I, .globals = I->globals, .frame = NULL };
+    CallArgs a = { .npos = npos, .pos = pos, .at = at };
+    return call_value(&C, fn, &a, out);
+}
+
+/* The function `a.name` refers to: the bound value if callable, else the builtin of that name. */
+static bool method_target(Ctx *C, Node *n, Value *fn)
+{
+    Value *s = slot_of(C, n);
+    if (s->kind == V_FUNC || s->kind == V_BUILTIN) {
+        *fn = val_retain(*s);
+        return true;
+    }
+    const Builtin *b = builtin_find(n->name);
+    if (!b) return interp_error(C->I, n->at, Error, "no function named '%s' (in .%s)", n->name, n->name);
+    *fn = (Value){ .kind = V_BUILTIN };
+    fn->as.bi = b;
+    return true;
+}
+
+/* Evaluates call arguments (with an optional receiver first) and calls fn. */
+static bool eval_call(Ctx *C, Node *n, Value fn, Value *receiver, Value *out)
+{
+    int extra = receiver ? 1 : 0;
+    int total = n->n + extra;
+    Value small[SMALL_ARGS];
+    const char *small_names[SMALL_ARGS];
+    Value *vals = total <= SMALL_ARGS ? small : malloc(sizeof(Value) * (size_t)total);
+    const char **names = total <= SMALL_ARGS ? small_names : malloc(sizeof(char *) * (size_t)total);
+    if (!vals || !names) {
+        if (vals != small) free(vals);
+        if (names != small_names) free((void *)names);
+        return interp_error(C->I, n->at, MemoryError, "out of memory");
+    }
+    int npos = 0, nkw = 0, done = 0;
+    bool ok = true;
+    if (receiver) vals[npos++] = val_retain(*receiver);
+    done = npos;
+    /* positional arguments first (the parser keeps them first), then keywords */
+    for (int i = 0; i < n->n && ok; i++) {
+        Value v;
+        if (!eval_expr(C, n->list[i], &v)) { ok = false; break; }
+        vals[done++] = v;
+        if (n->names && n->names[i]) names[nkw++] = n->names[i];
+        else npos++;
+    }
+    if (ok) {
+        CallArgs a = { .npos = npos, .pos = vals, .nkw = nkw, .kwnames = names, .kw = vals + npos, .at = n->at };
+        ok = call_value(C, fn, &a, out);
+    }
+    for (int i = 0; i < done; i++) val_release(vals[i]);
+    if (vals != small) free(vals);
+    if (names != small_names) free((void *)names);
+    return ok;
+}
+
+/* ---- closures ---------------------------------------------------------- */
+
+/* A function value for def closing over the current frame (its defaults evaluated now). */
+bool make_closure(Ctx *C, FnDef *def, Value *out)
+{
+    Closure *c = calloc(1, sizeof(Closure));
+    if (!c) return interp_error(C->I, def->at, MemoryError, "out of memory");
+    c->refcount = 1;
+    c->def = def;
+    c->defaults = calloc((size_t)def->nparams + 1, sizeof(Value));
+    c->has_default = calloc((size_t)def->nparams + 1, sizeof(bool));
+    if (!c->defaults || !c->has_default) {
+        free(c->defaults); free(c->has_default); free(c);
+        return interp_error(C->I, def->at, MemoryError, "out of memory");
+    }
+    for (int i = 0; i < def->nparams; i++) {
+        c->defaults[i] = val_none();
+        if (!def->defaults[i]) continue;
+        if (!eval_expr(C, def->defaults[i], &c->defaults[i])) {
+            Value v = { .kind = V_FUNC };
+            v.as.fn = c;
+            val_release(v);
+            return false;
+        }
+        c->has_default[i] = true;
+    }
+    c->env = C->frame;
+    if (c->env) c->env->refcount++;
+    c->src = (Source *)def->at.src;
+    if (c->src) c->src->refcount++;
+    *out = (Value){ .kind = V_FUNC };
+    out->as.fn = c;
+    return true;
+}
+
+
+/* ---- call nodes -------------------------------------------------------- */
+
+/* f(args...): closures taking exactly these positional arguments straight into a C-stack frame, else through an argument list. */
+COLD bool eval_call_node(Ctx *C, Node *n, Value *out)
+{
+    if (n->fuse) {
+        int r = eval_fused(C, n, out);
+        if (r != 0) return r > 0;
+    }
+    if (n->spec == SPEC_CALL_POSITIONAL && n->a->kind == N_NAME) {
+        const Value *s = slot_of(C, n->a);
+        if (s->kind == V_FUNC && direct_callable(s->as.fn->def, n)) {
+            Closure *c = s->as.fn;
+            c->refcount++;   /* the name may be rebound while the call runs */
+            bool ok = call_closure_direct(C, n, c, out);
+            if (c->refcount > 2 || (c->refcount == 2 && !c->env)) {
+                c->refcount--;   /* what val_release would do, inline: nothing else to free or collect */
+            } else {
+                Value v = { .kind = V_FUNC };
+                v.as.fn = c;
+                val_release(v);
+            }
+            return ok;
+        }
+    }
+    Value fn;
+    if (!eval_expr(C, n->a, &fn)) return false;
+    bool ok = n->spec == SPEC_CALL_POSITIONAL && fn.kind == V_FUNC && direct_callable(fn.as.fn->def, n)
+                  ? call_closure_direct(C, n, fn.as.fn, out)
+                  : eval_call(C, n, fn, NULL, out);
+    val_release(fn);
+    return ok;
+}
+
+/* a.f(args) and a.name: f(a, args) and name(a). */
+COLD bool eval_method(Ctx *C, Node *n, Value *out)
+{
+    Value recv, fn;
+    if (!eval_expr(C, n->a, &recv)) return false;
+    if (n->kind == N_ATTR && recv.kind == V_ERROR && val_error_attr(recv, n->name, out)) {   /* e.kind, e.line, ... */
+        val_release(recv);
+        return out->kind != V_UNDEF || interp_error_rt(C->I, n->at);
+    }
+    if (!method_target(C, n, &fn)) { val_release(recv); return false; }
+    bool ok;
+    if (n->kind == N_METHOD) {
+        ok = eval_call(C, n, fn, &recv, out);
+    } else {
+        CallArgs a = { .npos = 1, .pos = &recv, .at = n->at };
+        ok = call_value(C, fn, &a, out);
+    }
+    val_release(fn);
+    val_release(recv);
+    return ok;
+}

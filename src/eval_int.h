@@ -1,0 +1,98 @@
+/* eval_int.h — what the evaluator's files share (eval.c expressions, call.c calls, exec.c statements): private */
+#ifndef TL_EVAL_INT_H
+#define TL_EVAL_INT_H
+
+#include "eval.h"
+
+/* Calls deeper than this are "recursion too deep" even if stack remains. */
+#define MAX_CALL_DEPTH 10000
+/* Arguments kept on the C stack; more go to the heap. */
+#define SMALL_ARGS 8
+
+/* Keeps rarely-hot code out of the dispatchers, so their frames stay small and calls cheap. */
+#define COLD __attribute__((noinline))
+/* For the few helpers on the path of every scalar operation. */
+#define HOT_INLINE inline __attribute__((always_inline))
+
+typedef enum Exec { X_NORMAL, X_BREAK, X_CONTINUE, X_RETURN, X_ERROR } Exec;
+
+/* Where names live while evaluating: the current function frame (NULL at top level). */
+typedef struct Ctx {
+    Interp *I;
+    Frame *globals;     /* I->globals, cached: read on every global name */
+    Frame *frame;
+    Value ret;
+} Ctx;
+
+/* Evaluates expression n into *out (a new reference); false: the error is in C->I->err. */
+bool eval_expr(Ctx *C, Node *n, Value *out);
+/* Runs statement n. */
+Exec exec_stmt(Ctx *C, Node *n);
+/* eval_expr with the callback signature subscript.c and fuse.c use to evaluate items. */
+bool eval_cb(void *ctx, Node *n, Value *out);
+/* The out-of-line half of interrupted(): Ctrl-C or the step budget. */
+bool interrupt_pending(Ctx *C, Span at);
+/* A name's value (a new reference), or the "not defined" error. */
+bool load_name(Ctx *C, Node *n, Value *out);
+/* Evaluates n to a truth value (an ambiguous tensor is an error). */
+bool eval_truthy(Ctx *C, Node *n, bool *t);
+/* a OP b, releasing both; a's tensor may take the result when the only
+   references to it are our `spare` ones (see arith_binary_reusing). */
+bool eval_binary_general(Ctx *C, Node *n, Value a, Value b, Value *out, int64_t spare);
+/* An elementwise expression tree in one pass (fuse.h). 1: done; 0: evaluate as usual; -1: error. */
+int eval_fused(Ctx *C, Node *n, Value *out);
+/* A function value for def closing over the current frame (its defaults evaluated now). */
+bool make_closure(Ctx *C, FnDef *def, Value *out);
+/* f(args...) for an N_CALL node. */
+bool eval_call_node(Ctx *C, Node *n, Value *out);
+/* a.f(args) and a.name. */
+bool eval_method(Ctx *C, Node *n, Value *out);
+
+/* The check at every loop back-edge and call: two loads inline, the rest out of line. */
+static HOT_INLINE bool interrupted(Ctx *C, Span at)
+{
+    if (__builtin_expect(!tl_interrupt_flag && C->I->steps_left <= 0, 1)) return false;
+    return interrupt_pending(C, at);
+}
+
+/* The slot a resolved name refers to. */
+static HOT_INLINE Value *slot_of(Ctx *C, const Node *n)
+{
+    if (n->depth < 0) return &C->globals->slots[n->slot];
+    Frame *f = C->frame;
+    for (int d = n->depth; d > 0; d--) f = f->parent;
+    return &f->slots[n->slot];
+}
+
+/* Stores v (owned) into slot s, releasing what it held. */
+static HOT_INLINE void store_slot(Value *s, Value v)
+{
+    Value old = *s;
+    *s = v;
+    val_release(old);
+}
+
+/* eval, with names and number literals (most operands) handled without a recursive call. */
+static HOT_INLINE bool eval_operand(Ctx *C, Node *n, Value *out)
+{
+    if (n->kind == N_NAME) {
+        Value *s = slot_of(C, n);
+        if (s->kind != V_UNDEF) {
+            *out = val_retain(*s);
+            return true;
+        }
+    } else if (n->kind == N_INT) {
+        *out = val_i64(n->ival);
+        out->weak = true;
+        return true;
+    } else if (n->kind == N_FLOAT) {
+        *out = val_f64(n->fval);
+        out->weak = true;
+        return true;
+    } else {
+        return eval_expr(C, n, out);
+    }
+    return load_name(C, n, out);   /* an undefined name: the error */
+}
+
+#endif

@@ -1,0 +1,487 @@
+/* exec.c — the statement evaluator: assignments, loops (range loops without a sequence), try, return */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arith.h"
+#include "eval_int.h"
+#include "subscript.h"
+
+/* ---- statements -------------------------------------------------------- */
+
+/* Assigns v (owned) to a target expression: a name, an index, or a tuple of targets. */
+static COLD bool assign_to(Ctx *C, Node *t, Value v)
+{
+    switch (t->kind) {
+    case N_NAME:
+        store_slot(slot_of(C, t), v);
+        return true;
+    case N_INDEX: {
+        Value base;
+        if (!eval_expr(C, t->a, &base)) { val_release(v); return false; }
+        bool ok = subscript_set(C->I, eval_cb, C, base, t, v);
+        val_release(base);
+        val_release(v);
+        return ok;
+    }
+    case N_TUPLE: {
+        int n = t->n;
+        if (v.kind == V_TUPLE) {
+            if (v.as.tu->n != n) {
+                interp_error(C->I, t->at, ValueError, "cannot unpack a tuple of %d values into %d names", v.as.tu->n, n);
+                val_release(v);
+                return false;
+            }
+            for (int i = 0; i < n; i++)
+                if (!assign_to(C, t->list[i], val_retain(v.as.tu->items[i]))) { val_release(v); return false; }
+            val_release(v);
+            return true;
+        }
+        if (v.kind == V_TENSOR && v.as.t->shape[0] == n) {
+            for (int i = 0; i < n; i++) {
+                tl_tensor *row = tl_view_index(v.as.t, 0, i);
+                if (!row) { val_release(v); return interp_error_rt(C->I, t->at); }
+                if (!assign_to(C, t->list[i], val_from_tensor(row))) { val_release(v); return false; }
+            }
+            val_release(v);
+            return true;
+        }
+        interp_error(C->I, t->at, TypeError, "cannot unpack a %s into %d names", val_kind_name(v), n);
+        val_release(v);
+        return false;
+    }
+    default:
+        val_release(v);
+        return interp_error(C->I, t->at, SyntaxError, "cannot assign to this expression");
+    }
+}
+
+/* x op= e: tensors update in place (result cast to x's dtype), everything else rebinds. */
+static COLD bool exec_opassign(Ctx *C, Node *n)
+{
+    Interp *I = C->I;
+    Node *t = n->a;
+    int op = n->op;
+    Value rhs;
+    if (!eval_expr(C, n->b, &rhs)) return false;
+    if (t->kind == N_INDEX) {
+        Value base, cur, res;
+        if (!eval_expr(C, t->a, &base)) { val_release(rhs); return false; }
+        bool ok = subscript_get(I, eval_cb, C, base, t, &cur);
+        if (ok) {
+            ok = arith_binary(I, op, cur, rhs, n->at, &res);
+            val_release(cur);
+            if (ok) {
+                ok = subscript_set(I, eval_cb, C, base, t, res);
+                val_release(res);
+            }
+        }
+        val_release(base);
+        val_release(rhs);
+        return ok;
+    }
+    Value *s = slot_of(C, t);
+    if (s->kind == V_UNDEF) { val_release(rhs); return interp_error(I, t->at, Error, "name '%s' is not defined", t->name); }
+    if (s->kind == V_TRACE) {   /* eager code would write the tensor's own elements, which a graph does not own */
+        val_release(rhs);
+        return interp_error(I, n->at, TypeError, "a graph cannot update a traced tensor in place (write x = x %s y)", op_binary_symbol(op));
+    }
+    if (s->kind == V_TENSOR && s->as.t->readonly) {   /* += writes in place: a broadcast view cannot take it */
+        val_release(rhs);
+        return interp_error(I, n->at, ValueError, "cannot write to a broadcast (read-only) view; copy() it first");
+    }
+    if (s->kind == V_TENSOR && op != OP_MATMUL) {
+        tl_tensor *x = s->as.t;
+        tl_dtype dt;
+        bool ok = val_is_numeric(rhs) && arith_result_dtype(I, (tl_binop)op, *s, rhs, n->at, &dt);
+        if (ok && !arith_in_place_fits(I, op, dt, x, n->at)) {
+            val_release(rhs);
+            return false;
+        }
+        if (ok) {
+            tl_tensor *r = val_to_tensor(rhs);
+            ok = r && tl_binary_into((tl_binop)op, x, x, r, dt) == 0;
+            if (r) tl_tensor_release(r);
+            val_release(rhs);
+            return ok || interp_error_rt(I, n->at);
+        }
+    }
+    if (s->kind == V_TENSOR && op == OP_MATMUL) {
+        bool ok = arith_matmul_in_place(I, *s, rhs, n->at);
+        val_release(rhs);
+        return ok;
+    }
+    Value res;
+    Value cur = val_retain(*s);
+    bool ok = arith_binary(I, op, cur, rhs, n->at, &res);
+    val_release(cur);
+    val_release(rhs);
+    if (!ok) return false;
+    store_slot(slot_of(C, t), res);
+    return true;
+}
+
+/* True when a call node passes any keyword argument. */
+static bool call_has_keywords(const Node *call)
+{
+    for (int i = 0; call->names && i < call->n; i++)
+        if (call->names[i]) return true;
+    return false;
+}
+
+/* A number operand read without a reference (numbers are not refcounted): a name
+   holding a number, or a number literal. False for anything else, having run nothing. */
+static HOT_INLINE bool operand_number(Ctx *C, const Node *n, Value *out)
+{
+    if (n->kind == N_NAME) {
+        const Value *s = slot_of(C, n);
+        if (s->kind != V_NUM) return false;
+        *out = *s;
+        return true;
+    }
+    if (n->kind == N_INT) *out = val_i64(n->ival);
+    else if (n->kind == N_FLOAT) *out = val_f64(n->fval);
+    else return false;
+    out->weak = true;
+    return true;
+}
+
+/* `x = a OP b` over f64/i64 numbers in names or literals, the statement of scalar
+   loops, run by a loop without going through exec: the same values and the same
+   element functions as exec's N_ASSIGN case. False, having run nothing, for any
+   other statement or operands (exec then runs it). */
+static HOT_INLINE bool assign_scalar_quick(Ctx *C, const Node *n)
+{
+    if (n->spec != SPEC_ASSIGN_ARITH || n->b->fuse) return false;
+    const Node *rhs = n->b;
+    Value a, b, v;
+    if (!operand_number(C, rhs->a, &a) || !operand_number(C, rhs->b, &b) || !arith_scalar_quick(rhs->op, a, b, &v))
+        return false;
+    store_slot(slot_of(C, n->a), v);
+    return true;
+}
+
+/* Runs a loop body: its statements directly when it is a block (one call level fewer per iteration). */
+static HOT_INLINE Exec exec_body(Ctx *C, Node *body)
+{
+    if (body->kind != N_BLOCK) return exec_stmt(C, body);
+    for (int i = 0; i < body->n; i++) {
+        if (assign_scalar_quick(C, body->list[i])) continue;
+        Exec x = exec_stmt(C, body->list[i]);
+        if (x != X_NORMAL) return x;
+    }
+    return X_NORMAL;
+}
+
+/* Evaluates range(stop), range(start, stop) or range(start, stop, step) arguments as integers. */
+static bool range_bounds(Ctx *C, Node *call, int64_t *start, int64_t *stop, int64_t *step)
+{
+    if (call->n < 1 || call->n > 3) return interp_error(C->I, call->at, TypeError, "range() takes 1 to 3 arguments, got %d", call->n);
+    int64_t v[3];
+    for (int i = 0; i < call->n; i++) {
+        Value x;
+        if (!eval_expr(C, call->list[i], &x)) return false;
+        bool ok = x.kind == V_NUM && (tl_is_int((tl_dtype)x.dtype) || x.dtype == TL_BOOL);
+        if (ok) v[i] = tl_scalar_to_i64(x.as.num.bytes, (tl_dtype)x.dtype);
+        val_release(x);
+        if (!ok) return interp_error(C->I, call->list[i]->at, TypeError, "range() arguments must be integers");
+    }
+    *start = call->n == 1 ? 0 : v[0];
+    *stop = call->n == 1 ? v[0] : v[1];
+    *step = call->n == 3 ? v[2] : 1;
+    if (*step == 0) return interp_error(C->I, call->at, ValueError, "range() step must not be zero");
+    return true;
+}
+
+/* Number of values range(start, stop, step) yields, without signed overflow for any bounds. */
+static uint64_t range_count(int64_t start, int64_t stop, int64_t step)
+{
+    if (step > 0 && stop > start) {
+        uint64_t span = (uint64_t)stop - (uint64_t)start, st = (uint64_t)step;
+        return span / st + (span % st != 0);
+    }
+    if (step < 0 && start > stop) {
+        uint64_t span = (uint64_t)start - (uint64_t)stop, st = 0 - (uint64_t)step;
+        return span / st + (span % st != 0);
+    }
+    return 0;
+}
+
+/* Runs one iteration's body; returns X_NORMAL to go on, X_BREAK to stop quietly, else what to return. */
+static HOT_INLINE Exec loop_step(Ctx *C, Node *n, Value item)
+{
+    store_slot(slot_of(C, n), item);
+    Exec x = exec_body(C, n->b);
+    return x == X_CONTINUE ? X_NORMAL : x;
+}
+
+/* Where a quick operand of `x = a OP b` lives during a loop: its slot, or k holding the literal. */
+static const Value *operand_place(Ctx *C, const Node *n, Value *k)
+{
+    if (n->kind == N_NAME) return slot_of(C, n);
+    *k = n->kind == N_INT ? val_i64(n->ival) : val_f64(n->fval);
+    k->weak = true;
+    return k;
+}
+
+/* for i in range(...) { x = a OP b } (SPEC_ASSIGN_ARITH): the slots are found once, as
+   no such statement can move them (frames never grow, and the global table grows only
+   when new text is resolved, which an operator cannot cause); each iteration reads the
+   two numbers and stores the result; x = x OP y over tensors goes straight to
+   arith_tensor_over (update_in_place's case), and anything else runs the statement
+   through exec. */
+static Exec exec_for_range_arith(Ctx *C, Node *n, Node *body, int64_t start, int64_t step, uint64_t count)
+{
+    const Node *rhs = body->b;
+    int op = rhs->op;
+    Value ka, kb;
+    const Value *pa = operand_place(C, rhs->a, &ka), *pb = operand_place(C, rhs->b, &kb);
+    Value *target = slot_of(C, body->a), *var = slot_of(C, n);
+    for (uint64_t i = 0; i < count; i++) {
+        if (interrupted(C, n->at)) return X_ERROR;
+        store_slot(var, val_i64((int64_t)((uint64_t)start + i * (uint64_t)step)));
+        Value a = *pa, b = *pb, v;
+        if (a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(op, a, b, &v)) {
+            store_slot(target, v);
+            continue;
+        }
+        if (pa == target && a.kind == V_TENSOR && b.kind == V_TENSOR) {   /* x = x OP y: update_in_place's case */
+            int over = arith_tensor_over(C->I, op, a.as.t, b.as.t, rhs->at, 1);
+            if (over > 0) continue;
+            if (over < 0) return X_ERROR;
+        }
+        if (exec_stmt(C, body) != X_NORMAL) return X_ERROR;   /* an assignment either runs or fails */
+    }
+    return X_NORMAL;
+}
+
+/* for i in range(...): a tight loop with no sequence and no allocation. A
+   local loop variable's slot cannot move while the loop runs (a frame's slots
+   are fixed), and a one-statement body needs no block walk. */
+static Exec exec_for_range(Ctx *C, Node *n, int64_t start, int64_t step, uint64_t count)
+{
+    Node *body = n->b;
+    if (body->kind == N_BLOCK && body->n == 1) body = body->list[0];
+    if (body->spec == SPEC_ASSIGN_ARITH && !body->b->fuse) return exec_for_range_arith(C, n, body, start, step, count);
+    Value *local = n->depth >= 0 ? slot_of(C, n) : NULL;
+    for (uint64_t i = 0; i < count; i++) {
+        if (interrupted(C, n->at)) return X_ERROR;
+        Value item = val_i64((int64_t)((uint64_t)start + i * (uint64_t)step));
+        store_slot(local ? local : slot_of(C, n), item);
+        if (assign_scalar_quick(C, body)) continue;
+        Exec x = body->kind == N_BLOCK ? exec_body(C, body) : exec_stmt(C, body);
+        if (x == X_BREAK) return X_NORMAL;
+        if (x != X_NORMAL && x != X_CONTINUE) return x;
+    }
+    return X_NORMAL;
+}
+
+/* for x in a tensor (views along axis 0), a tuple, or a dict (its keys). */
+static Exec exec_for_seq(Ctx *C, Node *n, Value seq)
+{
+    Interp *I = C->I;
+    int64_t count;
+    switch (seq.kind) {
+    case V_TENSOR: count = seq.as.t->shape[0]; break;
+    case V_TUPLE: count = seq.as.tu->n; break;
+    case V_DICT: count = seq.as.d->n; break;
+    default: return interp_error(I, n->a->at, TypeError, "cannot iterate over a %s", val_kind_name(seq)), X_ERROR;
+    }
+    for (int64_t i = 0; i < count; i++) {
+        if (interrupted(C, n->at)) return X_ERROR;
+        Value item;
+        if (seq.kind == V_TENSOR) {
+            tl_tensor *row = tl_view_index(seq.as.t, 0, i);
+            if (!row) return interp_error_rt(I, n->a->at), X_ERROR;
+            item = val_from_tensor(row);
+        } else if (seq.kind == V_TUPLE) {
+            item = val_retain(seq.as.tu->items[i]);
+        } else {
+            if (i >= seq.as.d->n) break;   /* the body shrank the dict */
+            item = val_str(seq.as.d->keys[i]->data, seq.as.d->keys[i]->len);
+        }
+        Exec x = loop_step(C, n, item);
+        if (x == X_BREAK) return X_NORMAL;
+        if (x != X_NORMAL) return x;
+    }
+    return X_NORMAL;
+}
+
+/* A for loop: range(...) runs lazily; anything else is evaluated and iterated. */
+static COLD Exec exec_for(Ctx *C, Node *n)
+{
+    Node *it = n->a;
+    if (it->kind == N_CALL && it->a->kind == N_NAME && !call_has_keywords(it)) {
+        Value f;
+        if (!eval_expr(C, it->a, &f)) return X_ERROR;
+        bool is_range = f.kind == V_BUILTIN && strcmp(f.as.bi->name, "range") == 0;
+        val_release(f);
+        if (is_range) {
+            int64_t start, stop, step;
+            if (!range_bounds(C, it, &start, &stop, &step)) return X_ERROR;
+            return exec_for_range(C, n, start, step, range_count(start, stop, step));
+        }
+    }
+    Value seq;
+    if (!eval_expr(C, it, &seq)) return X_ERROR;
+    Exec x = exec_for_seq(C, n, seq);
+    val_release(seq);
+    return x;
+}
+
+/* An expression statement: evaluated, and echoed when the statement asks for it. */
+static COLD Exec exec_expr_stmt(Ctx *C, Node *n)
+{
+    Interp *I = C->I;
+    Value v;
+    if (!eval_expr(C, n->a, &v)) return X_ERROR;
+    if (n->echo && v.kind != V_NONE && I->echo_enabled) {
+        if (!interp_echo(I, v, I->out)) { val_release(v); return interp_error_rt(I, n->at), X_ERROR; }
+        val_release(I->last);
+        I->last = v;
+        return X_NORMAL;
+    }
+    val_release(v);
+    return X_NORMAL;
+}
+
+/* fn name(...): binds a new closure. */
+static COLD Exec exec_fndef(Ctx *C, Node *n)
+{
+    Value f;
+    if (!make_closure(C, n->fn, &f)) return X_ERROR;
+    store_slot(slot_of(C, n), f);
+    return X_NORMAL;
+}
+
+/* while cond { body }. */
+static COLD Exec exec_while(Ctx *C, Node *n)
+{
+    for (;;) {
+        if (interrupted(C, n->at)) return X_ERROR;
+        bool t;
+        if (!eval_truthy(C, n->a, &t)) return X_ERROR;
+        if (!t) return X_NORMAL;
+        Exec x = exec_stmt(C, n->b);
+        if (x == X_BREAK) return X_NORMAL;
+        if (x == X_RETURN || x == X_ERROR) return x;
+    }
+}
+
+/* return [value]: the value goes to C->ret. */
+static COLD Exec exec_return(Ctx *C, Node *n)
+{
+    if (!C->frame) return interp_error(C->I, n->at, SyntaxError, "return outside a function"), X_ERROR;
+    if (n->a) {
+        if (!eval_expr(C, n->a, &C->ret)) return X_ERROR;
+    } else {
+        C->ret = val_none();
+    }
+    return X_RETURN;
+}
+
+/* try { body } catch e { handler }: an error in body that a program may catch (not an
+   interrupt, not a syntax error) binds e to an error value and runs handler. */
+static COLD Exec exec_try(Ctx *C, Node *n)
+{
+    Exec x = exec_stmt(C, n->a);
+    Diag *d = &C->I->err;
+    if (x != X_ERROR || !tl_errkind_catchable(d->kind) || tl_interrupt_flag) return x;
+    Value e = val_error_new(d->kind, span_name(&d->at), d->at.line, d->at.col, d->msg);
+    if (e.kind == V_UNDEF) return interp_error_rt(C->I, n->at), X_ERROR;
+    store_slot(slot_of(C, n), e);
+    return exec_stmt(C, n->b);
+}
+
+/* How many references to a's tensor `x = a OP b` may spend on reusing it: ours,
+   plus x's own when a was read from x and x still holds it (x is about to be
+   overwritten, so its old tensor can take the result in place). */
+static int64_t reusable_refs(Ctx *C, Node *operand, const Value *target, Value a)
+{
+    if (a.kind != V_TENSOR) return 0;
+    if (operand->kind == N_NAME && slot_of(C, operand) == target && target->kind == V_TENSOR &&
+        target->as.t == a.as.t)
+        return 2;
+    return 1;
+}
+
+/* x = x OP y for tensors x and y, with x's tensor held by x alone: computed
+   over x's own elements, without touching a reference count (nothing else
+   can see the old value). 1: done; 0: not this case; -1: error. */
+static HOT_INLINE int update_in_place(Ctx *C, Node *n)
+{
+    Node *rhs = n->b;
+    if (rhs->a->kind != N_NAME || rhs->b->kind != N_NAME) return 0;
+    Value *x = slot_of(C, rhs->a), *y = slot_of(C, rhs->b);
+    if (x->kind != V_TENSOR || y->kind != V_TENSOR || x != slot_of(C, n->a)) return 0;
+    return arith_tensor_over(C->I, rhs->op, x->as.t, y->as.t, rhs->at, 1);
+}
+
+/* The statement dispatcher: blocks, assignments and ifs inline; the rest out of line. */
+Exec exec_stmt(Ctx *C, Node *n)
+{
+    switch (n->kind) {
+    case N_BLOCK:
+        for (int i = 0; i < n->n; i++) {
+            Exec x = exec_stmt(C, n->list[i]);
+            if (x != X_NORMAL) return x;
+        }
+        return X_NORMAL;
+    case N_ASSIGN: {
+        Value v;
+        Node *rhs = n->b;
+        if (rhs->kind == N_BINARY && !rhs->fuse && n->a->kind == N_NAME) {   /* x = a OP b: the commonest statement */
+            int over = update_in_place(C, n);
+            if (over != 0) return over > 0 ? X_NORMAL : X_ERROR;
+            Value a, b;
+            if (!eval_operand(C, rhs->a, &a)) return X_ERROR;
+            if (!eval_operand(C, rhs->b, &b)) { val_release(a); return X_ERROR; }
+            Value *target = slot_of(C, n->a);
+            if (!(a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(rhs->op, a, b, &v)) &&
+                !eval_binary_general(C, rhs, a, b, &v, reusable_refs(C, rhs->a, target, a)))
+                return X_ERROR;
+            store_slot(target, v);
+            return X_NORMAL;
+        }
+        if (!eval_expr(C, rhs, &v)) return X_ERROR;
+        if (n->a->kind == N_NAME) {   /* the common case, without assign_to's general machinery */
+            store_slot(slot_of(C, n->a), v);
+            return X_NORMAL;
+        }
+        return assign_to(C, n->a, v) ? X_NORMAL : X_ERROR;
+    }
+    case N_IF: {
+        bool t;
+        if (!eval_truthy(C, n->a, &t)) return X_ERROR;
+        if (t) return exec_stmt(C, n->b);
+        return n->c ? exec_stmt(C, n->c) : X_NORMAL;
+    }
+    case N_EXPR_STMT: return exec_expr_stmt(C, n);
+    case N_OPASSIGN: return exec_opassign(C, n) ? X_NORMAL : X_ERROR;
+    case N_FNDEF: return exec_fndef(C, n);
+    case N_WHILE: return exec_while(C, n);
+    case N_FOR: return exec_for(C, n);
+    case N_BREAK: return X_BREAK;
+    case N_CONTINUE: return X_CONTINUE;
+    case N_RETURN: return exec_return(C, n);
+    case N_TRY: return exec_try(C, n);
+    default: {
+        Value v;
+        if (!eval_expr(C, n, &v)) return X_ERROR;
+        val_release(v);
+        return X_NORMAL;
+    }
+    }
+}
+
+/* Runs a resolved top-level block in the global scope. */
+bool eval_program(Interp *I, Node *root)
+{
+    char base;
+    bool outermost = I->stack_base == NULL;
+    if (outermost) I->stack_base = &base;
+    Ctx C = { .I = I, .globals = I->globals, .frame = NULL };
+    Exec x = exec_stmt(&C, root);
+    if (outermost) I->stack_base = NULL;
+    if (x == X_BREAK || x == X_CONTINUE) return interp_error(I, root->at, SyntaxError, "break or continue outside a loop");
+    return x != X_ERROR;
+}
