@@ -11,6 +11,8 @@
 
 typedef struct Arena Arena;
 typedef struct Node Node;
+struct Ctx;     /* the evaluator's state (src/eval_int.h) */
+struct Value;   /* a value (src/value.h) */
 
 /* A loaded program text: lines are found on demand for error carets.
    It owns the arena its syntax tree lives in. */
@@ -110,6 +112,9 @@ typedef struct Node {
     int depth;              /* frames to walk out (0 = current); -1 = global */
     int slot;
     struct FusePlan *fuse;  /* N_BINARY or N_CALL rooting an elementwise tree (fuse.h) */
+    /* the evaluator's handler for this expression, chosen once by the resolver
+       (eval_choose, from the kind, the slot and the spec); NULL: the general dispatcher */
+    bool (*eval)(struct Ctx *C, struct Node *n, struct Value *out);
 } Node;
 
 struct FnDef {

@@ -16,7 +16,7 @@
 static HOT_INLINE void call_frame_end(Frame *f, bool on_stack)
 {
     if (!on_stack) { frame_release(f); return; }
-    for (int i = 0; i < f->nslots; i++) val_release(f->slots[i]);
+    for (int i = 0; i < f->nslots; i++) slot_release(&f->slots[i]);
 }
 
 /* Runs a function's body in frame f (its arguments bound); *out is its value. */
@@ -105,7 +105,7 @@ static HOT_INLINE bool direct_callable(const FnDef *def, const Node *call)
    of a frame on the C stack, with no argument list, keyword matching or heap frame.
    Same order and errors as call_value: arguments first, then the depth and interrupt
    checks, then the body, whose errors get this call site in their trace. */
-static bool call_closure_direct(Ctx *C, Node *n, Closure *fn, Value *out)
+static HOT_INLINE bool call_closure_direct(Ctx *C, Node *n, Closure *fn, Value *out)
 {
     Interp *I = C->I;
     FnDef *def = fn->def;
@@ -248,29 +248,9 @@ bool make_closure(Ctx *C, FnDef *def, Value *out)
 
 /* ---- call nodes -------------------------------------------------------- */
 
-/* f(args...): closures taking exactly these positional arguments straight into a C-stack frame, else through an argument list. */
-COLD bool eval_call_node(Ctx *C, Node *n, Value *out)
+/* f(args...) through an argument list (keywords, builtins, any callee expression). */
+static COLD bool eval_call_general(Ctx *C, Node *n, Value *out)
 {
-    if (n->fuse) {
-        int r = eval_fused(C, n, out);
-        if (r != 0) return r > 0;
-    }
-    if (n->spec == SPEC_CALL_POSITIONAL && n->a->kind == N_NAME) {
-        const Value *s = slot_of(C, n->a);
-        if (s->kind == V_FUNC && direct_callable(s->as.fn->def, n)) {
-            Closure *c = s->as.fn;
-            c->refcount++;   /* the name may be rebound while the call runs */
-            bool ok = call_closure_direct(C, n, c, out);
-            if (c->refcount > 2 || (c->refcount == 2 && !c->env)) {
-                c->refcount--;   /* what val_release would do, inline: nothing else to free or collect */
-            } else {
-                Value v = { .kind = V_FUNC };
-                v.as.fn = c;
-                val_release(v);
-            }
-            return ok;
-        }
-    }
     Value fn;
     if (!eval_expr(C, n->a, &fn)) return false;
     bool ok = n->spec == SPEC_CALL_POSITIONAL && fn.kind == V_FUNC && direct_callable(fn.as.fn->def, n)
@@ -278,6 +258,36 @@ COLD bool eval_call_node(Ctx *C, Node *n, Value *out)
                   : eval_call(C, n, fn, NULL, out);
     val_release(fn);
     return ok;
+}
+
+/* f(args...) with positional arguments only, f a name (SPEC_CALL_POSITIONAL, no fuse plan):
+   a closure that takes exactly them runs in a C-stack frame, anything else goes the general way. */
+bool eval_call_positional(Ctx *C, Node *n, Value *out)
+{
+    const Value *s = slot_of(C, n->a);
+    if (s->kind != V_FUNC || !direct_callable(s->as.fn->def, n)) return eval_call_general(C, n, out);
+    Closure *c = s->as.fn;
+    c->refcount++;   /* the name may be rebound while the call runs */
+    bool ok = call_closure_direct(C, n, c, out);
+    if (c->refcount > 2 || (c->refcount == 2 && !c->env)) {
+        c->refcount--;   /* what val_release would do, inline: nothing else to free or collect */
+    } else {
+        Value v = { .kind = V_FUNC };
+        v.as.fn = c;
+        val_release(v);
+    }
+    return ok;
+}
+
+/* f(args...) for any N_CALL: its fused program when it has one, else a call. */
+COLD bool eval_call_node(Ctx *C, Node *n, Value *out)
+{
+    if (n->fuse) {
+        int r = eval_fused(C, n, out);
+        if (r != 0) return r > 0;
+    }
+    if (n->spec == SPEC_CALL_POSITIONAL && n->a->kind == N_NAME) return eval_call_positional(C, n, out);
+    return eval_call_general(C, n, out);
 }
 
 /* a.f(args) and a.name: f(a, args) and name(a). */

@@ -189,22 +189,84 @@ static COLD bool eval_literal(Ctx *C, Node *n, Value *out)
     }
 }
 
-/* The expression dispatcher: kept small (hot cases inline, the rest out of line) so each call is cheap. */
-bool eval_expr(Ctx *C, Node *n, Value *out)
+/* a OP b with an elementwise fuse plan: the fused program when it takes the tree. */
+static bool ev_binary_fused(Ctx *C, Node *n, Value *out)
+{
+    int r = eval_fused(C, n, out);
+    if (r != 0) return r > 0;
+    Value a, b;
+    if (!eval_operand(C, n->a, &a)) return false;
+    if (!eval_operand(C, n->b, &b)) { val_release(a); return false; }
+    if (a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(n->op, a, b, out)) return true;
+    return eval_binary_general(C, n, a, b, out, 1);
+}
+
+/* a OP b: f64/i64 numbers inline, anything else through arith_binary_reusing. */
+static COLD bool ev_binary(Ctx *C, Node *n, Value *out)
+{
+    Value a, b;
+    if (!eval_operand(C, n->a, &a)) return false;
+    if (!eval_operand(C, n->b, &b)) { val_release(a); return false; }
+    if (a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(n->op, a, b, out)) return true;
+    return eval_binary_general(C, n, a, b, out, 1);   /* a temporary of ours may take the result */
+}
+
+/* a OP b over names and number literals: f64/i64 numbers read in place (numbers
+   are not refcounted) and computed inline; anything else goes to ev_binary. */
+static bool ev_binary_simple(Ctx *C, Node *n, Value *out)
+{
+    Value a, b;
+    if (operand_number(C, n->a, &a) && operand_number(C, n->b, &b) && arith_scalar_quick(n->op, a, b, out)) return true;
+    return ev_binary(C, n, out);
+}
+
+/* A name in the current function's frame. */
+static bool ev_local(Ctx *C, Node *n, Value *out)
+{
+    const Value *s = &C->frame->slots[n->slot];
+    if (__builtin_expect(s->kind == V_UNDEF, 0)) return load_name(C, n, out);
+    *out = val_retain(*s);
+    return true;
+}
+
+/* A global name. */
+static bool ev_global(Ctx *C, Node *n, Value *out)
+{
+    const Value *s = &C->globals->slots[n->slot];
+    if (__builtin_expect(s->kind == V_UNDEF, 0)) return load_name(C, n, out);
+    *out = val_retain(*s);
+    return true;
+}
+
+/* A name in an enclosing function's frame. */
+static bool ev_outer(Ctx *C, Node *n, Value *out) { return load_name(C, n, out); }
+
+/* An integer literal (weak i64). */
+static bool ev_int(Ctx *C, Node *n, Value *out)
+{
+    (void)C;
+    *out = val_i64(n->ival);
+    out->weak = true;
+    return true;
+}
+
+/* A float literal (weak f64). */
+static bool ev_float(Ctx *C, Node *n, Value *out)
+{
+    (void)C;
+    *out = val_f64(n->fval);
+    out->weak = true;
+    return true;
+}
+
+/* The general dispatcher, for nodes without a handler of their own. */
+bool eval_any(Ctx *C, Node *n, Value *out)
 {
     switch (n->kind) {
-    case N_INT: case N_FLOAT: case N_NAME: return eval_operand(C, n, out);
-    case N_BINARY: {
-        if (n->fuse) {
-            int r = eval_fused(C, n, out);
-            if (r != 0) return r > 0;
-        }
-        Value a, b;
-        if (!eval_operand(C, n->a, &a)) return false;
-        if (!eval_operand(C, n->b, &b)) { val_release(a); return false; }
-        if (a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(n->op, a, b, out)) return true;
-        return eval_binary_general(C, n, a, b, out, 1);   /* a temporary of ours may take the result */
-    }
+    case N_INT: return ev_int(C, n, out);
+    case N_FLOAT: return ev_float(C, n, out);
+    case N_NAME: return load_name(C, n, out);
+    case N_BINARY: return n->fuse ? ev_binary_fused(C, n, out) : ev_binary(C, n, out);
     case N_IMAG: case N_STR: case N_TRUE: case N_FALSE: case N_NONE: return eval_literal(C, n, out);
     case N_UNARY: return eval_unary(C, n, out);
     case N_AND: case N_OR: return eval_andor(C, n, out);
@@ -223,3 +285,24 @@ bool eval_expr(Ctx *C, Node *n, Value *out)
     }
 }
 
+/* A name or a number literal: an operand read in place. */
+static bool operand_is_simple(const Node *n) { return n->kind == N_NAME || n->kind == N_INT || n->kind == N_FLOAT; }
+
+/* Chooses n's handler once: a name by where its slot lives, a number literal, an
+   operator with or without a fuse plan, a positional call; the rest go to eval_any. */
+void eval_choose(Node *n)
+{
+    switch (n->kind) {
+    case N_NAME: n->eval = n->depth < 0 ? ev_global : n->depth == 0 ? ev_local : ev_outer; break;
+    case N_INT: n->eval = ev_int; break;
+    case N_FLOAT: n->eval = ev_float; break;
+    case N_BINARY:
+        n->eval = n->fuse ? ev_binary_fused : operand_is_simple(n->a) && operand_is_simple(n->b) ? ev_binary_simple : ev_binary;
+        break;
+    case N_CALL:
+        n->eval = n->spec == SPEC_CALL_POSITIONAL && !n->fuse && n->a->kind == N_NAME ? eval_call_positional
+                                                                                    : eval_call_node;
+        break;
+    default: n->eval = eval_any; break;
+    }
+}

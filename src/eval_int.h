@@ -24,8 +24,14 @@ typedef struct Ctx {
     Value ret;
 } Ctx;
 
-/* Evaluates expression n into *out (a new reference); false: the error is in C->I->err. */
-bool eval_expr(Ctx *C, Node *n, Value *out);
+/* The general expression dispatcher (a node with no handler of its own). */
+bool eval_any(Ctx *C, Node *n, Value *out);
+/* Evaluates expression n into *out (a new reference); false: the error is in C->I->err.
+   Each node's handler was chosen by the resolver (eval_choose). */
+static inline bool eval_expr(Ctx *C, Node *n, Value *out)
+{
+    return __builtin_expect(n->eval != NULL, 1) ? n->eval(C, n, out) : eval_any(C, n, out);
+}
 /* Runs statement n. */
 Exec exec_stmt(Ctx *C, Node *n);
 /* eval_expr with the callback signature subscript.c and fuse.c use to evaluate items. */
@@ -45,6 +51,8 @@ int eval_fused(Ctx *C, Node *n, Value *out);
 bool make_closure(Ctx *C, FnDef *def, Value *out);
 /* f(args...) for an N_CALL node. */
 bool eval_call_node(Ctx *C, Node *n, Value *out);
+/* f(args...) for an N_CALL node with positional arguments only, f a name and no fuse plan. */
+bool eval_call_positional(Ctx *C, Node *n, Value *out);
 /* a.f(args) and a.name. */
 bool eval_method(Ctx *C, Node *n, Value *out);
 
@@ -64,6 +72,14 @@ static HOT_INLINE Value *slot_of(Ctx *C, const Node *n)
     return &f->slots[n->slot];
 }
 
+/* Releases the value slot s holds (the slot is about to go): numbers cost one test. */
+static HOT_INLINE void slot_release(const Value *s)
+{
+    if (__builtin_expect(s->kind <= V_NUM, 1)) return;
+    if (s->kind == V_TENSOR && s->as.t->refcount > 1) s->as.t->refcount--;
+    else val_release_obj(*s);
+}
+
 /* Stores v (owned) into slot s, releasing what it held. */
 static HOT_INLINE void store_slot(Value *s, Value v)
 {
@@ -78,7 +94,9 @@ static HOT_INLINE bool eval_operand(Ctx *C, Node *n, Value *out)
     if (n->kind == N_NAME) {
         Value *s = slot_of(C, n);
         if (s->kind != V_UNDEF) {
-            *out = val_retain(*s);
+            *out = *s;
+            if (s->kind == V_TENSOR) s->as.t->refcount++;
+            else if (s->kind > V_NUM) val_retain_obj(*s);
             return true;
         }
     } else if (n->kind == N_INT) {
@@ -93,6 +111,23 @@ static HOT_INLINE bool eval_operand(Ctx *C, Node *n, Value *out)
         return eval_expr(C, n, out);
     }
     return load_name(C, n, out);   /* an undefined name: the error */
+}
+
+/* A number operand read without a reference (numbers are not refcounted): a name
+   holding a number, or a number literal. False for anything else, having run nothing. */
+static HOT_INLINE bool operand_number(Ctx *C, const Node *n, Value *out)
+{
+    if (n->kind == N_NAME) {
+        const Value *s = slot_of(C, n);
+        if (s->kind != V_NUM) return false;
+        *out = *s;
+        return true;
+    }
+    if (n->kind == N_INT) *out = val_i64(n->ival);
+    else if (n->kind == N_FLOAT) *out = val_f64(n->fval);
+    else return false;
+    out->weak = true;
+    return true;
 }
 
 #endif

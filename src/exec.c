@@ -128,23 +128,6 @@ static bool call_has_keywords(const Node *call)
     return false;
 }
 
-/* A number operand read without a reference (numbers are not refcounted): a name
-   holding a number, or a number literal. False for anything else, having run nothing. */
-static HOT_INLINE bool operand_number(Ctx *C, const Node *n, Value *out)
-{
-    if (n->kind == N_NAME) {
-        const Value *s = slot_of(C, n);
-        if (s->kind != V_NUM) return false;
-        *out = *s;
-        return true;
-    }
-    if (n->kind == N_INT) *out = val_i64(n->ival);
-    else if (n->kind == N_FLOAT) *out = val_f64(n->fval);
-    else return false;
-    out->weak = true;
-    return true;
-}
-
 /* `x = a OP b` over f64/i64 numbers in names or literals, the statement of scalar
    loops, run by a loop without going through exec: the same values and the same
    element functions as exec's N_ASSIGN case. False, having run nothing, for any
@@ -223,6 +206,70 @@ static const Value *operand_place(Ctx *C, const Node *n, Value *k)
     return k;
 }
 
+/* Where the other operand of an accumulation `x = x OP y` comes from in range_arith_unboxed. */
+enum { Y_FIXED, Y_LOOPVAR, Y_ACC };
+
+/* One step of an f64 accumulation: the same element functions as arith_scalar_quick. */
+static HOT_INLINE double acc_f64(int op, double x, double y)
+{
+    switch (op) {
+    case TL_ADD: return tl_f64_add(x, y);
+    case TL_SUB: return tl_f64_sub(x, y);
+    case TL_MUL: return tl_f64_mul(x, y);
+    default: return tl_f64_div(x, y);
+    }
+}
+
+/* One step of an i64 accumulation (+ - * wrap as the runtime's do). */
+static HOT_INLINE int64_t acc_i64(int op, int64_t x, int64_t y)
+{
+    switch (op) {
+    case TL_ADD: return tl_i64_add(x, y);
+    case TL_SUB: return tl_i64_sub(x, y);
+    default: return tl_i64_mul(x, y);
+    }
+}
+
+/* The rest of `for i in range(...) { x = x OP y }` (or `x = y OP x`) with x and y unboxed,
+   once x holds a non-weak f64 or i64 number: y is the loop variable, x itself, or a
+   number the loop cannot change (a literal, another name). OP is + - * (and / for f64),
+   and the result keeps x's dtype and strength, so every iteration would take
+   arith_scalar_quick's same path; the element functions are the same. x and i are
+   written back at the end, and before an interrupt's error. Returns the next index;
+   i itself when the statement is not of this form (nothing run). */
+static uint64_t range_arith_unboxed(Ctx *C, Node *n, int op, Value *x, Value *var, const Value *pa, const Value *pb,
+                                    int64_t start, int64_t step, uint64_t i, uint64_t count, bool *err)
+{
+    if (x == var || (pa != x && pb != x) || x->kind != V_NUM || x->weak) return i;
+    bool acc_first = pa == x;
+    const Value *py = acc_first ? pb : pa;
+    int ysrc = py == var ? Y_LOOPVAR : py == x ? Y_ACC : Y_FIXED;
+    Value y = ysrc == Y_LOOPVAR ? val_i64(0) : *py;
+    if (y.kind != V_NUM || (y.dtype != TL_I64 && y.dtype != TL_F64)) return i;
+    uint64_t i0 = i;
+    if (x->dtype == TL_F64 && (op == TL_ADD || op == TL_SUB || op == TL_MUL || op == TL_DIV)) {
+        double acc = x->as.num.f64, yk = y.dtype == TL_F64 ? y.as.num.f64 : (double)y.as.num.i64;
+        for (; i < count; i++) {
+            if (interrupted(C, n->at)) { *err = true; break; }
+            double yv = ysrc == Y_LOOPVAR ? (double)(int64_t)((uint64_t)start + i * (uint64_t)step) : ysrc == Y_ACC ? acc : yk;
+            acc = acc_first ? acc_f64(op, acc, yv) : acc_f64(op, yv, acc);
+        }
+        *x = val_f64(acc);
+    } else if (x->dtype == TL_I64 && y.dtype == TL_I64 && (op == TL_ADD || op == TL_SUB || op == TL_MUL)) {
+        int64_t acc = x->as.num.i64, yk = y.as.num.i64;
+        for (; i < count; i++) {
+            if (interrupted(C, n->at)) { *err = true; break; }
+            int64_t yv = ysrc == Y_LOOPVAR ? (int64_t)((uint64_t)start + i * (uint64_t)step) : ysrc == Y_ACC ? acc : yk;
+            acc = acc_first ? acc_i64(op, acc, yv) : acc_i64(op, yv, acc);
+        }
+        *x = val_i64(acc);
+    } else {
+        return i;
+    }
+    if (i > i0) store_slot(var, val_i64((int64_t)((uint64_t)start + (i - 1) * (uint64_t)step)));
+    return i;
+}
+
 /* for i in range(...) { x = a OP b } (SPEC_ASSIGN_ARITH): the slots are found once, as
    no such statement can move them (frames never grow, and the global table grows only
    when new text is resolved, which an operator cannot cause); each iteration reads the
@@ -236,12 +283,19 @@ static Exec exec_for_range_arith(Ctx *C, Node *n, Node *body, int64_t start, int
     Value ka, kb;
     const Value *pa = operand_place(C, rhs->a, &ka), *pb = operand_place(C, rhs->b, &kb);
     Value *target = slot_of(C, body->a), *var = slot_of(C, n);
+    bool unboxed_tried = false;
     for (uint64_t i = 0; i < count; i++) {
         if (interrupted(C, n->at)) return X_ERROR;
         store_slot(var, val_i64((int64_t)((uint64_t)start + i * (uint64_t)step)));
         Value a = *pa, b = *pb, v;
         if (a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(op, a, b, &v)) {
             store_slot(target, v);
+            if (!unboxed_tried) {   /* after one boxed step x has its lasting dtype and strength */
+                unboxed_tried = true;
+                bool err = false;
+                i = range_arith_unboxed(C, n, op, target, var, pa, pb, start, step, i + 1, count, &err) - 1;
+                if (err) return X_ERROR;
+            }
             continue;
         }
         if (pa == target && a.kind == V_TENSOR && b.kind == V_TENSOR) {   /* x = x OP y: update_in_place's case */
@@ -254,6 +308,23 @@ static Exec exec_for_range_arith(Ctx *C, Node *n, Node *body, int64_t start, int
     return X_NORMAL;
 }
 
+/* for i in range(...) { x = e } for a local x and any e but an operator (whose
+   statement form reuses tensors: exec_stmt's N_ASSIGN): the loop variable's and x's
+   slots are found once (a function's frame never moves), e runs through its handler. */
+static Exec exec_for_range_assign(Ctx *C, Node *n, Node *body, int64_t start, int64_t step, uint64_t count)
+{
+    Node *rhs = body->b;
+    Value *var = slot_of(C, n), *target = slot_of(C, body->a);
+    for (uint64_t i = 0; i < count; i++) {
+        if (interrupted(C, n->at)) return X_ERROR;
+        store_slot(var, val_i64((int64_t)((uint64_t)start + i * (uint64_t)step)));
+        Value v;
+        if (!eval_expr(C, rhs, &v)) return X_ERROR;
+        store_slot(target, v);
+    }
+    return X_NORMAL;
+}
+
 /* for i in range(...): a tight loop with no sequence and no allocation. A
    local loop variable's slot cannot move while the loop runs (a frame's slots
    are fixed), and a one-statement body needs no block walk. */
@@ -262,6 +333,9 @@ static Exec exec_for_range(Ctx *C, Node *n, int64_t start, int64_t step, uint64_
     Node *body = n->b;
     if (body->kind == N_BLOCK && body->n == 1) body = body->list[0];
     if (body->spec == SPEC_ASSIGN_ARITH && !body->b->fuse) return exec_for_range_arith(C, n, body, start, step, count);
+    if (body->kind == N_ASSIGN && body->a->kind == N_NAME && body->a->depth >= 0 && n->depth >= 0 &&
+        body->b->kind != N_BINARY)
+        return exec_for_range_assign(C, n, body, start, step, count);
     Value *local = n->depth >= 0 ? slot_of(C, n) : NULL;
     for (uint64_t i = 0; i < count; i++) {
         if (interrupted(C, n->at)) return X_ERROR;
@@ -316,7 +390,7 @@ static COLD Exec exec_for(Ctx *C, Node *n)
         bool is_range = f.kind == V_BUILTIN && strcmp(f.as.bi->name, "range") == 0;
         val_release(f);
         if (is_range) {
-            int64_t start, stop, step;
+            int64_t start = 0, stop = 0, step = 1;
             if (!range_bounds(C, it, &start, &stop, &step)) return X_ERROR;
             return exec_for_range(C, n, start, step, range_count(start, stop, step));
         }

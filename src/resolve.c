@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "arith.h"
+#include "eval.h"
 #include "fuse.h"
 #include "interp.h"
 #include "resolve.h"
@@ -142,6 +143,7 @@ static void specialize(Node *n)
                is_simple_operand(n->b->a) && is_simple_operand(n->b->b)) {
         n->spec = SPEC_ASSIGN_ARITH;
     }
+    eval_choose(n);
 }
 
 static void resolve_fn(Resolver *R, Scope *outer, FnDef *fn)
@@ -165,12 +167,13 @@ static void resolve_node(Resolver *R, Scope *s, Node *n)
         return;
     }
     switch (n->kind) {
-    case N_NAME: bind_name(R, s, n, n->name); return;
+    case N_NAME: bind_name(R, s, n, n->name); eval_choose(n); return;
     case N_FOR: case N_TRY: bind_name(R, s, n, n->name); break;
     case N_FNDEF: case N_LAMBDA:   /* a closure over s's frame: that frame cannot live on the C stack */
         if (s) s->fn->makes_closures = true;
         if (n->kind == N_FNDEF) bind_name(R, s, n, n->name);
         resolve_fn(R, s, n->fn);
+        eval_choose(n);
         return;
     case N_ATTR: case N_METHOD: bind_name(R, s, n, n->name); break;  /* a.f(x) is f(a, x) */
     case N_BINARY: case N_CALL:
