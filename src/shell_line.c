@@ -17,9 +17,74 @@
 #define HAVE_EDITOR 1
 #elif defined(TL_LINE_LIBEDIT)
 #include <editline/readline.h>
+#include "dynlib.h"
 #define HAVE_EDITOR 1
 #else
 #define HAVE_EDITOR 0
+#endif
+
+#if defined(TL_LINE_LIBEDIT)
+#ifndef TL_LIBEDIT_LIBRARY_DEFAULT
+#define TL_LIBEDIT_LIBRARY_DEFAULT "libedit.so.2"
+#endif
+/* libedit is opened with dlopen when the shell first edits a line, so `tl -e` and scripts
+   never load it (nor libtinfo and libbsd behind it). Every name below is reached
+   through this table: the functions and the variables the shell uses. */
+#define LIBEDIT_SYMBOLS(X)                                                                              \
+    X(rl_callback_handler_install) X(rl_callback_handler_remove) X(rl_callback_read_char)               \
+    X(rl_replace_line) X(rl_completion_matches) X(add_history) X(using_history) X(stifle_history)      \
+    X(clear_history) X(rl_outstream) X(rl_instream) X(rl_line_buffer) X(rl_point) X(rl_end)           \
+    X(rl_attempted_completion_over) X(rl_completion_append_character) X(rl_readline_name)            \
+    X(rl_catch_signals) X(rl_attempted_completion_function) X(rl_completion_word_break_hook)          \
+    X(rl_basic_word_break_characters) X(rl_completer_word_break_characters)
+#define LIBEDIT_FIELD(name) __typeof__(&name) name;
+#define LIBEDIT_NAME(name) #name,
+#define LIBEDIT_SLOT(name) (void **)&edit.name,
+static struct { LIBEDIT_SYMBOLS(LIBEDIT_FIELD) } edit;
+static tl_dynlib edit_lib = TL_DYNLIB_INIT;
+
+/* Fills edit from libedit (run once). */
+static void load_libedit(void)
+{
+    static const char *const names[] = { LIBEDIT_SYMBOLS(LIBEDIT_NAME) NULL };
+    static void **const slots[] = { LIBEDIT_SYMBOLS(LIBEDIT_SLOT) NULL };
+    if (tl_dynlib_open(&edit_lib, "libedit", "TL_LIBEDIT_LIBRARY", TL_LIBEDIT_LIBRARY_DEFAULT, names, slots))
+        edit_lib.status = 0;
+}
+
+/* True once libedit is loaded; else (said once on stderr) the shell reads plain lines. */
+static bool editor_load(void)
+{
+    if (tl_dynlib_load(&edit_lib, load_libedit) == 0) return true;
+    fprintf(stderr, "tl: %s; reading plain lines\n", tl_errmsg());
+    return false;
+}
+
+#define rl_callback_handler_install (*edit.rl_callback_handler_install)
+#define rl_callback_handler_remove (*edit.rl_callback_handler_remove)
+#define rl_callback_read_char (*edit.rl_callback_read_char)
+#define rl_replace_line (*edit.rl_replace_line)
+#define rl_completion_matches (*edit.rl_completion_matches)
+#define add_history (*edit.add_history)
+#define using_history (*edit.using_history)
+#define stifle_history (*edit.stifle_history)
+#define clear_history (*edit.clear_history)
+#define rl_outstream (*edit.rl_outstream)
+#define rl_instream (*edit.rl_instream)
+#define rl_line_buffer (*edit.rl_line_buffer)
+#define rl_point (*edit.rl_point)
+#define rl_end (*edit.rl_end)
+#define rl_attempted_completion_over (*edit.rl_attempted_completion_over)
+#define rl_completion_append_character (*edit.rl_completion_append_character)
+#define rl_readline_name (*edit.rl_readline_name)
+#define rl_catch_signals (*edit.rl_catch_signals)
+#define rl_attempted_completion_function (*edit.rl_attempted_completion_function)
+#define rl_completion_word_break_hook (*edit.rl_completion_word_break_hook)
+#define rl_basic_word_break_characters (*edit.rl_basic_word_break_characters)
+#define rl_completer_word_break_characters (*edit.rl_completer_word_break_characters)
+#elif HAVE_EDITOR
+/* GNU readline is linked. */
+static bool editor_load(void) { return true; }
 #endif
 
 static struct {
@@ -143,7 +208,6 @@ static LineStatus read_plain(char **out)
     return *out ? LINE_OK : LINE_EOF;
 }
 
-#if !HAVE_EDITOR
 /* A terminal without a line editor: prompt, then wait so Ctrl-C can interrupt the wait. */
 static LineStatus read_plain_prompted(const char *prompt, char **out)
 {
@@ -157,7 +221,6 @@ static LineStatus read_plain_prompted(const char *prompt, char **out)
     if (w == WAIT_ERROR) return LINE_EOF;
     return read_plain(out);
 }
-#endif
 
 /* ---- the line editor ------------------------------------------------------- */
 
@@ -341,8 +404,8 @@ void line_open(Interp *I, bool interactive)
     L.hist_file = history_path();
     install_sigint();
 #if HAVE_EDITOR
-    L.editing = true;
-    editor_open();
+    L.editing = editor_load();
+    if (L.editing) editor_open();
 #endif
 }
 
@@ -355,7 +418,7 @@ LineStatus line_read(const char *prompt, const char *pending, char **out)
     L.pending = pending ? pending : "";
     LineStatus st;
 #if HAVE_EDITOR
-    st = read_edited(prompt, out);
+    st = L.editing ? read_edited(prompt, out) : read_plain_prompted(prompt, out);
 #else
     st = read_plain_prompted(prompt, out);
 #endif
@@ -385,7 +448,7 @@ void line_history_add(const char *entry)
     free(L.last_entry);
     L.last_entry = e;
 #if HAVE_EDITOR
-    add_history(e);
+    if (L.editing) add_history(e);
 #endif
     if (L.hist_file) history_append(L.hist_file, e);
 }
@@ -396,7 +459,7 @@ void line_close(void)
 {
     if (!L.interactive) return;
 #if HAVE_EDITOR
-    editor_close();
+    if (L.editing) editor_close();
 #endif
     if (L.hist_file) history_load(L.hist_file, HISTORY_MAX, ignore_entry);   /* trims the file */
     remove_sigint();
