@@ -3,7 +3,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "eval.h"
 #include "golden_int.h"
@@ -99,6 +102,19 @@ Source *source_new(const char *name, const char *text, size_t len)
 /* The most source tl reads from one file: include("/dev/zero") must end, not eat all memory. */
 #define SOURCE_MAX_BYTES ((size_t)64 << 20)
 
+/* Reports a file over SOURCE_MAX_BYTES; returns NULL. */
+static Source *source_too_large(FILE *f, char *buf, const char *path, char *errbuf, size_t errlen)
+{
+    free(buf);
+    fclose(f);
+    snprintf(errbuf, errlen, "%s is larger than %zu MiB, the most tl reads as a program", path, SOURCE_MAX_BYTES >> 20);
+    return NULL;
+}
+
+/* Reads a program's text. A regular file's size is checked before reading. A device or a pipe
+   is read up to its first NUL byte, which the lexer then reports as an invalid character at
+   its place, so include("/dev/zero") fails at once rather than after 64 MiB (a NUL byte inside
+   a string literal is text only in a regular file). */
 Source *source_from_file(const char *path, char *errbuf, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
@@ -106,15 +122,14 @@ Source *source_from_file(const char *path, char *errbuf, size_t errlen)
         snprintf(errbuf, errlen, "cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
+    struct stat st;
+    bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+    if (regular && (uintmax_t)st.st_size > SOURCE_MAX_BYTES) return source_too_large(f, NULL, path, errbuf, errlen);
     char *buf = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
-        if (len == cap && cap >= SOURCE_MAX_BYTES && fgetc(f) != EOF) {
-            free(buf);
-            fclose(f);
-            snprintf(errbuf, errlen, "%s is larger than %zu MiB, the most tl reads as a program", path, SOURCE_MAX_BYTES >> 20);
-            return NULL;
-        }
+        if (len == cap && cap >= SOURCE_MAX_BYTES && fgetc(f) != EOF)
+            return source_too_large(f, buf, path, errbuf, errlen);
         if (len == cap && cap >= SOURCE_MAX_BYTES) break;
         if (len == cap) {
             cap = cap ? cap * 2 : 65536;
@@ -123,7 +138,9 @@ Source *source_from_file(const char *path, char *errbuf, size_t errlen)
             buf = nb;
         }
         size_t got = fread(buf + len, 1, cap - len, f);
+        const char *nul = regular ? NULL : memchr(buf + len, 0, got);
         len += got;
+        if (nul) { len = (size_t)(nul - buf) + 1; break; }
         if (got == 0) break;
     }
     bool err = ferror(f);

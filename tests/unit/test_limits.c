@@ -2,7 +2,9 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "ast.h"
 #include "interp.h"
 #include "leak_check.h"
 
@@ -59,4 +61,47 @@ Test(limits, storage_cap_refuses_larger_tensors)
     cr_assert_null(b);
     cr_assert(strstr(tl_errmsg(), "cannot allocate 4104 bytes: too large"), "%s", tl_errmsg());
     tl_tensor_release(a);
+}
+
+/* Writes a sparse regular file of n bytes (holes read as NUL bytes); returns its path. */
+static const char *sparse_file(char *path, size_t len, long long n)
+{
+    snprintf(path, len, "/tmp/tl_test_limits_%d.tl", (int)getpid());
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("print(1)\n", f);
+    cr_assert_eq(ftruncate(fileno(f), (off_t)n), 0);
+    fclose(f);
+    return path;
+}
+
+Test(limits, a_regular_file_over_64_mib_is_refused_by_its_size)
+{
+    char path[64], err[256];
+    sparse_file(path, sizeof path, (65LL << 20));
+    Source *s = source_from_file(path, err, sizeof err);
+    unlink(path);
+    cr_assert_null(s);
+    cr_assert(strstr(err, "is larger than 64 MiB") != NULL, "%s", err);
+}
+
+Test(limits, a_regular_file_is_read_whole_nul_bytes_included)
+{
+    char path[64], err[256];
+    sparse_file(path, sizeof path, 1LL << 20);   /* "print(1)\n" then NUL bytes up to 1 MiB */
+    Source *s = source_from_file(path, err, sizeof err);
+    unlink(path);
+    cr_assert_not_null(s, "%s", err);
+    cr_assert_eq(s->len, (size_t)1 << 20);
+    source_release(s);
+}
+
+/* A device is read up to its first NUL byte: /dev/zero gives one byte, which the lexer refuses. */
+Test(limits, dev_zero_ends_at_its_first_nul_byte)
+{
+    char err[256];
+    Source *s = source_from_file("/dev/zero", err, sizeof err);
+    cr_assert_not_null(s, "%s", err);
+    cr_assert_eq(s->len, 1);
+    source_release(s);
 }
