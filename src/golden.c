@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -201,6 +202,11 @@ static bool write_full(int fd, const void *buf, size_t n)
 /* The worker's life: runs each test it is sent in the test's folder and reports its status. */
 static _Noreturn void worker_loop(GoldenRun run, int cmd, int ctl)
 {
+    /* Memory a test frees stays in this process for the next test: a fresh page costs a page
+       fault, and on small virtual machines two processes' faults run one after the other, which
+       is what bounds -j (docs/testing.md). */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
     int home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     static char path[PATH_MAX + 1];
     for (;;) {
