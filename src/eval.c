@@ -259,6 +259,17 @@ static bool ev_float(Ctx *C, Node *n, Value *out)
     return true;
 }
 
+/* a[...] whose items subscript_is_simple accepts: a tensor's view without the general item machinery. */
+static bool ev_index_simple(Ctx *C, Node *n, Value *out)
+{
+    Value base;
+    if (!eval_expr(C, n->a, &base)) return false;
+    int r = base.kind == V_TENSOR ? subscript_tensor_simple(C->I, eval_cb, C, base.as.t, n, out) : 0;
+    bool ok = r > 0 || (r == 0 && subscript_get(C->I, eval_cb, C, base, n, out));
+    val_release(base);
+    return ok;
+}
+
 /* The general dispatcher, for nodes without a handler of their own. */
 bool eval_any(Ctx *C, Node *n, Value *out)
 {
@@ -303,6 +314,7 @@ void eval_choose(Node *n)
         n->eval = n->spec == SPEC_CALL_POSITIONAL && !n->fuse && n->a->kind == N_NAME ? eval_call_positional
                                                                                     : eval_call_node;
         break;
+    case N_INDEX: n->eval = subscript_is_simple(n) ? ev_index_simple : eval_index; break;
     default: n->eval = eval_any; break;
     }
 }

@@ -136,6 +136,57 @@ static bool dict_key(Interp *I, SubscriptEval ev, void *ctx, Node *idx, Value *k
     return true;
 }
 
+bool subscript_is_simple(const Node *idx)
+{
+    if (idx->n > TL_MAXDIM) return false;
+    for (int i = 0; i < idx->n; i++) {
+        const Node *e = idx->list[i];
+        if (e->kind == N_SLICE) {
+            const Node *bounds[3] = { e->a, e->b, e->c };
+            for (int k = 0; k < 3; k++)
+                if (bounds[k] && bounds[k]->kind != N_INT) return false;
+            if (e->c && e->c->ival == 0) return false;   /* the general path's error */
+        } else if (e->kind != N_INT && e->kind != N_NAME) {
+            return false;
+        }
+    }
+    return true;
+}
+
+int subscript_tensor_simple(Interp *I, SubscriptEval ev, void *ctx, const tl_tensor *t, Node *idx, Value *out)
+{
+    tl_index_item items[TL_MAXDIM];
+    for (int i = 0; i < idx->n; i++) {
+        const Node *e = idx->list[i];
+        tl_index_item *it = &items[i];
+        it->tensor = NULL;
+        if (e->kind == N_SLICE) {
+            it->kind = TL_IDX_SLICE;
+            it->has_start = e->a != NULL;
+            it->start = e->a ? e->a->ival : 0;
+            it->has_stop = e->b != NULL;
+            it->stop = e->b ? e->b->ival : 0;
+            it->step = e->c ? e->c->ival : 1;
+            continue;
+        }
+        it->kind = TL_IDX_INT;
+        if (e->kind == N_INT) {
+            it->i = e->ival;
+            continue;
+        }
+        Value v;
+        if (!ev(ctx, (Node *)e, &v)) return -1;
+        bool is_int = v.kind == V_NUM && tl_is_int((tl_dtype)v.dtype);
+        if (is_int) it->i = tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype);
+        val_release(v);
+        if (!is_int) return 0;
+    }
+    tl_tensor *r = tl_index_get(t, idx->n, items);
+    if (!r) return interp_error_rt(I, idx->at), -1;
+    *out = val_from_tensor(r);
+    return 1;
+}
+
 bool subscript_get(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx, Value *out)
 {
     switch (base.kind) {

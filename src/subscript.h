@@ -9,6 +9,12 @@ typedef bool (*SubscriptEval)(void *ctx, Node *n, Value *out);
 
 /* base[items of idx] where idx is the N_INDEX node. */
 bool subscript_get(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx, Value *out);
+/* True when every item of idx is a slice whose bounds are absent or integer literals, an
+   integer literal or a name: what subscript_tensor_simple reads (chosen once, by the resolver). */
+bool subscript_is_simple(const Node *idx);
+/* t[items of idx] for such an idx, the items read without the general machinery: 1 done,
+   0 a name held no integer (nothing kept: use subscript_get), -1 error reported. */
+int subscript_tensor_simple(Interp *I, SubscriptEval ev, void *ctx, const tl_tensor *t, Node *idx, Value *out);
 /* base[items of idx] = v (v borrowed). */
 bool subscript_set(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx, Value v);
 
