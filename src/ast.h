@@ -128,6 +128,7 @@ struct FnDef {
     /* filled by the resolver */
     int nslots;             /* locals including params */
     bool makes_closures;    /* its body defines a function (fn or lambda): its frame may outlive the call */
+    bool stack_frame;       /* no closures and at most FRAME_STACK_SLOTS locals: its frame lives on the C stack */
     char **slot_names;
 };
 

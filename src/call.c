@@ -8,8 +8,6 @@
 
 /* ---- calls ------------------------------------------------------------- */
 
-/* Locals of a function that defines no function live on the C stack up to this many. */
-#define STACK_SLOTS 16
 
 /* Ends a call's frame: a C-stack frame releases its slots (nothing else can refer to
    it: only closures keep frames, and its function makes none); a heap frame its reference. */
@@ -39,9 +37,9 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
     FnDef *def = fn->def;
     /* The caller holds fn, and fn its defining frame, for the whole call: a stack
        frame's parent needs no reference of its own. */
-    Value stack_slots[STACK_SLOTS];
+    Value stack_slots[FRAME_STACK_SLOTS];
     Frame stack_frame;
-    bool on_stack = !def->makes_closures && def->nslots <= STACK_SLOTS;
+    bool on_stack = def->stack_frame;
     if (a->npos > def->nparams)
         return interp_error(I, a->at, TypeError, "%s() takes %d argument%s but %d were given", def->name, def->nparams,
                             def->nparams == 1 ? "" : "s", a->npos);
@@ -97,7 +95,7 @@ static HOT_INLINE bool call_enter(Ctx *C, Span at)
 /* True when a call of def can take call's arguments straight into a C-stack frame. */
 static HOT_INLINE bool direct_callable(const FnDef *def, const Node *call)
 {
-    return def->nparams == call->n && !def->makes_closures && def->nslots <= STACK_SLOTS;
+    return def->stack_frame && def->nparams == call->n;
 }
 
 /* f(args...) for a closure f that makes no closures and takes exactly these positional
@@ -109,7 +107,7 @@ static HOT_INLINE bool call_closure_direct(Ctx *C, Node *n, Closure *fn, Value *
 {
     Interp *I = C->I;
     FnDef *def = fn->def;
-    Value slots[STACK_SLOTS];
+    Value slots[FRAME_STACK_SLOTS];
     int nargs = n->n;
     for (int i = 0; i < nargs; i++)
         if (!eval_operand(C, n->list[i], &slots[i])) {

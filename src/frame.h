@@ -5,6 +5,9 @@
 #include "ast.h"
 #include "value.h"
 
+/* Locals of a function that defines no function live on the C stack up to this many. */
+#define FRAME_STACK_SLOTS 16
+
 /* A call frame: slots for a function's locals; closures keep their frame alive. */
 typedef struct Frame {
     int64_t refcount;

@@ -154,6 +154,7 @@ static void resolve_fn(Resolver *R, Scope *outer, FnDef *fn)
     if (!fn->body_is_expr) collect_locals(R, &sc, fn->body);
     resolve_node(R, &sc, fn->body);
     fn->nslots = sc.n;
+    fn->stack_frame = !fn->makes_closures && fn->nslots <= FRAME_STACK_SLOTS;
     fn->slot_names = sc.names;   /* kept: FnDefs live as long as their source */
 }
 
