@@ -92,6 +92,10 @@ bool eval_truthy(Ctx *C, Node *n, bool *t)
 {
     Value v;
     if (!eval_expr(C, n, &v)) return false;
+    if (v.kind == V_NUM && v.dtype == TL_BOOL) {   /* a comparison's result: no call */
+        *t = v.as.num.b;
+        return true;
+    }
     bool ok = val_truthy(v, t);
     val_release(v);
     if (!ok) return interp_error_rt(C->I, n->at);
@@ -130,7 +134,10 @@ COLD int eval_fused(Ctx *C, Node *n, Value *out)
         for (int i = 0; i < p->n && !any_tensor; i++)
             if (p->item[i].kind == FI_LEAF && p->item[i].node->kind == N_NAME)
                 any_tensor = slot_of(C, p->item[i].node)->kind == V_TENSOR;
-        if (!any_tensor) return 0;
+        if (!any_tensor) {
+            p->numbers = true;   /* as fuse_eval records for a run on numbers: look again every 64th time */
+            return 0;
+        }
     }
     return fuse_eval(C->I, p, eval_cb, C, out) ? 1 : -1;
 }

@@ -435,7 +435,7 @@ static COLD Exec exec_while(Ctx *C, Node *n)
         bool t;
         if (!eval_truthy(C, n->a, &t)) return X_ERROR;
         if (!t) return X_NORMAL;
-        Exec x = exec_stmt(C, n->b);
+        Exec x = exec_body(C, n->b);
         if (x == X_BREAK) return X_NORMAL;
         if (x == X_RETURN || x == X_ERROR) return x;
     }
