@@ -72,6 +72,7 @@ static void graph_free(Graph *g)
     for (int i = 0; i < g->n; i++) node_clear(&g->nodes[i]);
     free(g->nodes);
     val_release(g->out);
+    graph_fuse_free(g);
     if (g->arena) tl_storage_release(g->arena);
     free(g->fname);
     free(g);
@@ -110,6 +111,8 @@ static void node_set_type(GNode *nd, Value v)
     nd->number = v.kind == V_NUM;
     nd->ndim = v.kind == V_TENSOR ? v.as.t->ndim : 0;
     if (nd->ndim) memcpy(nd->shape, v.as.t->shape, sizeof *nd->shape * (size_t)nd->ndim);
+    if (nd->ndim) memcpy(nd->strides, v.as.t->strides, sizeof *nd->strides * (size_t)nd->ndim);
+    if (v.kind == V_NUM) nd->example = v.as.num;
 }
 
 /* ---- traced values ---------------------------------------------------- */
@@ -391,7 +394,6 @@ bool interp_graph_build(Interp *I, CallArgs *a, Value *out)
     if (!ok) interp_error(I, a->at, MemoryError, "out of memory");
     tracing_graph = g;
     graph_tracing = ++trace_serial ? trace_serial : ++trace_serial;
-    g->contiguous_examples = true;
     for (int i = 0; i < nin && ok; i++) {
         Value e = a->pos[i + 1];
         if (e.kind != V_NUM && e.kind != V_TENSOR) {
@@ -404,7 +406,6 @@ bool interp_graph_build(Interp *I, CallArgs *a, Value *out)
         GNode *nd = &g->nodes[k];
         nd->op = i;
         nd->weak = e.kind == V_NUM && e.weak;
-        if (e.kind == V_TENSOR && !tl_is_contiguous(e.as.t)) g->contiguous_examples = false;
         node_set_type(nd, e);
         if (!(nd->name = param_name(f, i))) { ok = interp_error(I, a->at, MemoryError, "out of memory"); break; }
         args[i] = trace_wrap(k, val_retain(e));
@@ -497,6 +498,69 @@ static bool same_type(const GNode *nd, Value v)
     return v.kind == V_NUM || (v.as.t->ndim == nd->ndim && !memcmp(v.as.t->shape, nd->shape, sizeof *nd->shape * (size_t)nd->ndim));
 }
 
+/* True when every tensor argument has its example's strides: the kernels then lay out every
+   intermediate as when traced, so the plan (fused programs, arena) holds. */
+static bool laid_out_as_examples(const Graph *g, const CallArgs *a)
+{
+    for (int k = 0; k < g->n; k++) {
+        const GNode *nd = &g->nodes[k];
+        Value v = nd->kind == GN_INPUT ? a->pos[nd->op] : val_none();
+        if (v.kind == V_TENSOR && memcmp(v.as.t->strides, nd->strides, sizeof *nd->strides * (size_t)nd->ndim)) return false;
+    }
+    return true;
+}
+
+/* Computes node k alone (into its arena buffer when planned there) and checks its type. */
+static bool run_alone(Interp *I, Graph *g, int k, Value *vals, bool planned, Span at)
+{
+    const GNode *nd = &g->nodes[k];
+    bool offered = planned && nd->offset >= 0;
+    if (offered) tl_storage_offer(g->arena, (size_t)nd->offset, (size_t)nd->nbytes);
+    bool ok = run_node(I, nd, vals, at, &vals[k]);
+    if (offered) tl_storage_offer(NULL, 0, 0);
+    if (ok && !same_type(nd, vals[k]))
+        ok = interp_error(I, at, ValueError, "graph of %s(): node %d's shape depends on the values of its inputs", g->fname, k);
+    return ok;
+}
+
+/* Releases vals[j] for each node j that node m reads and no step after step k reads
+   (planned: by steps; else by nodes, k == m). */
+static void release_inputs(Graph *g, int m, int k, Value *vals, bool planned)
+{
+    const GNode *nd = &g->nodes[m];
+    for (int i = 0; i < nd->npos + nd->nkw; i++) {
+        Value t = nd->args[i];
+        if (t.kind != V_TRACE) continue;
+        int j = (int)t.as.tr.node;
+        if ((planned ? g->nodes[j].release : g->nodes[j].last_use) == k) {
+            val_release(vals[j]);
+            vals[j] = val_none();
+        }
+    }
+}
+
+/* Computes step k: node k alone, or the fused group whose last node it is (one by one
+   when its program declines this call's values). */
+static bool run_step(Interp *I, Graph *g, int k, Value *vals, bool planned, Span at)
+{
+    const GNode *nd = &g->nodes[k];
+    if (!planned || nd->fgroup < 0) {
+        bool ok = run_alone(I, g, k, vals, planned, at);
+        release_inputs(g, k, k, vals, planned);
+        return ok;
+    }
+    GFused *f = &g->fused[nd->fgroup];
+    if (k != f->last) return true;   /* runs with its group's last node */
+    int rc = graph_fuse_run(g, f, vals, true);
+    if (rc < 0) return interp_error_rt(I, at);
+    bool ok = true;
+    for (int m = 0; m <= k && ok; m++)
+        if (g->nodes[m].fgroup == nd->fgroup && rc == 0) ok = run_alone(I, g, m, vals, false, at);
+    for (int m = 0; m <= k; m++)
+        if (g->nodes[m].fgroup == nd->fgroup) release_inputs(g, m, k, vals, planned);
+    return ok;
+}
+
 bool graph_call(Interp *I, Graph *g, CallArgs *a, Value *out)
 {
     if (a->nkw) return interp_error(I, a->at, TypeError, "a graph does not take keyword arguments");
@@ -505,13 +569,11 @@ bool graph_call(Interp *I, Graph *g, CallArgs *a, Value *out)
                             g->ninputs == 1 ? "" : "s", a->npos);
     for (int k = 0; k < g->n; k++)
         if (g->nodes[k].kind == GN_INPUT && !check_argument(I, &g->nodes[k], a->pos[g->nodes[k].op], a->at)) return false;
-    /* The arena holds the planned intermediates when the arguments are laid out as the
-       examples were: kernels then lay out every intermediate as when traced, so a node that
-       was no view is none now and the planned lifetimes hold. */
-    bool use_arena = g->arena_bytes > 0 && g->contiguous_examples && !g->running;
-    for (int i = 0; i < a->npos && use_arena; i++)
-        if (a->pos[i].kind == V_TENSOR && !tl_is_contiguous(a->pos[i].as.t)) use_arena = false;
-    if (use_arena && !g->arena && !(g->arena = tl_storage_new((size_t)g->arena_bytes, false))) return interp_error_rt(I, a->at);
+    /* The plan holds when the arguments are laid out as the examples were; a call from inside
+       one of the graph's own nodes, or other layouts, run node by node with fresh storages. */
+    bool planned = !g->running && laid_out_as_examples(g, a);
+    if (planned && g->arena_bytes > 0 && !g->arena && !(g->arena = tl_storage_new((size_t)g->arena_bytes, false)))
+        return interp_error_rt(I, a->at);
     Value *vals = calloc((size_t)(g->n ? g->n : 1), sizeof *vals);
     if (!vals) return interp_error(I, a->at, MemoryError, "out of memory");
     bool ok = true;
@@ -524,21 +586,7 @@ bool graph_call(Interp *I, Graph *g, CallArgs *a, Value *out)
     for (int k = 0; k < g->n && ok; k++) {
         const GNode *nd = &g->nodes[k];
         if (tl_interrupt_flag) { ok = interp_error(I, a->at, Interrupt, "interrupted"); break; }
-        if (nd->kind == GN_INPUT || nd->kind == GN_LEAF) continue;
-        if (use_arena && nd->offset >= 0) tl_storage_offer(g->arena, (size_t)nd->offset, (size_t)nd->nbytes);
-        if (!run_node(I, nd, vals, a->at, &vals[k])) ok = false;
-        if (use_arena && nd->offset >= 0) tl_storage_offer(NULL, 0, 0);
-        else if (!same_type(nd, vals[k]))
-            ok = interp_error(I, a->at, ValueError, "graph of %s(): node %d's shape depends on the values of its inputs",
-                              g->fname, k);
-        /* values no later node reads go now (ggml-alloc's rule: free after the last consumer) */
-        for (int i = 0; ok && i < nd->npos + nd->nkw; i++) {
-            Value t = nd->args[i];
-            if (t.kind == V_TRACE && g->nodes[t.as.tr.node].last_use == k) {
-                val_release(vals[t.as.tr.node]);
-                vals[t.as.tr.node] = val_none();
-            }
-        }
+        if (nd->kind != GN_INPUT && nd->kind != GN_LEAF) ok = run_step(I, g, k, vals, planned, a->at);
     }
     if (ok) {
         *out = instantiate(g->out, vals);

@@ -4,6 +4,7 @@
 
 #include "graph.h"
 #include "interp.h"
+#include "fusion.h"
 
 typedef enum GNodeKind {
     GN_INPUT,     /* argument op of g(...) */
@@ -34,14 +35,33 @@ typedef struct GNode {
     int base;
     int ndim;
     int64_t shape[TL_MAXDIM];
+    int64_t strides[TL_MAXDIM]; /* of its value when traced (how a fused program's leaf is laid out) */
+    tl_scalar example;          /* GN_INPUT number: the example's value (a fused program's scalar when built) */
     /* the plan (graph_plan) */
-    int64_t nbytes;             /* its own buffer: 0 for views, numbers, inputs and leaves */
+    int64_t nbytes;             /* its own buffer: 0 for views, numbers, inputs, leaves and values inside a fused program */
     int last_use;               /* the last node reading it (or its views); n for outputs */
     int consumers;
-    int group;                  /* fused group, -1 for inputs, leaves and views */
+    int group;                  /* the kernel it runs in (print's group column), -1 for inputs, leaves and views */
+    int fgroup;                 /* its fused program in Graph.fused, -1 when it runs alone */
+    int step;                   /* the node at whose turn its value is computed (a fused program's last node) */
+    int release;                /* the step after which no one reads its value; n for outputs */
     bool elementwise, reduction;
+    bool no_join;               /* planning: it may not share a fused program (its shape cannot be an output of one) */
     int64_t offset;             /* in the arena, -1 when not in it */
 } GNode;
+
+/* A fused group: nodes run as one runtime fused program (runtime/fusion.h),
+   built when the graph is; each call points its leaves at that call's values. */
+typedef struct GFused {
+    tl_fuse_prog *prog;
+    int last;                   /* its last node: the step at which it runs */
+    int nleaves, nvars, nroots, nweak;
+    int leaf_prog[TL_FUSE_MAX_NODES], leaf_node[TL_FUSE_MAX_NODES];   /* program leaf -> graph node */
+    int var_prog[TL_FUSE_MAX_NODES], var_node[TL_FUSE_MAX_NODES];     /* scalar -> number argument */
+    int root_prog[TL_FUSE_MAX_NODES], root_node[TL_FUSE_MAX_NODES];   /* outputs of the program */
+    /* a weak number argument's dtype rule depends on its value: checked at each call */
+    struct { int node, op; tl_dtype other, dt; bool first; } weak[TL_FUSE_MAX_NODES];
+} GFused;
 
 struct Graph {
     int64_t refcount;
@@ -54,11 +74,20 @@ struct Graph {
     int nleaves, ncompute, nkernels;
     int64_t arena_bytes, output_bytes;
     tl_storage *arena;          /* arena_bytes, made at the first call that uses it */
-    bool contiguous_examples;   /* every tensor example was contiguous (the arena's condition) */
+    int nfused;
+    GFused *fused;              /* the fused groups, by first node */
     bool running;               /* a call is in progress (a nested one runs without the arena) */
 };
 
 /* Computes lifetimes, fused groups and arena offsets for g's nodes. */
 void graph_plan(Graph *g);
+
+/* graph_fuse.c: groups g's nodes into fused programs (sets fgroup, g->fused). */
+void graph_fuse_plan(Graph *g);
+void graph_fuse_free(Graph *g);
+/* Runs fused group f with vals[] holding every value it reads; its outputs go
+   into vals[] (into the arena when planned there). 1 done, 0 declined (shapes,
+   a weak argument's value: nothing written), -1 error set. */
+int graph_fuse_run(Graph *g, GFused *f, Value *vals, bool use_arena);
 
 #endif

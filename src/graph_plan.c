@@ -24,56 +24,18 @@ static void note_use(Graph *g, int k, int user)
 
 static bool computes(const GNode *nd) { return nd->kind != GN_INPUT && nd->kind != GN_LEAF; }
 
-/* Elementwise: one pass producing one element per output element from the matching (broadcast) inputs. */
-static bool is_elementwise(const GNode *nd)
+/* Numbers the kernels (print's group column): a fused group is one, every other node that is no view one each. */
+static void plan_kernels(Graph *g)
 {
-    return (nd->kind == GN_BINARY && nd->op != OP_MATMUL) || nd->kind == GN_UNARY || (nd->kind == GN_CALL && nd->elementwise);
-}
-
-static int find_root(int *parent, int k)
-{
-    while (parent[k] != k) k = parent[k] = parent[parent[k]];
-    return k;
-}
-
-/* Whether node j can run in the same pass as its consumer k of shape shape. */
-static bool joins(const Graph *g, int j, const GNode *k)
-{
-    const GNode *nd = &g->nodes[j];
-    return computes(nd) && is_elementwise(nd) && !nd->view && !nd->number && nd->consumers == 1 && nd->last_use < g->n &&
-           nd->ndim == k->ndim && !memcmp(nd->shape, k->shape, sizeof *nd->shape * (size_t)nd->ndim);
-}
-
-/* Groups: an elementwise node joins the elementwise nodes of its shape that feed only it; a
-   reduction joins the group that feeds only it (its epilogue). Each group is one kernel. */
-static void plan_groups(Graph *g, int *parent)
-{
-    for (int k = 0; k < g->n; k++) parent[k] = k;
+    g->nkernels = 0;
     for (int k = 0; k < g->n; k++) {
         GNode *nd = &g->nodes[k];
+        nd->group = -1;
         if (!computes(nd) || nd->view) continue;
-        bool ew = is_elementwise(nd) && !nd->number;
-        bool red = nd->kind == GN_CALL && nd->reduction;
-        for (int i = 0; i < nd->npos && (ew || (red && i == 0)); i++) {
-            Value t = nd->args[i];
-            if (t.kind != V_TRACE) continue;
-            int j = (int)t.as.tr.node;
-            const GNode *in = &g->nodes[j];
-            bool ok = red ? computes(in) && is_elementwise(in) && !in->view && in->consumers == 1 && in->last_use < g->n
-                          : joins(g, j, nd);
-            if (ok) parent[find_root(parent, j)] = find_root(parent, k);
-        }
+        for (int j = 0; j < k && nd->fgroup >= 0 && nd->group < 0; j++)
+            if (g->nodes[j].fgroup == nd->fgroup) nd->group = g->nodes[j].group;
+        if (nd->group < 0) nd->group = g->nkernels++;
     }
-    int ngroups = 0;
-    for (int k = 0; k < g->n; k++) g->nodes[k].group = -1;
-    for (int k = 0; k < g->n; k++) {
-        GNode *nd = &g->nodes[k];
-        if (!computes(nd) || nd->view) continue;
-        int r = find_root(parent, k);
-        if (g->nodes[r].group < 0) g->nodes[r].group = ngroups++;
-        nd->group = g->nodes[r].group;
-    }
-    g->nkernels = ngroups;
 }
 
 /* One free block of the arena. */
@@ -86,9 +48,10 @@ static void plan_arena(Graph *g)
     Block *free_list = calloc((size_t)g->n + 1, sizeof *free_list);
     int nfree = 0;
     int64_t top = 0;
-    for (int k = 0; k < g->n && free_list; k++) {
-        GNode *nd = &g->nodes[k];
-        if (nd->nbytes > 0 && nd->last_use < g->n) {
+    for (int p = 0; p < g->n && free_list; p++) {
+        for (int k = 0; k <= p; k++) {   /* the buffers computed at step p */
+            GNode *nd = &g->nodes[k];
+            if (nd->step != p || nd->nbytes == 0 || nd->last_use >= g->n) continue;
             int64_t need = (nd->nbytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
             int best = -1;
             for (int i = 0; i < nfree; i++)
@@ -102,9 +65,9 @@ static void plan_arena(Graph *g)
                 top += need;
             }
         }
-        for (int j = 0; j < k; j++) {   /* buffers whose last consumer was k go back */
+        for (int j = 0; j <= p; j++) {   /* buffers whose last reader ran at step p go back */
             GNode *b = &g->nodes[j];
-            if (b->offset < 0 || b->last_use != k) continue;
+            if (b->offset < 0 || b->release != p) continue;
             int64_t size = (b->nbytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
             free_list[nfree++] = (Block){ b->offset, size };
             for (bool merged = true; merged;) {   /* neighbouring free blocks become one */
@@ -148,16 +111,16 @@ void graph_plan(Graph *g)
         GNode *nd = &g->nodes[k];
         if (nd->view && g->nodes[nd->base].last_use < nd->last_use) g->nodes[nd->base].last_use = nd->last_use;
     }
-    for (int k = 0; k < g->n; k++) {
+    graph_fuse_plan(g);
+    for (int k = 0; k < g->n; k++) {   /* a buffer for each value a kernel writes whole (not those inside a fused program) */
         GNode *nd = &g->nodes[k];
         int64_t size = 1;
         for (int d = 0; d < nd->ndim; d++) size *= nd->shape[d];
-        nd->nbytes = computes(nd) && !nd->view && !nd->number ? size * (int64_t)tl_dtype_size(nd->dtype) : 0;
+        bool own = computes(nd) && !nd->view && !nd->number && (nd->fgroup < 0 || nd->last_use == g->n || nd->release > nd->step);
+        nd->nbytes = own ? size * (int64_t)tl_dtype_size(nd->dtype) : 0;
         if (nd->last_use == g->n) g->output_bytes += nd->nbytes;
     }
-    int *parent = malloc(sizeof *parent * (size_t)(g->n ? g->n : 1));
-    if (parent) plan_groups(g, parent);
-    free(parent);
+    plan_kernels(g);
     plan_arena(g);
 }
 

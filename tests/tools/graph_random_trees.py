@@ -4,7 +4,8 @@
 Usage: graph_random_trees.py TL [COUNT] [SEED]
 Writes one tl program holding COUNT random functions f(a, b, c) over operands of random
 dtypes (bool, ints, f16, bf16, f32, f64, c64), broadcasting shapes, weak literals and
-numbers of fixed dtype, binary operators and unary functions (one tree in five over tensors
+numbers of fixed dtype, binary operators, unary functions and reductions over the last axis
+with keepdims (which graphs run as a fused group's epilogue) (one tree in five over tensors
 big enough for the evaluator to fuse the tree eagerly). For each, the program
 computes f eagerly and through g = graph(f, ...) for the examples and for a second set of
 values of the same shapes and dtypes, and compares dtype, shape and every byte (bitcast to
@@ -23,6 +24,7 @@ BIG_SHAPES = [('(300, 256)', '(256,)'), ('(300, 256)', '(300, 1)'), ('(70000,)',
 BINOPS = ['+', '-', '*', '/', '//', '%', '**', '==', '<', '>=', '&', '|', 'maximum', 'minimum']
 UNARY = ['-', 'abs', 'exp', 'sqrt', 'tanh', 'sin', 'floor', 'relu', 'sigmoid', 'square', 'f32', 'f64', 'bf16', 'i32',
          'isnan', 'gelu', 'log1p']
+REDUCTIONS = ['sum', 'mean', 'max', 'min']
 LITERALS = ['2', '0.5', '-3', 'true', '1.5', '3', 'f32(1.25)', 'i8(2)', 'f16(0.75)', 'bf16(2.5)', 'u8(3)']
 
 
@@ -30,6 +32,9 @@ def tree(rng, depth):
     """A random expression over a, b, c."""
     if depth == 0 or rng.random() < 0.2:
         return rng.choice(['a', 'b', 'c', 'a', 'b', rng.choice(LITERALS)])
+    if rng.random() < 0.12:   # a reduction over the last axis: a fused group's epilogue, read back per row
+        r, inner = rng.choice(REDUCTIONS), tree(rng, depth - 1)
+        return f'{r}({inner}, axis=-1, keepdims=true)'
     if rng.random() < 0.35:
         u = rng.choice(UNARY)
         inner = tree(rng, depth - 1)

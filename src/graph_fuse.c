@@ -1,0 +1,517 @@
+/* graph_fuse.c — a graph's fused groups: which nodes run as one runtime fused program, built once, run at each call */
+#include <stdlib.h>
+#include <string.h>
+
+#include "elem.h"
+#include "graph_int.h"
+#include "registry.h"
+
+/* Grouping, in node order (a node's inputs come before it): an elementwise
+   node, or a sum/mean/max/min over the last axis with keepdims, joins the
+   open groups its inputs belong to when the fusion compiler accepts it there
+   (tl_fuse_* is asked, so what the plan shows is what runs). A group closes
+   once a node outside it reads one of its values: nothing can join it after,
+   so the group may run at its last node's turn and every value it reads is
+   ready then. Every node of a group has the group's full shape, except
+   reductions (1 as the last axis) and smaller nodes that only the group reads. */
+
+/* ---- the builtins a fused program computes ---------------------------- */
+
+typedef enum { FB_NONE, FB_UNARY, FB_BINARY, FB_WHERE, FB_REDUCE } FusedBuiltin;
+
+/* What kind of fusable builtin bi is (the unary family, the binary family,
+   where and the reductions each share one C function, keyed by the row's tag). */
+static FusedBuiltin builtin_kind(const Builtin *bi)
+{
+    static const Builtin *exp_row, *add_row, *where_row, *sum_row;
+    if (!exp_row) {
+        exp_row = builtin_find("exp");
+        add_row = builtin_find("add");
+        where_row = builtin_find("where");
+        sum_row = builtin_find("sum");
+    }
+    if (!bi || !exp_row || !add_row || !where_row || !sum_row) return FB_NONE;
+    if (bi->fn == exp_row->fn) return FB_UNARY;
+    if (bi->fn == add_row->fn) return FB_BINARY;
+    if (bi == where_row) return FB_WHERE;
+    if (bi->fn == sum_row->fn) return FB_REDUCE;
+    return FB_NONE;
+}
+
+/* ---- building a program from a set of nodes ---------------------------- */
+
+/* The program's leaves stand for values a call computes: when building, a
+   placeholder with the node's dtype, shape and traced strides (all the builder
+   reads of a leaf); each call points the leaf at the value itself. */
+static _Alignas(64) unsigned char placeholder_bytes[64];
+static tl_storage placeholder_storage = { .refcount = 1, .data = placeholder_bytes, .nbytes = sizeof placeholder_bytes };
+
+typedef struct Build {
+    Graph *g;
+    tl_tensor *ph;      /* per node: its placeholder */
+    int *slot;          /* per node: its index in the program being built, -1 */
+    tl_fuse_prog *p;
+    GFused f;           /* the maps of the program being built */
+} Build;
+
+/* The node a template names, or -1 for a constant. */
+static int operand_node(Value t) { return t.kind == V_TRACE ? (int)t.as.tr.node : -1; }
+
+/* An operand of a node: its program index with its dtype and weakness (lit: a
+   weak operand's value), or -1 when it cannot be one. */
+static int operand(Build *b, const Value *tp, tl_dtype *dt, bool *weak, const void **lit, bool *scalar)
+{
+    *weak = false;
+    *lit = NULL;
+    *scalar = false;
+    if (tp->kind == V_NUM) {
+        *dt = (tl_dtype)tp->dtype;
+        *weak = tp->weak;
+        *lit = tp->as.num.bytes;
+        *scalar = true;
+        return tl_fuse_scalar(b->p, *dt, tp->as.num.bytes);
+    }
+    int j = operand_node(*tp);
+    if (j < 0) return -1;
+    GNode *nd = &b->g->nodes[j];
+    *dt = nd->dtype;
+    if (nd->number) {   /* a number argument: a scalar whose value each call sets */
+        if (nd->kind != GN_INPUT) return -1;   /* a computed number: eager's scalar rules */
+        *weak = nd->weak;
+        *lit = nd->example.bytes;
+        *scalar = true;
+        if (b->slot[j] >= 0) return b->slot[j];
+        int s = tl_fuse_scalar(b->p, nd->dtype, nd->example.bytes);
+        if (s < 0) return -1;
+        b->f.var_prog[b->f.nvars] = s;
+        b->f.var_node[b->f.nvars++] = j;
+        return b->slot[j] = s;
+    }
+    if (b->slot[j] >= 0) return b->slot[j];
+    int l = tl_fuse_leaf(b->p, &b->ph[j]);
+    if (l < 0) return -1;
+    b->f.leaf_prog[b->f.nleaves] = l;
+    b->f.leaf_node[b->f.nleaves++] = j;
+    return b->slot[j] = l;
+}
+
+/* True when operand index i of the program is a number argument (whose value varies by call). */
+static int var_node_of(const Build *b, int i)
+{
+    for (int v = 0; v < b->f.nvars; v++)
+        if (b->f.var_prog[v] == i) return b->f.var_node[v];
+    return -1;
+}
+
+/* a OP b as eager's operators (builtin false) or the binary builtins compute it. */
+static int add_binary(Build *b, tl_binop op, const Value *ta, const Value *tb, bool builtin)
+{
+    tl_dtype da, db, dt;
+    bool wa, wb, sa, sb;
+    const void *la, *lb;
+    int a = operand(b, ta, &da, &wa, &la, &sa);
+    int c = a < 0 ? -1 : operand(b, tb, &db, &wb, &lb, &sb);
+    if (c < 0 || (sa && sb)) return -1;
+    if (!builtin && !sa && !sb && da == db && da != TL_BOOL) dt = da;   /* arith.c's tensor pair rule */
+    else if (tl_binop_dtype(op, da, wa, db, wb, wa && !wb ? la : wb && !wa ? lb : NULL, &dt) < 0) return -1;
+    if (builtin && (op == TL_AND || op == TL_OR || op == TL_XOR || op == TL_LSHIFT || op == TL_RSHIFT) &&
+        !tl_is_int(dt) && dt != TL_BOOL)
+        return -1;   /* the builtin reports it */
+    int va = var_node_of(b, a), vb = var_node_of(b, c);
+    if ((va >= 0 || vb >= 0) && (op == TL_POW || tl_int_operand_checked(op))) return -1;   /* built from its value */
+    if ((va >= 0 && wa) || (vb >= 0 && wb)) {   /* a weak argument: its value may change the dtype */
+        int w = b->f.nweak++;
+        b->f.weak[w].node = va >= 0 ? va : vb;
+        b->f.weak[w].op = (int)op;
+        b->f.weak[w].other = va >= 0 ? db : da;
+        b->f.weak[w].first = va >= 0;
+        b->f.weak[w].dt = dt;
+    }
+    return tl_fuse_binary(b->p, op, dt, a, c);
+}
+
+/* The reduction of node nd when it is one a program runs: op over the last axis, keepdims. */
+static bool fusable_reduction(const Graph *g, const GNode *nd, tl_redop *op)
+{
+    *op = (tl_redop)nd->bi->tag;
+    if ((*op != TL_RSUM && *op != TL_RMEAN && *op != TL_RMAX && *op != TL_RMIN) || nd->npos < 1 || nd->npos > 2) return false;
+    int x = operand_node(nd->args[0]);
+    if (x < 0 || g->nodes[x].number || g->nodes[x].ndim < 1) return false;
+    int xd = g->nodes[x].ndim;
+    bool axis = false, keepdims = false;
+    for (int i = 1; i < nd->npos + nd->nkw; i++) {
+        Value v = nd->args[i];
+        const char *name = i < nd->npos ? "axis" : nd->kwnames[i - nd->npos];
+        if (strcmp(name, "axis") == 0 && v.kind == V_NUM && tl_is_int((tl_dtype)v.dtype)) {
+            int64_t a = tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype);
+            axis = a == -1 || a == xd - 1;
+        } else if (strcmp(name, "keepdims") == 0 && v.kind == V_NUM && v.dtype == TL_BOOL) {
+            keepdims = v.as.num.b;
+        } else {
+            return false;
+        }
+    }
+    return axis && keepdims;
+}
+
+/* Appends node k to the program; -1 when the compiler (or this file) refuses it. */
+static int add_node(Build *b, int k)
+{
+    const GNode *nd = &b->g->nodes[k];
+    tl_dtype da, db, dt;
+    bool wa, wb, sa, sb;
+    const void *la, *lb;
+    int r = -1;
+    if (nd->kind == GN_BINARY && nd->op != OP_MATMUL) {
+        r = add_binary(b, (tl_binop)nd->op, &nd->args[0], &nd->args[1], false);
+    } else if (nd->kind == GN_UNARY && (nd->op == UOP_NEG || nd->op == UOP_INVERT)) {
+        int a = operand(b, &nd->args[0], &da, &wa, &la, &sa);
+        bool refused = nd->op == UOP_NEG ? da == TL_BOOL : (tl_is_float(da) || tl_is_complex(da));   /* arith_unary's errors */
+        if (a >= 0 && !sa && !refused) r = tl_fuse_unary(b->p, nd->op == UOP_NEG ? TL_NEG : TL_NOT, a);
+    } else if (nd->kind == GN_CALL && nd->nkw == 0) {
+        FusedBuiltin kind = builtin_kind(nd->bi);
+        if (kind == FB_UNARY && nd->npos == 1) {
+            int a = operand(b, &nd->args[0], &da, &wa, &la, &sa);
+            if (a >= 0 && !sa) r = tl_fuse_unary(b->p, (tl_unop)nd->bi->tag, a);
+        } else if (kind == FB_BINARY && nd->npos == 2) {
+            r = add_binary(b, (tl_binop)nd->bi->tag, &nd->args[0], &nd->args[1], true);
+        } else if (kind == FB_WHERE && nd->npos == 3) {   /* as src/fuse.c: the dtype of x and y as operands of minimum */
+            tl_dtype dc;
+            bool wc, sc;
+            const void *lc;
+            int c = operand(b, &nd->args[0], &dc, &wc, &lc, &sc);
+            int a = c < 0 ? -1 : operand(b, &nd->args[1], &da, &wa, &la, &sa);
+            int e = a < 0 ? -1 : operand(b, &nd->args[2], &db, &wb, &lb, &sb);
+            bool vars = var_node_of(b, c) >= 0 || var_node_of(b, a) >= 0 || var_node_of(b, e) >= 0;
+            bool ok = e >= 0 && !(wa && wb) && !(vars && (wa || wb));
+            if (ok && !wa && !wb) dt = tl_promote(da, db);
+            else if (ok) ok = tl_binop_dtype(TL_MINIMUM, wa ? db : da, false, wa ? da : db, true, wa ? la : lb, &dt) == 0;
+            if (ok) r = tl_fuse_where(b->p, dt, c, a, e);
+        }
+    }
+    if (nd->kind == GN_CALL && builtin_kind(nd->bi) == FB_REDUCE) {
+        tl_redop op;
+        if (fusable_reduction(b->g, nd, &op)) {
+            int a = operand(b, &nd->args[0], &da, &wa, &la, &sa);
+            if (a >= 0) r = tl_fuse_reduce(b->p, op, a);
+        }
+    }
+    if (r < 0) return -1;
+    const tl_fuse_node *n = &b->p->node[r];   /* what eager gave when traced, or eager's rules were missed */
+    if (n->dtype != nd->dtype || n->ndim != nd->ndim || memcmp(n->shape, nd->shape, sizeof *n->shape * (size_t)n->ndim)) return -1;
+    return b->slot[k] = r;
+}
+
+/* Builds the program of the nodes m[0..nm) (in node order) into b; false when refused. */
+static bool build(Build *b, const int *m, int nm)
+{
+    for (int k = 0; k < b->g->n; k++) b->slot[k] = -1;
+    tl_fuse_init(b->p);
+    memset(&b->f, 0, sizeof b->f);
+    for (int i = 0; i < nm; i++)
+        if (add_node(b, m[i]) < 0) return false;
+    return true;
+}
+
+/* ---- grouping --------------------------------------------------------- */
+
+typedef struct Plan {
+    Build b;
+    int *grp;           /* per node: its group, -1 */
+    bool *open;         /* per group: nothing outside it reads it yet */
+    int ngroups;
+    int *members;       /* scratch: a trial's nodes */
+} Plan;
+
+static bool same_shape(const GNode *a, const GNode *b)
+{
+    return a->ndim == b->ndim && !memcmp(a->shape, b->shape, sizeof *a->shape * (size_t)a->ndim);
+}
+
+/* True for a node a program may hold. */
+static bool may_fuse(const Graph *g, const GNode *nd)
+{
+    if (nd->kind == GN_INPUT || nd->kind == GN_LEAF || nd->view || nd->number || nd->no_join) return false;
+    tl_redop op;
+    if (nd->kind == GN_CALL && builtin_kind(nd->bi) == FB_REDUCE) return fusable_reduction(g, nd, &op);
+    return (nd->kind == GN_BINARY && nd->op != OP_MATMUL) || nd->kind == GN_UNARY || (nd->kind == GN_CALL && nd->elementwise);
+}
+
+/* The shape a group's members must have: the first member's (a reduction's input's). */
+static const GNode *group_shape(const Plan *pl, int gid)
+{
+    const Graph *g = pl->b.g;
+    for (int k = 0; k < g->n; k++)
+        if (pl->grp[k] == gid) {
+            const GNode *nd = &g->nodes[k];
+            return nd->reduction ? &g->nodes[operand_node(nd->args[0])] : nd;
+        }
+    return NULL;
+}
+
+/* True when node k (of shape nd) may join group gid by its shape. */
+static bool fits(const Plan *pl, int gid, int k)
+{
+    const Graph *g = pl->b.g;
+    const GNode *nd = &g->nodes[k], *s = group_shape(pl, gid);
+    if (nd->reduction) {
+        int x = operand_node(nd->args[0]);
+        return pl->grp[x] == gid && same_shape(&g->nodes[x], s);
+    }
+    if (same_shape(nd, s)) return true;
+    int ndim;
+    int64_t shape[TL_MAXDIM];   /* smaller: broadcasts to the group's shape */
+    return tl_broadcast_shapes(nd->ndim, nd->shape, s->ndim, s->shape, &ndim, shape) == 0 && ndim == s->ndim &&
+           !memcmp(shape, s->shape, sizeof *shape * (size_t)ndim);
+}
+
+/* Tries node k with the groups marked in want[] (merged); true when the compiler accepts it. */
+static bool try_join(Plan *pl, int k, const bool *want)
+{
+    int nm = 0;
+    for (int j = 0; j < k; j++)
+        if (pl->grp[j] >= 0 && want[pl->grp[j]]) pl->members[nm++] = j;
+    pl->members[nm++] = k;
+    return build(&pl->b, pl->members, nm);
+}
+
+/* Calls fn(ctx, j, k) for each node j that node k reads (once per reference). */
+static void each_input(const Graph *g, int k, void (*fn)(void *, int, int), void *ctx)
+{
+    const GNode *nd = &g->nodes[k];
+    for (int i = 0; i < nd->npos + nd->nkw; i++) {
+        Value t = nd->args[i];
+        if (t.kind == V_TRACE) fn(ctx, (int)t.as.tr.node, k);
+        else if (t.kind == V_TUPLE)
+            for (int m = 0; m < t.as.tu->n; m++)
+                if (t.as.tu->items[m].kind == V_TRACE) fn(ctx, (int)t.as.tu->items[m].as.tr.node, k);
+    }
+}
+
+static void close_group(void *ctx, int j, int user)
+{
+    Plan *pl = ctx;
+    (void)user;
+    if (pl->grp[j] >= 0) pl->open[pl->grp[j]] = false;
+}
+
+/* Groups node k: with the open groups it reads (all of them, else one), alone, or not at all. */
+static void group_node(Plan *pl, int k, bool *want)
+{
+    Graph *g = pl->b.g;
+    const GNode *nd = &g->nodes[k];
+    memset(want, 0, sizeof *want * (size_t)(pl->ngroups + 1));
+    int cands[3 * TL_FUSE_MAX_NODES], nc = 0;
+    if (may_fuse(g, nd))
+        for (int i = 0; i < nd->npos + nd->nkw && nc < 3 * TL_FUSE_MAX_NODES; i++) {
+            int j = operand_node(nd->args[i]);
+            int gid = j >= 0 ? pl->grp[j] : -1;
+            if (gid >= 0 && pl->open[gid] && !want[gid] && fits(pl, gid, k)) {
+                want[gid] = true;
+                cands[nc++] = gid;
+            }
+        }
+    int joined = -1;
+    if (nc > 0 && try_join(pl, k, want)) {
+        joined = cands[0];
+        for (int j = 0; j < k; j++)   /* the others merge into the first */
+            if (pl->grp[j] >= 0 && want[pl->grp[j]]) pl->grp[j] = joined;
+    } else {
+        for (int c = 0; c < nc && joined < 0; c++) {
+            memset(want, 0, sizeof *want * (size_t)(pl->ngroups + 1));
+            want[cands[c]] = true;
+            if (try_join(pl, k, want)) joined = cands[c];
+        }
+        memset(want, 0, sizeof *want * (size_t)(pl->ngroups + 1));
+        if (joined < 0 && may_fuse(g, nd) && try_join(pl, k, want)) {
+            joined = pl->ngroups++;
+            pl->open[joined] = true;
+        }
+    }
+    each_input(g, k, close_group, pl);   /* whoever k reads is read from outside its group now ... */
+    pl->grp[k] = joined;
+    if (joined >= 0) pl->open[joined] = true;   /* ... except k's own */
+}
+
+/* True when node k's value is read after its step (or is f's result): an output of its program. */
+static bool is_output(const Graph *g, int k)
+{
+    const GNode *nd = &g->nodes[k];
+    return nd->last_use == g->n || nd->release > nd->step;
+}
+
+/* True when every value group gid gives to others has a shape a program can write. */
+static bool outputs_fit(Plan *pl, int gid)
+{
+    Graph *g = pl->b.g;
+    const GNode *s = group_shape(pl, gid);
+    bool ok = true;
+    for (int k = 0; k < g->n; k++) {
+        GNode *nd = &g->nodes[k];
+        if (pl->grp[k] != gid || !is_output(g, k) || same_shape(nd, s) || nd->reduction) continue;
+        nd->no_join = true;
+        ok = false;
+    }
+    return ok;
+}
+
+static void note_step(void *ctx, int j, int user)
+{
+    Graph *g = ctx;
+    if (g->nodes[j].release < g->nodes[user].step) g->nodes[j].release = g->nodes[user].step;
+}
+
+/* Each node's step (its group's last node) and release (the last step reading it). */
+static void plan_steps(Graph *g, const int *grp)
+{
+    for (int k = 0; k < g->n; k++) g->nodes[k].step = k;
+    for (int k = 0; k < g->n; k++)
+        if (grp[k] >= 0)
+            for (int j = 0; j < k; j++)
+                if (grp[j] == grp[k]) g->nodes[j].step = k;
+    for (int k = 0; k < g->n; k++) g->nodes[k].release = g->nodes[k].last_use == g->n ? g->n : -1;
+    for (int k = 0; k < g->n; k++) each_input(g, k, note_step, g);
+    for (int k = g->n - 1; k >= 0; k--) {   /* a view keeps its base alive */
+        GNode *nd = &g->nodes[k];
+        if (nd->view && g->nodes[nd->base].release < nd->release) g->nodes[nd->base].release = nd->release;
+    }
+}
+
+/* Keeps group gid's program and maps in f (prog NULL when out of memory: its nodes run one by one). */
+static void keep_group(Plan *pl, int gid, GFused *f)
+{
+    Graph *g = pl->b.g;
+    int nm = 0;
+    for (int k = 0; k < g->n; k++)
+        if (pl->grp[k] == gid) pl->members[nm++] = k;
+    f->prog = NULL;
+    if (!build(&pl->b, pl->members, nm)) return;   /* accepted when grouped: cannot happen */
+    *f = pl->b.f;
+    if (!(f->prog = malloc(sizeof *f->prog))) return;
+    memcpy(f->prog, pl->b.p, sizeof *f->prog);
+    f->last = pl->members[nm - 1];
+    for (int i = 0; i < f->nleaves; i++) f->prog->node[f->leaf_prog[i]].t = NULL;   /* set by each call */
+    for (int i = 0; i < nm; i++)
+        if (is_output(g, pl->members[i])) {
+            f->root_prog[f->nroots] = pl->b.slot[pl->members[i]];
+            f->root_node[f->nroots++] = pl->members[i];
+        }
+}
+
+void graph_fuse_plan(Graph *g)
+{
+    int n = g->n ? g->n : 1;
+    Plan pl = { .b.g = g };
+    pl.grp = malloc(sizeof *pl.grp * (size_t)n);
+    pl.open = calloc((size_t)n + 1, sizeof *pl.open);
+    pl.members = malloc(sizeof *pl.members * (size_t)n);
+    bool *want = calloc((size_t)n + 1, sizeof *want);
+    pl.b.slot = malloc(sizeof *pl.b.slot * (size_t)n);
+    pl.b.ph = calloc((size_t)n, sizeof *pl.b.ph);
+    pl.b.p = malloc(sizeof *pl.b.p);
+    graph_fuse_free(g);
+    bool ok = pl.grp && pl.open && pl.members && want && pl.b.slot && pl.b.ph && pl.b.p;
+    for (int k = 0; ok && k < g->n; k++) {
+        const GNode *nd = &g->nodes[k];
+        tl_tensor *t = &pl.b.ph[k];
+        t->refcount = 1;
+        t->storage = nd->kind == GN_LEAF ? nd->leaf.as.t->storage : &placeholder_storage;
+        t->offset = nd->kind == GN_LEAF ? nd->leaf.as.t->offset : 0;
+        t->dtype = nd->dtype;
+        t->ndim = nd->ndim;
+        memcpy(t->shape, nd->shape, sizeof t->shape);
+        memcpy(t->strides, nd->strides, sizeof t->strides);
+    }
+    for (bool again = ok; again;) {   /* a group whose output cannot be written: its node goes alone, plan again */
+        pl.ngroups = 0;
+        for (int k = 0; k < g->n; k++) pl.grp[k] = -1;
+        for (int k = 0; k < g->n; k++) group_node(&pl, k, want);
+        plan_steps(g, pl.grp);
+        again = false;
+        for (int gid = 0; gid < pl.ngroups; gid++)
+            if (!outputs_fit(&pl, gid)) again = true;
+    }
+    if (ok && pl.ngroups > 0 && (g->fused = calloc((size_t)pl.ngroups, sizeof *g->fused))) {
+        for (int k = 0; k < g->n; k++) g->nodes[k].fgroup = -1;
+        for (int k = 0; k < g->n; k++) {   /* groups numbered by their first node */
+            int gid = pl.grp[k];
+            if (gid < 0) continue;
+            int idx = -1;
+            for (int j = 0; j < k && idx < 0; j++)
+                if (pl.grp[j] == gid) idx = g->nodes[j].fgroup;
+            if (idx < 0) {
+                idx = g->nfused++;
+                keep_group(&pl, gid, &g->fused[idx]);
+            }
+            g->nodes[k].fgroup = idx;
+        }
+    } else {
+        if (ok) plan_steps(g, pl.grp);
+        for (int k = 0; k < g->n; k++) g->nodes[k].fgroup = -1;
+    }
+    for (int i = 0; i < g->nfused; i++)
+        if (!g->fused[i].prog)   /* out of memory: its nodes run one by one */
+            for (int k = 0; k < g->n; k++)
+                if (g->nodes[k].fgroup == i) g->nodes[k].fgroup = -1, g->nodes[k].step = k;
+    free(pl.grp);
+    free(pl.open);
+    free(pl.members);
+    free(want);
+    free(pl.b.slot);
+    free(pl.b.ph);
+    free(pl.b.p);
+}
+
+void graph_fuse_free(Graph *g)
+{
+    for (int i = 0; i < g->nfused; i++) free(g->fused[i].prog);
+    free(g->fused);
+    g->fused = NULL;
+    g->nfused = 0;
+}
+
+/* ---- running ---------------------------------------------------------- */
+
+int graph_fuse_run(Graph *g, GFused *f, Value *vals, bool use_arena)
+{
+    tl_fuse_prog *p = f->prog;
+    if (f->nroots == 0) return 1;   /* nothing reads what it computes */
+    for (int i = 0; i < f->nweak; i++) {   /* a weak argument's value may change its operator's dtype */
+        Value v = vals[f->weak[i].node];
+        tl_dtype dt;
+        int rc = f->weak[i].first
+                     ? tl_binop_dtype((tl_binop)f->weak[i].op, (tl_dtype)v.dtype, true, f->weak[i].other, false, v.as.num.bytes, &dt)
+                     : tl_binop_dtype((tl_binop)f->weak[i].op, f->weak[i].other, false, (tl_dtype)v.dtype, true, v.as.num.bytes, &dt);
+        if (rc < 0 || dt != f->weak[i].dt) return 0;
+    }
+    for (int i = 0; i < f->nleaves; i++) {
+        Value v = vals[f->leaf_node[i]];
+        if (v.kind != V_TENSOR) return 0;
+        p->node[f->leaf_prog[i]].t = v.as.t;
+    }
+    for (int i = 0; i < f->nvars; i++) {
+        Value v = vals[f->var_node[i]];
+        if (v.kind != V_NUM || v.dtype != p->node[f->var_prog[i]].dtype) return 0;
+        memcpy(p->node[f->var_prog[i]].bytes, v.as.num.bytes, tl_dtype_size((tl_dtype)v.dtype));
+    }
+    tl_tensor *outs[TL_FUSE_MAX_NODES];
+    int rc = 1;
+    for (int i = 0; i < f->nroots; i++) {
+        const GNode *nd = &g->nodes[f->root_node[i]];
+        outs[i] = NULL;
+        if (use_arena && nd->offset >= 0 && rc > 0) {
+            int64_t strides[TL_MAXDIM];
+            tl_contiguous_strides(nd->ndim, nd->shape, strides);
+            outs[i] = tl_tensor_view_of(g->arena, nd->dtype, nd->ndim, nd->shape, strides,
+                                        nd->offset / (int64_t)tl_dtype_size(nd->dtype));
+            if (!outs[i]) rc = -1;
+        }
+    }
+    if (rc > 0) rc = tl_fuse_run(p, f->nroots, f->root_prog, outs);
+    for (int i = 0; i < f->nleaves; i++) p->node[f->leaf_prog[i]].t = NULL;
+    for (int i = 0; i < f->nroots; i++) {
+        if (rc > 0) vals[f->root_node[i]] = val_from_tensor(outs[i]);
+        else if (outs[i]) tl_tensor_release(outs[i]);
+    }
+    return rc;
+}
