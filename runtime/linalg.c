@@ -170,7 +170,9 @@ static tl_tensor *blas_ready(tl_tensor *t, tl_dtype cdt)
     return c;
 }
 
-tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0)
+/* a0 @ b0; into `into` when given, if it is exactly the tensor the product writes (else NULL
+   with *declined set and no error). */
+static tl_tensor *matmul_impl(const tl_tensor *a0, const tl_tensor *b0, tl_tensor *into, bool *declined)
 {
     for (int i = 0; i < 2; i++) {
         const tl_tensor *t = i ? b0 : a0;
@@ -210,7 +212,19 @@ tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0)
     a = ca ? blas_ready(ca, cdt) : NULL;
     b = cb ? blas_ready(cb, cdt) : NULL;
     if (!a || !b) goto done;
-    out = tl_tensor_empty(cdt, bnd + 2, oshape);
+    if (into) {   /* the caller's tensor, when it is exactly what the product writes */
+        bool fits = into->dtype == dt && dt == cdt && a0->ndim >= 2 && b0->ndim >= 2 && into->ndim == bnd + 2 &&
+                    tl_is_contiguous(into) && !into->readonly;
+        for (int d = 0; fits && d < bnd + 2; d++) fits = into->shape[d] == oshape[d];
+        if (!fits) {
+            *declined = true;
+            goto done;
+        }
+        tl_tensor_retain(into);
+        out = into;
+    } else {
+        out = tl_tensor_empty(cdt, bnd + 2, oshape);
+    }
     tl_iter bt;
     const tl_tensor *ops[3] = { out, a, b };
     static const int core[3] = { 2, 2, 2 };
@@ -235,6 +249,23 @@ done:
     if (a) tl_tensor_release(a);
     if (b) tl_tensor_release(b);
     return out;
+}
+
+tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0) { return matmul_impl(a0, b0, NULL, NULL); }
+
+
+int tl_matmul_into(const tl_tensor *a, const tl_tensor *b, tl_tensor *out)
+{
+    bool declined = false;
+    tl_tensor *r = matmul_impl(a, b, out, &declined);
+    if (!r) return declined ? 0 : -1;
+    int rc = 1;
+    if (r != out) {   /* the matrix-vector path made its own tensor */
+        bool same = r->dtype == out->dtype && r->ndim == out->ndim && !memcmp(r->shape, out->shape, sizeof *r->shape * (size_t)r->ndim);
+        rc = !same ? 0 : tl_assign(out, r) < 0 ? -1 : 1;
+    }
+    tl_tensor_release(r);
+    return rc;
 }
 
 /* ---- det, inv, solve -------------------------------------------------------- */

@@ -158,6 +158,11 @@ tl_tensor *tl_cumulative(tl_redop op, const tl_tensor *a, int axis /* TL_AXIS_NO
 
 /* Linear algebra (linalg.c): numpy matmul rules, batching with broadcast. */
 tl_tensor *tl_matmul(const tl_tensor *a, const tl_tensor *b);
+/* a @ b written into out, which must be the C-contiguous tensor of the product's dtype and
+   shape (both operands at least 2-d, a product computed in its own dtype): 1 done; 0 when
+   out is not that tensor (nothing written, no error: call tl_matmul); -1 error set.
+   The bits are tl_matmul's. */
+int tl_matmul_into(const tl_tensor *a, const tl_tensor *b, tl_tensor *out);
 tl_tensor *tl_det(const tl_tensor *a);
 tl_tensor *tl_inv(const tl_tensor *a);
 tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b);

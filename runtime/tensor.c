@@ -148,44 +148,13 @@ size_t tl_storage_max_bytes = (size_t)PTRDIFF_MAX - TL_ALIGN;
    free(). Larger storage is a whole block from the pool (pool.c): page-aligned,
    and zeroed blocks are fresh mappings, so big zero tensors stay lazy pages.
    Small storages carry their data inline. */
-/* This thread's offer (tl_storage_offer) and its count of storages allocated. */
-static _Thread_local tl_storage *offer_within;
-static _Thread_local size_t offer_offset, offer_bytes;
-static _Thread_local bool offer_taken;
+/* This thread's count of storages allocated (tl_storage_count). */
 static _Thread_local uint64_t storages_allocated;
-
-bool tl_storage_offer(tl_storage *within, size_t offset, size_t nbytes)
-{
-    bool taken = offer_taken;
-    offer_within = within;
-    offer_offset = offset;
-    offer_bytes = nbytes;
-    offer_taken = false;
-    return taken;
-}
 
 uint64_t tl_storage_count(void) { return storages_allocated; }
 
-/* A storage over the offered bytes (the offer is used up). */
-static tl_storage *storage_take_offer(bool zero)
-{
-    tl_storage *s = malloc(sizeof *s);
-    if (!s) {
-        tl_seterr(MemoryError, "out of memory");
-        return NULL;
-    }
-    tl_storage *within = offer_within;
-    offer_within = NULL;
-    offer_taken = true;
-    tl_storage_retain(within);
-    void *data = (char *)within->data + offer_offset;
-    if (zero) memset(data, 0, offer_bytes);
-    return storage_init(s, TL_STORAGE_BORROWED, data, offer_bytes, within, 0);
-}
-
 tl_storage *tl_storage_new(size_t nbytes, bool zero)
 {
-    if (__builtin_expect(offer_within != NULL, 0) && nbytes == offer_bytes) return storage_take_offer(zero);
     if (nbytes <= SMALL_DATA_MAX) return storage_new_small(nbytes, zero);
     storages_allocated++;
     if (nbytes > tl_storage_max_bytes) {
@@ -220,10 +189,6 @@ tl_storage *tl_storage_new(size_t nbytes, bool zero)
 const char *tl_storage_name(const tl_storage *s, char *buf, size_t n)
 {
     if (s->kind == TL_STORAGE_HEAP) snprintf(buf, n, "heap#%llu", (unsigned long long)s->id);
-    else if (s->kind == TL_STORAGE_BORROWED) {
-        char within[80];
-        snprintf(buf, n, "arena in %s", tl_storage_name(s->map_base, within, sizeof within));
-    }
     else snprintf(buf, n, "%s", s->name);
     return buf;
 }
@@ -378,8 +343,7 @@ void tl_storage_retain(tl_storage *s)
 void tl_storage_release(tl_storage *s)
 {
     if (!s || --s->refcount != 0) return;
-    if (s->kind == TL_STORAGE_BORROWED) tl_storage_release(s->map_base);
-    else if (s->kind == TL_STORAGE_MAPPED) munmap(s->map_base, s->map_len);
+    if (s->kind == TL_STORAGE_MAPPED) munmap(s->map_base, s->map_len);
     else if (s->kind == TL_STORAGE_LAZY) lazy_free(s);
     else if (s->nbytes >= TL_POOL_MIN_BYTES) tl_pool_give_back(s->map_base, s->map_len);
     else if (s->map_base != s) free(s->map_base);

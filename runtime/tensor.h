@@ -25,7 +25,6 @@ typedef enum tl_storage_kind {
     TL_STORAGE_HEAP,      /* ours: malloc'd, inline, or a pooled block (pool.c) */
     TL_STORAGE_MAPPED,    /* a private mapping of a file region */
     TL_STORAGE_LAZY,      /* computed chunk by chunk before first access (GGUF dequantization) */
-    TL_STORAGE_BORROWED,  /* bytes inside another storage (map_base, retained): a graph's arena (tl_storage_offer) */
 } tl_storage_kind;
 
 /* Computes bytes [lo, lo + n) of a lazy storage into dst (lo is a multiple of
@@ -71,16 +70,9 @@ bool tl_storage_touched(const tl_storage *s, int64_t lo, int64_t hi);
 /* Bytes of a lazy storage computed so far (whole chunks); nbytes for other kinds. */
 size_t tl_storage_materialized_bytes(const tl_storage *s);
 void tl_storage_retain(tl_storage *s);
-/* Offers bytes [offset, offset + nbytes) of storage `within` to the next storage of exactly
-   nbytes that this thread asks tl_storage_new for: that storage borrows them (and retains
-   `within`) instead of allocating. A graph runs each planned node this way, so its
-   intermediates live in one arena (src/graph.c). One storage takes an offer; within NULL
-   withdraws it. Returns whether the previous offer was taken. */
-bool tl_storage_offer(tl_storage *within, size_t offset, size_t nbytes);
 /* How many storages of more than 256 bytes tl_storage_new has allocated on this thread
-   (from the heap or the pool; not the ones that took an offer, nor the small ones, whose
-   data is inline and recycled, as for the 0-d tensor of a scalar operand): what tests
-   of memory plans count. */
+   (from the heap or the pool; not the small ones, whose data is inline and recycled, as
+   for the 0-d tensor of a scalar operand): what tests of memory plans count. */
 uint64_t tl_storage_count(void);
 /* What info() calls a storage: "heap#12" or the file's name. Returns buf. */
 const char *tl_storage_name(const tl_storage *s, char *buf, size_t n);

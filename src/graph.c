@@ -514,10 +514,9 @@ static bool laid_out_as_examples(const Graph *g, const CallArgs *a)
 static bool run_alone(Interp *I, Graph *g, int k, Value *vals, bool planned, Span at)
 {
     const GNode *nd = &g->nodes[k];
-    bool offered = planned && nd->offset >= 0;
-    if (offered) tl_storage_offer(g->arena, (size_t)nd->offset, (size_t)nd->nbytes);
-    bool ok = run_node(I, nd, vals, at, &vals[k]);
-    if (offered) tl_storage_offer(NULL, 0, 0);
+    int rc = planned && nd->offset >= 0 ? graph_run_into(g, k, vals) : 0;
+    if (rc < 0) return interp_error_rt(I, at);
+    bool ok = rc > 0 || run_node(I, nd, vals, at, &vals[k]);
     if (ok && !same_type(nd, vals[k]))
         ok = interp_error(I, at, ValueError, "graph of %s(): node %d's shape depends on the values of its inputs", g->fname, k);
     return ok;

@@ -17,20 +17,22 @@
 
 /* ---- the builtins a fused program computes ---------------------------- */
 
-typedef enum { FB_NONE, FB_UNARY, FB_BINARY, FB_WHERE, FB_REDUCE } FusedBuiltin;
+typedef enum { FB_NONE, FB_UNARY, FB_BINARY, FB_WHERE, FB_REDUCE, FB_CAST } FusedBuiltin;
 
 /* What kind of fusable builtin bi is (the unary family, the binary family,
-   where and the reductions each share one C function, keyed by the row's tag). */
+   the casts and the reductions each share one C function, keyed by the row's tag). */
 static FusedBuiltin builtin_kind(const Builtin *bi)
 {
-    static const Builtin *exp_row, *add_row, *where_row, *sum_row;
+    static const Builtin *exp_row, *add_row, *where_row, *sum_row, *cast_row;
     if (!exp_row) {
         exp_row = builtin_find("exp");
         add_row = builtin_find("add");
         where_row = builtin_find("where");
         sum_row = builtin_find("sum");
+        cast_row = builtin_find("f32");
     }
-    if (!bi || !exp_row || !add_row || !where_row || !sum_row) return FB_NONE;
+    if (!bi || !exp_row || !add_row || !where_row || !sum_row || !cast_row) return FB_NONE;
+    if (bi->fn == cast_row->fn) return FB_CAST;
     if (bi->fn == exp_row->fn) return FB_UNARY;
     if (bi->fn == add_row->fn) return FB_BINARY;
     if (bi == where_row) return FB_WHERE;
@@ -170,9 +172,10 @@ static int add_node(Build *b, int k)
         if (a >= 0 && !sa && !refused) r = tl_fuse_unary(b->p, nd->op == UOP_NEG ? TL_NEG : TL_NOT, a);
     } else if (nd->kind == GN_CALL && nd->nkw == 0) {
         FusedBuiltin kind = builtin_kind(nd->bi);
-        if (kind == FB_UNARY && nd->npos == 1) {
+        if ((kind == FB_UNARY || kind == FB_CAST) && nd->npos == 1) {
             int a = operand(b, &nd->args[0], &da, &wa, &la, &sa);
-            if (a >= 0 && !sa) r = tl_fuse_unary(b->p, (tl_unop)nd->bi->tag, a);
+            if (a >= 0 && !sa && kind == FB_UNARY) r = tl_fuse_unary(b->p, (tl_unop)nd->bi->tag, a);
+            if (a >= 0 && !sa && kind == FB_CAST) r = tl_fuse_cast(b->p, (tl_dtype)nd->bi->tag, a);
         } else if (kind == FB_BINARY && nd->npos == 2) {
             r = add_binary(b, (tl_binop)nd->bi->tag, &nd->args[0], &nd->args[1], true);
         } else if (kind == FB_WHERE && nd->npos == 3) {   /* as src/fuse.c: the dtype of x and y as operands of minimum */
@@ -472,6 +475,40 @@ void graph_fuse_free(Graph *g)
 
 /* ---- running ---------------------------------------------------------- */
 
+/* A contiguous tensor over node nd's buffer of the arena. */
+static tl_tensor *arena_view(Graph *g, const GNode *nd)
+{
+    int64_t strides[TL_MAXDIM];
+    tl_contiguous_strides(nd->ndim, nd->shape, strides);
+    return tl_tensor_view_of(g->arena, nd->dtype, nd->ndim, nd->shape, strides, nd->offset / (int64_t)tl_dtype_size(nd->dtype));
+}
+
+bool graph_writes_into(const Graph *g, int k)
+{
+    const GNode *nd = &g->nodes[k];
+    static const Builtin *matmul_row;
+    if (!matmul_row) matmul_row = builtin_find("matmul");
+    bool product = (nd->kind == GN_BINARY && nd->op == OP_MATMUL) ||
+                   (nd->kind == GN_CALL && nd->bi == matmul_row && nd->npos == 2 && nd->nkw == 0);
+    for (int i = 0; product && i < 2; i++) {
+        int j = operand_node(nd->args[i]);
+        product = j >= 0 && !g->nodes[j].number && g->nodes[j].ndim >= 2;
+    }
+    return product && !nd->number && !nd->view;
+}
+
+int graph_run_into(Graph *g, int k, Value *vals)
+{
+    const GNode *nd = &g->nodes[k];
+    Value a = vals[operand_node(nd->args[0])], b = vals[operand_node(nd->args[1])];
+    if (a.kind != V_TENSOR || b.kind != V_TENSOR) return 0;
+    tl_tensor *out = arena_view(g, nd);
+    int rc = out ? tl_matmul_into(a.as.t, b.as.t, out) : -1;
+    if (rc > 0) vals[k] = val_from_tensor(out);
+    else if (out) tl_tensor_release(out);
+    return rc;
+}
+
 int graph_fuse_run(Graph *g, GFused *f, Value *vals, bool use_arena)
 {
     tl_fuse_prog *p = f->prog;
@@ -499,13 +536,7 @@ int graph_fuse_run(Graph *g, GFused *f, Value *vals, bool use_arena)
     for (int i = 0; i < f->nroots; i++) {
         const GNode *nd = &g->nodes[f->root_node[i]];
         outs[i] = NULL;
-        if (use_arena && nd->offset >= 0 && rc > 0) {
-            int64_t strides[TL_MAXDIM];
-            tl_contiguous_strides(nd->ndim, nd->shape, strides);
-            outs[i] = tl_tensor_view_of(g->arena, nd->dtype, nd->ndim, nd->shape, strides,
-                                        nd->offset / (int64_t)tl_dtype_size(nd->dtype));
-            if (!outs[i]) rc = -1;
-        }
+        if (use_arena && nd->offset >= 0 && rc > 0 && !(outs[i] = arena_view(g, nd))) rc = -1;
     }
     if (rc > 0) rc = tl_fuse_run(p, f->nroots, f->root_prog, outs);
     for (int i = 0; i < f->nleaves; i++) p->node[f->leaf_prog[i]].t = NULL;

@@ -73,6 +73,7 @@ struct Graph {
     /* the plan */
     int nleaves, ncompute, nkernels;
     int64_t arena_bytes, output_bytes;
+    int64_t eager_bytes;        /* values of kernels that cannot write into the arena (allocated at each call) */
     tl_storage *arena;          /* arena_bytes, made at the first call that uses it */
     int nfused;
     GFused *fused;              /* the fused groups, by first node */
@@ -89,5 +90,11 @@ void graph_fuse_free(Graph *g);
    into vals[] (into the arena when planned there). 1 done, 0 declined (shapes,
    a weak argument's value: nothing written), -1 error set. */
 int graph_fuse_run(Graph *g, GFused *f, Value *vals, bool use_arena);
+/* True when node k's kernel can write into a given tensor (a matrix product of two
+   tensors of at least 2 axes): such a node gets a buffer of the arena. */
+bool graph_writes_into(const Graph *g, int k);
+/* Computes node k into its arena buffer: 1 done (vals[k] set), 0 when its kernel
+   declines (compute it as usual), -1 error set. */
+int graph_run_into(Graph *g, int k, Value *vals);
 
 #endif

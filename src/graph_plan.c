@@ -95,7 +95,7 @@ static void mark_output(Graph *g, int k, int user)
 void graph_plan(Graph *g)
 {
     g->nleaves = g->ncompute = 0;
-    g->output_bytes = 0;
+    g->output_bytes = g->eager_bytes = 0;
     for (int k = 0; k < g->n; k++) {
         GNode *nd = &g->nodes[k];
         nd->consumers = 0;
@@ -116,9 +116,12 @@ void graph_plan(Graph *g)
         GNode *nd = &g->nodes[k];
         int64_t size = 1;
         for (int d = 0; d < nd->ndim; d++) size *= nd->shape[d];
-        bool own = computes(nd) && !nd->view && !nd->number && (nd->fgroup < 0 || nd->last_use == g->n || nd->release > nd->step);
-        nd->nbytes = own ? size * (int64_t)tl_dtype_size(nd->dtype) : 0;
+        bool value = computes(nd) && !nd->view && !nd->number;
+        bool written = nd->fgroup >= 0 ? nd->last_use == g->n || nd->release > nd->step : nd->last_use == g->n || graph_writes_into(g, k);
+        int64_t bytes = value ? size * (int64_t)tl_dtype_size(nd->dtype) : 0;
+        nd->nbytes = written ? bytes : 0;
         if (nd->last_use == g->n) g->output_bytes += nd->nbytes;
+        else if (!written && nd->fgroup < 0) g->eager_bytes += bytes;   /* a kernel with no output argument: allocates at each call */
     }
     plan_kernels(g);
     plan_arena(g);
@@ -256,9 +259,11 @@ int graph_write(const Graph *g, tl_write_fn w, void *ctx)
     for (int k = 0; k < g->n; k++)
         if (computes(&g->nodes[k])) node_line(&o, g, k);
     out_printf(&o, "outputs: %s\n", outs);
-    out_printf(&o, "nodes %d, leaves %d, kernels after fusion %d, planned peak bytes %lld (arena %lld, outputs %lld)",
+    out_printf(&o, "nodes %d, leaves %d, kernels after fusion %d, planned peak bytes %lld (arena %lld, outputs %lld",
                g->ncompute, g->nleaves, g->nkernels, (long long)(g->arena_bytes + g->output_bytes),
                (long long)g->arena_bytes, (long long)g->output_bytes);
+    if (g->eager_bytes) out_printf(&o, "; allocated by kernels at each call %lld", (long long)g->eager_bytes);
+    out_printf(&o, ")");
     return o.err;
 }
 
