@@ -29,6 +29,7 @@ typedef struct fuse_job {
     int buf[TL_FUSE_MAX_NODES];               /* block buffer of each node, -1: none */
     int out_of[TL_FUSE_MAX_NODES];            /* output written by each node, -1: none */
     bool direct[TL_FUSE_MAX_NODES];           /* a leaf read in place (contiguous, full shape) */
+    bool compact[TL_FUSE_MAX_NODES];          /* a reduction kept as one value per row (its readers go row by row) */
     int64_t lstr[TL_FUSE_MAX_NODES][TL_MAXDIM];   /* a gathered leaf's byte strides over the shape */
     unsigned char sc[TL_FUSE_MAX_NODES][3][16];   /* scalar operands converted to the node's cdt */
     tl_inner_fn fn[TL_FUSE_MAX_NODES];
@@ -159,7 +160,8 @@ static void run_reduce(const fuse_job *j, const block_vals *v, int i, int64_t of
             else *(double *)val /= (double)j->row;
         }
         if (out) memcpy(out + r * (int64_t)item, val, item);
-        if (dst) copy_strided(dst + r * j->row * (int64_t)item, (const char *)val, 0, j->row, item);
+        if (dst && j->compact[i]) memcpy(dst + r * (int64_t)item, val, item);
+        else if (dst) copy_strided(dst + r * j->row * (int64_t)item, (const char *)val, 0, j->row, item);
     }
 }
 
@@ -195,7 +197,19 @@ static void run_block(const fuse_job *j, char *scratch, int64_t off, int64_t len
             char *ptr[3] = { dst, operand(j, &v, i, 0, n->cdt, len, temp, &s1),
                              operand(j, &v, i, 1, n->cdt, len, temp + j->bufbytes, &s2) };
             int64_t st[3] = { (int64_t)item, s1, s2 };
-            j->fn[i](len, ptr, st, h);
+            bool c1 = j->compact[n->in[0]], c2 = j->compact[n->in[1]];
+            if (!c1 && !c2) {
+                j->fn[i](len, ptr, st, h);
+                break;
+            }
+            /* a row's reduction read as a stride-0 operand, row by row */
+            int64_t row = j->row, esz = (int64_t)tl_dtype_size(n->cdt);
+            for (int64_t r = 0; r < len / row; r++) {
+                char *rp[3] = { dst + r * row * st[0], c1 ? ptr[1] + r * esz : ptr[1] + r * row * s1,
+                                c2 ? ptr[2] + r * esz : ptr[2] + r * row * s2 };
+                int64_t rs[3] = { st[0], c1 ? 0 : s1, c2 ? 0 : s2 };
+                j->fn[i](row, rp, rs, h);
+            }
             break;
         }
         case TL_FUSE_UNARY:
@@ -321,6 +335,28 @@ static int plan_shape(fuse_job *j)
     return 1;
 }
 
+/* Keeps a reduction as one value per row when rows are long and every node reading it is
+   + - * / in its own dtype (f32/f64): those run row by row with the value as a stride-0
+   operand instead of reading it broadcast along the row (exactly rounded operators: the
+   same bits either way). */
+static void mark_compact(fuse_job *j)
+{
+    const tl_fuse_prog *p = j->p;
+    for (int k = 0; k < j->norder; k++) {
+        int i = j->order[k];
+        const tl_fuse_node *n = &p->node[i];
+        bool ok = n->kind == TL_FUSE_REDUCE && j->row >= 256;
+        for (int m = k + 1; ok && m < j->norder; m++) {
+            const tl_fuse_node *u = &p->node[j->order[m]];
+            bool reads = u->in[0] == i || u->in[1] == i || u->in[2] == i;
+            bool exact = u->kind == TL_FUSE_BINARY && (u->cdt == TL_F32 || u->cdt == TL_F64) && u->cdt == n->dtype &&
+                         (u->op == TL_ADD || u->op == TL_SUB || u->op == TL_MUL || u->op == TL_DIV);
+            ok = !reads || exact;
+        }
+        j->compact[i] = ok;
+    }
+}
+
 /* Picks each node's loop, leaves' access and converted scalars; gives block
    buffers to the nodes whose values later nodes read, reusing a buffer once
    its value has had its last reader. */
@@ -375,6 +411,7 @@ static void plan_nodes(fuse_job *j)
                 tl_convert_run(1, o->bytes, o->dtype, 0, j->sc[i][s], want, 0);
             }
     }
+    mark_compact(j);
     for (int k = 0; k < j->nout; k++) last_use[j->roots[k]] = TL_FUSE_MAX_NODES;   /* outputs live to the end */
     j->nbufs = 0;
     for (int k = 0; k < j->norder; k++) {

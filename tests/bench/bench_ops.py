@@ -7,8 +7,9 @@ prints numpy_time / tl_time and the target. The machine is shared and noisy, so 
 case alternates tl and numpy PAIRS times and keeps each side's best: a slow spell
 then has to hit every turn of one side to move the ratio.
 usage: /usr/bin/python3 tests/bench/bench_ops.py PATH/TO/tl [ROUNDS=7] [PAIRS=3]
+BENCH_ONLY=WORD runs only the cases whose name holds WORD (and none of the extra lines).
 """
-import sys, timeit
+import os, sys, timeit
 import numpy as np
 import side_by_side
 
@@ -61,6 +62,16 @@ CASES = [
      "    return e / sum(e, axis=-1, keepdims=true)\n}\ng = graph(sm, X)", "g(X)",
      lambda g: g.update(X=np.random.rand(M, M).astype(np.float32)),
      "(lambda e: e / e.sum(-1, keepdims=True))(np.exp(X - X.max(-1, keepdims=True)))", 6.0),
+    # the same expressions through graphs: each a single fused program writing only its output
+    ("a*b + c*d - e 1e7, graph", "\n".join(f"{v} = rand({N}, dtype=f32)" for v in "abcde") +
+     "\ng = graph(fn(a, b, c, d, e) = a * b + c * d - e, a, b, c, d, e)", "g(a, b, c, d, e)",
+     lambda g: g.update({v: np.random.rand(N).astype(np.float32) for v in "abcde"}), "a * b + c * d - e", 4.0),
+    ("exp(x - m) / s 4096^2, graph",
+     f"x = rand({M}, {M}, dtype=f32)\nm = max(x, axis=-1, keepdims=true)\ns = sum(exp(x - m), axis=-1, keepdims=true)"
+     "\ng = graph(fn(x, m, s) = exp(x - m) / s, x, m, s)", "g(x, m, s)",
+     lambda g: g.update(x=(x := np.random.rand(M, M).astype(np.float32)), m=(m := x.max(-1, keepdims=True)),
+                        s=np.exp(x - m).sum(-1, keepdims=True)),
+     "np.exp(x - m) / s", 4.0),
     ("matmul 2048 f32", "A = rand(2048, 2048, dtype=f32)\nB = rand(2048, 2048, dtype=f32)", "A @ B",
      lambda g: g.update(A=np.random.rand(2048, 2048).astype(np.float32), B=np.random.rand(2048, 2048).astype(np.float32)),
      "A @ B", 0.95),
@@ -101,7 +112,10 @@ def fused_peak_memory():
           f"({5 * mb:.0f} + {mb:.0f} MB; limit +{limit:.2f}) {'ok' if peak - base <= limit else 'MISS'}")
 
 def main():
-    side_by_side.run_cases(TL, CASES, ROUNDS, PAIRS)
+    only = os.environ.get("BENCH_ONLY")
+    side_by_side.run_cases(TL, [c for c in CASES if not only or only in c[0]], ROUNDS, PAIRS)
+    if only:
+        return
     fused_peak_memory()
     # bf16 @ bf16 against tl's own f32 throughput (target: at least 0.6)
     f32 = b16 = float("inf")
