@@ -17,12 +17,15 @@
    prefetchers, which ramp up afresh on every run of each input; 16384 (64 KiB
    of f32 per buffer, living in L2) measured 2x faster than 1024. */
 #define FUSE_BLOCK 16384
+/* Rows at least this long read a per-row value (a reduction, a column) without broadcasting it. */
+#define COMPACT_ROW 256
 
 typedef struct fuse_job {
     const tl_fuse_prog *p;
     int nd;                                   /* the program's shape (at least 1-d) */
     int64_t shape[TL_MAXDIM];
     int64_t n, blen, nblocks, row;            /* row: the last axis' length when rows matter */
+    bool row_blocks;                          /* blocks are whole rows */
     size_t bufbytes;                          /* bytes of one block buffer */
     int nbufs;
     int order[TL_FUSE_MAX_NODES], norder;     /* the nodes the outputs need, in order */
@@ -185,7 +188,9 @@ static void run_block(const fuse_job *j, char *scratch, int64_t off, int64_t len
             dst = (char *)n->bytes;
             break;
         case TL_FUSE_LEAF:
-            if (j->direct[i]) {
+            if (j->compact[i]) {   /* a column: one value per row */
+                for (int64_t r = 0; r < len / j->row; r++) gather(j, i, off + r * j->row, 1, dst + r * (int64_t)item);
+            } else if (j->direct[i]) {
                 char *src = (char *)tl_tensor_data(n->t) + off * (int64_t)item;
                 if (to_out) memcpy(dst, src, (size_t)len * item);
                 else dst = src;
@@ -319,6 +324,11 @@ static int plan_shape(fuse_job *j)
     if (tl_shape_size(j->nd, j->shape, &j->n) < 0) return 0;
     j->row = j->shape[j->nd - 1];
     j->blen = FUSE_BLOCK;
+    for (int k = 0; k < j->norder && j->row >= COMPACT_ROW; k++) {   /* a column leaf: row blocks too */
+        const tl_fuse_node *n = &p->node[j->order[k]];
+        rows |= n->kind == TL_FUSE_LEAF && (n->ndim == 0 || n->shape[n->ndim - 1] == 1);
+    }
+    j->row_blocks = rows && j->n > 0;
     if (rows && j->n > 0) {
         for (int k = 0; k < j->norder; k++) {
             const tl_fuse_node *n = &p->node[j->order[k]];
@@ -335,17 +345,18 @@ static int plan_shape(fuse_job *j)
     return 1;
 }
 
-/* Keeps a reduction as one value per row when rows are long and every node reading it is
-   + - * / in its own dtype (f32/f64): those run row by row with the value as a stride-0
-   operand instead of reading it broadcast along the row (exactly rounded operators: the
-   same bits either way). */
+/* Keeps a reduction, or a leaf that is a column (one value per row), as one value per row
+   when blocks are rows of at least COMPACT_ROW and every node reading it is + - * / in its
+   own dtype (f32/f64): those run row by row with the value as a stride-0 operand instead of
+   reading it broadcast along the row (exactly rounded operators: the same bits either way). */
 static void mark_compact(fuse_job *j)
 {
     const tl_fuse_prog *p = j->p;
     for (int k = 0; k < j->norder; k++) {
         int i = j->order[k];
         const tl_fuse_node *n = &p->node[i];
-        bool ok = n->kind == TL_FUSE_REDUCE && j->row >= 256;
+        bool column = n->kind == TL_FUSE_LEAF && (n->ndim == 0 || n->shape[n->ndim - 1] == 1) && j->out_of[i] < 0;
+        bool ok = (n->kind == TL_FUSE_REDUCE || column) && j->row_blocks && j->row >= COMPACT_ROW;
         for (int m = k + 1; ok && m < j->norder; m++) {
             const tl_fuse_node *u = &p->node[j->order[m]];
             bool reads = u->in[0] == i || u->in[1] == i || u->in[2] == i;
