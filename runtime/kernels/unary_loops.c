@@ -54,7 +54,8 @@ INT_UNARY(u64, uint64_t, uint64_t, x, (uint64_t)(x > 0), x)
         return e / ((T)1 + e);                                                        \
     }                                                                                 \
     static inline T S##_relu(T x) { return x > 0 ? x : (x != x ? x : (T)0); }          \
-    /* Exact GELU: erfc keeps precision for negative x, where 1 + erf cancels;     \
+    /* Exact GELU (simd_x86.c gelu16 returns the same f32): erfc keeps precision    \
+       for negative x, where 1 + erf cancels;                                       \
        computed in double because erfc magnifies the rounding of its argument. */     \
     static inline T S##_gelu(T x) { return (T)(0.5 * (double)x * erfc(-(double)x * 0.70710678118654752440)); } \
     /* 0.5 x (1 + tanh u) written as x sigmoid(2u): no cancellation for x < 0. */    \
