@@ -44,7 +44,7 @@ INT_UNARY(u32, uint32_t, uint32_t, x, (uint32_t)(x > 0), x)
 INT_UNARY(u64, uint64_t, uint64_t, x, (uint64_t)(x > 0), x)
 
 /* ---- real floats: scalar definitions shared by f16/bf16/f32 (in float) and f64 */
-#define REAL_FUNCS(S, T, EXPF, FABS, ATAN2)                       \
+#define REAL_FUNCS(S, T, EXPF, FABS, ATAN2, NEXTAFTER)                     \
     static inline T S##_sign(T x) { return x > 0 ? (T)1 : x < 0 ? (T)-1 : x == 0 ? (T)0 : x; } \
     /* 1/(1+e^-x) without overflow: the exponent is never positive. */              \
     static inline T S##_sigmoid(T x)                                                  \
@@ -55,9 +55,17 @@ INT_UNARY(u64, uint64_t, uint64_t, x, (uint64_t)(x > 0), x)
     }                                                                                 \
     static inline T S##_relu(T x) { return x > 0 ? x : (x != x ? x : (T)0); }          \
     /* Exact GELU (simd_x86.c gelu16 returns the same f32): erfc keeps precision    \
-       for negative x, where 1 + erf cancels;                                       \
-       computed in double because erfc magnifies the rounding of its argument. */     \
-    static inline T S##_gelu(T x) { return (T)(0.5 * (double)x * erfc(-(double)x * 0.70710678118654752440)); } \
+       for negative x, where 1 + erf cancels; computed in double because erfc        \
+       magnifies the rounding of its argument. Below 2^-56 erfc is 1 in double and   \
+       gelu(x) = x/2 + x^2/sqrt(2 pi) + ...: x/2, whose ties (x subnormal) round up. */ \
+    static inline T S##_gelu(T x)                                                     \
+    {                                                                                 \
+        if (FABS(x) < (T)0x1p-56) {                                                   \
+            T h = x * (T)0.5;                                                         \
+            return h + h < x ? NEXTAFTER(h, (T)INFINITY) : h;                         \
+        }                                                                             \
+        return (T)(0.5 * (double)x * erfc(-(double)x * 0.70710678118654752440));     \
+    }                                                                                 \
     /* 0.5 x (1 + tanh u) written as x sigmoid(2u): no cancellation for x < 0. */    \
     static inline T S##_gelu_tanh(T x)                                                \
     {                                                                                 \
@@ -68,8 +76,8 @@ INT_UNARY(u64, uint64_t, uint64_t, x, (uint64_t)(x > 0), x)
     static inline T S##_angle(T x) { return ATAN2((T)0, x); }                         \
     static inline T S##_abs(T x) { return FABS(x); }
 
-REAL_FUNCS(f32, float, expf, fabsf, atan2f)
-REAL_FUNCS(f64, double, exp, fabs, atan2)
+REAL_FUNCS(f32, float, expf, fabsf, atan2f, nextafterf)
+REAL_FUNCS(f64, double, exp, fabs, atan2, nextafter)
 
 /* The real unary functions unary_loops.c writes itself (OWN in unop_list.h)
    over one float type: IN converts storage type T to the computing float, OUT
