@@ -48,6 +48,7 @@ static FusedBuiltin builtin_kind(const Builtin *bi)
 static _Alignas(64) unsigned char placeholder_bytes[64];
 static tl_storage placeholder_storage = { .refcount = 1, .data = placeholder_bytes, .nbytes = sizeof placeholder_bytes };
 
+/* A program being built and what its leaves and scalars stand for. */
 typedef struct Build {
     Graph *g;
     tl_tensor *ph;      /* per node: its placeholder */
@@ -97,7 +98,7 @@ static int operand(Build *b, const Value *tp, tl_dtype *dt, bool *weak, const vo
     return b->slot[j] = l;
 }
 
-/* True when operand index i of the program is a number argument (whose value varies by call). */
+/* The number argument whose value program node i holds (it varies by call), or -1. */
 static int var_node_of(const Build *b, int i)
 {
     for (int v = 0; v < b->f.nvars; v++)
@@ -218,6 +219,7 @@ static bool build(Build *b, const int *m, int nm)
 
 /* ---- grouping --------------------------------------------------------- */
 
+/* The grouping's state. */
 typedef struct Plan {
     Build b;
     int *grp;           /* per node: its group, -1 */
@@ -226,6 +228,7 @@ typedef struct Plan {
     int *members;       /* scratch: a trial's nodes */
 } Plan;
 
+/* True when two nodes' values have one shape. */
 static bool same_shape(const GNode *a, const GNode *b)
 {
     return a->ndim == b->ndim && !memcmp(a->shape, b->shape, sizeof *a->shape * (size_t)a->ndim);
@@ -291,6 +294,7 @@ static void each_input(const Graph *g, int k, void (*fn)(void *, int, int), void
     }
 }
 
+/* Closes node j's group: a node outside it reads j. */
 static void close_group(void *ctx, int j, int user)
 {
     Plan *pl = ctx;
@@ -358,6 +362,7 @@ static bool outputs_fit(Plan *pl, int gid)
     return ok;
 }
 
+/* Extends node j's release to the step of node user, which reads it. */
 static void note_step(void *ctx, int j, int user)
 {
     Graph *g = ctx;
