@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kern.h"
@@ -17,6 +18,7 @@ typedef struct job {
     void *ctx;
     int64_t ntasks;
     int helpers;            /* workers with a smaller id take part */
+    int joined;             /* workers running its tasks now (under state_lock) */
     atomic_llong next;
     atomic_int failed;
     char errmsg[512];
@@ -27,12 +29,19 @@ static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;   /* one job at a 
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t work_cond = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;
+/* The job workers may still join: NULL once its caller has run out of tasks. A worker
+   the system wakes late (a loaded machine) then finds nothing to do, and the caller
+   never waits for a worker that had not started: it waits only for tasks under way. */
 static job *current;
-static uint64_t generation;
-static int busy_workers;
+static _Atomic uint64_t generation;   /* written under state_lock; read by spinning workers */
+static int sleepers;                  /* workers waiting on work_cond */
 static int nworkers;
 static int nthreads_wanted;     /* 0: not yet read from TL_THREADS / the CPU count */
 static _Thread_local bool in_parallel;
+/* A worker looks for the next job this long before it sleeps: a program of many small
+   parallel loops (a model's matrix-vector products, one after the other) then finds its
+   workers awake instead of paying a wake-up per loop. */
+#define SPIN_NS 20000
 
 /* Claims and runs tasks of j until none are left or one failed. */
 static void run_tasks(job *j)
@@ -53,6 +62,31 @@ static void run_tasks(job *j)
 
 static uint64_t start_generation[MAX_THREADS];  /* generation when worker i was made */
 
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* A hint to the core that this thread is spinning. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Waits a little for a generation after `seen` without sleeping. */
+static void spin_for_work(uint64_t seen)
+{
+    int64_t until = now_ns() + SPIN_NS;
+    while (atomic_load_explicit(&generation, memory_order_relaxed) == seen) {
+        for (int i = 0; i < 16; i++) cpu_relax();
+        if (now_ns() > until) return;
+    }
+}
+
 static void *worker_main(void *arg)
 {
     int id = (int)(intptr_t)arg;
@@ -60,13 +94,24 @@ static void *worker_main(void *arg)
     pthread_mutex_lock(&state_lock);
     uint64_t seen = start_generation[id];   /* only jobs announced after its birth */
     for (;;) {
-        while (generation == seen) pthread_cond_wait(&work_cond, &state_lock);
+        while (generation == seen) {
+            sleepers++;
+            pthread_cond_wait(&work_cond, &state_lock);
+            sleepers--;
+        }
         seen = generation;
         job *j = current;
+        bool take = j && id < j->helpers;
+        if (take) j->joined++;
         pthread_mutex_unlock(&state_lock);
-        if (j && id < j->helpers) run_tasks(j);
+        if (take) {
+            run_tasks(j);
+            pthread_mutex_lock(&state_lock);
+            if (--j->joined == 0 && current != j) pthread_cond_signal(&done_cond);
+            pthread_mutex_unlock(&state_lock);
+        }
+        spin_for_work(seen);
         pthread_mutex_lock(&state_lock);
-        if (--busy_workers == 0) pthread_cond_signal(&done_cond);
     }
     return NULL;
 }
@@ -148,9 +193,8 @@ int tl_parallel_for(int64_t ntasks, tl_task_fn fn, void *ctx)
     atomic_init(&j.next, 0);
     atomic_init(&j.failed, 0);
     current = &j;
-    busy_workers = nworkers;     /* every worker wakes once per generation */
     generation++;
-    pthread_cond_broadcast(&work_cond);
+    if (sleepers > 0) pthread_cond_broadcast(&work_cond);   /* spinning workers see the generation */
     pthread_mutex_unlock(&state_lock);
 
     in_parallel = true;
@@ -158,8 +202,8 @@ int tl_parallel_for(int64_t ntasks, tl_task_fn fn, void *ctx)
     in_parallel = false;
 
     pthread_mutex_lock(&state_lock);
-    while (busy_workers > 0) pthread_cond_wait(&done_cond, &state_lock);
-    current = NULL;
+    current = NULL;                                 /* no more joiners */
+    while (j.joined > 0) pthread_cond_wait(&done_cond, &state_lock);
     pthread_mutex_unlock(&state_lock);
     pthread_mutex_unlock(&pool_lock);
     if (atomic_load(&j.failed)) {
