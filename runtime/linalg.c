@@ -108,6 +108,18 @@ static int gemm_task(void *ctx, int64_t t)
     return 0;
 }
 
+/* matmul_core for small f32 products (kernels/matvec.c), one batch entry at a time. */
+static void small_products(const tl_tensor *a, const tl_tensor *b, const tl_iter *bt)
+{
+    int64_t n = a->shape[a->ndim - 2], k = a->shape[a->ndim - 1], m = b->shape[b->ndim - 1];
+    char *p[3];
+    for (int64_t i = 0; i < bt->size; i++) {
+        tl_iter_at(bt, i, p);
+        tl_small_sgemm(n, m, k, (const float *)p[1], a->strides[a->ndim - 2], a->strides[a->ndim - 1],
+                       (const float *)p[2], b->strides[b->ndim - 2], (float *)p[0]);
+    }
+}
+
 /* Computes out (batch..., n, m) from 2-d-or-more a and b already in cdt;
    bt walks the batch entries of (out, a, b). */
 static int matmul_core(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, const tl_iter *bt, tl_tensor *out)
@@ -128,6 +140,11 @@ static int matmul_core(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, con
     }
     if (k == 0) {
         memset(tl_tensor_data(out), 0, (size_t)(bt->size * csize) * es);
+        return 0;
+    }
+    bool small = m * k <= TL_SMALL_GEMM_MADDS && n <= TL_SMALL_GEMM_MADDS && n * m * k <= TL_SMALL_GEMM_MADDS;
+    if (cdt == TL_F32 && small && (b->strides[b->ndim - 1] == 1 || m == 1) && tl_small_sgemm_ok()) {
+        small_products(a, b, bt);
         return 0;
     }
     if (tl_blas_load() < 0) return -1;   /* BLAS is opened on the first float product */

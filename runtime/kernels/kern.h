@@ -78,6 +78,16 @@ void tl_vexp_sub_f64(double *y, const double *x, double m, int64_t n);
    quantized GGUF tensor, whose blocks are read directly): 1 with *out set; 0 when the
    product does not take this path; -1 with the error set. */
 int tl_matmul_rows(const tl_tensor *a, const tl_tensor *b, tl_tensor **out);
+/* Products with fewer multiply-adds than this per batch entry skip BLAS (whose packing
+   costs more than they do) when tl_small_sgemm can run: an attention's per-head products. */
+#define TL_SMALL_GEMM_MADDS ((int64_t)1 << 15)
+/* Can tl_small_sgemm run here (AVX-512)? */
+bool tl_small_sgemm_ok(void);
+/* c (n x m, contiguous) = a @ b in f32, a's element (i, p) at a[i * ars + p * acs], b's
+   (p, j) at b[p * brs + j] (rows of b contiguous): each c element one chain of fused
+   multiply-adds over p in order, as BLAS's gemm kernels sum. */
+void tl_small_sgemm(int64_t n, int64_t m, int64_t k, const float *a, int64_t ars, int64_t acs, const float *b,
+                    int64_t brs, float *c);
 
 /* ---- reduce helpers used by nn.c and linalg.c -------------------------- */
 /* numpy's pairwise sum of n floats at byte stride `stride` (8-way unrolled,

@@ -26,6 +26,10 @@
 /* Weights per task: small enough to share the rows among threads, big enough that
    a task outlasts its scheduling. */
 #define TASK_WEIGHTS ((int64_t)1 << 15)
+/* A product against one to four x rows is threaded from this many bytes of W: below,
+   a thread's wake-up and a task's hand-off cost about what the rows do (a 288 x 768
+   matrix: 10 to 40 us), and a worker preempted by the system holds its caller. */
+#define MATVEC_THREAD_BYTES ((int64_t)1 << 20)
 /* Floats of dequantized rows one task keeps for an x with many rows. */
 #define QTILE_FLOATS ((int64_t)1 << 16)
 
@@ -129,6 +133,39 @@ static inline float f32_id(float f) { return f; }
 DOT_AVX2(dot_f32_avx2, float, load_f32x8, f32_id)
 DOT_AVX2(dot_bf16_avx2, uint16_t, load_bf16x8, bf16_to_f32)
 
+/* Sixteen bf16 at p widened to f32. */
+__attribute__((target("avx512f,avx2,fma"))) static inline __m512 load_bf16x16(const uint16_t *p)
+{
+    __m512i v = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p));
+    return _mm512_castsi512_ps(_mm512_slli_epi32(v, 16));
+}
+
+/* The upper eight lanes of v. */
+__attribute__((target("avx512f,avx2,fma"))) static inline __m256 upper8(__m512 v)
+{
+    return _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
+}
+
+/* dot_bf16_avx2 sixteen lanes at a time: a zmm accumulator is two of its ymm ones, so
+   each lane sums the same products in the same order (the same bits); widening twice
+   the elements per instruction is what bf16 rows are bound by. (f32 rows are bound by
+   memory, and read fastest as dot_f32_avx2 reads them.) */
+__attribute__((target("avx512f,avx2,fma"))) static float dot_bf16_avx512(const uint16_t *w, const float *x, int64_t k)
+{
+    __m512 a = _mm512_setzero_ps(), b = a;
+    int64_t i = 0;
+    for (; i + 32 <= k; i += 32) {
+        a = _mm512_fmadd_ps(load_bf16x16(w + i), _mm512_loadu_ps(x + i), a);
+        b = _mm512_fmadd_ps(load_bf16x16(w + i + 16), _mm512_loadu_ps(x + i + 16), b);
+    }
+    __m256 a0 = _mm512_castps512_ps256(a);
+    for (; i + 8 <= k; i += 8) a0 = _mm256_fmadd_ps(load_bf16x8(w + i), _mm256_loadu_ps(x + i), a0);
+    __m256 lo = _mm256_add_ps(a0, upper8(a)), hi = _mm256_add_ps(_mm512_castps512_ps256(b), upper8(b));
+    float s = hsum256(_mm256_add_ps(lo, hi));
+    for (; i < k; i++) s += bf16_to_f32(w[i]) * x[i];
+    return s;
+}
+
 static float dot_f32(const float *w, const float *x, int64_t k)
 {
     return use_avx2() ? dot_f32_avx2(w, x, k) : dot_f32_c(w, x, k);
@@ -136,6 +173,7 @@ static float dot_f32(const float *w, const float *x, int64_t k)
 
 static float dot_bf16(const uint16_t *w, const float *x, int64_t k)
 {
+    if (use_avx2() && tl_cpu_has_avx512()) return dot_bf16_avx512(w, x, k);
     return use_avx2() ? dot_bf16_avx2(w, x, k) : dot_bf16_c(w, x, k);
 }
 
@@ -213,9 +251,18 @@ static const float *f32_row(const mv_plan *p, int64_t j)
     return r;
 }
 
+/* Has any of W rows [j0, j1) been computed as f32? */
+static bool rows_touched(const mv_plan *p, int64_t j0, int64_t j1)
+{
+    int64_t lo = (int64_t)(p->w - (const char *)p->st->data) + j0 * p->rs * 4;
+    return tl_storage_touched(p->st, lo, lo + ((j1 - 1 - j0) * p->rs + p->k) * 4);
+}
+
 /* Rows [j0, j1) of W against every x row, one dot each. scratch: k floats (quantized W). */
 static void rows_dot(const mv_plan *p, int64_t j0, int64_t j1, float *scratch)
 {
+    /* Q8_0 rows none of which was computed as f32 (the usual case): no row needs a look */
+    bool fresh = p->kind == W_QUANT && p->xq && !rows_touched(p, j0, j1);
     for (int64_t j = j0; j < j1; j++) {
         float *o = p->out + j * p->os_w;
         if (p->kind == W_BF16) {
@@ -224,7 +271,7 @@ static void rows_dot(const mv_plan *p, int64_t j0, int64_t j1, float *scratch)
             continue;
         }
         const float *r;
-        if (p->kind == W_QUANT && !row_touched(p, j)) {
+        if (p->kind == W_QUANT && (fresh || !row_touched(p, j))) {
             const uint8_t *blk = p->qblocks + (size_t)((p->qfirst + j * p->rs) / p->qbs) * p->qbb;
             if (p->xq) {                   /* Q8_0 against Q8_0 x */
                 const q8_block *xq = p->xq;
@@ -248,7 +295,7 @@ static int rows_task(void *ctx, int64_t t)
     if (tl_check_interrupt() < 0) return -1;   /* Ctrl-C between tasks */
     int64_t j0 = t * p->rows_per_task, j1 = j0 + p->rows_per_task < p->n ? j0 + p->rows_per_task : p->n;
     float *scratch = NULL;
-    if (p->kind == W_QUANT && !(scratch = malloc((size_t)p->k * sizeof *scratch))) {
+    if (p->kind == W_QUANT && !p->xq && !(scratch = malloc((size_t)p->k * sizeof *scratch))) {
         tl_seterr(MemoryError, "out of memory");
         return -1;
     }
@@ -319,6 +366,13 @@ static bool worth_it(const mv_plan *p, const tl_tensor *x, int64_t m)
     return p->kind == W_QUANT || (m <= MATVEC_MAX_ROWS && p->n * p->k >= MATVEC_MIN_WEIGHTS);
 }
 
+/* Bytes of W one product reads. */
+static int64_t weight_bytes(const mv_plan *p)
+{
+    if (p->kind == W_QUANT) return p->n * (p->k / p->qbs) * (int64_t)p->qbb;
+    return p->n * p->k * (p->kind == W_BF16 ? 2 : 4);
+}
+
 static int run_plan(mv_plan *p)
 {
     q8_block *xq = NULL;
@@ -343,7 +397,8 @@ static int run_plan(mv_plan *p)
         if (tl_blas_load() < 0) return -1;
         tl_blas_threads(1);
     }
-    if (tl_threads_for(p->n * p->k) > 1) rc = tl_parallel_for(ntasks, tiles ? qtile_task : rows_task, p);
+    if (tl_threads_for(p->n * p->k) > 1 && (tiles || weight_bytes(p) >= MATVEC_THREAD_BYTES))
+        rc = tl_parallel_for(ntasks, tiles ? qtile_task : rows_task, p);
     else {
         rc = 0;
         for (int64_t t = 0; t < ntasks && rc == 0; t++) rc = (tiles ? qtile_task : rows_task)(p, t);
@@ -418,4 +473,24 @@ int tl_matmul_rows(const tl_tensor *a, const tl_tensor *b, tl_tensor **out)
     }
     *out = o;
     return 1;
+}
+
+/* ---- small products ------------------------------------------------------------ */
+
+bool tl_small_sgemm_ok(void) { return use_avx2() && tl_cpu_has_avx512(); }
+
+__attribute__((target("avx512f,avx2,fma"))) void tl_small_sgemm(int64_t n, int64_t m, int64_t k, const float *a,
+                                                                 int64_t ars, int64_t acs, const float *b, int64_t brs,
+                                                                 float *c)
+{
+    for (int64_t i = 0; i < n; i++) {
+        const float *ai = a + i * ars;
+        for (int64_t j = 0; j < m; j += 16) {   /* sixteen columns of b at once */
+            __mmask16 mask = m - j >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (m - j)) - 1);
+            __m512 acc = _mm512_setzero_ps();
+            for (int64_t p = 0; p < k; p++)
+                acc = _mm512_fmadd_ps(_mm512_set1_ps(ai[p * acs]), _mm512_maskz_loadu_ps(mask, b + p * brs + j), acc);
+            _mm512_mask_storeu_ps(c + i * m + j, mask, acc);
+        }
+    }
 }
