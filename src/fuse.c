@@ -150,6 +150,23 @@ static bool force(Run *r, int i)
     }
 }
 
+/* Does an operator over values a and b (no program node yet) make fewer than
+   FUSE_MIN_ELEMENTS elements? Then it runs eagerly, and no program is built for a
+   small expression (building one costs more than the operators). Operands that do
+   not broadcast count as small: the eager operator reports them. */
+static bool small_values(Value a, Value b)
+{
+    const tl_tensor *ta = a.kind == V_TENSOR ? a.as.t : NULL, *tb = b.kind == V_TENSOR ? b.as.t : NULL;
+    int nd;
+    int64_t shape[TL_MAXDIM];
+    if (!ta || !tb) return tl_tensor_size(ta ? ta : tb) < FUSE_MIN_ELEMENTS;
+    int64_t n;
+    if (tl_broadcast_shapes(ta->ndim, ta->shape, tb->ndim, tb->shape, &nd, shape) < 0 ||
+        tl_shape_size(nd, shape, &n) < 0)
+        return true;
+    return n < FUSE_MIN_ELEMENTS;
+}
+
 /* The fused node for binary item i, or -1 (not fusable: compute it eagerly);
    -2 when the operands' dtypes are an error (reported). */
 static int binary_node(Run *r, int i)
@@ -159,6 +176,7 @@ static int binary_node(Run *r, int i)
     if (!is_tensor_or_number(r->s[a].v) && r->s[a].node < 0) return -1;
     if (!is_tensor_or_number(r->s[b].v) && r->s[b].node < 0) return -1;
     if (r->s[a].v.kind == V_NUM && r->s[b].v.kind == V_NUM) return -1;   /* numbers: numpy's scalar arithmetic */
+    if (r->s[a].node < 0 && r->s[b].node < 0 && small_values(r->s[a].v, r->s[b].v)) return -1;
     bool wa, wb;
     tl_dtype da = slot_dtype(r, a, &wa), db = slot_dtype(r, b, &wb), dt;
     const void *lit = wa && !wb ? r->s[a].v.as.num.bytes : wb && !wa ? r->s[b].v.as.num.bytes : NULL;
@@ -176,6 +194,7 @@ static int unary_node(Run *r, int i)
     const FuseItem *it = &r->p->item[i];
     int a = it->in[0];
     if (r->s[a].v.kind != V_TENSOR && r->s[a].node < 0) return -1;
+    if (r->s[a].node < 0 && tl_tensor_size(r->s[a].v.as.t) < FUSE_MIN_ELEMENTS) return -1;   /* small: eager */
     bool weak;
     tl_dtype d = slot_dtype(r, a, &weak);
     bool refused = it->op == UOP_NEG ? d == TL_BOOL : (tl_is_float(d) || tl_is_complex(d));   /* arith_unary's errors */
@@ -194,6 +213,7 @@ static int call_node(Run *r, int i)
     if (it->nin == 2) {
         int x = it->in[1];
         if (!is_unary_builtin(f.as.bi) || r->s[x].v.kind == V_NUM) return -1;
+        if (r->s[x].node < 0 && tl_tensor_size(r->s[x].v.as.t) < FUSE_MIN_ELEMENTS) return -1;   /* small: eager */
         int nx = as_node(r, x);
         return nx < 0 ? -1 : tl_fuse_unary(r->prog, (tl_unop)f.as.bi->tag, nx);
     }
