@@ -103,6 +103,15 @@ __attribute__((target("avx2,fma"))) static float hsum256(__m256 v)
     return _mm_cvtss_f32(s);
 }
 
+/* The largest of v's eight lanes. */
+__attribute__((target("avx2,fma"))) static float max256(__m256 v)
+{
+    __m128 s = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_max_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_max_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+}
+
 /* Eight bf16 at p widened to f32: each is the top half of its f32. */
 __attribute__((target("avx2,fma"))) static inline __m256 load_bf16x8(const uint16_t *p)
 {
@@ -195,9 +204,37 @@ static float half_to_f32(const uint8_t *p)
     return f;
 }
 
+/* quantize_q8 eight lanes at a time: the same maximum, products and rounding (to
+   nearest even, as lrintf in the default mode), so the same blocks. */
+__attribute__((target("avx2,fma"))) static void quantize_q8_avx2(const float *x, int64_t k, q8_block *y)
+{
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (int64_t b = 0; b < k / 32; b++, x += 32) {
+        __m256 v[4], m = _mm256_setzero_ps();
+        for (int j = 0; j < 4; j++) {
+            v[j] = _mm256_loadu_ps(x + 8 * j);
+            m = _mm256_max_ps(_mm256_andnot_ps(sign, v[j]), m);   /* a NaN lane leaves m: fmaxf ignores NaN */
+        }
+        float amax = max256(m);
+        float d = amax / 127, id = d ? 1 / d : 0;
+        y[b].d = d;
+        __m256 vid = _mm256_set1_ps(id);
+        for (int j = 0; j < 4; j++) {
+            __m256i q = _mm256_cvtps_epi32(_mm256_mul_ps(v[j], vid));
+            int32_t t[8];
+            _mm256_storeu_si256((__m256i *)t, q);
+            for (int u = 0; u < 8; u++) y[b].q[8 * j + u] = (int8_t)t[u];
+        }
+    }
+}
+
 /* x (k floats, k a multiple of 32) as Q8_0 blocks: d = max|x| / 127, q = x / d rounded. */
 static void quantize_q8(const float *x, int64_t k, q8_block *y)
 {
+    if (use_avx2()) {
+        quantize_q8_avx2(x, k, y);
+        return;
+    }
     for (int64_t b = 0; b < k / 32; b++, x += 32) {
         float amax = 0;
         for (int j = 0; j < 32; j++) amax = fmaxf(amax, fabsf(x[j]));
