@@ -114,15 +114,23 @@ static HOT_INLINE bool call_closure_direct(Ctx *C, Node *n, Closure *fn, Value *
             while (i--) val_release(slots[i]);
             return false;
         }
-    for (int i = nargs; i < def->nslots; i++) slots[i].kind = V_UNDEF;
-    Frame f = { .refcount = 1, .parent = fn->env, .nslots = def->nslots, .cap = def->nslots, .slots = slots };
+    int nslots = def->nslots;
+    for (int i = nargs; i < nslots; i++) slots[i].kind = V_UNDEF;
+    Frame f = { .refcount = 1, .parent = fn->env, .nslots = nslots, .cap = nslots, .slots = slots };
     bool ok = call_enter(C, n->at);
     if (ok) {
-        ok = run_body(I, def, &f, out);
+        if (def->body_is_expr) {   /* no return to catch: the caller's context, with this frame, will do */
+            Frame *caller = C->frame;
+            C->frame = &f;
+            ok = eval_expr(C, def->body, out);
+            C->frame = caller;
+        } else {
+            ok = run_body(I, def, &f, out);
+        }
         if (!ok && I->err.kind != TL_E_Interrupt) diag_add_trace(&I->err, n->at);
         I->call_depth--;
     }
-    call_frame_end(&f, true);
+    for (int i = 0; i < nslots; i++) slot_release(&slots[i]);   /* call_frame_end's stack case */
     return ok;
 }
 
