@@ -227,6 +227,19 @@ static bool ev_binary_simple(Ctx *C, Node *n, Value *out)
     return ev_binary(C, n, out);
 }
 
+/* x OP k for x in the current frame and k an integer literal (x + 1: the commonest
+   function body): k's dtype is known here, so only x's is tested. */
+static bool ev_binary_local_int(Ctx *C, Node *n, Value *out)
+{
+    const Value *x = &C->frame->slots[n->a->slot];
+    if (x->kind == V_NUM) {
+        Value k = val_i64(n->b->ival);
+        k.weak = true;
+        if (arith_scalar_quick(n->op, *x, k, out)) return true;
+    }
+    return ev_binary(C, n, out);
+}
+
 /* A name in the current function's frame. */
 static bool ev_local(Ctx *C, Node *n, Value *out)
 {
@@ -315,7 +328,10 @@ void eval_choose(Node *n)
     case N_INT: n->eval = ev_int; break;
     case N_FLOAT: n->eval = ev_float; break;
     case N_BINARY:
-        n->eval = n->fuse ? ev_binary_fused : operand_is_simple(n->a) && operand_is_simple(n->b) ? ev_binary_simple : ev_binary;
+        n->eval = n->fuse                                                        ? ev_binary_fused
+                  : n->a->kind == N_NAME && n->a->depth == 0 && n->b->kind == N_INT ? ev_binary_local_int
+                  : operand_is_simple(n->a) && operand_is_simple(n->b)             ? ev_binary_simple
+                                                                                    : ev_binary;
         break;
     case N_CALL:
         n->eval = n->spec == SPEC_CALL_POSITIONAL && !n->fuse && n->a->kind == N_NAME ? eval_call_positional
