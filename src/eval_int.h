@@ -83,7 +83,11 @@ static HOT_INLINE void slot_release(const Value *s)
 /* Stores v (owned) into slot s, releasing what it held. */
 static HOT_INLINE void store_slot(Value *s, Value v)
 {
-    Value old = *s;
+    if (__builtin_expect(s->kind <= V_NUM, 1)) {   /* a number or none: nothing to release */
+        *s = v;
+        return;
+    }
+    Value old = *s;   /* the slot holds v before old goes: releasing may look at this frame's slots */
     *s = v;
     val_release(old);
 }
