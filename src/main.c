@@ -1,5 +1,7 @@
 /* main.c — the command line: scripts, -e, -i, stdin programs, --test, the shell */
 #include <pthread.h>
+#include <sys/mman.h>
+#include <ucontext.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +16,8 @@
 
 #define TL_VERSION "0.1.0"
 
-/* The interpreter runs on a thread with this much reserved stack (pages are touched only as
-   used), so the call-depth limit, not the C stack, is what deep recursion hits, in every build. */
+/* The interpreter runs on a stack with this much reserved (pages are touched only as used), so
+   the call-depth limit, not the C stack, is what deep recursion hits, in every build. */
 #define EVAL_STACK_BYTES ((size_t)1 << 30)
 /* Room kept free below the evaluator's stack check for builtins and the runtime. */
 #define EVAL_STACK_MARGIN ((size_t)64 << 20)
@@ -198,6 +200,44 @@ static int run_test_script(const char *script)
 
 typedef struct MainArgs { int argc; char **argv; int status; } MainArgs;
 
+/* Sanitizer builds keep the big stack on a thread: AddressSanitizer does not fully follow
+   swapcontext. */
+#if defined(__SANITIZE_ADDRESS__)
+#define BIG_STACK_ON_THREAD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BIG_STACK_ON_THREAD 1
+#endif
+#endif
+
+#ifndef BIG_STACK_ON_THREAD
+static MainArgs *context_args;
+static ucontext_t main_context;
+
+/* Runs tl on the big stack; returning resumes main_context. */
+static void big_stack_entry(void) { context_args->status = tl_main(context_args->argc, context_args->argv); }
+
+/* Runs tl on a mapped stack of EVAL_STACK_BYTES on this thread (a second thread cost about
+   1 ms of every short run on the 2-core VM: its start and its join wake the other CPU).
+   Returns false when the stack cannot be had. */
+static bool run_on_big_stack(MainArgs *m)
+{
+    void *stack = mmap(NULL, EVAL_STACK_BYTES, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) return false;
+    ucontext_t big;
+    if (getcontext(&big) != 0) { munmap(stack, EVAL_STACK_BYTES); return false; }
+    big.uc_stack.ss_sp = stack;
+    big.uc_stack.ss_size = EVAL_STACK_BYTES;
+    big.uc_link = &main_context;
+    context_args = m;
+    makecontext(&big, big_stack_entry, 0);
+    on_big_stack = true;
+    if (swapcontext(&main_context, &big) != 0) { on_big_stack = false; munmap(stack, EVAL_STACK_BYTES); return false; }
+    munmap(stack, EVAL_STACK_BYTES);
+    return true;
+}
+#else
 static void *main_thread(void *p)
 {
     MainArgs *m = p;
@@ -205,19 +245,27 @@ static void *main_thread(void *p)
     return NULL;
 }
 
+/* Runs tl on a thread whose stack is EVAL_STACK_BYTES; false when no such thread can start. */
+static bool run_on_big_stack(MainArgs *m)
+{
+    pthread_attr_t attr;
+    pthread_t th;
+    bool ran = false;
+    if (pthread_attr_init(&attr) != 0) return false;
+    on_big_stack = true;
+    if (pthread_attr_setstacksize(&attr, EVAL_STACK_BYTES) == 0 && pthread_create(&th, &attr, main_thread, m) == 0) {
+        pthread_join(th, NULL);
+        ran = true;
+    }
+    pthread_attr_destroy(&attr);
+    on_big_stack = ran;
+    return ran;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     MainArgs m = { argc, argv, EXIT_ERROR };
-    pthread_attr_t attr;
-    pthread_t th;
-    if (pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, EVAL_STACK_BYTES) == 0) {
-        on_big_stack = true;
-        if (pthread_create(&th, &attr, main_thread, &m) == 0) {
-            pthread_join(th, NULL);
-            pthread_attr_destroy(&attr);
-            return m.status;
-        }
-        on_big_stack = false;
-    }
-    return tl_main(argc, argv);   /* no thread: the ordinary stack, with the rlimit-based budget */
+    if (run_on_big_stack(&m)) return m.status;
+    return tl_main(argc, argv);   /* the ordinary stack, with the rlimit-based budget */
 }
