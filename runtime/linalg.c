@@ -268,9 +268,10 @@ done:
     return out;
 }
 
+/* a0 @ b0 as a new tensor. */
 tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0) { return matmul_impl(a0, b0, NULL, NULL); }
 
-
+/* a @ b written into out (ops.h): the matrix-vector path makes its own tensor, copied in. */
 int tl_matmul_into(const tl_tensor *a, const tl_tensor *b, tl_tensor *out)
 {
     bool declined = false;
