@@ -207,6 +207,12 @@ static _Noreturn void worker_loop(GoldenRun run, int cmd, int ctl)
        is what bounds -j (docs/testing.md). */
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    /* stderr is buffered like stdout (a pipe) and flushed when the test ends: unbuffered, each
+       statement's marker was a write that woke the runner, and with two workers those wake-ups
+       were much of -j 2's time. A crashing test loses what it had not flushed; the report still
+       names the signal, and sanitizers write their reports to the descriptor directly. */
+    static char err_buffer[1 << 16];
+    setvbuf(stderr, err_buffer, _IOFBF, sizeof err_buffer);
     int home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     static char path[PATH_MAX + 1];
     for (;;) {
