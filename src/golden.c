@@ -342,6 +342,35 @@ static int worker_bury(Worker *w, Test *t)
     return status;
 }
 
+/* The run's queue of tests and its workers (run_all). */
+typedef struct Schedule {
+    GoldenRun run;
+    Test *tests;
+    Worker *ws;
+    int nw, *queue, next, queued, capacity, running, finished;
+    int *judge;                /* tests finished since the last judging, by index */
+    bool (*done)(Test *, void *);
+    void *ctx;
+} Schedule;
+
+/* Judges test t; when done() asks for another round, it goes back in the queue. */
+static void schedule_judge(Schedule *s, Test *t)
+{
+    if (s->done(t, s->ctx) && s->queued < s->capacity) s->queue[s->queued++] = (int)(t - s->tests);
+}
+
+/* Gives the next queued tests to idle workers. */
+static void schedule_assign(Schedule *s)
+{
+    for (int k = 0; k < s->nw && s->next < s->queued && !golden_interrupted; k++) {
+        if (s->ws[k].test >= 0) continue;
+        int ti = s->queue[s->next++];
+        if (worker_assign(s->run, s->ws, s->nw, k, ti, s->tests[ti].path)) { s->running++; continue; }
+        s->tests[ti].status = -1;   /* could not start: judged at once */
+        schedule_judge(s, &s->tests[ti]);
+    }
+}
+
 /* Runs every test, at most o->jobs at once, calling done(test) as each one finishes (it returns true
    to have the test run once more); false when interrupted. */
 static bool run_all(GoldenRun run, Test *tests, int n, const Options *o, bool (*done)(Test *, void *), void *ctx)
@@ -350,19 +379,15 @@ static bool run_all(GoldenRun run, Test *tests, int n, const Options *o, bool (*
     Worker *ws = calloc((size_t)nw, sizeof(Worker));
     struct pollfd *pfd = calloc(3 * (size_t)nw, sizeof(struct pollfd));
     int *queue = malloc(sizeof(int) * (size_t)n * (MAX_ROUNDS + 1));
-    int next = 0, queued = n, running = 0;
+    int *judge = malloc(sizeof(int) * (size_t)nw);
+    Schedule s = { .run = run, .tests = tests, .ws = ws, .nw = nw, .queue = queue, .queued = n,
+                   .capacity = n * (MAX_ROUNDS + 1), .judge = judge,
+                   .done = done, .ctx = ctx };
     for (int i = 0; ws && i < nw; i++) ws[i] = (Worker){ .cmd = -1, .ctl = -1, .fd = { -1, -1 }, .test = -1 };
     for (int i = 0; queue && i < n; i++) queue[i] = i;
     void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);   /* a dead worker's pipe is an error, not a signal */
-    while (ws && pfd && queue && (next < queued || running > 0)) {
-        for (int k = 0; k < nw && next < queued && !golden_interrupted; k++) {
-            if (ws[k].test >= 0) continue;
-            Test *t = &tests[queue[next]];
-            if (worker_assign(run, ws, nw, k, queue[next], t->path)) { next++; running++; continue; }
-            t->status = -1;   /* could not start: judged at once */
-            next++;
-            if (done(t, ctx)) queue[queued++] = (int)(t - tests);
-        }
+    while (ws && pfd && queue && judge && (s.next < s.queued || s.running > 0)) {
+        schedule_assign(&s);
         double now = now_sec(), wait = 1.0;
         for (int k = 0; k < nw; k++) {
             Worker *w = &ws[k];
@@ -398,10 +423,15 @@ static bool run_all(GoldenRun run, Test *tests, int n, const Options *o, bool (*
             }
             t->seconds = now - w->start;
             w->test = -1;
-            running--;
-            if (!golden_interrupted && done(t, ctx) && queued < n * (MAX_ROUNDS + 1)) queue[queued++] = (int)(t - tests);
+            s.running--;
+            if (!golden_interrupted) s.judge[s.finished++] = (int)(t - tests);
         }
-        if (golden_interrupted && running == 0) break;
+        /* Idle workers get their next tests before the finished ones are judged (reading expected
+           files, diffs), so no worker waits for the runner. */
+        schedule_assign(&s);
+        for (int i = 0; i < s.finished; i++) schedule_judge(&s, &tests[s.judge[i]]);
+        s.finished = 0;
+        if (golden_interrupted && s.running == 0) break;
     }
     for (int k = 0; ws && k < nw; k++) {   /* idle workers see their command pipe end and exit */
         if (!ws[k].pid) continue;
@@ -409,8 +439,9 @@ static bool run_all(GoldenRun run, Test *tests, int n, const Options *o, bool (*
         while (waitpid(ws[k].pid, NULL, 0) < 0 && errno == EINTR) {}
     }
     signal(SIGPIPE, old_pipe);
-    bool ok = ws && pfd && queue && !golden_interrupted;
-    if (!ws || !pfd || !queue) fprintf(stderr, "tl --test: out of memory\n");
+    bool ok = ws && pfd && queue && judge && !golden_interrupted;
+    if (!ws || !pfd || !queue || !judge) fprintf(stderr, "tl --test: out of memory\n");
+    free(judge);
     free(queue);
     free(ws);
     free(pfd);
