@@ -38,8 +38,8 @@ static void load_blas(void)
    with a "bad argument" code. */
 static void load_lapacke(void)
 {
-    static const char *const names[] = { TL_LAPACKE_FNS(TL_BLAS_NAME) NULL };
-    static void **const slots[] = { TL_LAPACKE_FNS(TL_BLAS_SLOT) NULL };
+    static const char *const names[] = { TL_LAPACKE_FNS(TL_BLAS_NAME) TL_LAPACK_FNS(TL_BLAS_NAME) NULL };
+    static void **const slots[] = { TL_LAPACKE_FNS(TL_BLAS_SLOT) TL_LAPACK_FNS(TL_BLAS_SLOT) NULL };
     if (!tl_dynlib_open(&lapacke_lib, "LAPACKE", "TL_LAPACKE_LIBRARY", TL_LAPACKE_LIBRARY_DEFAULT, names, slots)) return;
     tl_blas.LAPACKE_set_nancheck(0);
     lapacke_lib.status = 0;

@@ -27,11 +27,17 @@
     X(LAPACKE_sorgqr) X(LAPACKE_dorgqr) X(LAPACKE_cungqr) X(LAPACKE_zungqr)                                       \
     X(LAPACKE_spotrf) X(LAPACKE_dpotrf) X(LAPACKE_cpotrf) X(LAPACKE_zpotrf)                                       \
     X(LAPACKE_sgelsd) X(LAPACKE_dgelsd) X(LAPACKE_cgelsd) X(LAPACKE_zgelsd)
+/* LAPACK's own (Fortran, column-major) entry points, looked up through LAPACKE's library, so
+   they are the LAPACK that LAPACKE itself calls. Called directly where LAPACKE's row-major
+   transposes (plain element loops, a cache line per element) cost a visible share of the
+   call: the runtime then transposes in tiles itself (lapack.c). */
+#define TL_LAPACK_FNS(X) X(sgesdd_) X(dgesdd_) X(cgesdd_) X(zgesdd_)
 
 #define TL_BLAS_POINTER(name) __typeof__(name) *name;
 typedef struct tl_blas_table {
     TL_CBLAS_FNS(TL_BLAS_POINTER)
     TL_LAPACKE_FNS(TL_BLAS_POINTER)
+    TL_LAPACK_FNS(TL_BLAS_POINTER)
     void (*set_num_threads)(int);   /* OpenBLAS's openblas_set_num_threads; NULL in other BLAS */
 } tl_blas_table;
 #undef TL_BLAS_POINTER

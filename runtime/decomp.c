@@ -16,15 +16,29 @@ typedef struct mstack {
     int64_t m, n, count;    /* rows, columns, matrices */
 } mstack;
 
-/* Copies a (at least 2-d) into a contiguous stack in dtype dt; -1 with the error set. */
-static int stack_copy(const tl_tensor *a, tl_dtype dt, mstack *s)
+/* Fills s's dtype and sizes for a (at least 2-d); -1 with the error set. */
+static int stack_init(const tl_tensor *a, tl_dtype dt, mstack *s)
 {
     if (lp_check_matrix(a) < 0) return -1;
     s->dt = dt;
     s->m = a->shape[a->ndim - 2];
     s->n = a->shape[a->ndim - 1];
-    if (tl_shape_size(a->ndim - 2, a->shape, &s->count) < 0) return -1;
+    return tl_shape_size(a->ndim - 2, a->shape, &s->count);
+}
+
+/* Copies a (at least 2-d) into a contiguous stack in dtype dt; -1 with the error set. */
+static int stack_copy(const tl_tensor *a, tl_dtype dt, mstack *s)
+{
+    if (stack_init(a, dt, s) < 0) return -1;
     s->t = a->dtype == dt ? tl_copy(a) : tl_cast(a, dt);
+    return s->t ? 0 : -1;
+}
+
+/* Like stack_copy, for a driver that only reads the stack: a itself when it is contiguous in dt. */
+static int stack_read(const tl_tensor *a, tl_dtype dt, mstack *s)
+{
+    if (stack_init(a, dt, s) < 0) return -1;
+    s->t = a->dtype == dt ? tl_contiguous(a) : tl_cast(a, dt);
     return s->t ? 0 : -1;
 }
 
@@ -79,22 +93,28 @@ static void set_identity(tl_tensor *t, int64_t count, int64_t n)
 tl_tensor *tl_svd(const tl_tensor *a, bool full, bool uv, tl_tensor **u, tl_tensor **vh)
 {
     mstack s;
-    if (stack_copy(a, lp_dtype(a->dtype), &s) < 0) return NULL;
+    if (stack_read(a, lp_dtype(a->dtype), &s) < 0) return NULL;
     int64_t m = s.m, n = s.n, k = m < n ? m : n;
     int64_t ucols = full ? m : k, vrows = full ? n : k;
     tl_tensor *out[3] = { batch_new(tl_dtype_real(s.dt), a, 1, k, 0, false), NULL, NULL };
-    if (uv) {
-        out[1] = batch_new(s.dt, a, 2, m, ucols, true);
-        out[2] = batch_new(s.dt, a, 2, vrows, n, true);
+    if (uv) {     /* gesdd writes every element, unless there are none to compute */
+        out[1] = batch_new(s.dt, a, 2, m, ucols, k == 0);
+        out[2] = batch_new(s.dt, a, 2, vrows, n, k == 0);
     }
     int rc = out[0] && (!uv || (out[1] && out[2])) ? 0 : -1;
     char job = uv ? (full ? 'A' : 'S') : 'N';
+    lp_work w = { 0 };
+    if (rc == 0 && k > 0 && s.count > 0) {
+        int info = lp_gesdd_prepare(s.dt, job, (lp_int)m, (lp_int)n, &w);
+        if (info != 0) rc = lapack_failed(info, "SVD did not converge");
+    }
     for (int64_t i = 0; rc == 0 && k > 0 && i < s.count; i++) {
         if (tl_check_interrupt() < 0) rc = -1;
         int info = rc ? 0 : lp_gesdd(s.dt, job, (lp_int)m, (lp_int)n, mat_at(s.t, i, m * n), mat_at(out[0], i, k),
-                                     uv ? mat_at(out[1], i, m * ucols) : NULL, uv ? mat_at(out[2], i, vrows * n) : NULL);
+                                     uv ? mat_at(out[1], i, m * ucols) : NULL, uv ? mat_at(out[2], i, vrows * n) : NULL, &w);
         if (info != 0) rc = lapack_failed(info, "SVD did not converge");
     }
+    lp_work_free(&w);
     if (rc == 0 && uv && k == 0) {          /* no singular values: full u and vh are identities (numpy) */
         if (ucols == m) set_identity(out[1], s.count, m);
         if (vrows == n) set_identity(out[2], s.count, n);

@@ -1,4 +1,4 @@
-/* lapack.c — every LAPACK call of the runtime, each behind a wrapper keyed by dtype (LAPACKE, row-major) */
+/* lapack.c — every LAPACK call of the runtime, each behind a wrapper keyed by dtype (LAPACKE row-major, or LAPACK itself) */
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,18 +67,125 @@ int lp_gesv(tl_dtype dt, lp_int n, lp_int nrhs, void *a, lp_int *ipiv, void *b)
     }
 }
 
-int lp_gesdd(tl_dtype dt, char job, lp_int m, lp_int n, void *a, void *s, void *u, void *vt)
-{
-    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
-    lp_int k = m < n ? m : n;
-    lp_int ucols = job == 'A' ? m : k;
-    lp_int ldu = ucols > 0 ? ucols : 1, ldvt = n > 0 ? n : 1, lda = n > 0 ? n : 1;
-    switch (dt) {
-    case TL_F32: return tl_blas.LAPACKE_sgesdd(ROW, job, m, n, a, lda, s, u, ldu, vt, ldvt);
-    case TL_F64: return tl_blas.LAPACKE_dgesdd(ROW, job, m, n, a, lda, s, u, ldu, vt, ldvt);
-    case TL_C64: return tl_blas.LAPACKE_cgesdd(ROW, job, m, n, a, lda, s, u, ldu, vt, ldvt);
-    default: return tl_blas.LAPACKE_zgesdd(ROW, job, m, n, a, lda, s, u, ldu, vt, ldvt);
+/* A 16-byte element (a c128 value) for the tile loops. */
+typedef struct lp_pair64 { double re, im; } lp_pair64;
+
+/* dst = src transposed: src rows x cols row-major, dst cols x rows row-major (so dst is src
+   column-major, LAPACK's layout, and back). T is the element type. */
+#define DEF_TRANSPOSE(N, T)                                                                          \
+    static void transpose_##N(T *restrict dst, const T *restrict src, int64_t rows, int64_t cols)   \
+    {                                                                                                \
+        for (int64_t r0 = 0; r0 < rows; r0 += LP_TILE)                                              \
+            for (int64_t c0 = 0; c0 < cols; c0 += LP_TILE) {                                        \
+                int64_t r1 = r0 + LP_TILE < rows ? r0 + LP_TILE : rows;                              \
+                int64_t c1 = c0 + LP_TILE < cols ? c0 + LP_TILE : cols;                              \
+                for (int64_t c = c0; c < c1; c++)                                                   \
+                    for (int64_t r = r0; r < r1; r++) dst[c * rows + r] = src[r * cols + c];         \
+            }                                                                                        \
     }
+/* Square tiles whose lines (read and written) all stay in L1 while a tile is copied. */
+#define LP_TILE 32
+DEF_TRANSPOSE(4, uint32_t)
+DEF_TRANSPOSE(8, uint64_t)
+DEF_TRANSPOSE(16, lp_pair64)
+#undef DEF_TRANSPOSE
+
+/* Transposes a rows x cols matrix of es-byte elements (4, 8 or 16) from src into dst. */
+static void lp_transpose(void *dst, const void *src, int64_t rows, int64_t cols, size_t es)
+{
+    if (es == 4) transpose_4(dst, src, rows, cols);
+    else if (es == 8) transpose_8(dst, src, rows, cols);
+    else transpose_16(dst, src, rows, cols);
+}
+
+void lp_work_free(lp_work *w)
+{
+    free(w->mem);
+    memset(w, 0, sizeof *w);
+}
+
+/* Adds a region of count elements of es bytes to *total (64-byte aligned); false on overflow. */
+static bool add_region(size_t *total, size_t *at, int64_t count, size_t es)
+{
+    size_t bytes;
+    if (count < 0 || __builtin_mul_overflow((size_t)count, es, &bytes) ||
+        __builtin_add_overflow(*total, (bytes + 63) / 64 * 64, total))
+        return false;
+    *at = *total - (bytes + 63) / 64 * 64;
+    return true;
+}
+
+/* Allocates w's regions: the column-major a, u, vt, and LAPACK's work, rwork (reals) and iwork. */
+static int lp_work_alloc(lp_work *w, size_t es, size_t res, int64_t na, int64_t nu, int64_t nvt, int64_t lrwork,
+                         int64_t liwork)
+{
+    size_t total = 0, at[6];
+    if (!add_region(&total, &at[0], na, es) || !add_region(&total, &at[1], nu, es) ||
+        !add_region(&total, &at[2], nvt, es) || !add_region(&total, &at[3], w->lwork, es) ||
+        !add_region(&total, &at[4], lrwork, res) || !add_region(&total, &at[5], liwork, sizeof(lp_int)))
+        return -1000;
+    w->mem = malloc(total ? total : 1);
+    if (!w->mem) return -1000;
+    w->a = w->mem + at[0];
+    w->u = w->mem + at[1];
+    w->vt = w->mem + at[2];
+    w->work = w->mem + at[3];
+    w->rwork = w->mem + at[4];
+    w->iwork = (lp_int *)(w->mem + at[5]);
+    return 0;
+}
+
+/* Calls dt's gesdd (column-major, leading dimensions m for a and u, vtrows for vt). */
+static int call_gesdd(tl_dtype dt, char job, lp_int m, lp_int n, void *a, void *s, void *u, void *vt, lp_int vtrows,
+                      void *work, lp_int lwork, void *rwork, lp_int *iwork)
+{
+    lp_int info = 0, lda = m > 0 ? m : 1, ldvt = vtrows > 0 ? vtrows : 1;
+    switch (dt) {
+    case TL_F32: tl_blas.sgesdd_(&job, &m, &n, a, &lda, s, u, &lda, vt, &ldvt, work, &lwork, iwork, &info, 1); break;
+    case TL_F64: tl_blas.dgesdd_(&job, &m, &n, a, &lda, s, u, &lda, vt, &ldvt, work, &lwork, iwork, &info, 1); break;
+    case TL_C64:
+        tl_blas.cgesdd_(&job, &m, &n, a, &lda, s, u, &lda, vt, &ldvt, work, &lwork, rwork, iwork, &info, 1);
+        break;
+    default: tl_blas.zgesdd_(&job, &m, &n, a, &lda, s, u, &lda, vt, &ldvt, work, &lwork, rwork, iwork, &info, 1);
+    }
+    return info;
+}
+
+/* The rows of gesdd's vt and the columns of its u for job. */
+static lp_int vt_rows(char job, lp_int m, lp_int n) { return job == 'A' ? n : job == 'S' ? (m < n ? m : n) : 1; }
+static lp_int u_cols(char job, lp_int m, lp_int n) { return job == 'A' ? m : job == 'S' ? (m < n ? m : n) : 1; }
+
+int lp_gesdd_prepare(tl_dtype dt, char job, lp_int m, lp_int n, lp_work *w)
+{
+    memset(w, 0, sizeof *w);
+    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
+    int64_t k = m < n ? m : n, mx = m < n ? n : m;
+    double query[2] = { 0, 0 };     /* gesdd's best lwork, in work[0] (a complex one's real part) */
+    lp_int iw = 0;
+    int info = call_gesdd(dt, job, m, n, query, query, query, query, vt_rows(job, m, n), query, -1, query, &iw);
+    if (info != 0) return info;
+    double best = dt == TL_F32 || dt == TL_C64 ? (double)*(float *)query : query[0];
+    if (!(best >= 1 && best <= INT32_MAX)) best = best < 1 ? 1 : -1;
+    if (best < 0) return -1000;
+    w->lwork = (lp_int)best;
+    /* rwork: LAPACKE's sizes for cgesdd/zgesdd (LAPACK's documented minimum). */
+    int64_t lrwork = !tl_is_complex(dt) ? 0 : job == 'N' ? 7 * k : 5 * k * k + 5 * k > 2 * mx * k + 2 * k * k + k
+                                                                     ? 5 * k * k + 5 * k : 2 * mx * k + 2 * k * k + k;
+    int64_t nu = job == 'N' ? 0 : (int64_t)m * u_cols(job, m, n), nvt = job == 'N' ? 0 : (int64_t)vt_rows(job, m, n) * n;
+    size_t es = tl_dtype_size(dt);
+    return lp_work_alloc(w, es, tl_is_complex(dt) ? es / 2 : es, (int64_t)m * n, nu, nvt, lrwork, 8 * k);
+}
+
+int lp_gesdd(tl_dtype dt, char job, lp_int m, lp_int n, const void *a, void *s, void *u, void *vt, lp_work *w)
+{
+    size_t es = tl_dtype_size(dt);
+    lp_int ucols = u_cols(job, m, n), vrows = vt_rows(job, m, n);
+    lp_transpose(w->a, a, m, n, es);
+    int info = call_gesdd(dt, job, m, n, w->a, s, w->u, w->vt, vrows, w->work, w->lwork, w->rwork, w->iwork);
+    if (info != 0 || job == 'N') return info;
+    lp_transpose(u, w->u, ucols, m, es);     /* u column-major is ucols x m row-major */
+    lp_transpose(vt, w->vt, n, vrows, es);
+    return 0;
 }
 
 /* Real geev's (wr, wi, vr) as complex values and vectors: a complex pair's vectors are

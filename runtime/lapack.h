@@ -36,8 +36,25 @@ int lp_getrf(tl_dtype dt, lp_int n, void *a, lp_int *ipiv);
 int lp_getri(tl_dtype dt, lp_int n, void *a, const lp_int *ipiv);
 /* Solves a x = b for nrhs columns of b (n x nrhs), overwriting a and b (gesv). */
 int lp_gesv(tl_dtype dt, lp_int n, lp_int nrhs, void *a, lp_int *ipiv, void *b);
-/* SVD by divide and conquer (gesdd): job 'A' (u m x m, vt n x n), 'S' (m x k, k x n) or 'N'. */
-int lp_gesdd(tl_dtype dt, char job, lp_int m, lp_int n, void *a, void *s, void *u, void *vt);
+/* Scratch memory of a driver called straight in LAPACK (column-major): the column-major
+   copies of the matrices and LAPACK's workspace, sized once for every matrix of a stack. */
+typedef struct lp_work {
+    char *mem;                  /* the one allocation everything below points into */
+    void *a, *u, *vt;           /* column-major input and outputs */
+    void *work, *rwork;         /* LAPACK's work (lwork elements of dt) and rwork (dt's reals) */
+    lp_int *iwork;
+    lp_int lwork;
+} lp_work;
+/* Frees w's memory (a zeroed w too). */
+void lp_work_free(lp_work *w);
+
+/* Sizes and allocates w for lp_gesdd on m x n matrices (k = min(m, n) > 0) of dt with job:
+   LAPACK's workspace query, once per stack as numpy does. */
+int lp_gesdd_prepare(tl_dtype dt, char job, lp_int m, lp_int n, lp_work *w);
+/* SVD by divide and conquer (gesdd) of the row-major m x n matrix a, which is not modified:
+   s gets k singular values; job 'A' (u m x m, vt n x n), 'S' (m x k, k x n) or 'N' (neither).
+   LAPACK runs on a's column-major copy, as numpy's, so the bits are numpy's. */
+int lp_gesdd(tl_dtype dt, char job, lp_int m, lp_int n, const void *a, void *s, void *u, void *vt, lp_work *w);
 /* Eigenvalues w (n complex values of dt's complex dtype) and, when vr is not NULL,
    right eigenvectors (n x n complex, columns normalized) of a general matrix (geev). */
 int lp_geev(tl_dtype dt, lp_int n, void *a, void *w, void *vr);
