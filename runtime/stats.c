@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/kern.h"
 #include "ops.h"
 #include "stats.h"
 
@@ -13,6 +14,36 @@
 #define BRACKET_MIN 65536
 #define SAMPLE 8192
 #define SAMPLE_MARGIN 192
+
+/* Most brackets one pass fills (clusters of ranks far apart, e.g. percentiles 5, 50, 95). */
+#define MAX_BRACKETS 4
+
+/* One bracket: ranks ks[first..last], between sample positions ilo and ihi, gathering at
+   most cap values. */
+typedef struct bracket { int64_t first, last, ilo, ihi, cap; } bracket;
+
+/* Groups ranks ks[0] < ... < ks[nk-1] of n values into brackets whose sample windows do not
+   overlap; the count, or -1 when there would be more than MAX_BRACKETS or they would gather
+   more than a third of the lane (copying it is then as cheap). */
+static int plan_brackets(int64_t n, int64_t nk, const int64_t *ks, bracket *br)
+{
+    int nbr = 0;
+    int64_t gathered = 0;
+    for (int64_t j = 0; j < nk; j++) {
+        int64_t at = ks[j] * SAMPLE / n, ilo = at - SAMPLE_MARGIN, ihi = at + SAMPLE_MARGIN;
+        if (nbr && ilo <= br[nbr - 1].ihi) {
+            br[nbr - 1].ihi = ihi, br[nbr - 1].last = j;
+            continue;
+        }
+        if (nbr == MAX_BRACKETS) return -1;
+        br[nbr++] = (bracket){ .first = j, .last = j, .ilo = ilo, .ihi = ihi };
+    }
+    for (int c = 0; c < nbr; c++) {
+        br[c].cap = (br[c].ihi - br[c].ilo) * (n / SAMPLE + 1) * 2 + 4096;
+        gathered += br[c].cap;
+    }
+    return gathered > n / 3 ? -1 : nbr;
+}
 
 /* Per element type T (suffix S): an ascending comparison for qsort, selection of rank k
    in place (Hoare partitions around a median of three; a range that keeps not shrinking
@@ -66,9 +97,10 @@
         }                                                                                        \
         return false;                                                                            \
     }                                                                                            \
-    /* The same for a lane read in place: a sample brackets the ranks between two values, one  \
-       pass counts what lies below and gathers what lies between, and only that is selected. \
-       Returns 0 done, 1 nan found, -1 the bracket missed (the caller copies the lane). */       \
+    /* The same for a lane read in place: a sample brackets each cluster of nearby ranks       \
+       between two values, one pass counts what lies below each bracket and gathers what lies  \
+       inside it, and only that is selected. Returns 0 done, 1 nan found, -1 a bracket missed  \
+       or the brackets would hold too much (the caller copies the lane). */                    \
     static int bracket_ranks_##S(const T *x, int64_t n, int64_t nk, const int64_t *ks, double *out)  \
     {                                                                                            \
         T sample[SAMPLE];                                                                        \
@@ -79,37 +111,51 @@
             if (sample[i] != sample[i]) return 1;                                                \
         }                                                                                        \
         qsort(sample, SAMPLE, sizeof(T), cmp_##S);                                               \
-        int64_t ilo = ks[0] * SAMPLE / n - SAMPLE_MARGIN;                                        \
-        int64_t ihi = ks[nk - 1] * SAMPLE / n + SAMPLE_MARGIN;                                   \
-        T lo = ilo < 0 ? (T)-INFINITY : sample[ilo], hi = ihi >= SAMPLE ? (T)INFINITY : sample[ihi]; \
-        int64_t cap = (ihi - ilo) * (n / SAMPLE + 1) * 2 + 4096;                                 \
-        if (cap > n / 3) return -1;                                                              \
-        T *buf = malloc((size_t)(cap + 4096) * sizeof(T));                                       \
-        if (!buf) return -1;                                                                     \
-        int64_t below = 0, nb = 0;                                                               \
-        int nan = 0;                                                                             \
-        for (int64_t b = 0; b < n; b += 4096) {                                                  \
+        bracket br[MAX_BRACKETS];                                                                \
+        int nbr = plan_brackets(n, nk, ks, br);                                                  \
+        if (nbr < 0) return -1;                                                                  \
+        T lo[MAX_BRACKETS], hi[MAX_BRACKETS], *buf[MAX_BRACKETS];                                \
+        int64_t below[MAX_BRACKETS] = { 0 }, nb[MAX_BRACKETS] = { 0 }, total = 0;                \
+        for (int c = 0; c < nbr; c++) {                                                          \
+            lo[c] = br[c].ilo < 0 ? (T)-INFINITY : sample[br[c].ilo];                            \
+            hi[c] = br[c].ihi >= SAMPLE ? (T)INFINITY : sample[br[c].ihi];                       \
+            total += br[c].cap + 4096;                                                           \
+        }                                                                                        \
+        T *mem = malloc((size_t)total * sizeof(T));                                              \
+        if (!mem) return -1;                                                                     \
+        for (int c = 0; c < nbr; c++)                                                            \
+            buf[c] = c ? buf[c - 1] + br[c - 1].cap + 4096 : mem;                                \
+        int nan = 0, over = 0;                                                                   \
+        for (int64_t b = 0; b < n && !nan && !over; b += 4096) {                                 \
             int64_t e = n - b < 4096 ? n : b + 4096;                                             \
-            for (int64_t i = b; i < e; i++) {                                                    \
-                T v = x[i];                                                                      \
-                below += v < lo;                                                                 \
-                buf[nb] = v;                                                                     \
-                nb += (v >= lo) & (v <= hi);                                                     \
-                nan |= v != v;                                                                   \
+            for (int c = 0; c < nbr; c++) {   /* bracket by bracket: each loop has no branch */   \
+                T l = lo[c], h = hi[c], *bc = buf[c];                                            \
+                int64_t bl = below[c], k = nb[c];                                                \
+                for (int64_t i = b; i < e; i++) {                                                \
+                    T v = x[i];                                                                  \
+                    bl += v < l;                                                                 \
+                    bc[k] = v;                                                                   \
+                    k += (v >= l) & (v <= h);                                                    \
+                }                                                                                \
+                below[c] = bl, nb[c] = k;                                                        \
+                over |= k > br[c].cap;                                                           \
             }                                                                                    \
-            if (nb > cap || nan) break;                                                          \
+            for (int64_t i = b; i < e; i++) nan |= x[i] != x[i];                                 \
         }                                                                                        \
-        int rc = nan ? 1 : -1;                                                                   \
-        if (!nan && nb <= cap && below <= ks[0] && below + nb > ks[nk - 1]) {                    \
+        int rc = nan ? 1 : 0;                                                                    \
+        for (int c = 0; c < nbr && rc == 0; c++) {                                               \
+            int64_t first = ks[br[c].first], last = ks[br[c].last];                             \
+            if (over || below[c] > first || below[c] + nb[c] <= last) rc = -1;                   \
+        }                                                                                        \
+        for (int c = 0; c < nbr && rc == 0; c++) {                                               \
             int64_t start = 0;                                                                   \
-            for (int64_t j = 0; j < nk; j++) {                                                       \
-                select_##S(buf + start, nb - start, ks[j] - below - start);                      \
-                start = ks[j] - below;                                                           \
-                out[j] = (double)buf[start];                                                     \
+            for (int64_t j = br[c].first; j <= br[c].last; j++) {                               \
+                select_##S(buf[c] + start, nb[c] - start, ks[j] - below[c] - start);             \
+                start = ks[j] - below[c];                                                        \
+                out[j] = (double)buf[c][start];                                                  \
             }                                                                                    \
-            rc = 0;                                                                              \
         }                                                                                        \
-        free(buf);                                                                               \
+        free(mem);                                                                               \
         return rc;                                                                               \
     }
 
@@ -206,6 +252,52 @@ static bool lane_select(tl_dtype work, void *lane, bool own, void *scratch, int6
     return work == TL_F32 ? select_ranks_f32(v, n, nk, ks, vals) : select_ranks_f64(v, n, nk, ks, vals);
 }
 
+/* The lanes of a quantile and what their ranks are (tl_quantile's tasks). */
+typedef struct lanes_ctx {
+    tl_dtype in, work;
+    tl_quant_kind kind;
+    const char *base;            /* outer lanes of n values of `work`, one after another */
+    bool own;                    /* base is a copy: lanes may be reordered in place */
+    int64_t n, nk, nq, outer, per_task;
+    const int64_t *ks, *prev, *next;
+    const double *q;
+    double *rd;                  /* nq x outer results */
+} lanes_ctx;
+
+/* Quantiles of lanes [task * per_task, ...) into rd; each task selects in its own scratch. */
+static int lanes_task(void *ctx, int64_t task)
+{
+    const lanes_ctx *c = ctx;
+    int64_t n = c->n, from = task * c->per_task, to = from + c->per_task < c->outer ? from + c->per_task : c->outer;
+    size_t isz = tl_dtype_size(c->work);
+    void *scratch = n > 0 && !c->own ? malloc((size_t)n * isz) : NULL;
+    double *vals = malloc((size_t)(c->nk + 1) * sizeof(double));
+    if ((n > 0 && !c->own && !scratch) || !vals) {
+        free(scratch);
+        free(vals);
+        tl_seterr(MemoryError, "out of memory");
+        return -1;
+    }
+    for (int64_t o = from; o < to; o++) {
+        bool nan = n == 0;
+        if (n > 0) nan = lane_select(c->work, (char *)c->base + o * n * (int64_t)isz, c->own, scratch, n, c->nk, c->ks, vals);
+        for (int64_t i = 0; i < c->nq; i++) {
+            double r = NAN;
+            if (!nan && c->kind == TL_QUANT_MEDIAN) {
+                r = lane_median(c->in, n, vals);
+            } else if (!nan) {
+                int64_t p = c->prev[i] < 0 ? n - 1 : c->prev[i], x = c->next[i] < 0 ? n - 1 : c->next[i];
+                double t = (double)(n - 1) * c->q[i] - (double)c->prev[i];
+                r = lerp(c->in, rank_value(c->nk, c->ks, vals, p), rank_value(c->nk, c->ks, vals, x), t);
+            }
+            c->rd[i * c->outer + o] = r;
+        }
+    }
+    free(scratch);
+    free(vals);
+    return 0;
+}
+
 tl_tensor *tl_quantile(const tl_tensor *a, int naxes, const int *axes, bool keepdims, tl_quant_kind kind,
                        int64_t nq, const double *q, int qndim, const int64_t *qshape)
 {
@@ -246,16 +338,12 @@ tl_tensor *tl_quantile(const tl_tensor *a, int naxes, const int *axes, bool keep
     tl_tensor *view = tl_view_permute(a, perm), *own = NULL;
     int64_t *ks = malloc((size_t)(2 * nq + 2) * sizeof(int64_t)), *prev = malloc((size_t)(nq + 1) * sizeof(int64_t)),
             *next = malloc((size_t)(nq + 1) * sizeof(int64_t));
-    double *vals = malloc((size_t)(2 * nq + 2) * sizeof(double));
-    void *scratch = NULL;
     bool ok = view != NULL;
-    if (ok && !(ks && prev && next && vals)) ok = false, tl_seterr(MemoryError, "out of memory");
+    if (ok && !(ks && prev && next)) ok = false, tl_seterr(MemoryError, "out of memory");
     const char *base = NULL;
     if (ok && outer > 0 && n > 0) {
         if (in == work && tl_is_contiguous(view)) {
             base = tl_tensor_data(view);
-            scratch = malloc((size_t)n * tl_dtype_size(work));
-            if (!scratch) ok = false, tl_seterr(MemoryError, "out of memory");
         } else {
             tl_tensor *c = tl_cast(view, work);
             own = c ? tl_contiguous(c) : NULL;
@@ -265,29 +353,15 @@ tl_tensor *tl_quantile(const tl_tensor *a, int naxes, const int *axes, bool keep
         }
     }
     int64_t nk = ok && n > 0 ? lane_ranks(kind, n, nq, q, prev, next, ks) : 0;
-    for (int64_t o = 0; ok && o < outer; o++) {
-        bool nan = n == 0;
-        if (n > 0) {
-            char *lane = (char *)base + o * n * (int64_t)tl_dtype_size(work);
-            nan = lane_select(work, lane, own != NULL, scratch, n, nk, ks, vals);
-        }
-        for (int64_t i = 0; i < nq; i++) {
-            double r = NAN;
-            if (!nan && kind == TL_QUANT_MEDIAN) {
-                r = lane_median(in, n, vals);
-            } else if (!nan) {
-                int64_t p = prev[i] < 0 ? n - 1 : prev[i], x = next[i] < 0 ? n - 1 : next[i];
-                double t = (double)(n - 1) * q[i] - (double)prev[i];
-                r = lerp(in, rank_value(nk, ks, vals, p), rank_value(nk, ks, vals, x), t);
-            }
-            rd[i * outer + o] = r;
-        }
-    }
+    lanes_ctx lc = { .in = in, .work = work, .kind = kind, .base = base, .own = own != NULL, .n = n, .nk = nk,
+                    .nq = nq, .outer = outer, .ks = ks, .prev = prev, .next = next, .q = q, .rd = rd };
+    int64_t tasks = outer > 1 && n > 0 ? tl_threads_for(outer * n) : 1;
+    if (tasks > 1) tasks = outer < 4 * tasks ? outer : 4 * tasks;   /* a few per thread: lanes finish unevenly */
+    lc.per_task = (outer + tasks - 1) / tasks;
+    if (ok && outer > 0) ok = (tasks > 1 ? tl_parallel_for(tasks, lanes_task, &lc) : lanes_task(&lc, 0)) == 0;
     free(ks);
     free(prev);
     free(next);
-    free(vals);
-    free(scratch);
     if (own) tl_tensor_release(own);
     if (view) tl_tensor_release(view);
     if (!ok) {
