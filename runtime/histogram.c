@@ -328,13 +328,89 @@ out:
     return rc;
 }
 
+/* bincount reads x in place, in any integer dtype but u64: T's values as int64. Per type
+   (suffix S), the range of x[lo, hi) and the counts (or weight sums) of its values. */
+#define BINCOUNT_LOOPS(T, S)                                                                     \
+    static void bin_range_##S(const void *x, int64_t lo, int64_t hi, int64_t *mn, int64_t *mx)  \
+    {                                                                                            \
+        const T *v = x;                                                                          \
+        int64_t a = INT64_MAX, b = -1;                                                           \
+        for (int64_t i = lo; i < hi; i++) {                                                      \
+            int64_t e = (int64_t)v[i];                                                           \
+            a = e < a ? e : a;                                                                   \
+            b = e > b ? e : b;                                                                   \
+        }                                                                                        \
+        *mn = a, *mx = b;                                                                        \
+    }                                                                                            \
+    static void bin_count_##S(const void *x, int64_t lo, int64_t hi, int64_t *out)              \
+    {                                                                                            \
+        const T *v = x;                                                                          \
+        for (int64_t i = lo; i < hi; i++) out[(int64_t)v[i]]++;                                  \
+    }                                                                                            \
+    static void bin_weigh_##S(const void *x, const double *w, int64_t n, double *out)            \
+    {                                                                                            \
+        const T *v = x;                                                                          \
+        for (int64_t i = 0; i < n; i++) out[(int64_t)v[i]] += w[i];                              \
+    }
+BINCOUNT_LOOPS(uint8_t, u8)
+BINCOUNT_LOOPS(uint16_t, u16)
+BINCOUNT_LOOPS(uint32_t, u32)
+BINCOUNT_LOOPS(int8_t, i8)
+BINCOUNT_LOOPS(int16_t, i16)
+BINCOUNT_LOOPS(int32_t, i32)
+BINCOUNT_LOOPS(int64_t, i64)
+
+typedef struct bin_loops {
+    void (*range)(const void *, int64_t, int64_t, int64_t *, int64_t *);
+    void (*count)(const void *, int64_t, int64_t, int64_t *);
+    void (*weigh)(const void *, const double *, int64_t, double *);
+} bin_loops;
+
+/* The loops for dtype dt; {NULL} for u64 and non-integers. */
+static bin_loops bin_loops_for(tl_dtype dt)
+{
+#define BIN_LOOPS(S) (bin_loops){ bin_range_##S, bin_count_##S, bin_weigh_##S }
+    switch (dt) {
+    case TL_BOOL:
+    case TL_U8: return BIN_LOOPS(u8);
+    case TL_U16: return BIN_LOOPS(u16);
+    case TL_U32: return BIN_LOOPS(u32);
+    case TL_I8: return BIN_LOOPS(i8);
+    case TL_I16: return BIN_LOOPS(i16);
+    case TL_I32: return BIN_LOOPS(i32);
+    case TL_I64: return BIN_LOOPS(i64);
+    default: return (bin_loops){ 0 };
+    }
+#undef BIN_LOOPS
+}
+
+/* A bincount's passes, split into tasks over x: ranges, then counts into per-task rows. */
+typedef struct bin_job {
+    bin_loops f;
+    const void *x;
+    int64_t n, per_task, len;
+    int64_t *mn, *mx;            /* per task */
+    int64_t *rows;               /* per task, len counts each; NULL: the range pass */
+} bin_job;
+
+/* Task t of a bin_job: the range of its part of x, or its counts. */
+static int bin_task(void *ctx, int64_t t)
+{
+    const bin_job *j = ctx;
+    int64_t lo = t * j->per_task, hi = lo + j->per_task < j->n ? lo + j->per_task : j->n;
+    if (j->rows) j->f.count(j->x, lo, hi, j->rows + t * j->len);
+    else j->f.range(j->x, lo, hi, &j->mn[t], &j->mx[t]);
+    return 0;
+}
+
 tl_tensor *tl_bincount(const tl_tensor *x, const tl_tensor *weights, int64_t minlength)
 {
     if (x->ndim != 1) {
         tl_seterr(ValueError, x->ndim == 0 ? "object of too small depth for desired array" : "object too deep for desired array");
         return NULL;
     }
-    if (!(tl_is_int(x->dtype) || x->dtype == TL_BOOL) || x->dtype == TL_U64) {
+    bin_loops f = bin_loops_for(x->dtype);
+    if (!f.range) {
         tl_seterr(TypeError, "Cannot cast array data from dtype('%s') to dtype('int64') according to the rule 'safe'",
                   tl_dtypes[x->dtype].numpy_name);
         return NULL;
@@ -352,34 +428,44 @@ tl_tensor *tl_bincount(const tl_tensor *x, const tl_tensor *weights, int64_t min
                   tl_dtypes[weights->dtype].numpy_name);
         return NULL;
     }
-    tl_tensor *xi = tl_cast(x, TL_I64), *xc = xi ? tl_contiguous(xi) : NULL;
-    if (xi) tl_tensor_release(xi);
+    tl_tensor *xc = tl_contiguous(x);   /* x itself when it is contiguous */
     if (!xc) return NULL;
-    const int64_t *v = tl_tensor_data(xc);
-    int64_t n = xc->shape[0], top = -1;
-    for (int64_t i = 0; i < n; i++) {
-        if (v[i] < 0) {
-            tl_tensor_release(xc);
-            tl_seterr(ValueError, "'list' argument must have no negative elements");
-            return NULL;
-        }
-        if (v[i] > top) top = v[i];
+    int64_t n = xc->shape[0], tasks = tl_threads_for(n), top = -1, low = 0;
+    if (tasks > 1) tasks *= 4;   /* a few per thread */
+    bin_job j = { .f = f, .x = tl_tensor_data(xc), .n = n, .per_task = (n + tasks - 1) / tasks };
+    j.mn = malloc(sizeof(int64_t) * (size_t)tasks), j.mx = malloc(sizeof(int64_t) * (size_t)tasks);
+    int rc = j.mn && j.mx ? 0 : (tl_seterr(MemoryError, "out of memory"), -1);
+    if (rc == 0 && n > 0) rc = tasks > 1 ? tl_parallel_for(tasks, bin_task, &j) : bin_task(&j, 0);
+    for (int64_t t = 0; rc == 0 && n > 0 && t < tasks; t++) {
+        if (j.mn[t] < low) low = j.mn[t];
+        if (j.mx[t] > top) top = j.mx[t];
     }
+    free(j.mn), free(j.mx);
+    if (rc == 0 && low < 0) rc = (tl_seterr(ValueError, "'list' argument must have no negative elements"), -1);
     int64_t len = top + 1 > minlength ? top + 1 : minlength;
-    tl_tensor *r = tl_tensor_zeros(weights ? TL_F64 : TL_I64, 1, &len), *w = NULL;
-    if (r && weights) {
+    j.len = len;
+    /* numpy: an empty x gives int64 counts even with weights */
+    tl_tensor *r = rc == 0 ? tl_tensor_zeros(weights && n > 0 ? TL_F64 : TL_I64, 1, &len) : NULL, *w = NULL;
+    if (r && weights && n > 0) {
         tl_tensor *wc = tl_cast(weights, TL_F64);
         w = wc ? tl_contiguous(wc) : NULL;
         if (wc) tl_tensor_release(wc);
         if (!w) tl_tensor_release(r), r = NULL;
     }
-    if (r && w) {
-        double *out = tl_tensor_data(r);
-        const double *wv = tl_tensor_data(w);
-        for (int64_t i = 0; i < n; i++) out[v[i]] += wv[i];
-    } else if (r) {
+    if (r && w) {   /* one pass in order: each bin's sum adds its weights as numpy does */
+        f.weigh(j.x, tl_tensor_data(w), n, tl_tensor_data(r));
+    } else if (r && n > 0) {
         int64_t *out = tl_tensor_data(r);
-        for (int64_t i = 0; i < n; i++) out[v[i]]++;
+        /* Counts are integers, so their order does not matter: tasks count into rows of their
+           own when the rows cost less to add up than the counting itself. */
+        j.rows = tasks > 1 && len <= n / (2 * tasks) ? calloc((size_t)(tasks * len), sizeof(int64_t)) : NULL;
+        if (j.rows && tl_parallel_for(tasks, bin_task, &j) == 0) {
+            for (int64_t t = 0; t < tasks; t++)
+                for (int64_t b = 0; b < len; b++) out[b] += j.rows[t * len + b];
+        } else {
+            f.count(j.x, 0, n, out);
+        }
+        free(j.rows);
     }
     if (w) tl_tensor_release(w);
     tl_tensor_release(xc);
