@@ -83,7 +83,15 @@ static void arange_fill(char *p, tl_dtype dt, int64_t n, double start, double st
         break;
     default: {
         uint64_t x0 = tl_scalar_to_u64(p, dt), d = tl_scalar_to_u64(p + isz, dt) - x0;
-        for (int64_t i = 2; i < n; i++) put_wrapped(p + i * (int64_t)isz, dt, x0 + (uint64_t)i * d);
+        if (dt == TL_I64) {   /* the usual integer dtypes without a conversion call per element */
+            uint64_t *x = (uint64_t *)p;
+            for (int64_t i = 2; i < n; i++) x[i] = x0 + (uint64_t)i * d;
+        } else if (dt == TL_I32) {
+            uint32_t *x = (uint32_t *)p;
+            for (int64_t i = 2; i < n; i++) x[i] = (uint32_t)(x0 + (uint64_t)i * d);
+        } else {
+            for (int64_t i = 2; i < n; i++) put_wrapped(p + i * (int64_t)isz, dt, x0 + (uint64_t)i * d);
+        }
         break;
     }
     }
