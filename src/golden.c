@@ -215,9 +215,18 @@ static _Noreturn void worker_loop(GoldenRun run, int cmd, int ctl)
     setvbuf(stderr, err_buffer, _IOFBF, sizeof err_buffer);
     int home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     static char path[PATH_MAX + 1];
+    static char message[sizeof(uint32_t) + PATH_MAX];
     for (;;) {
+        /* A command is the path's length and the path, written at once: one read takes it whole
+           (a path longer than a pipe's atomic write may come in pieces). */
+        ssize_t got;
+        while ((got = read(cmd, message, sizeof message)) < 0 && errno == EINTR) {}
         uint32_t len;
-        if (!read_full(cmd, &len, sizeof len) || len > PATH_MAX || !read_full(cmd, path, len)) _exit(0);
+        if (got < (ssize_t)sizeof len) _exit(0);
+        memcpy(&len, message, sizeof len);
+        size_t have = (size_t)got - sizeof len;
+        if (len > PATH_MAX || have > len || !read_full(cmd, message + sizeof len + have, len - have)) _exit(0);
+        memcpy(path, message + sizeof len, len);
         path[len] = 0;
         char *slash = strrchr(path, '/');
         const char *dir = ".", *base = path;
@@ -239,16 +248,23 @@ static void worker_close(Worker *w)
 
 /* In a new worker: unless TL_THREADS says otherwise, its tests' kernels default to the online CPUs
    divided among the workers (at least 1), so that N tests at once do not each start a thread per
-   core: oversubscribed, two workers ran the golden suite no faster than one. */
+   core: oversubscribed, two workers ran the golden suite no faster than one. OpenBLAS gets the
+   same share unless OPENBLAS_NUM_THREADS is set: it starts its threads when a test first loads
+   it, and each spins (sched_yield) for about 0.1 s before sleeping, which with -j 2 took CPU
+   time from the other worker's tests. */
 static void share_cores(int nworkers)
 {
     const char *env = getenv("TL_THREADS");
-    if (env && *env) return;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    long share = cpus / (nworkers > 0 ? nworkers : 1);
     char buf[24];
-    snprintf(buf, sizeof buf, "%ld", share > 1 ? share : 1);
-    setenv("TL_THREADS", buf, 1);
+    if (env && *env) {
+        snprintf(buf, sizeof buf, "%s", env);
+    } else {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        long share = cpus / (nworkers > 0 ? nworkers : 1);
+        snprintf(buf, sizeof buf, "%ld", share > 1 ? share : 1);
+        setenv("TL_THREADS", buf, 1);
+    }
+    setenv("OPENBLAS_NUM_THREADS", buf, 0);
 }
 
 /* Starts worker k; false when it cannot. */
@@ -294,9 +310,12 @@ static bool worker_assign(GoldenRun run, Worker *ws, int nworkers, int k, int ti
     Worker *w = &ws[k];
     uint32_t len = (uint32_t)strlen(path);
     if (len > PATH_MAX) return false;
+    char message[sizeof len + PATH_MAX];   /* one write: the worker takes it with one read */
+    memcpy(message, &len, sizeof len);
+    memcpy(message + sizeof len, path, len);
     for (int attempt = 0; attempt < 2; attempt++) {   /* an idle worker may have died since its last test */
         if (!w->pid && !worker_start(run, ws, nworkers, k)) return false;
-        if (write_full(w->cmd, &len, sizeof len) && write_full(w->cmd, path, len)) {
+        if (write_full(w->cmd, message, sizeof len + len)) {
             w->test = ti;
             w->start = now_sec();
             w->killed = false;
@@ -310,11 +329,14 @@ static bool worker_assign(GoldenRun run, Worker *ws, int nworkers, int k, int ti
     return false;
 }
 
-/* Reads what is ready on a worker's output pipes into its test; `all`: until nothing is left. */
-static void drain(Worker *w, Test *t, bool all)
+/* Reads a worker's output pipes into its test: with `all`, everything (the worker has written
+   it all: a read shorter than the buffer found the pipe empty); else one read of each pipe
+   that `ready` (poll's revents, NULL: both) says has data. */
+static void drain(Worker *w, Test *t, bool all, const struct pollfd *ready)
 {
     char buf[65536];
     for (int i = 0; i < 2; i++) {
+        if (ready && !(ready[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
         while (w->fd[i] >= 0) {
             ssize_t got = read(w->fd[i], buf, sizeof buf);
             if (got < 0 && errno == EINTR) continue;
@@ -324,7 +346,7 @@ static void drain(Worker *w, Test *t, bool all)
                 w->fd[i] = -1;
                 break;
             }
-            if (!all) break;
+            if (!all || (size_t)got < sizeof buf) break;
         }
     }
 }
@@ -336,7 +358,7 @@ static int worker_bury(Worker *w, Test *t)
     if (w->killed) kill(-w->pid, SIGKILL);   /* the group too: whatever the test started */
     int status = 0;
     while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {}
-    if (!w->killed) drain(w, t, true);   /* what it wrote before it died is all in the pipes */
+    if (!w->killed) drain(w, t, true, NULL);   /* what it wrote before it died is all in the pipes */
     worker_close(w);
     w->pid = 0;
     return status;
@@ -406,12 +428,12 @@ static bool run_all(GoldenRun run, Test *tests, int n, const Options *o, bool (*
             Worker *w = &ws[k];
             if (w->test < 0) continue;
             Test *t = &tests[w->test];
-            if (r > 0) drain(w, t, false);
+            if (r > 0) drain(w, t, false, &pfd[3 * k]);
             int32_t code;
             if (!golden_interrupted && now - w->start <= o->timeout) {
                 if (r <= 0 || !(pfd[3 * k + 2].revents & (POLLIN | POLLHUP | POLLERR))) continue;
                 if (read_full(w->ctl, &code, sizeof code)) {   /* finished, and the worker lives on */
-                    drain(w, t, true);
+                    drain(w, t, true, NULL);
                     t->status = (code & 0xff) << 8;   /* as waitpid reports an exit with this code */
                 } else {
                     t->status = worker_bury(w, t);   /* it died with the test: a crash or an exit */
