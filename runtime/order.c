@@ -203,8 +203,9 @@ static tl_tensor *scratch(size_t n)
    bucket, small enough to stay in cache, is finished LSD on the bytes below it; that keeps the
    scattered writes of most passes inside the cache. */
 #define RADIX(T, BITS)                                                                                \
-    /* LSD passes over the digits in dig[0..nd) of a[0..n) (b: scratch); the result in a. */          \
-    static void lsd_##T(T *a, T *b, int64_t *ia, int64_t *ib, int64_t n, const int *dig, int nd)      \
+    /* LSD passes over the digits in dig[0..nd) of a[0..n) (b: scratch); the result in a, or in b   \
+       (and ib) when into_b, whichever array the last pass wrote. */                                 \
+    static void lsd_##T(T *a, T *b, int64_t *ia, int64_t *ib, int64_t n, const int *dig, int nd, bool into_b) \
     {                                                                                                 \
         enum { B = 1 << BITS };                                                                       \
         T *src = a, *dst = b;                                                                         \
@@ -229,8 +230,10 @@ static tl_tensor *scratch(size_t n)
             }                                                                                         \
             T *t = src; src = dst; dst = t;                                                           \
         }                                                                                             \
-        if (src != a) memcpy(a, src, sizeof(T) * (size_t)n);                                          \
-        if (isrc && isrc != ia) memcpy(ia, isrc, sizeof(int64_t) * (size_t)n);                        \
+        T *want = into_b ? b : a;                                                                     \
+        int64_t *iwant = into_b ? ib : ia;                                                            \
+        if (src != want) memcpy(want, src, sizeof(T) * (size_t)n);                                    \
+        if (isrc && isrc != iwant) memcpy(iwant, isrc, sizeof(int64_t) * (size_t)n);                  \
     }                                                                                                 \
     /* The buckets of an MSD pass, each finished LSD in a (keys in b as scratch) on digits dig. */  \
     typedef struct {                                                                                  \
@@ -240,12 +243,12 @@ static tl_tensor *scratch(size_t n)
         const int *dig;                                                                               \
         int nd;                                                                                       \
     } buckets_##T;                                                                                    \
-    /* Sorts bucket c (a task: buckets are disjoint, so threads may share them out). */              \
+    /* Sorts bucket c from a into b (a task: buckets are disjoint, so threads may share them out). */ \
     static int bucket_task_##T(void *ctx, int64_t c)                                                  \
     {                                                                                                 \
         const buckets_##T *k = ctx;                                                                   \
         int64_t lo = k->start[c], m = k->start[c + 1] - lo;                                           \
-        if (m > 1) lsd_##T(k->a + lo, k->b + lo, k->ia ? k->ia + lo : NULL, k->ib ? k->ib + lo : NULL, m, k->dig, k->nd); \
+        lsd_##T(k->a + lo, k->b + lo, k->ia ? k->ia + lo : NULL, k->ib ? k->ib + lo : NULL, m, k->dig, k->nd, true); \
         return 0;                                                                                     \
     }                                                                                                 \
     static int radix_##T(T *keys, int64_t n, int64_t *idx)                                           \
@@ -277,16 +280,14 @@ static tl_tensor *scratch(size_t n)
                 tmp[p] = keys[i];                                                                     \
                 if (idx) itmp[p] = idx[i];                                                            \
             }                                                                                         \
-            buckets_##T bk = { tmp, keys, itmp, idx, start, dig, nd - 1 };                            \
+            buckets_##T bk = { tmp, keys, itmp, idx, start, dig, nd - 1 };   /* back into keys */     \
             if (tl_threads_for(n) > 1) {                                                              \
                 tl_parallel_for(B, bucket_task_##T, &bk);                                             \
             } else {                                                                                  \
                 for (int c = 0; c < B; c++) bucket_task_##T(&bk, c);                                  \
             }                                                                                         \
-            memcpy(keys, tmp, sizeof(T) * (size_t)n);                                                 \
-            if (idx) memcpy(idx, itmp, sizeof(int64_t) * (size_t)n);                                  \
         } else {                                                                                      \
-            lsd_##T(keys, tmp, idx, itmp, n, dig, nd);                                                \
+            lsd_##T(keys, tmp, idx, itmp, n, dig, nd, false);                                         \
         }                                                                                             \
         free(hist);                                                                                   \
         tl_tensor_release(tt);                                                                        \
