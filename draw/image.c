@@ -1,7 +1,9 @@
 /* image.c — figures as PNG or SVG files through cairo: anti-aliased data, labelled axes, a title */
 #include <cairo-svg.h>
 #include <cairo.h>
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "dynlib.h"
@@ -20,7 +22,7 @@
     X(cairo_save) X(cairo_select_font_face) X(cairo_set_antialias) X(cairo_set_font_size) X(cairo_set_line_join) \
     X(cairo_set_line_width) X(cairo_set_source_rgb) X(cairo_show_text) X(cairo_status) X(cairo_status_to_string) \
     X(cairo_stroke) X(cairo_surface_destroy) X(cairo_surface_finish) X(cairo_surface_status) \
-    X(cairo_surface_write_to_png) X(cairo_svg_surface_create) X(cairo_text_extents)
+    X(cairo_surface_write_to_png_stream) X(cairo_svg_surface_create_for_stream) X(cairo_text_extents)
 #define CAIRO_POINTER(name) __typeof__(name) *name;
 static struct { CAIRO_FNS(CAIRO_POINTER) } cz;
 static tl_dynlib cairo_lib = TL_DYNLIB_INIT;
@@ -267,6 +269,12 @@ static void draw_figure_on(cairo_t *cr, const draw_figure *f, int w, int h)
 
 bool draw_have_images(void) { return true; }
 
+/* cairo's writer: appends to the open file. */
+static cairo_status_t write_file(void *file, const unsigned char *data, unsigned int len)
+{
+    return fwrite(data, 1, len, file) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
 int draw_image(const draw_figure *f, const char *path, int w, int h)
 {
     size_t n = strlen(path);
@@ -279,18 +287,33 @@ int draw_image(const draw_figure *f, const char *path, int w, int h)
         tl_seterr(ValueError, "an image of %dx%d pixels is outside 32..16384 on a side", w, h);
         return -1;
     }
-    if (tl_dynlib_load(&cairo_lib, load_cairo) < 0) return -1;
-    cairo_surface_t *s = png ? cz.cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h) : cz.cairo_svg_surface_create(path, w, h);
+    /* The file is opened first, by tl: a path that cannot be written is reported with the
+       system's reason, before cairo is loaded or anything is drawn. */
+    FILE *out = fopen(path, "wb");
+    if (!out) {
+        tl_seterr(FileError, "cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (tl_dynlib_load(&cairo_lib, load_cairo) < 0) {
+        fclose(out);
+        remove(path);
+        return -1;
+    }
+    cairo_surface_t *s = png ? cz.cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h)
+                             : cz.cairo_svg_surface_create_for_stream(write_file, out, w, h);
     cairo_t *cr = cz.cairo_create(s);
     draw_figure_on(cr, f, w, h);
     cairo_status_t st = cz.cairo_status(cr);
     cz.cairo_destroy(cr);
-    if (st == CAIRO_STATUS_SUCCESS && png) st = cz.cairo_surface_write_to_png(s, path);
+    if (st == CAIRO_STATUS_SUCCESS && png) st = cz.cairo_surface_write_to_png_stream(s, write_file, out);
     cz.cairo_surface_finish(s);
     if (st == CAIRO_STATUS_SUCCESS) st = cz.cairo_surface_status(s);
     cz.cairo_surface_destroy(s);
-    if (st != CAIRO_STATUS_SUCCESS) {
-        tl_seterr(FileError, "cannot write '%s': %s", path, cz.cairo_status_to_string(st));
+    int closed = fclose(out);
+    if (st != CAIRO_STATUS_SUCCESS || closed != 0) {
+        int why = errno;
+        remove(path);   /* no half-written image is left behind */
+        tl_seterr(FileError, "cannot write '%s': %s", path, st != CAIRO_STATUS_SUCCESS ? cz.cairo_status_to_string(st) : strerror(why));
         return -1;
     }
     return 0;
