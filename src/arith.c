@@ -72,14 +72,6 @@ bool arith_binary(Interp *I, int op, Value a, Value b, Span at, Value *out)
     return arith_binary_reusing(I, op, a, b, at, out, 0);
 }
 
-int arith_tensor_over(Interp *I, int op, tl_tensor *x, const tl_tensor *y, Span at, int64_t spare)
-{
-    if (x->dtype != y->dtype || x->dtype == TL_BOOL || op == OP_MATMUL) return 0;   /* promotion: the general path */
-    int rc = tl_binary_over((tl_binop)op, x, y, x->dtype, spare);
-    if (rc < 0) interp_error_rt(I, at);
-    return rc;
-}
-
 /* The result dtype of two tensors: equal non-bool dtypes need no promotion
    table (weak or not, d with d is d); the rest asks arith_result_dtype. */
 static bool tensor_pair_dtype(Interp *I, tl_binop op, Value a, Value b, Span at, tl_dtype *dt)

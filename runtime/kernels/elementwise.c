@@ -208,6 +208,7 @@ static int check_int_operands(tl_binop op, tl_dtype cdt, const tl_tensor *b)
 typedef struct binary_plan {
     tl_inner_fn fn;      /* NULL: the operator does not support the dtype */
     tl_dtype cdt, rdt;   /* compute and result dtypes */
+    bool over;           /* dt OP dt may be written over its left operand (see tl_binary_over) */
 } binary_plan;
 
 static binary_plan binary_plans[TL_NBINOPS][TL_NDTYPES];
@@ -223,6 +224,8 @@ static void resolve_binary_plans(void)
             p->rdt = tl_binop_result_dtype((tl_binop)op, (tl_dtype)dt);
             p->fn = tl_simd_binary_loop((tl_binop)op, p->cdt);
             if (!p->fn) p->fn = tl_binary_loop((tl_binop)op, p->cdt);
+            p->over = p->fn && p->cdt == (tl_dtype)dt && p->rdt == (tl_dtype)dt && op != TL_POW &&
+                      !(tl_is_int(p->cdt) && tl_int_operand_checked((tl_binop)op));
         }
     __atomic_store_n(&binary_plans_ready, true, __ATOMIC_RELEASE);
 }
@@ -368,31 +371,40 @@ static bool needs_int_check(tl_binop op, tl_dtype cdt)
     return tl_is_int(cdt) && tl_int_operand_checked(op);
 }
 
-/* The element count when a and b can run as one direct run (see above),
-   else -1. One pass checks shape, contiguity and size together, since this
-   runs once per loop step. */
-static inline int64_t small_direct_count(tl_binop op, tl_dtype cdt, const tl_tensor *a, const tl_tensor *b)
+/* The element count when a and b, of one dtype, are one dense run of one shape
+   and at most SMALL_DIRECT_MAX elements, else -1. One pass checks shape,
+   contiguity and size together, since this runs once per loop step. */
+static inline int64_t dense_run_count(const tl_tensor *a, const tl_tensor *b)
 {
-    if (a->dtype != cdt || b->dtype != cdt || a->ndim != b->ndim || needs_int_check(op, cdt)) return -1;
+    int nd = a->ndim;
+    if (nd != b->ndim) return -1;
     int64_t n = 1;
     bool dense = true;
-    for (int i = a->ndim - 1; i >= 0; i--) {
+    for (int i = nd - 1; i >= 0; i--) {
         int64_t d = a->shape[i];
         if (d != b->shape[i]) return -1;
         /* size-1 axes never break contiguity (numpy's relaxed rule) */
-        dense = dense && (d == 1 || (a->strides[i] == n && b->strides[i] == n));
+        if (d != 1) dense &= (a->strides[i] == n) & (b->strides[i] == n);
         n *= d;   /* a exists, so the product cannot overflow */
     }
     return n <= SMALL_DIRECT_MAX && (dense || n == 0) ? n : -1;
+}
+
+/* The element count when a and b can run as one direct run (see above), else -1. */
+static inline int64_t small_direct_count(tl_binop op, tl_dtype cdt, const tl_tensor *a, const tl_tensor *b)
+{
+    if (a->dtype != cdt || b->dtype != cdt || needs_int_check(op, cdt)) return -1;
+    return dense_run_count(a, b);
 }
 
 /* fn over the n elements of contiguous same-shape a and b into contiguous out, as one run. */
 static inline void run_small_direct(tl_inner_fn fn, int64_t n, tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
 {
     if (n == 0) return;
-    char *ptrs[3] = { tl_tensor_data(out), tl_tensor_data(a), tl_tensor_data(b) };
+    char *pa = tl_tensor_data(a);
+    char *ptrs[3] = { out == a ? pa : tl_tensor_data(out), pa, tl_tensor_data(b) };
     int64_t item = (int64_t)tl_dtype_size(a->dtype);
-    int64_t strides[3] = { (int64_t)tl_dtype_size(out->dtype), item, item };
+    int64_t strides[3] = { out->dtype == a->dtype ? item : (int64_t)tl_dtype_size(out->dtype), item, item };
     tl_simd_hint h = { false };
     fn(n, ptrs, strides, &h);
 }
@@ -485,18 +497,18 @@ static __attribute__((noinline)) int binary_over_planned(tl_inner_fn fn, tl_dtyp
     return run_binary(fn, a, a, b) < 0 ? -1 : 1;
 }
 
+/* The common case first: operands of dt whose plan allows writing over a (p->over:
+   no promotion, no integer operand check, not **), one dense run of at most
+   SMALL_DIRECT_MAX elements; the kernel gets the run straight (the loop of a
+   4-element x = x + y is a few dozen instructions, see docs/architecture.md). */
 int tl_binary_over(tl_binop op, tl_tensor *a, const tl_tensor *b, tl_dtype dt, int64_t spare)
 {
-    if ((unsigned)op >= TL_NBINOPS || (unsigned)dt >= TL_NDTYPES || op == TL_POW || !exclusively_held(a, spare) ||
-        a->storage == b->storage)
-        return 0;
+    if ((unsigned)op >= TL_NBINOPS || (unsigned)dt >= TL_NDTYPES || a->dtype != dt || b->dtype != dt) return 0;
     const binary_plan *p = binary_plan_for(op, dt);
-    tl_dtype cdt = p->cdt;
-    tl_inner_fn fn = p->fn;
-    if (!fn || a->dtype != cdt || b->dtype != cdt || p->rdt != cdt || needs_int_check(op, cdt)) return 0;
-    int64_t n = small_direct_count(op, cdt, a, b);
-    if (n < 0) return binary_over_planned(fn, cdt, a, b);
-    run_small_direct(fn, n, a, a, b);
+    if (!p->over || !exclusively_held(a, spare) || a->storage == b->storage) return 0;
+    int64_t n = dense_run_count(a, b);
+    if (n < 0) return binary_over_planned(p->fn, dt, a, b);
+    run_small_direct(p->fn, n, a, a, b);
     return 1;
 }
 
