@@ -567,8 +567,51 @@ static tl_tensor *basic_view(const tl_tensor *a, int n, const tl_index_item *ite
     return v;
 }
 
+/* a[items] for at most a->ndim integer and slice items (x[:, 3], x[i], x[1:3]) selecting at
+   least one element: each element of the view is one of a's, so its header needs no bounds
+   check (tl_tensor_subview). False, nothing done, for any other index or an empty result,
+   an out-of-range integer or a zero step: basic_view makes those (or reports them). */
+static bool simple_view(const tl_tensor *a, int n, const tl_index_item *items, tl_tensor **out)
+{
+    if (n > a->ndim) return false;
+    int64_t vshape[TL_MAXDIM], vstrides[TL_MAXDIM], voffset = a->offset;
+    int vndim = 0;
+    for (int k = 0; k < n; k++) {
+        const tl_index_item *it = &items[k];
+        int64_t dim = a->shape[k], stride = a->strides[k];
+        if (it->kind == TL_IDX_INT) {
+            int64_t j = it->i < 0 ? it->i + dim : it->i;
+            if (j < 0 || j >= dim) return false;
+            voffset += j * stride;
+            continue;
+        }
+        if (it->kind != TL_IDX_SLICE) return false;
+        int64_t len = dim, start = 0, stop, step = it->step;
+        if (it->has_start || it->has_stop || step != 1) {   /* `:` needs no clamping */
+            if (step == 0) return false;
+            start = it->start;
+            stop = it->stop;
+            len = tl_slice_indices(dim, &start, &stop, &step, it->has_start, it->has_stop);
+            if (__builtin_mul_overflow(stride, step, &stride)) return false;
+        }
+        if (len <= 0) return false;
+        voffset += start * a->strides[k];
+        vshape[vndim] = len;
+        vstrides[vndim++] = stride;
+    }
+    for (int k = n; k < a->ndim; k++) {
+        if (a->shape[k] == 0) return false;
+        vshape[vndim] = a->shape[k];
+        vstrides[vndim++] = a->strides[k];
+    }
+    *out = tl_tensor_subview(a, vndim, vshape, vstrides, voffset);
+    return true;
+}
+
 tl_tensor *tl_index_get(const tl_tensor *a, int n, const tl_index_item *items)
 {
+    tl_tensor *view;
+    if (simple_view(a, n, items, &view)) return view;
     bool basic = n <= 2 * TL_MAXDIM;   /* more items than that: the plan reports "too many indices" */
     for (int k = 0; k < n && basic; k++) basic = items[k].kind != TL_IDX_TENSOR;
     if (basic) return basic_view(a, n, items);

@@ -467,9 +467,12 @@ int tl_broadcast_shapes(int na, const int64_t *sa, int nb, const int64_t *sb, in
 #define HARMLESS_STRIDE_BYTES (INT64_MAX / 4)
 
 /* A fresh header with refcount 1 over s (retained); shape/strides copied. Strides that address
-   nothing and are too long to multiply by the item size become 0 (huge slice steps leave them). */
-static tl_tensor *header_new(tl_storage *s, tl_dtype dtype, int ndim, const int64_t *shape,
-                             const int64_t *strides, int64_t offset)
+   nothing and are too long to multiply by the item size become 0 (huge slice steps leave them).
+   *repeats (when asked for) tells whether a stride-0 axis of length > 1 repeats an element.
+   Inline: building a view is a few dozen instructions, and a call's frame is a good part of them. */
+static inline __attribute__((always_inline)) tl_tensor *header_new(tl_storage *s, tl_dtype dtype, int ndim,
+                                                                   const int64_t *shape, const int64_t *strides,
+                                                                   int64_t offset, bool *repeats)
 {
     tl_tensor *t = recycle_take(RECYCLE_HEADER);
     if (!t) t = malloc(sizeof *t);
@@ -482,19 +485,26 @@ static tl_tensor *header_new(tl_storage *s, tl_dtype dtype, int ndim, const int6
     memset(t, 0, offsetof(tl_tensor, shape));
     t->refcount = 1;
     t->storage = s;
-    tl_storage_retain(s);
+    s->refcount++;
     t->dtype = dtype;
     t->ndim = ndim;
     t->offset = offset;
-    if (ndim > 0) {
-        memcpy(t->shape, shape, (size_t)ndim * sizeof *shape);
-        memcpy(t->strides, strides, (size_t)ndim * sizeof *strides);
+    /* copied in a loop, not by memcpy: a view has a few axes, and the call costs more than them */
+    bool short_axis = false, repeat = false;
+    for (int i = 0; i < ndim; i++) {
+        t->shape[i] = shape[i];
+        t->strides[i] = strides[i];
+        short_axis |= shape[i] <= 1;
+        repeat |= (shape[i] > 1) & (strides[i] == 0);
     }
-    bool empty = false;
-    for (int i = 0; i < ndim; i++) empty = empty || shape[i] == 0;
-    int64_t longest = HARMLESS_STRIDE_BYTES / (int64_t)tl_dtype_size(dtype);
-    for (int i = 0; i < ndim; i++)
-        if ((empty || shape[i] == 1) && (t->strides[i] > longest || t->strides[i] < -longest)) t->strides[i] = 0;
+    if (repeats) *repeats = repeat;
+    if (short_axis) {   /* the division below is slow, and only length-0 and 1 axes need it */
+        bool empty = false;
+        for (int i = 0; i < ndim; i++) empty = empty || shape[i] == 0;
+        int64_t longest = HARMLESS_STRIDE_BYTES / (int64_t)tl_dtype_size(dtype);
+        for (int i = 0; i < ndim; i++)
+            if ((empty || shape[i] == 1) && (t->strides[i] > longest || t->strides[i] < -longest)) t->strides[i] = 0;
+    }
     return t;
 }
 
@@ -525,7 +535,7 @@ static tl_tensor *tensor_new(tl_dtype dtype, int ndim, const int64_t *shape, boo
     if (!s) return NULL;
     int64_t strides[TL_MAXDIM];
     tl_contiguous_strides(ndim, shape, strides);
-    tl_tensor *t = header_new(s, dtype, ndim, shape, strides, 0);
+    tl_tensor *t = header_new(s, dtype, ndim, shape, strides, 0, NULL);
     tl_storage_release(s);
     return t;
 }
@@ -581,13 +591,20 @@ tl_tensor *tl_tensor_view_of(tl_storage *s, tl_dtype dtype, int ndim, const int6
        its axes (x[:, 1] of a (0, 4) tensor) is as good as 0 */
     if (n == 0 && (offset < 0 || offset > (int64_t)(s->nbytes / tl_dtype_size(dtype)))) offset = 0;
     if (check_view_bounds(s, dtype, ndim, shape, strides, offset, n) < 0) return NULL;
-    tl_tensor *t = header_new(s, dtype, ndim, shape, strides, offset);
-    if (!t) return NULL;
+    bool repeats;
+    tl_tensor *t = header_new(s, dtype, ndim, shape, strides, offset, &repeats);
     /* a stride-0 axis of length > 1 aliases elements: writes would be ambiguous (an empty view
        aliases nothing, so writing to it is a no-op) */
-    for (int i = 0; i < ndim && n > 0; i++)
-        if (shape[i] > 1 && strides[i] == 0) t->readonly = true;
+    if (t && n > 0 && repeats) t->readonly = true;
     return t;
+}
+
+tl_tensor *tl_tensor_subview(const tl_tensor *t, int ndim, const int64_t *shape, const int64_t *strides, int64_t offset)
+{
+    bool repeats;
+    tl_tensor *v = header_new(t->storage, t->dtype, ndim, shape, strides, offset, &repeats);
+    if (v) v->readonly = t->readonly || repeats;
+    return v;
 }
 
 void tl_tensor_retain(tl_tensor *t)

@@ -134,6 +134,11 @@ tl_tensor *tl_tensor_scalar(tl_dtype dtype, const void *value);
    Checks that every addressed element lies inside the storage. */
 tl_tensor *tl_tensor_view_of(tl_storage *s, tl_dtype dtype, int ndim, const int64_t *shape,
                              const int64_t *strides, int64_t offset);
+/* A header over t's storage for a non-empty view whose every element is one of t's (the
+   caller derived ndim <= TL_MAXDIM, shape, strides and offset from t, as an integer and
+   slice index does): tl_tensor_view_of without its bounds checks. Read-only when t is, or
+   when a stride-0 axis repeats an element. NULL (error set) only when out of memory. */
+tl_tensor *tl_tensor_subview(const tl_tensor *t, int ndim, const int64_t *shape, const int64_t *strides, int64_t offset);
 void tl_tensor_retain(tl_tensor *t);
 void tl_tensor_release(tl_tensor *t);
 

@@ -282,6 +282,11 @@ static bool ev_float(Ctx *C, Node *n, Value *out)
 /* a[...] whose items subscript_is_simple accepts: a tensor's view without the general item machinery. */
 static bool ev_index_simple(Ctx *C, Node *n, Value *out)
 {
+    if (n->a->kind == N_NAME) {   /* a name's tensor is read in place: loading the items (literals, names) cannot change it */
+        const Value *s = slot_of(C, n->a);
+        int r = s->kind == V_TENSOR ? subscript_tensor_simple(C->I, eval_cb, C, s->as.t, n, out) : 0;
+        if (r != 0) return r > 0;
+    }
     Value base;
     if (!eval_expr(C, n->a, &base)) return false;
     int r = base.kind == V_TENSOR ? subscript_tensor_simple(C->I, eval_cb, C, base.as.t, n, out) : 0;
