@@ -611,6 +611,13 @@ static bool simple_view(const tl_tensor *a, int n, const tl_index_item *items, t
 tl_tensor *tl_index_get(const tl_tensor *a, int n, const tl_index_item *items)
 {
     tl_tensor *view;
+    if (simple_view(a, n, items, &view)) return view;   /* the common case, without a second call */
+    return tl_index_get_to(a, n, items, NULL);
+}
+
+tl_tensor *tl_index_get_to(const tl_tensor *a, int n, const tl_index_item *items, tl_tensor *into)
+{
+    tl_tensor *view;
     if (simple_view(a, n, items, &view)) return view;
     bool basic = n <= 2 * TL_MAXDIM;   /* more items than that: the plan reports "too many indices" */
     for (int k = 0; k < n && basic; k++) basic = items[k].kind != TL_IDX_TENSOR;
@@ -627,12 +634,12 @@ tl_tensor *tl_index_get(const tl_tensor *a, int n, const tl_index_item *items)
     if (kind == 0) {
         out = view_from_plan(p, a);
         if (out && p->advanced) {   /* a 0-d integer tensor index: numpy returns a copy */
-            tl_tensor *c = tl_copy(out);
+            tl_tensor *c = tl_copy_to(out, into);
             tl_tensor_release(out);
             out = c;
         }
     } else if (kind == 1) {
-        out = tl_tensor_empty(a->dtype, g.rndim, g.rshape);
+        out = tl_tensor_result(into, a->dtype, g.rndim, g.rshape);
         if (out && transfer(p, &g, advoff, a, out, false) < 0) {
             tl_tensor_release(out);
             out = NULL;

@@ -126,15 +126,17 @@ static tl_tensor *rows_as(const tl_tensor *t, tl_dtype dt)
     return tl_cast(t, dt);
 }
 
-static tl_tensor *finish(tl_tensor *y, tl_dtype rdt)
+static tl_tensor *finish(tl_tensor *y, tl_dtype rdt, tl_tensor *into)
 {
     if (!y || y->dtype == rdt) return y;
-    tl_tensor *r = tl_cast(y, rdt);
+    tl_tensor *r = tl_cast_to(y, rdt, into);
     tl_tensor_release(y);
     return r;
 }
 
-tl_tensor *tl_softmax(const tl_tensor *a, int axis, bool log)
+tl_tensor *tl_softmax(const tl_tensor *a, int axis, bool log) { return tl_softmax_to(a, axis, log, NULL); }
+
+tl_tensor *tl_softmax_to(const tl_tensor *a, int axis, bool log, tl_tensor *into)
 {
     if (tl_is_complex(a->dtype)) {
         tl_seterr(TypeError, "%s is not supported for dtype %s", log ? "log_softmax" : "softmax", tl_dtype_name(a->dtype));
@@ -153,7 +155,7 @@ tl_tensor *tl_softmax(const tl_tensor *a, int axis, bool log)
     /* move the axis last, compute on unit-stride rows, move it back */
     tl_tensor *moved = tl_view_swapaxes(a, ax, a->ndim - 1);
     tl_tensor *x = moved ? rows_as(moved, cdt) : NULL;
-    tl_tensor *y = x ? tl_tensor_empty(cdt, x->ndim, x->shape) : NULL;
+    tl_tensor *y = x ? tl_tensor_result(ax == a->ndim - 1 ? into : NULL, cdt, x->ndim, x->shape) : NULL;
     if (moved) tl_tensor_release(moved);
     int rc = y ? 0 : -1;
     if (rc == 0 && tl_tensor_size(y) > 0) {
@@ -168,10 +170,10 @@ tl_tensor *tl_softmax(const tl_tensor *a, int axis, bool log)
     if (ax != a->ndim - 1) {
         tl_tensor *back = tl_view_swapaxes(y, ax, a->ndim - 1);
         tl_tensor_release(y);
-        y = back ? tl_copy(back) : NULL;
+        y = back ? tl_copy_to(back, into) : NULL;
         if (back) tl_tensor_release(back);
     }
-    return finish(y, rdt);
+    return finish(y, rdt, into);
 }
 
 /* Weight or bias: NULL, or a tensor with D elements, as one unit-stride row in cdt. */
@@ -190,7 +192,7 @@ static int norm_param(const char *fn, const char *what, const tl_tensor *p, int6
 }
 
 static tl_tensor *norm_impl(const char *fn, const tl_tensor *a, const tl_tensor *w, const tl_tensor *b,
-                            double eps, bool rms)
+                            double eps, bool rms, tl_tensor *into)
 {
     if (a->ndim == 0) {
         tl_seterr(ShapeError, "%s: needs at least one axis", fn);
@@ -206,7 +208,7 @@ static tl_tensor *norm_impl(const char *fn, const tl_tensor *a, const tl_tensor 
     int rc = -1;
     if (norm_param(fn, "weight", w, D, cdt, &cw) == 0 && norm_param(fn, "bias", b, D, cdt, &cb) == 0) {
         x = rows_as(a, cdt);
-        y = x ? tl_tensor_empty(cdt, x->ndim, x->shape) : NULL;
+        y = x ? tl_tensor_result(into, cdt, x->ndim, x->shape) : NULL;
         rc = y ? 0 : -1;
     }
     if (rc == 0 && tl_tensor_size(y) > 0) {
@@ -221,15 +223,20 @@ static tl_tensor *norm_impl(const char *fn, const tl_tensor *a, const tl_tensor 
         if (y) tl_tensor_release(y);
         return NULL;
     }
-    return finish(y, rdt);
+    return finish(y, rdt, into);
 }
 
 tl_tensor *tl_layer_norm(const tl_tensor *a, const tl_tensor *w, const tl_tensor *b, double eps)
 {
-    return norm_impl("layer_norm", a, w, b, eps, false);
+    return norm_impl("layer_norm", a, w, b, eps, false, NULL);
 }
 
 tl_tensor *tl_rms_norm(const tl_tensor *a, const tl_tensor *w, double eps)
 {
-    return norm_impl("rms_norm", a, w, NULL, eps, true);
+    return norm_impl("rms_norm", a, w, NULL, eps, true, NULL);
+}
+
+tl_tensor *tl_norm_layer_to(const tl_tensor *a, const tl_tensor *w, const tl_tensor *b, double eps, bool rms, tl_tensor *into)
+{
+    return norm_impl(rms ? "rms_norm" : "layer_norm", a, w, b, eps, rms, into);
 }

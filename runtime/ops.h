@@ -116,8 +116,13 @@ int tl_binary_over(tl_binop op, tl_tensor *a, const tl_tensor *b, tl_dtype dt, i
    result cast to out's dtype); gives the no-alias result when out overlaps an input. */
 int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_tensor *b, tl_dtype dt);
 tl_tensor *tl_unary(tl_unop op, const tl_tensor *a);
+tl_tensor *tl_unary_to(tl_unop op, const tl_tensor *a, tl_tensor *into);
+tl_tensor *tl_binary_to(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dtype dt, tl_tensor *into);
 /* New tensor of dtype dt holding a's values (integer casts wrap; floats round to nearest even). */
 tl_tensor *tl_cast(const tl_tensor *a, tl_dtype dt);
+/* The _to forms of the kernels write their result into `into` when it fits (tl_tensor_result:
+   a graph's arena buffer), else into a new tensor, with the same bits; NULL into is the plain form. */
+tl_tensor *tl_cast_to(const tl_tensor *a, tl_dtype dt, tl_tensor *into);
 /* a itself (one more reference) when it already has dtype dt, else tl_cast(a, dt). */
 tl_tensor *tl_as_dtype(const tl_tensor *a, tl_dtype dt);
 /* The cast kernel: converts n elements of dtype sd at src to dd at dst, byte
@@ -152,9 +157,12 @@ bool tl_redop_allows_no_axes(tl_redop op);
 /* Whether the reduction takes numpy's dtype= (redop_list.h). */
 bool tl_redop_takes_dtype(tl_redop op);
 tl_tensor *tl_reduce(tl_redop op, const tl_tensor *a, int naxes, const int *axes, bool keepdims, int64_t ddof);
+tl_tensor *tl_reduce_to(tl_redop op, const tl_tensor *a, int naxes, const int *axes, bool keepdims, int64_t ddof,
+                        tl_tensor *into);
 tl_tensor *tl_cumsum(const tl_tensor *a, int axis /* TL_AXIS_NONE: flattened */);
 /* Running sums (TL_RSUM) or products (TL_RPROD) along axis, in the result dtype of sum. */
 tl_tensor *tl_cumulative(tl_redop op, const tl_tensor *a, int axis /* TL_AXIS_NONE: flattened */);
+tl_tensor *tl_cumulative_to(tl_redop op, const tl_tensor *a, int axis, tl_tensor *into);
 
 /* Linear algebra (linalg.c): numpy matmul rules, batching with broadcast. */
 tl_tensor *tl_matmul(const tl_tensor *a, const tl_tensor *b);
@@ -171,10 +179,15 @@ tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b);
 tl_tensor *tl_softmax(const tl_tensor *a, int axis, bool log);
 tl_tensor *tl_layer_norm(const tl_tensor *a, const tl_tensor *w, const tl_tensor *b, double eps);
 tl_tensor *tl_rms_norm(const tl_tensor *a, const tl_tensor *w, double eps);
+tl_tensor *tl_softmax_to(const tl_tensor *a, int axis, bool log, tl_tensor *into);
+/* layer_norm (rms false) or rms_norm (rms true, b NULL) into `into`. */
+tl_tensor *tl_norm_layer_to(const tl_tensor *a, const tl_tensor *w, const tl_tensor *b, double eps, bool rms, tl_tensor *into);
 
 /* sorting (sort.c) */
 tl_tensor *tl_sort(const tl_tensor *a, int axis, bool descending);
 tl_tensor *tl_argsort(const tl_tensor *a, int axis, bool descending);
+/* tl_sort (indices false) or tl_argsort (true) into `into`. */
+tl_tensor *tl_sort_to(const tl_tensor *a, int axis, bool descending, bool indices, tl_tensor *into);
 
 /* selection (select.c, unique.c, partition.c) */
 /* take's handling of an index outside the axis: an error, wrapped around, or clipped to the ends. */
@@ -182,9 +195,11 @@ typedef enum tl_take_mode { TL_TAKE_RAISE, TL_TAKE_WRAP, TL_TAKE_CLIP } tl_take_
 /* numpy's take: a's elements at integer (or bool as 0/1) indices along axis
    (TL_AXIS_NONE: of the flattened a); the result's shape puts indices' shape at axis. */
 tl_tensor *tl_take(const tl_tensor *a, const tl_tensor *indices, int axis, tl_take_mode mode);
+tl_tensor *tl_take_to(const tl_tensor *a, const tl_tensor *indices, int axis, tl_take_mode mode, tl_tensor *into);
 /* numpy's take_along_axis / put_along_axis (axis TL_AXIS_NONE: a flattened, indices 1-d);
    put writes values (broadcast, cast) into a, which must be contiguous when axis is none. */
 tl_tensor *tl_take_along_axis(const tl_tensor *a, const tl_tensor *indices, int axis);
+tl_tensor *tl_take_along_axis_to(const tl_tensor *a, const tl_tensor *indices, int axis, tl_tensor *into);
 int tl_put_along_axis(tl_tensor *a, const tl_tensor *indices, const tl_tensor *values, int axis);
 /* The (count, ndim) i64 coordinates of a's nonzero elements in C order (nan counts as nonzero). */
 tl_tensor *tl_argwhere(const tl_tensor *a);

@@ -17,6 +17,11 @@ static tl_tensor *int_indices(const tl_tensor *idx, bool bool_ok, const char *wh
 
 tl_tensor *tl_take(const tl_tensor *a, const tl_tensor *indices, int axis, tl_take_mode mode)
 {
+    return tl_take_to(a, indices, axis, mode, NULL);
+}
+
+tl_tensor *tl_take_to(const tl_tensor *a, const tl_tensor *indices, int axis, tl_take_mode mode, tl_tensor *into)
+{
     tl_tensor *src;
     if (axis == TL_AXIS_NONE) {
         src = tl_reshape(a, 1, (int64_t[]){ -1 });
@@ -41,7 +46,7 @@ tl_tensor *tl_take(const tl_tensor *a, const tl_tensor *indices, int axis, tl_ta
         for (int d = 0; d < axis; d++) items[d] = (tl_index_item){ .kind = TL_IDX_SLICE, .step = 1 };
         if (idx->ndim == 0) items[axis] = (tl_index_item){ .kind = TL_IDX_INT, .i = p[0] };
         else items[axis] = (tl_index_item){ .kind = TL_IDX_TENSOR, .tensor = idx };
-        r = tl_index_get(src, axis + 1, items);
+        r = tl_index_get_to(src, axis + 1, items, into);
     }
     tl_tensor_release(src);
     if (idx) tl_tensor_release(idx);
@@ -98,11 +103,16 @@ static int along_setup(const tl_tensor *a, const tl_tensor *indices, int *axis, 
 
 tl_tensor *tl_take_along_axis(const tl_tensor *a, const tl_tensor *indices, int axis)
 {
+    return tl_take_along_axis_to(a, indices, axis, NULL);
+}
+
+tl_tensor *tl_take_along_axis_to(const tl_tensor *a, const tl_tensor *indices, int axis, tl_tensor *into)
+{
     tl_tensor *src, *idx, *ar[TL_MAXDIM] = { NULL };
     tl_index_item items[TL_MAXDIM];
     tl_tensor *r = NULL;
     if (along_setup(a, indices, &axis, &src, &idx) == 0 && along_items(src, idx, axis, items, ar) == 0)
-        r = tl_index_get(src, src->ndim, items);
+        r = tl_index_get_to(src, src->ndim, items, into);
     for (int d = 0; src && d < src->ndim; d++)
         if (ar[d]) tl_tensor_release(ar[d]);
     if (src) tl_tensor_release(src);

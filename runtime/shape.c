@@ -23,7 +23,9 @@ static int assign_into(tl_tensor *dst, const tl_tensor *src)
     return rc;
 }
 
-tl_tensor *tl_concat(int n, tl_tensor *const *ts, int axis)
+tl_tensor *tl_concat(int n, tl_tensor *const *ts, int axis) { return tl_concat_to(n, ts, axis, NULL); }
+
+tl_tensor *tl_concat_to(int n, tl_tensor *const *ts, int axis, tl_tensor *into)
 {
     if (n <= 0) {
         tl_seterr(ValueError, "need at least one tensor to concatenate");
@@ -59,7 +61,7 @@ tl_tensor *tl_concat(int n, tl_tensor *const *ts, int axis)
         }
         dt = tl_promote(dt, t->dtype);
     }
-    tl_tensor *out = tl_tensor_empty(dt, t0->ndim, shape);
+    tl_tensor *out = tl_tensor_result(into, dt, t0->ndim, shape);
     if (!out) return NULL;
     int64_t pos = 0;
     for (int i = 0; i < n; i++) {
@@ -73,7 +75,9 @@ tl_tensor *tl_concat(int n, tl_tensor *const *ts, int axis)
     return out;
 }
 
-tl_tensor *tl_stack(int n, tl_tensor *const *ts, int axis)
+tl_tensor *tl_stack(int n, tl_tensor *const *ts, int axis) { return tl_stack_to(n, ts, axis, NULL); }
+
+tl_tensor *tl_stack_to(int n, tl_tensor *const *ts, int axis, tl_tensor *into)
 {
     if (n <= 0) {
         tl_seterr(ValueError, "need at least one tensor to stack");
@@ -99,7 +103,7 @@ tl_tensor *tl_stack(int n, tl_tensor *const *ts, int axis)
     memcpy(shape, t0->shape, (size_t)axis * sizeof *shape);
     shape[axis] = n;
     memcpy(shape + axis + 1, t0->shape + axis, (size_t)(t0->ndim - axis) * sizeof *shape);
-    tl_tensor *out = tl_tensor_empty(dt, t0->ndim + 1, shape);
+    tl_tensor *out = tl_tensor_result(into, dt, t0->ndim + 1, shape);
     if (!out || tl_tensor_size(out) == 0) return out;
     for (int i = 0; i < n; i++) {
         if (assign_into(tl_view_index(out, axis, i), ts[i]) < 0) {
@@ -240,9 +244,11 @@ done:
     return out;
 }
 
-tl_tensor *tl_flatten(const tl_tensor *t)
+tl_tensor *tl_flatten(const tl_tensor *t) { return tl_flatten_to(t, NULL); }
+
+tl_tensor *tl_flatten_to(const tl_tensor *t, tl_tensor *into)
 {
-    tl_tensor *c = tl_copy(t);
+    tl_tensor *c = tl_copy_to(t, into);
     if (!c) return NULL;
     int64_t n = tl_tensor_size(c);
     tl_tensor *v = tl_view_reshape(c, 1, &n, NULL);

@@ -144,7 +144,7 @@ static int sort_task(void *vctx, int64_t r)
 
 /* Sorting works on a contiguous copy of the keys in a wide dtype (exact for
    every input dtype, so sort converts the sorted keys straight back). */
-static tl_tensor *sort_impl(const tl_tensor *a, int axis, bool desc, bool want_indices)
+static tl_tensor *sort_impl(const tl_tensor *a, int axis, bool desc, bool want_indices, tl_tensor *into)
 {
     if (a->ndim == 0) {
         tl_seterr(ShapeError, "Cannot sort a 0-d array");
@@ -155,8 +155,9 @@ static tl_tensor *sort_impl(const tl_tensor *a, int axis, bool desc, bool want_i
     tl_tensor *moved = tl_view_swapaxes(a, ax, a->ndim - 1);
     if (!moved) return NULL;
     tl_dtype kdt = key_dtype(a->dtype);
-    tl_tensor *keys = tl_cast(moved, kdt);                           /* a fresh contiguous copy */
-    tl_tensor *idx = (want_indices && keys) ? tl_tensor_empty(TL_I64, moved->ndim, moved->shape) : NULL;
+    tl_tensor *last = ax == a->ndim - 1 ? into : NULL;                /* the result needs no move back */
+    tl_tensor *keys = tl_cast_to(moved, kdt, want_indices ? NULL : last);   /* a fresh contiguous copy */
+    tl_tensor *idx = (want_indices && keys) ? tl_tensor_result(last, TL_I64, moved->ndim, moved->shape) : NULL;
     tl_tensor_release(moved);
     int rc = keys && (idx || !want_indices) ? 0 : -1;
     if (rc == 0 && tl_tensor_size(keys) > 0) {
@@ -179,7 +180,7 @@ static tl_tensor *sort_impl(const tl_tensor *a, int axis, bool desc, bool want_i
             out = keys;
             keys = NULL;
         } else {
-            out = tl_cast(keys, a->dtype);
+            out = tl_cast_to(keys, a->dtype, last);
         }
     }
     if (keys) tl_tensor_release(keys);
@@ -187,17 +188,16 @@ static tl_tensor *sort_impl(const tl_tensor *a, int axis, bool desc, bool want_i
     if (!out || ax == a->ndim - 1) return out;
     tl_tensor *back = tl_view_swapaxes(out, ax, a->ndim - 1);
     tl_tensor_release(out);
-    tl_tensor *r = back ? tl_copy(back) : NULL;
+    tl_tensor *r = back ? tl_copy_to(back, into) : NULL;
     if (back) tl_tensor_release(back);
     return r;
 }
 
-tl_tensor *tl_sort(const tl_tensor *a, int axis, bool descending)
-{
-    return sort_impl(a, axis, descending, false);
-}
+tl_tensor *tl_sort(const tl_tensor *a, int axis, bool descending) { return sort_impl(a, axis, descending, false, NULL); }
 
-tl_tensor *tl_argsort(const tl_tensor *a, int axis, bool descending)
+tl_tensor *tl_argsort(const tl_tensor *a, int axis, bool descending) { return sort_impl(a, axis, descending, true, NULL); }
+
+tl_tensor *tl_sort_to(const tl_tensor *a, int axis, bool descending, bool indices, tl_tensor *into)
 {
-    return sort_impl(a, axis, descending, true);
+    return sort_impl(a, axis, descending, indices, into);
 }

@@ -153,6 +153,8 @@ static _Thread_local uint64_t storages_allocated;
 
 uint64_t tl_storage_count(void) { return storages_allocated; }
 
+bool tl_storage_counted(const tl_storage *s) { return s->nbytes > SMALL_DATA_MAX; }
+
 tl_storage *tl_storage_new(size_t nbytes, bool zero)
 {
     if (nbytes <= SMALL_DATA_MAX) return storage_new_small(nbytes, zero);
@@ -543,6 +545,17 @@ static tl_tensor *tensor_new(tl_dtype dtype, int ndim, const int64_t *shape, boo
 tl_tensor *tl_tensor_empty(tl_dtype dtype, int ndim, const int64_t *shape)
 {
     return tensor_new(dtype, ndim, shape, false);
+}
+
+tl_tensor *tl_tensor_result(tl_tensor *into, tl_dtype dtype, int ndim, const int64_t *shape)
+{
+    int64_t n, have, strides[TL_MAXDIM];
+    if (!into || into->dtype != dtype || into->readonly || !tl_is_contiguous(into) || into->storage->kind == TL_STORAGE_LAZY ||
+        check_ndim(ndim) < 0 || tl_shape_size(ndim, shape, &n) < 0 || tl_shape_size(into->ndim, into->shape, &have) < 0 ||
+        n != have)
+        return tl_tensor_empty(dtype, ndim, shape);   /* reports a bad shape */
+    tl_contiguous_strides(ndim, shape, strides);
+    return header_new(into->storage, dtype, ndim, shape, strides, into->offset, NULL);
 }
 
 tl_tensor *tl_tensor_zeros(tl_dtype dtype, int ndim, const int64_t *shape)

@@ -74,6 +74,8 @@ void tl_storage_retain(tl_storage *s);
    (from the heap or the pool; not the small ones, whose data is inline and recycled, as
    for the 0-d tensor of a scalar operand): what tests of memory plans count. */
 uint64_t tl_storage_count(void);
+/* True when s was counted by tl_storage_count (its data is not inline). */
+bool tl_storage_counted(const tl_storage *s);
 /* What info() calls a storage: "heap#12" or the file's name. Returns buf. */
 const char *tl_storage_name(const tl_storage *s, char *buf, size_t n);
 /* Numbers the next heap storages from 1 again, as in a new process (tl --test runs many programs in one). */
@@ -128,6 +130,11 @@ void *tl_tensor_at(const tl_tensor *t, const int64_t *index);
 /* New contiguous (row-major) tensor; uninitialized or zeroed. NULL + error on overflow/OOM. */
 tl_tensor *tl_tensor_empty(tl_dtype dtype, int ndim, const int64_t *shape);
 tl_tensor *tl_tensor_zeros(tl_dtype dtype, int ndim, const int64_t *shape);
+/* The tensor a kernel writes its result into: a view of `into` with the given shape when into is a
+   writable C-contiguous tensor of that dtype and as many elements (a caller's destination, such as a
+   graph's arena buffer: the kernels taking one end in _to), else tl_tensor_empty's new tensor.
+   into must not overlap the kernel's inputs. */
+tl_tensor *tl_tensor_result(tl_tensor *into, tl_dtype dtype, int ndim, const int64_t *shape);
 /* A 0-d tensor holding one scalar in native layout. */
 tl_tensor *tl_tensor_scalar(tl_dtype dtype, const void *value);
 /* A header over existing storage (retains it); strides/offset in elements.
@@ -150,6 +157,8 @@ bool tl_is_contiguous(const tl_tensor *t);
 tl_tensor *tl_contiguous(const tl_tensor *t);
 /* Always a fresh C-contiguous copy. */
 tl_tensor *tl_copy(const tl_tensor *t);
+/* A C-contiguous copy written into `into` when it fits (tl_tensor_result), else a new one. */
+tl_tensor *tl_copy_to(const tl_tensor *t, tl_tensor *into);
 
 /* ---- views (view.c): O(ndim), share storage, never copy ----------------
    All return a new tensor header (refcount 1) or NULL with an error set.
@@ -166,6 +175,8 @@ tl_tensor *tl_view_swapaxes(const tl_tensor *t, int a, int b);
 tl_tensor *tl_view_reshape(const tl_tensor *t, int ndim, const int64_t *shape, bool *needs_copy);
 /* reshape: a view when possible, else a copy (numpy semantics). */
 tl_tensor *tl_reshape(const tl_tensor *t, int ndim, const int64_t *shape);
+/* The same; a copy it needs is written into `into` when it fits (tl_tensor_result). */
+tl_tensor *tl_reshape_to(const tl_tensor *t, int ndim, const int64_t *shape, tl_tensor *into);
 tl_tensor *tl_view_squeeze(const tl_tensor *t, int axis);         /* TL_AXIS_NONE: all size-1 axes */
 tl_tensor *tl_view_unsqueeze(const tl_tensor *t, int axis);
 tl_tensor *tl_view_broadcast_to(const tl_tensor *t, int ndim, const int64_t *shape); /* read-only */
@@ -208,6 +219,8 @@ typedef struct tl_index_item {
 } tl_index_item;
 /* a[items]: a view for basic indexing, a copy when any tensor index is present. */
 tl_tensor *tl_index_get(const tl_tensor *a, int n, const tl_index_item *items);
+/* The same, a copy (advanced indexing) written into `into` when it fits (tl_tensor_result). */
+tl_tensor *tl_index_get_to(const tl_tensor *a, int n, const tl_index_item *items, tl_tensor *into);
 /* a[items] = value (broadcast, cast to a's dtype, overlap-safe). */
 int tl_index_set(tl_tensor *a, int n, const tl_index_item *items, const tl_tensor *value);
 
@@ -218,11 +231,15 @@ tl_tensor *tl_linspace(double start, double stop, int64_t num, bool endpoint, tl
 tl_tensor *tl_eye(int64_t n, int64_t m, int64_t k, tl_dtype dtype);
 tl_tensor *tl_concat(int n, tl_tensor *const *ts, int axis);
 tl_tensor *tl_stack(int n, tl_tensor *const *ts, int axis);
+/* The same, written into `into` when it fits (tl_tensor_result). */
+tl_tensor *tl_concat_to(int n, tl_tensor *const *ts, int axis, tl_tensor *into);
+tl_tensor *tl_stack_to(int n, tl_tensor *const *ts, int axis, tl_tensor *into);
 /* Splits into sections at the given indices along axis; fills out[0..nidx] with views. */
 int tl_split(const tl_tensor *t, int nidx, const int64_t *indices, int axis, tl_tensor **out);
 tl_tensor *tl_tile(const tl_tensor *t, int nreps, const int64_t *reps);
 tl_tensor *tl_repeat(const tl_tensor *t, const int64_t *repeats, int64_t nrepeats, int axis /* TL_AXIS_NONE: flatten */);
 tl_tensor *tl_flatten(const tl_tensor *t);
+tl_tensor *tl_flatten_to(const tl_tensor *t, tl_tensor *into);
 
 /* ---- new tensors made by moving another's elements (rearrange.c) ------- */
 /* numpy's roll: a copy shifted by shifts[i] along axes[i] (normalized; shifts on a repeated axis add). */

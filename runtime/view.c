@@ -252,12 +252,14 @@ tl_tensor *tl_view_reshape(const tl_tensor *t, int ndim, const int64_t *shape, b
     return derive(t, t->dtype, ndim, dims, strides, t->offset);
 }
 
-tl_tensor *tl_reshape(const tl_tensor *t, int ndim, const int64_t *shape)
+tl_tensor *tl_reshape(const tl_tensor *t, int ndim, const int64_t *shape) { return tl_reshape_to(t, ndim, shape, NULL); }
+
+tl_tensor *tl_reshape_to(const tl_tensor *t, int ndim, const int64_t *shape, tl_tensor *into)
 {
     bool needs_copy = false;
     tl_tensor *v = tl_view_reshape(t, ndim, shape, &needs_copy);
     if (v || !needs_copy) return v;
-    tl_tensor *c = tl_copy(t);
+    tl_tensor *c = tl_copy_to(t, into);
     if (!c) return NULL;
     v = tl_view_reshape(c, ndim, shape, NULL);
     tl_tensor_release(c);

@@ -13,37 +13,49 @@ static Graph *tracing_graph;    /* the graph being built while graph_tracing != 
 
 /* How a builtin behaves on traced arguments: STATIC reads only shapes and dtypes
    (its result is a constant); the others record a node. Every builtin here gives
-   a result whose shape and dtype follow from its arguments' shapes and dtypes
-   (a node that breaks this is still caught when the graph is called). */
+   a result whose shape and dtype follow from their arguments' shapes and dtypes
+   (a node that breaks this is still caught when the graph is called). The out
+   column says how its kernel gives its result when the node runs alone (GraphOut:
+   INTO when the builtin passes CallArgs.into to an _into kernel). */
 typedef enum { TB_STATIC, TB_ELEMENTWISE, TB_REDUCTION, TB_OTHER } TraceClass;
-typedef struct { const char *name; TraceClass cls; } Traceable;
+typedef struct { const char *name; TraceClass cls; GraphOut out; } Traceable;
 
 static const Traceable traceable[] = {
-    { "shape", TB_STATIC }, { "ndim", TB_STATIC }, { "size", TB_STATIC }, { "dtype", TB_STATIC }, { "len", TB_STATIC },
-#define EW(n) { #n, TB_ELEMENTWISE },
-    EW(bool) EW(u8) EW(u16) EW(u32) EW(u64) EW(i8) EW(i16) EW(i32) EW(i64) EW(f16) EW(bf16) EW(f32) EW(f64)
-    EW(c64) EW(c128) EW(astype)
-    EW(abs) EW(sign) EW(sqrt) EW(exp) EW(expm1) EW(log) EW(log1p) EW(log2) EW(sin) EW(cos) EW(tan) EW(tanh)
-    EW(sinh) EW(cosh) EW(asin) EW(acos) EW(atan) EW(cbrt) EW(exp2) EW(log10) EW(asinh) EW(acosh) EW(atanh)
-    EW(erf) EW(erfc) EW(floor) EW(ceil) EW(round) EW(trunc) EW(isnan) EW(isinf) EW(isfinite) EW(conj) EW(angle)
-    EW(sigmoid) EW(relu) EW(gelu) EW(silu) EW(add) EW(subtract) EW(multiply) EW(divide) EW(floor_divide) EW(mod)
-    EW(power) EW(fmod) EW(hypot) EW(fmin) EW(fmax) EW(bitwise_and) EW(bitwise_or) EW(bitwise_xor)
-    EW(left_shift) EW(right_shift) EW(invert) EW(square) EW(atan2) EW(pow) EW(minimum) EW(maximum) EW(clip)
-    EW(where) EW(logical_and) EW(logical_or) EW(logical_xor) EW(logical_not) EW(isclose) EW(real) EW(imag)
+    { "shape", TB_STATIC, GO_ALLOC }, { "ndim", TB_STATIC, GO_ALLOC }, { "size", TB_STATIC, GO_ALLOC },
+    { "dtype", TB_STATIC, GO_ALLOC }, { "len", TB_STATIC, GO_ALLOC },
+#define EW(n, o) { #n, TB_ELEMENTWISE, GO_##o },
+    EW(bool, ALLOC) EW(u8, ALLOC) EW(u16, ALLOC) EW(u32, ALLOC) EW(u64, ALLOC) EW(i8, ALLOC) EW(i16, ALLOC) EW(i32, ALLOC)
+    EW(i64, ALLOC) EW(f16, ALLOC) EW(bf16, ALLOC) EW(f32, ALLOC) EW(f64, ALLOC) EW(c64, ALLOC) EW(c128, ALLOC) EW(astype, ALLOC)
+    EW(abs, ALLOC) EW(sign, ALLOC) EW(sqrt, ALLOC) EW(exp, ALLOC) EW(expm1, ALLOC) EW(log, ALLOC) EW(log1p, ALLOC)
+    EW(log2, ALLOC) EW(sin, ALLOC) EW(cos, ALLOC) EW(tan, ALLOC) EW(tanh, ALLOC) EW(sinh, ALLOC) EW(cosh, ALLOC)
+    EW(asin, ALLOC) EW(acos, ALLOC) EW(atan, ALLOC) EW(cbrt, ALLOC) EW(exp2, ALLOC) EW(log10, ALLOC) EW(asinh, ALLOC)
+    EW(acosh, ALLOC) EW(atanh, ALLOC) EW(erf, ALLOC) EW(erfc, ALLOC) EW(floor, ALLOC) EW(ceil, ALLOC) EW(round, ALLOC)
+    EW(trunc, ALLOC) EW(isnan, ALLOC) EW(isinf, ALLOC) EW(isfinite, ALLOC) EW(conj, ALLOC) EW(angle, ALLOC)
+    EW(sigmoid, ALLOC) EW(relu, ALLOC) EW(gelu, ALLOC) EW(silu, ALLOC) EW(add, ALLOC) EW(subtract, ALLOC)
+    EW(multiply, ALLOC) EW(divide, ALLOC) EW(floor_divide, ALLOC) EW(mod, ALLOC) EW(power, ALLOC) EW(fmod, ALLOC)
+    EW(hypot, ALLOC) EW(fmin, ALLOC) EW(fmax, ALLOC) EW(bitwise_and, ALLOC) EW(bitwise_or, ALLOC) EW(bitwise_xor, ALLOC)
+    EW(left_shift, ALLOC) EW(right_shift, ALLOC) EW(invert, ALLOC) EW(square, ALLOC) EW(atan2, ALLOC) EW(pow, ALLOC)
+    EW(minimum, ALLOC) EW(maximum, ALLOC) EW(clip, ALLOC) EW(where, ALLOC) EW(logical_and, ALLOC) EW(logical_or, ALLOC)
+    EW(logical_xor, ALLOC) EW(logical_not, ALLOC) EW(isclose, ALLOC) EW(real, ALLOC) EW(imag, ALLOC)
 #undef EW
-#define RED(n) { #n, TB_REDUCTION },
-    RED(sum) RED(prod) RED(mean) RED(var) RED(std) RED(min) RED(max) RED(argmin) RED(argmax) RED(any) RED(all)
-    RED(norm) RED(logsumexp) RED(nansum) RED(nanmean) RED(nanvar) RED(nanstd) RED(nanmin) RED(nanmax)
+#define RED(n, o) { #n, TB_REDUCTION, GO_##o },
+    RED(sum, INTO) RED(prod, INTO) RED(mean, INTO) RED(var, INTO) RED(std, INTO) RED(min, INTO) RED(max, INTO)
+    RED(argmin, INTO) RED(argmax, INTO) RED(any, INTO) RED(all, INTO) RED(norm, INTO) RED(logsumexp, INTO)
+    RED(nansum, INTO) RED(nanmean, INTO) RED(nanvar, INTO) RED(nanstd, INTO) RED(nanmin, INTO) RED(nanmax, INTO)
 #undef RED
-#define OTHER(n) { #n, TB_OTHER },
-    OTHER(T) OTHER(reshape) OTHER(view) OTHER(transpose) OTHER(permute) OTHER(swapaxes) OTHER(squeeze) OTHER(unsqueeze)
-    OTHER(broadcast_to) OTHER(expand) OTHER(flip) OTHER(concat) OTHER(stack) OTHER(ravel) OTHER(moveaxis)
-    OTHER(expand_dims) OTHER(atleast_1d) OTHER(atleast_2d) OTHER(atleast_3d) OTHER(hstack) OTHER(vstack)
-    OTHER(dstack) OTHER(tile) OTHER(repeat) OTHER(flatten) OTHER(copy) OTHER(contiguous) OTHER(diagonal)
-    OTHER(roll) OTHER(pad) OTHER(tril) OTHER(triu) OTHER(diag) OTHER(cumsum) OTHER(cumprod) OTHER(matmul)
-    OTHER(dot) OTHER(vdot) OTHER(inner) OTHER(tensordot) OTHER(einsum) OTHER(kron) OTHER(outer) OTHER(cross)
-    OTHER(trace) OTHER(det) OTHER(inv) OTHER(solve) OTHER(matrix_power) OTHER(softmax) OTHER(log_softmax)
-    OTHER(layer_norm) OTHER(rms_norm) OTHER(sort) OTHER(argsort) OTHER(take) OTHER(take_along_axis)
+#define OTHER(n, o) { #n, TB_OTHER, GO_##o },
+    OTHER(T, ALLOC) OTHER(reshape, INTO) OTHER(view, ALLOC) OTHER(transpose, ALLOC) OTHER(permute, ALLOC)
+    OTHER(swapaxes, ALLOC) OTHER(squeeze, ALLOC) OTHER(unsqueeze, ALLOC) OTHER(broadcast_to, ALLOC) OTHER(expand, ALLOC)
+    OTHER(flip, ALLOC) OTHER(concat, INTO) OTHER(stack, INTO) OTHER(ravel, INTO) OTHER(moveaxis, ALLOC)
+    OTHER(expand_dims, ALLOC) OTHER(atleast_1d, ALLOC) OTHER(atleast_2d, ALLOC) OTHER(atleast_3d, ALLOC)
+    OTHER(hstack, INTO) OTHER(vstack, INTO) OTHER(dstack, INTO) OTHER(tile, ALLOC) OTHER(repeat, ALLOC)
+    OTHER(flatten, INTO) OTHER(copy, INTO) OTHER(contiguous, INTO) OTHER(diagonal, ALLOC) OTHER(roll, ALLOC)
+    OTHER(pad, ALLOC) OTHER(tril, ALLOC) OTHER(triu, ALLOC) OTHER(diag, ALLOC) OTHER(cumsum, INTO) OTHER(cumprod, INTO)
+    OTHER(matmul, INTO) OTHER(dot, ALLOC) OTHER(vdot, ALLOC) OTHER(inner, ALLOC) OTHER(tensordot, ALLOC)
+    OTHER(einsum, ALLOC) OTHER(kron, ALLOC) OTHER(outer, ALLOC) OTHER(cross, ALLOC) OTHER(trace, ALLOC) OTHER(det, ALLOC)
+    OTHER(inv, ALLOC) OTHER(solve, ALLOC) OTHER(matrix_power, ALLOC) OTHER(softmax, INTO) OTHER(log_softmax, INTO)
+    OTHER(layer_norm, INTO) OTHER(rms_norm, INTO) OTHER(sort, INTO) OTHER(argsort, INTO) OTHER(take, INTO)
+    OTHER(take_along_axis, INTO)
 #undef OTHER
 };
 
@@ -224,10 +236,13 @@ static Value example_of(Value v)
 }
 
 /* Finishes node k from eager's result r for the examples (taken): its type,
-   whether it is a view of a traced operand, and the traced value for f. */
-static bool node_finish(Interp *I, int k, Value r, const Value *ops, int nops, Span at, Value *out)
+   whether it is a view of a traced operand, the storages its kernel allocated
+   besides its result (counted from `before`, tl_storage_count() when it started),
+   and the traced value for f. */
+static bool node_finish(Interp *I, int k, Value r, const Value *ops, int nops, uint64_t before, Span at, Value *out)
 {
     GNode *nd = &tracing_graph->nodes[k];
+    uint64_t made = tl_storage_count() - before;
     if (r.kind != V_NUM && r.kind != V_TENSOR) {
         val_release(r);
         return interp_error(I, at, TypeError, "graph(): a %s computed from a traced tensor cannot be traced", val_kind_name(r));
@@ -239,13 +254,16 @@ static bool node_finish(Interp *I, int k, Value r, const Value *ops, int nops, S
                 nd->view = true;
                 nd->base = (int)ops[i].as.tr.node;
             }
+    bool result_counted = r.kind == V_TENSOR && !nd->view && tl_storage_counted(r.as.t->storage);
+    nd->working = made > (uint64_t)result_counted ? (int64_t)(made - result_counted) : 0;
     *out = trace_wrap(k, r);
     return out->kind == V_TRACE || interp_error_rt(I, at);
 }
 
 /* Records an operator node over operands ops (templates made from them) whose example
    result is r (taken), and gives f the traced value. */
-static bool operator_node(Interp *I, GNodeKind kind, int op, const Value *ops, int nops, Value r, Span at, Value *out)
+static bool operator_node(Interp *I, GNodeKind kind, int op, const Value *ops, int nops, Value r, uint64_t before, Span at,
+                          Value *out)
 {
     int k = node_add(tracing_graph, kind);
     Value *args = k >= 0 ? calloc((size_t)nops, sizeof *args) : NULL;
@@ -257,18 +275,19 @@ static bool operator_node(Interp *I, GNodeKind kind, int op, const Value *ops, i
     for (int i = 0; i < nops; i++) args[i] = val_none();
     for (int i = 0; i < nops; i++)
         if (!template_of(I, ops[i], at, &args[i])) { val_release(r); return false; }
-    return node_finish(I, k, r, ops, nops, at, out);
+    return node_finish(I, k, r, ops, nops, before, at, out);
 }
 
 bool graph_trace_binary(Interp *I, int op, Value a, Value b, Span at, Value *out)
 {
     if (!trace_check(I, a, at) || !trace_check(I, b, at)) return false;
     Value ea = trace_example(a), eb = trace_example(b), r;
+    uint64_t before = tl_storage_count();
     bool ok = arith_binary(I, op, ea, eb, at, &r);
     val_release(ea);
     val_release(eb);
     Value ops[2] = { a, b };
-    return ok && operator_node(I, GN_BINARY, op, ops, 2, r, at, out);
+    return ok && operator_node(I, GN_BINARY, op, ops, 2, r, before, at, out);
 }
 
 bool graph_trace_unary(Interp *I, int op, Value a, Span at, Value *out)
@@ -276,9 +295,10 @@ bool graph_trace_unary(Interp *I, int op, Value a, Span at, Value *out)
     if (!trace_check(I, a, at)) return false;
     if (op == UOP_NOT) return interp_error(I, at, TypeError, GRAPH_NEEDS_VALUES " (not reads its truth value)");
     Value ea = trace_example(a), r;
+    uint64_t before = tl_storage_count();
     bool ok = arith_unary(I, (UnaryOp)op, ea, at, &r);
     val_release(ea);
-    return ok && operator_node(I, GN_UNARY, op, &a, 1, r, at, out);
+    return ok && operator_node(I, GN_UNARY, op, &a, 1, r, before, at, out);
 }
 
 /* Calls builtin bi on the example values of a's arguments. */
@@ -311,6 +331,7 @@ bool graph_trace_builtin(Interp *I, CallArgs *a, Value *out)
     if (!tb || (strcmp(bi->name, "where") == 0 && a->npos + a->nkw != 3))
         return interp_error(I, a->at, TypeError, GRAPH_NEEDS_VALUES ": %s() cannot be traced", bi->name);
     Value r;
+    uint64_t before = tl_storage_count();
     if (!call_on_examples(I, a, &r)) return false;
     if (tb->cls == TB_STATIC) { *out = r; return true; }
     int k = node_add(tracing_graph, GN_CALL);
@@ -327,16 +348,18 @@ bool graph_trace_builtin(Interp *I, CallArgs *a, Value *out)
     nd->nkw = a->nkw;
     nd->elementwise = tb->cls == TB_ELEMENTWISE;
     nd->reduction = tb->cls == TB_REDUCTION;
+    nd->out = tb->out;
     for (int i = 0; i < a->nkw; i++)
         if (!(names[i] = strdup(a->kwnames[i]))) { val_release(r); return interp_error(I, a->at, MemoryError, "out of memory"); }
     for (int i = 0; i < n; i++)
         if (!template_of(I, i < a->npos ? a->pos[i] : a->kw[i - a->npos], a->at, &args[i])) { val_release(r); return false; }
-    return node_finish(I, k, r, a->pos, a->npos, a->at, out);
+    return node_finish(I, k, r, a->pos, a->npos, before, a->at, out);
 }
 
 bool graph_trace_index(Interp *I, Value base, int n, const tl_index_item *items, const Value *held, Span at, Value *out)
 {
     if (!trace_check(I, base, at)) return false;
+    uint64_t before = tl_storage_count();
     tl_tensor *r = tl_index_get(base.as.tr.t, n, items);
     if (!r) return interp_error_rt(I, at);
     Value rv = val_from_tensor(r);
@@ -352,7 +375,7 @@ bool graph_trace_index(Interp *I, Value base, int n, const tl_index_item *items,
     args[0] = node_ref((int)base.as.tr.node);
     for (int i = 0; i < n; i++) args[i + 1] = val_retain(held[i]);   /* keeps the index tensors alive */
     memcpy(its, items, sizeof *its * (size_t)n);
-    return node_finish(I, k, rv, &base, 1, at, out);
+    return node_finish(I, k, rv, &base, 1, before, at, out);
 }
 
 /* ---- building --------------------------------------------------------- */
@@ -459,8 +482,8 @@ static Value instantiate(Value t, const Value *vals)
     return r;
 }
 
-/* Computes node k from the values of the nodes before it. */
-static bool run_node(Interp *I, const GNode *nd, Value *vals, Span at, Value *r)
+/* Computes node k from the values of the nodes before it (a builtin writing into `into` when not NULL). */
+static bool run_node(Interp *I, const GNode *nd, Value *vals, tl_tensor *into, Span at, Value *r)
 {
     int n = nd->npos + nd->nkw;
     Value small[8], *args = n <= 8 ? small : calloc((size_t)n, sizeof *args);
@@ -478,11 +501,11 @@ static bool run_node(Interp *I, const GNode *nd, Value *vals, Span at, Value *r)
         ok = arith_unary(I, (UnaryOp)nd->op, args[0], at, r);
     } else if (nd->kind == GN_CALL) {
         CallArgs ca = { .npos = nd->npos, .pos = args, .nkw = nd->nkw, .kwnames = (const char *const *)nd->kwnames,
-                        .kw = args + nd->npos, .at = at, .self = nd->bi };
+                        .kw = args + nd->npos, .at = at, .self = nd->bi, .into = into };
         ok = nd->bi->fn(I, &ca, r);
     } else {
         tl_tensor *t = val_to_tensor(args[0]);
-        tl_tensor *x = t ? tl_index_get(t, nd->nitems, nd->items) : NULL;
+        tl_tensor *x = t ? tl_index_get_to(t, nd->nitems, nd->items, into) : NULL;
         if (t) tl_tensor_release(t);
         ok = x ? (*r = val_from_tensor(x), true) : interp_error_rt(I, at);
     }
@@ -514,9 +537,18 @@ static bool laid_out_as_examples(const Graph *g, const CallArgs *a)
 static bool run_alone(Interp *I, Graph *g, int k, Value *vals, bool planned, Span at)
 {
     const GNode *nd = &g->nodes[k];
-    int rc = planned && nd->offset >= 0 ? graph_run_into(g, k, vals) : 0;
-    if (rc < 0) return interp_error_rt(I, at);
-    bool ok = rc > 0 || run_node(I, nd, vals, at, &vals[k]);
+    tl_tensor *into = planned && nd->offset >= 0 ? graph_arena_view(g, nd) : NULL;
+    if (planned && nd->offset >= 0 && !into) return interp_error_rt(I, at);
+    uint64_t before = tl_storage_count();
+    int rc = into ? graph_run_product(g, k, vals, into) : 0;
+    bool ok = rc < 0 ? interp_error_rt(I, at) : rc > 0 || run_node(I, nd, vals, into, at, &vals[k]);
+    if (into) tl_tensor_release(into);
+    if (ok && planned) {   /* what its kernel allocated besides its result, for print(g) */
+        Value v = vals[k];
+        bool fresh = v.kind == V_TENSOR && !nd->view && v.as.t->storage != g->arena && tl_storage_counted(v.as.t->storage);
+        uint64_t made = tl_storage_count() - before;
+        g->nodes[k].working = made > (uint64_t)fresh ? (int64_t)(made - fresh) : 0;
+    }
     if (ok && !same_type(nd, vals[k]))
         ok = interp_error(I, at, ValueError, "graph of %s(): node %d's shape depends on the values of its inputs", g->fname, k);
     return ok;
@@ -593,6 +625,7 @@ bool graph_call(Interp *I, Graph *g, CallArgs *a, Value *out)
     }
     for (int k = 0; k < g->n; k++) val_release(vals[k]);
     free(vals);
+    if (ok && planned) graph_count_working(g);
     g->running = was_running;
     return ok;
 }

@@ -480,37 +480,42 @@ void graph_fuse_free(Graph *g)
 
 /* ---- running ---------------------------------------------------------- */
 
-/* A contiguous tensor over node nd's buffer of the arena. */
-static tl_tensor *arena_view(Graph *g, const GNode *nd)
+tl_tensor *graph_arena_view(Graph *g, const GNode *nd)
 {
     int64_t strides[TL_MAXDIM];
     tl_contiguous_strides(nd->ndim, nd->shape, strides);
     return tl_tensor_view_of(g->arena, nd->dtype, nd->ndim, nd->shape, strides, nd->offset / (int64_t)tl_dtype_size(nd->dtype));
 }
 
+/* True when node nd is a matrix product of two tensors of at least 2 axes (tl_matmul_into). */
+static bool is_product(const Graph *g, const GNode *nd)
+{
+    if (nd->kind != GN_BINARY || nd->op != OP_MATMUL) return false;
+    for (int i = 0; i < 2; i++) {
+        int j = operand_node(nd->args[i]);
+        if (j < 0 || g->nodes[j].number || g->nodes[j].ndim < 2) return false;
+    }
+    return true;
+}
+
 bool graph_writes_into(const Graph *g, int k)
 {
     const GNode *nd = &g->nodes[k];
-    static const Builtin *matmul_row;
-    if (!matmul_row) matmul_row = builtin_find("matmul");
-    bool product = (nd->kind == GN_BINARY && nd->op == OP_MATMUL) ||
-                   (nd->kind == GN_CALL && nd->bi == matmul_row && nd->npos == 2 && nd->nkw == 0);
-    for (int i = 0; product && i < 2; i++) {
-        int j = operand_node(nd->args[i]);
-        product = j >= 0 && !g->nodes[j].number && g->nodes[j].ndim >= 2;
-    }
-    return product && !nd->number && !nd->view;
+    if (nd->number || nd->view) return false;
+    return is_product(g, nd) || nd->kind == GN_INDEX || (nd->kind == GN_CALL && nd->out != GO_ALLOC);
 }
 
-int graph_run_into(Graph *g, int k, Value *vals)
+int graph_run_product(Graph *g, int k, Value *vals, tl_tensor *out)
 {
     const GNode *nd = &g->nodes[k];
+    if (!is_product(g, nd)) return 0;
     Value a = vals[operand_node(nd->args[0])], b = vals[operand_node(nd->args[1])];
     if (a.kind != V_TENSOR || b.kind != V_TENSOR) return 0;
-    tl_tensor *out = arena_view(g, nd);
-    int rc = out ? tl_matmul_into(a.as.t, b.as.t, out) : -1;
-    if (rc > 0) vals[k] = val_from_tensor(out);
-    else if (out) tl_tensor_release(out);
+    int rc = tl_matmul_into(a.as.t, b.as.t, out);
+    if (rc > 0) {
+        tl_tensor_retain(out);
+        vals[k] = val_from_tensor(out);
+    }
     return rc;
 }
 
@@ -541,7 +546,7 @@ int graph_fuse_run(Graph *g, GFused *f, Value *vals, bool use_arena)
     for (int i = 0; i < f->nroots; i++) {
         const GNode *nd = &g->nodes[f->root_node[i]];
         outs[i] = NULL;
-        if (use_arena && nd->offset >= 0 && rc > 0 && !(outs[i] = arena_view(g, nd))) rc = -1;
+        if (use_arena && nd->offset >= 0 && rc > 0 && !(outs[i] = graph_arena_view(g, nd))) rc = -1;
     }
     if (rc > 0) rc = tl_fuse_run(p, f->nroots, f->root_prog, outs);
     for (int i = 0; i < f->nleaves; i++) p->node[f->leaf_prog[i]].t = NULL;

@@ -15,6 +15,11 @@ typedef enum GNodeKind {
     GN_INDEX,     /* a[items] */
 } GNodeKind;
 
+/* How a node's kernel, run alone, gives its result (graph.c's traceable table says it for
+   each builtin): INTO writes it into the buffer the graph gives it (its region of the arena,
+   CallArgs.into); ALLOC allocates a new tensor at each call. */
+typedef enum GraphOut { GO_ALLOC, GO_INTO } GraphOut;
+
 /* One node. Argument lists are templates: a V_TRACE (tr.t NULL) names the node
    whose value goes there, any other value is a constant passed as it is. */
 typedef struct GNode {
@@ -46,6 +51,8 @@ typedef struct GNode {
     int step;                   /* the node at whose turn its value is computed (a fused program's last node) */
     int release;                /* the step after which no one reads its value; n for outputs */
     bool elementwise, reduction;
+    GraphOut out;               /* how its kernel gives its result when it runs alone */
+    int64_t working;            /* storages its kernel allocates besides its result (traced, then each planned call) */
     bool no_join;               /* planning: it may not share a fused program (its shape cannot be an output of one) */
     int64_t offset;             /* in the arena, -1 when not in it */
 } GNode;
@@ -74,6 +81,7 @@ struct Graph {
     int nleaves, ncompute, nkernels;
     int64_t arena_bytes, output_bytes;
     int64_t eager_bytes;        /* values of kernels that cannot write into the arena (allocated at each call) */
+    int64_t working;            /* storages kernels that run alone allocate besides their results at each call */
     tl_storage *arena;          /* arena_bytes, made at the first call that uses it */
     int nfused;
     GFused *fused;              /* the fused groups, by first node */
@@ -83,6 +91,9 @@ struct Graph {
 /* Computes lifetimes, fused groups and arena offsets for g's nodes. */
 void graph_plan(Graph *g);
 
+/* Sums the storages the kernels that run alone allocate besides their results (g->working). */
+void graph_count_working(Graph *g);
+
 /* graph_fuse.c: groups g's nodes into fused programs (sets fgroup, g->fused). */
 void graph_fuse_plan(Graph *g);
 void graph_fuse_free(Graph *g);
@@ -90,11 +101,13 @@ void graph_fuse_free(Graph *g);
    into vals[] (into the arena when planned there). 1 done, 0 declined (shapes,
    a weak argument's value: nothing written), -1 error set. */
 int graph_fuse_run(Graph *g, GFused *f, Value *vals, bool use_arena);
-/* True when node k's kernel can write into a given tensor (a matrix product of two
-   tensors of at least 2 axes): such a node gets a buffer of the arena. */
+/* True when node k's kernel can write into a given tensor (its out is not GO_ALLOC, or
+   a matrix product of two tensors of at least 2 axes): such a node gets a buffer of the arena. */
 bool graph_writes_into(const Graph *g, int k);
-/* Computes node k into its arena buffer: 1 done (vals[k] set), 0 when its kernel
+/* A contiguous tensor over node nd's buffer of the arena (NULL: error set). */
+tl_tensor *graph_arena_view(Graph *g, const GNode *nd);
+/* Computes matrix product node k into out: 1 done (vals[k] set), 0 when its kernel
    declines (compute it as usual), -1 error set. */
-int graph_run_into(Graph *g, int k, Value *vals);
+int graph_run_product(Graph *g, int k, Value *vals, tl_tensor *out);
 
 #endif

@@ -92,10 +92,17 @@ static void mark_output(Graph *g, int k, int user)
     g->nodes[k].last_use = g->n;
 }
 
+void graph_count_working(Graph *g)
+{
+    g->working = 0;
+    for (int k = 0; k < g->n; k++)
+        if (computes(&g->nodes[k]) && g->nodes[k].fgroup < 0) g->working += g->nodes[k].working;
+}
+
 void graph_plan(Graph *g)
 {
     g->nleaves = g->ncompute = 0;
-    g->output_bytes = g->eager_bytes = 0;
+    g->output_bytes = g->eager_bytes = g->working = 0;
     for (int k = 0; k < g->n; k++) {
         GNode *nd = &g->nodes[k];
         nd->consumers = 0;
@@ -123,6 +130,7 @@ void graph_plan(Graph *g)
         if (nd->last_use == g->n) g->output_bytes += nd->nbytes;
         else if (!written && nd->fgroup < 0) g->eager_bytes += bytes;   /* a kernel with no output argument: allocates at each call */
     }
+    graph_count_working(g);
     plan_kernels(g);
     plan_arena(g);
 }
@@ -263,6 +271,7 @@ int graph_write(const Graph *g, tl_write_fn w, void *ctx)
                g->ncompute, g->nleaves, g->nkernels, (long long)(g->arena_bytes + g->output_bytes),
                (long long)g->arena_bytes, (long long)g->output_bytes);
     if (g->eager_bytes) out_printf(&o, "; allocated by kernels at each call %lld", (long long)g->eager_bytes);
+    if (g->working) out_printf(&o, "; working tensors kernels allocate at each call %lld", (long long)g->working);
     out_printf(&o, ")");
     return o.err;
 }

@@ -26,6 +26,9 @@ typedef struct CallArgs {
     Value *kw;
     Span at;                 /* the call site, for errors */
     const Builtin *self;     /* the builtin being called (its tag selects a variant) */
+    tl_tensor *into;         /* NULL, or where the caller wants the result (a graph's arena buffer): a
+                                builtin whose row in graph.c's traceable table says so passes it to its
+                                kernel's _into form (tl_tensor_result), which may still decline it */
 } CallArgs;
 
 /* A builtin: reads a, sets *out (owned by the caller) and returns true, or reports an

@@ -20,11 +20,14 @@ static bool bi_matmul(Interp *I, CallArgs *a, Value *out)
     tl_tensor *x, *y;
     if (!two_tensors(I, a, "matmul", NULL, 2, &x, &y)) return false;
     tl_tensor *r = NULL;
+    int rc = 0;
     if (x->ndim == 0 || y->ndim == 0)
         tl_seterr(ShapeError, "matmul: input operand %d does not have enough dimensions (a 0-d value; use * to scale)",
                   x->ndim == 0 ? 0 : 1);
-    else
+    else if (!a->into || (rc = tl_matmul_into(x, y, a->into)) == 0)
         r = tl_matmul(x, y);
+    else if (rc > 0)
+        r = (tl_tensor_retain(a->into), a->into);
     tl_tensor_release(x);
     tl_tensor_release(y);
     return ret_tensor(I, a, r, out);

@@ -20,7 +20,7 @@ static bool bi_softmax(Interp *I, CallArgs *a, Value *out)
     if (x && (axis < -x->ndim || axis >= x->ndim))
         tl_seterr(IndexError, "%s(): axis %lld is out of bounds for tensor of dimension %d", fname, (long long)axis, t->ndim);
     else if (x && tl_normalize_axis((int)axis, x->ndim, &ax) == 0)
-        r = tl_softmax(x, ax, a->self->tag == SOFTMAX_LOG);
+        r = tl_softmax_to(x, ax, a->self->tag == SOFTMAX_LOG, t->ndim ? a->into : NULL);
     if (r && t->ndim == 0) {
         tl_tensor *s = tl_reshape(r, 0, NULL);
         tl_tensor_release(r);
@@ -58,7 +58,7 @@ static bool bi_norm_layer(Interp *I, CallArgs *a, Value *out)
     if (ok && t->ndim == 0) {
         tl_seterr(ShapeError, "%s(): the input needs at least one dimension", fname);
     } else if (ok) {
-        r = rms ? tl_rms_norm(t, w, eps) : tl_layer_norm(t, w, b, eps);
+        r = tl_norm_layer_to(t, w, b, eps, rms, a->into);
     }
     if (t) tl_tensor_release(t);
     if (w) tl_tensor_release(w);

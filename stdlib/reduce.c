@@ -2,9 +2,9 @@
 #include "builtins.h"
 
 /* axis=() reduces over no axis: the values themselves in the result dtype (numpy), for the ops where that is defined. */
-static tl_tensor *reduce_no_axes(tl_redop op, const tl_tensor *t)
+static tl_tensor *reduce_no_axes(tl_redop op, const tl_tensor *t, tl_tensor *into)
 {
-    if (tl_redop_allows_no_axes(op)) return tl_cast(t, tl_reduce_result_dtype(op, t->dtype));
+    if (tl_redop_allows_no_axes(op)) return tl_cast_to(t, tl_reduce_result_dtype(op, t->dtype), into);
     tl_seterr(ValueError, "axis=() is not supported for this reduction");
     return NULL;
 }
@@ -27,11 +27,11 @@ static bool apply_dtype(Interp *I, CallArgs *a, const char *fname, int pos, tl_t
 }
 
 /* The result cast to dtype= when one was given (sums of i8 with dtype=i8 stay i8; numpy's
-   var(x, dtype=c64) is c64 too). */
-static tl_tensor *finish_dtype(tl_tensor *r, bool given, tl_dtype dt)
+   var(x, dtype=c64) is c64 too); into: where the caller wants the result (CallArgs.into). */
+static tl_tensor *finish_dtype(tl_tensor *r, bool given, tl_dtype dt, tl_tensor *into)
 {
     if (!r || !given || r->dtype == dt) return r;
-    tl_tensor *c = tl_cast(r, dt);
+    tl_tensor *c = tl_cast_to(r, dt, into);
     tl_tensor_release(r);
     return c;
 }
@@ -68,10 +68,10 @@ static bool bi_reduce(Interp *I, CallArgs *a, Value *out)
         return false;
     }
     tl_tensor *r;
-    if (!all && naxes == 0) r = reduce_no_axes(op, t);
-    else r = tl_reduce(op, t, all ? 0 : naxes, axes, keepdims, ddof);
+    if (!all && naxes == 0) r = reduce_no_axes(op, t, a->into);
+    else r = tl_reduce_to(op, t, all ? 0 : naxes, axes, keepdims, ddof, a->into);
     tl_tensor_release(t);
-    return ret_tensor(I, a, finish_dtype(r, dt_given, dt), out);
+    return ret_tensor(I, a, finish_dtype(r, dt_given, dt, a->into), out);
 }
 
 /* cumsum(x, axis=none, dtype=none) and cumprod: running sums or products; none works on the
@@ -91,9 +91,9 @@ static bool bi_cumulative(Interp *I, CallArgs *a, Value *out)
         tl_tensor_release(t);
         return interp_error(I, a->at, IndexError, "%s(): axis %lld is out of bounds for tensor of dimension %d", fname, (long long)axis, t->ndim);
     }
-    tl_tensor *r = tl_cumulative((tl_redop)a->self->tag, t, (int)axis);
+    tl_tensor *r = tl_cumulative_to((tl_redop)a->self->tag, t, (int)axis, a->into);
     tl_tensor_release(t);
-    return ret_tensor(I, a, finish_dtype(r, dt_given, dt), out);
+    return ret_tensor(I, a, finish_dtype(r, dt_given, dt, a->into), out);
 }
 
 /* One row per reduction of redop_list.h. */

@@ -52,7 +52,7 @@ static bool bi_take(Interp *I, CallArgs *a, Value *out)
         return interp_error(I, a->at, ValueError, "take(): mode must be \"raise\", \"wrap\" or \"clip\", not \"%s\"", mode);
     if (!two_tensors(I, a, "take", "indices", &x, &idx)) return false;
     bool got = get_axis(I, a, "take", 2, x->ndim, true, 0, &axis);
-    tl_tensor *r = got ? tl_take(x, idx, axis, m) : NULL;
+    tl_tensor *r = got ? tl_take_to(x, idx, axis, m, a->into) : NULL;
     tl_tensor_release(x);
     tl_tensor_release(idx);
     return got && ret_tensor(I, a, r, out);
@@ -78,7 +78,7 @@ static bool bi_along(Interp *I, CallArgs *a, Value *out)
     bool ok = get_axis(I, a, fname, apos, x->ndim, false, 0, &axis) && (!put || arg_tensor(I, a, fname, 2, "values", &v));
     tl_tensor *r = NULL;
     if (ok && put) ok = tl_put_along_axis(x, idx, v, axis) == 0 || interp_error_rt(I, a->at);
-    else if (ok) r = tl_take_along_axis(x, idx, axis);
+    else if (ok) r = tl_take_along_axis_to(x, idx, axis, a->into);
     tl_tensor_release(x);
     tl_tensor_release(idx);
     if (v) tl_tensor_release(v);

@@ -70,7 +70,7 @@ static bool bi_reshape(Interp *I, CallArgs *a, Value *out)
             tl_seterr(ShapeError, "view(): this tensor's strides do not allow a view of shape %s; use reshape() to copy",
                       tl_shape_str(nd, shape, (char[256]){ 0 }, 256));
     } else {
-        r = tl_reshape(t, nd, shape);
+        r = tl_reshape_to(t, nd, shape, a->into);
     }
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
@@ -310,7 +310,7 @@ static bool bi_concat(Interp *I, CallArgs *a, Value *out)
         tl_tensor_release(ts[i]);
         ts[i] = f;
     }
-    tl_tensor *r = stack ? tl_stack(n, ts, axis) : tl_concat(n, ts, axis);
+    tl_tensor *r = stack ? tl_stack_to(n, ts, axis, a->into) : tl_concat_to(n, ts, axis, a->into);
     release_list(ts, n);
     return ret_tensor(I, a, r, out);
 }
@@ -463,7 +463,7 @@ static bool bi_hvdstack(Interp *I, CallArgs *a, Value *out)
             return interp_error_rt(I, a->at);
         }
     int axis = tag == STACK_D ? 2 : tag == STACK_V || (n > 0 && ts[0]->ndim == 1) ? 0 : 1;
-    tl_tensor *r = tl_concat(n, ts, axis);
+    tl_tensor *r = tl_concat_to(n, ts, axis, a->into);
     release_list(ts, n);
     return ret_tensor(I, a, r, out);
 }
@@ -582,10 +582,10 @@ static bool bi_one(Interp *I, CallArgs *a, Value *out)
     tl_tensor *t, *r = NULL;
     if (!args_check(I, a, fname, 1, 1, NULL) || !arg_tensor(I, a, fname, 0, NULL, &t)) return false;
     switch (a->self->tag) {
-    case ONE_FLATTEN: r = tl_flatten(t); break;
-    case ONE_RAVEL: r = tl_reshape(t, 1, (int64_t[]){ -1 }); break;   /* a view when strides allow */
-    case ONE_COPY: r = tl_copy(t); break;
-    case ONE_CONTIGUOUS: r = tl_contiguous(t); break;
+    case ONE_FLATTEN: r = tl_flatten_to(t, a->into); break;
+    case ONE_RAVEL: r = tl_reshape_to(t, 1, (int64_t[]){ -1 }, a->into); break;   /* a view when strides allow */
+    case ONE_COPY: r = tl_copy_to(t, a->into); break;
+    case ONE_CONTIGUOUS: r = tl_is_contiguous(t) ? tl_contiguous(t) : tl_copy_to(t, a->into); break;
     case ONE_REAL: r = tl_view_real(t); break;
     case ONE_IMAG:
         /* numpy's imag of a real tensor is zeros of its dtype */

@@ -49,7 +49,7 @@ static bool bi_sort(Interp *I, CallArgs *a, Value *out)
     if (!args_check(I, a, fname, 1, 2, kws) || !arg_bool(I, a, fname, -1, "descending", false, &desc) ||
         !sort_input(I, a, fname, 1, &t, &axis))
         return false;
-    tl_tensor *r = a->self->tag == SORT_INDICES ? tl_argsort(t, axis, desc) : tl_sort(t, axis, desc);
+    tl_tensor *r = tl_sort_to(t, axis, desc, a->self->tag == SORT_INDICES, a->into);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
 }

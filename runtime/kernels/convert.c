@@ -199,9 +199,11 @@ static int convert_into(tl_tensor *dst, const tl_tensor *src)
     return tl_iter_run(&it, convert_inner, &aux);
 }
 
-tl_tensor *tl_cast(const tl_tensor *a, tl_dtype dt)
+tl_tensor *tl_cast(const tl_tensor *a, tl_dtype dt) { return tl_cast_to(a, dt, NULL); }
+
+tl_tensor *tl_cast_to(const tl_tensor *a, tl_dtype dt, tl_tensor *into)
 {
-    tl_tensor *out = tl_tensor_empty(dt, a->ndim, a->shape);
+    tl_tensor *out = tl_tensor_result(into, dt, a->ndim, a->shape);
     if (!out) return NULL;
     if (convert_into(out, a) < 0) {
         tl_tensor_release(out);
@@ -218,6 +220,8 @@ tl_tensor *tl_as_dtype(const tl_tensor *a, tl_dtype dt)
 }
 
 tl_tensor *tl_copy(const tl_tensor *t) { return tl_cast(t, t->dtype); }
+
+tl_tensor *tl_copy_to(const tl_tensor *t, tl_tensor *into) { return tl_cast_to(t, t->dtype, into); }
 
 tl_tensor *tl_contiguous(const tl_tensor *t)
 {

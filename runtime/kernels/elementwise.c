@@ -559,7 +559,26 @@ int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_ten
     return rc;
 }
 
-tl_tensor *tl_unary(tl_unop op, const tl_tensor *a)
+tl_tensor *tl_unary(tl_unop op, const tl_tensor *a) { return tl_unary_to(op, a, NULL); }
+
+tl_tensor *tl_binary_to(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dtype dt, tl_tensor *into)
+{
+    int nd;
+    int64_t shape[TL_MAXDIM];
+    if (!into || tl_broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, &nd, shape) < 0) return tl_binary(op, a, b, dt);
+    tl_tensor *out = tl_tensor_result(into, tl_binop_result_dtype(op, dt), nd, shape);
+    if (!out || out->storage != into->storage) {   /* declined: tl_binary's own result */
+        if (out) tl_tensor_release(out);
+        return tl_binary(op, a, b, dt);
+    }
+    if (tl_binary_into(op, out, a, b, dt) < 0) {
+        tl_tensor_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+tl_tensor *tl_unary_to(tl_unop op, const tl_tensor *a, tl_tensor *into)
 {
     if ((unsigned)op >= TL_NUNOPS) {
         tl_seterr(ValueError, "invalid unary operator");
@@ -579,7 +598,7 @@ tl_tensor *tl_unary(tl_unop op, const tl_tensor *a)
     }
     tl_tensor *ca = tl_as_dtype(a, cdt);
     if (!ca) return NULL;
-    tl_tensor *out = tl_tensor_empty(tl_unop_result_dtype(op, a->dtype), a->ndim, a->shape);
+    tl_tensor *out = tl_tensor_result(into, tl_unop_result_dtype(op, a->dtype), a->ndim, a->shape);
     if (out) {
         tl_iter it;
         const tl_tensor *ops[2] = { out, ca };

@@ -55,15 +55,18 @@ static tl_dtype float_work(tl_dtype in)
 
 /* ---- small tensor helpers ------------------------------------------------------ */
 
-/* Replaces *t by a cast of it (releasing the old one); false on failure. */
-static bool recast(tl_tensor **t, tl_dtype dt)
+/* Replaces *t by a cast of it written into `into` when it fits (releasing the old one); false on failure. */
+static bool recast_to(tl_tensor **t, tl_dtype dt, tl_tensor *into)
 {
     if (!*t || (*t)->dtype == dt) return *t != NULL;
-    tl_tensor *c = tl_cast(*t, dt);
+    tl_tensor *c = tl_cast_to(*t, dt, into);
     tl_tensor_release(*t);
     *t = c;
     return c != NULL;
 }
+
+/* Replaces *t by a cast of it (releasing the old one); false on failure. */
+static bool recast(tl_tensor **t, tl_dtype dt) { return recast_to(t, dt, NULL); }
 
 static tl_tensor *scalar_f64(tl_dtype dt, double v)
 {
@@ -350,7 +353,7 @@ static tl_tensor *empty_reduction(tl_redop op, tl_dtype rdt, int nd, const int64
     return tl_full(rdt, nd, shape, &s);
 }
 
-static tl_tensor *reduce_core(tl_redop op, const tl_tensor *a, const bool *mask, bool keepdims)
+static tl_tensor *reduce_core(tl_redop op, const tl_tensor *a, const bool *mask, bool keepdims, tl_tensor *into)
 {
     tl_dtype rdt = tl_reduce_result_dtype(op, a->dtype), w = work_dtype(op, a->dtype);
     const tl_reduce_kernel *k = tl_reduce_kernel_for(op, w);
@@ -367,13 +370,13 @@ static tl_tensor *reduce_core(tl_redop op, const tl_tensor *a, const bool *mask,
     bool none_reduced = false;                                /* a reduced axis of length 0 */
     for (int d = 0; d < a->ndim; d++) none_reduced |= mask[d] && a->shape[d] == 0;
     if (none_reduced) return empty_reduction(op, rdt, nd, shape);   /* numpy raises even when the output is empty */
-    if (M == 0) return tl_tensor_empty(rdt, nd, shape);
+    if (M == 0) return tl_tensor_result(into, rdt, nd, shape);
 
     tl_dtype odt = (op == TL_RARGMIN || op == TL_RARGMAX) ? TL_I64 : w, in = w;
     int fnd;                                /* out has a's axes, 1 on the reduced ones */
     int64_t fshape[TL_MAXDIM];
     reduced_shape(a, mask, true, &fnd, fshape);
-    tl_tensor *out = tl_tensor_empty(odt, fnd, fshape), *src = NULL;
+    tl_tensor *out = tl_tensor_result(into, odt, fnd, fshape), *src = NULL;
     if (!out) return NULL;
     tl_iter_runs p;
     int rc = 0;
@@ -404,7 +407,7 @@ static tl_tensor *reduce_core(tl_redop op, const tl_tensor *a, const bool *mask,
         if (rc == 1) rc = reduce_per_output(k, &p);
     }
     if (src) tl_tensor_release(src);
-    if (rc < 0 || !recast(&out, rdt)) {
+    if (rc < 0 || !recast_to(&out, rdt, into)) {
         if (out) tl_tensor_release(out);
         return NULL;
     }
@@ -426,16 +429,18 @@ static int64_t reduced_count(const tl_tensor *a, const bool *mask)
     return R;
 }
 
-/* t OP scalar(v) in t's dtype, releasing t. */
-static tl_tensor *with_scalar(tl_binop op, tl_tensor *t, double v)
+/* t OP scalar(v) in t's dtype, releasing t; written into `into` when it fits. */
+static tl_tensor *with_scalar_to(tl_binop op, tl_tensor *t, double v, tl_tensor *into)
 {
     if (!t) return NULL;
     tl_tensor *s = scalar_f64(t->dtype, v);
-    tl_tensor *r = s ? tl_binary(op, t, s, t->dtype) : NULL;
+    tl_tensor *r = s ? tl_binary_to(op, t, s, t->dtype, into) : NULL;
     if (s) tl_tensor_release(s);
     tl_tensor_release(t);
     return r;
 }
+
+static tl_tensor *with_scalar(tl_binop op, tl_tensor *t, double v) { return with_scalar_to(op, t, v, NULL); }
 
 /* |x|^2 elementwise: x*x, or re*re + im*im for complex (numpy's x * conj(x)). */
 static tl_tensor *abs_squared(const tl_tensor *x)
@@ -450,11 +455,11 @@ static tl_tensor *abs_squared(const tl_tensor *x)
     return s;
 }
 
-static tl_tensor *mean_of(const tl_tensor *a, const bool *mask, bool keepdims)
+static tl_tensor *mean_of(const tl_tensor *a, const bool *mask, bool keepdims, tl_tensor *into)
 {
     tl_tensor *x = tl_as_dtype(a, float_work(a->dtype));
     if (!x) return NULL;
-    tl_tensor *s = reduce_core(TL_RSUM, x, mask, keepdims);
+    tl_tensor *s = reduce_core(TL_RSUM, x, mask, keepdims, into);   /* divided where it is */
     tl_tensor_release(x);
     if (s && s->ndim == 0 && s->dtype == TL_C64) {
         /* numpy divides a 0-d c64 sum as a c128 scalar (np.complex64 / int is
@@ -466,39 +471,39 @@ static tl_tensor *mean_of(const tl_tensor *a, const bool *mask, bool keepdims)
         if (m) tl_tensor_release(m);
         return r;
     }
-    return with_scalar(TL_DIV, s, (double)reduced_count(a, mask));
+    return with_scalar_to(TL_DIV, s, (double)reduced_count(a, mask), into);
 }
 
 /* numpy's _var: mean, deviations, |d|^2, sum, divide by max(R - ddof, 0). */
-static tl_tensor *var_of(const tl_tensor *a, const bool *mask, bool keepdims, int64_t ddof)
+static tl_tensor *var_of(const tl_tensor *a, const bool *mask, bool keepdims, int64_t ddof, tl_tensor *into)
 {
     tl_tensor *x = tl_as_dtype(a, float_work(a->dtype));
     if (!x) return NULL;
-    tl_tensor *m = mean_of(x, mask, true), *d = NULL, *sq = NULL, *s = NULL;
+    tl_tensor *m = mean_of(x, mask, true, NULL), *d = NULL, *sq = NULL, *s = NULL;
     if (m) d = tl_binary(TL_SUB, x, m, x->dtype);
     if (d) sq = abs_squared(d);
-    if (sq) s = reduce_core(TL_RSUM, sq, mask, keepdims);
+    if (sq) s = reduce_core(TL_RSUM, sq, mask, keepdims, into);   /* divided where it is */
     int64_t dof = reduced_count(a, mask) - ddof;
     tl_tensor *all[4] = { x, m, d, sq };
     for (int i = 0; i < 4; i++) if (all[i]) tl_tensor_release(all[i]);
-    return with_scalar(TL_DIV, s, (double)(dof > 0 ? dof : 0));
+    return with_scalar_to(TL_DIV, s, (double)(dof > 0 ? dof : 0), into);
 }
 
-static tl_tensor *norm_of(const tl_tensor *a, const bool *mask, bool keepdims)
+static tl_tensor *norm_of(const tl_tensor *a, const bool *mask, bool keepdims, tl_tensor *into)
 {
     tl_tensor *x = tl_as_dtype(a, float_work(a->dtype));
     if (!x) return NULL;
     tl_tensor *sq = abs_squared(x), *s = NULL, *r = NULL;
     tl_tensor_release(x);
-    if (sq) s = reduce_core(TL_RSUM, sq, mask, keepdims);
-    if (s) r = tl_unary(TL_SQRT, s);
+    if (sq) s = reduce_core(TL_RSUM, sq, mask, keepdims, NULL);
+    if (s) r = tl_unary_to(TL_SQRT, s, into);
     if (sq) tl_tensor_release(sq);
     if (s) tl_tensor_release(s);
     return r;
 }
 
 /* max + log(sum(exp(x - max))), with a non-finite max replaced by 0 (scipy). */
-static tl_tensor *logsumexp_of(const tl_tensor *a, const bool *mask, bool keepdims)
+static tl_tensor *logsumexp_of(const tl_tensor *a, const bool *mask, bool keepdims, tl_tensor *into)
 {
     if (tl_is_complex(a->dtype)) {
         tl_seterr(TypeError, "logsumexp is not supported for dtype %s", tl_dtype_name(a->dtype));
@@ -507,20 +512,20 @@ static tl_tensor *logsumexp_of(const tl_tensor *a, const bool *mask, bool keepdi
     tl_tensor *x = tl_as_dtype(a, float_work(a->dtype));
     if (!x) return NULL;
     if (reduced_count(a, mask) == 0) {            /* log(0) = -inf over empty axes */
-        tl_tensor *s = reduce_core(TL_RSUM, x, mask, keepdims);
+        tl_tensor *s = reduce_core(TL_RSUM, x, mask, keepdims, NULL);
         tl_tensor_release(x);
-        return with_scalar(TL_ADD, s, -INFINITY);
+        return with_scalar_to(TL_ADD, s, -INFINITY, into);
     }
-    tl_tensor *m = reduce_core(TL_RMAX, x, mask, true), *fin = NULL, *zero = NULL, *mf = NULL;
+    tl_tensor *m = reduce_core(TL_RMAX, x, mask, true, NULL), *fin = NULL, *zero = NULL, *mf = NULL;
     tl_tensor *d = NULL, *e = NULL, *s = NULL, *l = NULL, *r = NULL;
     if (m) fin = tl_unary(TL_ISFINITE, m);
     if (fin) zero = scalar_f64(x->dtype, 0.0);
     if (zero) mf = tl_where(fin, m, zero, x->dtype);
     if (mf) d = tl_binary(TL_SUB, x, mf, x->dtype);
     if (d) e = tl_unary(TL_EXP, d);
-    if (e) s = reduce_core(TL_RSUM, e, mask, true);
+    if (e) s = reduce_core(TL_RSUM, e, mask, true, NULL);
     if (s) l = tl_unary(TL_LOG, s);
-    if (l) r = tl_binary(TL_ADD, l, mf, x->dtype);
+    if (l) r = tl_binary_to(TL_ADD, l, mf, x->dtype, into);   /* keepdims=false: a view of it follows */
     tl_tensor *all[9] = { x, m, fin, zero, mf, d, e, s, l };
     for (int i = 0; i < 9; i++) if (all[i]) tl_tensor_release(all[i]);
     if (r && !keepdims) {
@@ -550,7 +555,7 @@ static tl_tensor *nan_to_zero(const tl_tensor *x, tl_tensor **nans)
 /* How many values over the reduced axes are not NaN, as f64. */
 static tl_tensor *count_not_nan(const tl_tensor *nans, const bool *mask, bool keepdims)
 {
-    tl_tensor *s = reduce_core(TL_RSUM, nans, mask, keepdims);
+    tl_tensor *s = reduce_core(TL_RSUM, nans, mask, keepdims, NULL);
     if (s && !recast(&s, TL_F64)) return NULL;
     return with_scalar(TL_ADD, with_scalar(TL_MUL, s, -1.0), (double)reduced_count(nans, mask));
 }
@@ -568,27 +573,27 @@ static tl_tensor *divide_by_count(tl_tensor *tot, const tl_tensor *cnt)
 }
 
 /* nansum, nanmean and nanvar of a float or complex tensor, in its own dtype as numpy. */
-static tl_tensor *nan_reduce(tl_redop op, const tl_tensor *a, const bool *mask, bool keepdims, int64_t ddof)
+static tl_tensor *nan_reduce(tl_redop op, const tl_tensor *a, const bool *mask, bool keepdims, int64_t ddof, tl_tensor *into)
 {
     tl_tensor *nans = NULL, *z = nan_to_zero(a, &nans);
     if (!z) return NULL;
     tl_tensor *r = NULL;
     if (op == TL_RNANSUM) {
-        r = reduce_core(TL_RSUM, z, mask, keepdims);
+        r = reduce_core(TL_RSUM, z, mask, keepdims, into);
     } else if (op == TL_RNANMEAN) {
         tl_tensor *cnt = count_not_nan(nans, mask, keepdims);
-        if (cnt) r = divide_by_count(reduce_core(TL_RSUM, z, mask, keepdims), cnt);
+        if (cnt) r = divide_by_count(reduce_core(TL_RSUM, z, mask, keepdims, NULL), cnt);
         if (cnt) tl_tensor_release(cnt);
     } else {   /* numpy's _nanvar: deviations from the nan-mean, NaN places zeroed, squared, summed */
         tl_tensor *cnt = count_not_nan(nans, mask, true), *avg = NULL, *d = NULL, *dz = NULL, *zero = NULL;
         tl_tensor *sq = NULL, *dof = NULL, *bad = NULL, *v = NULL, *nan = NULL;
-        if (cnt) avg = divide_by_count(reduce_core(TL_RSUM, z, mask, true), cnt);
+        if (cnt) avg = divide_by_count(reduce_core(TL_RSUM, z, mask, true, NULL), cnt);
         if (avg) d = tl_binary(TL_SUB, z, avg, z->dtype);
         if (d) zero = scalar_f64(z->dtype, 0.0);
         if (zero) dz = tl_where(nans, zero, d, z->dtype);
         if (dz) sq = abs_squared(dz);
         if (sq) dof = with_scalar(TL_ADD, count_not_nan(nans, mask, keepdims), -(double)ddof);
-        if (dof) v = divide_by_count(reduce_core(TL_RSUM, sq, mask, keepdims), dof);
+        if (dof) v = divide_by_count(reduce_core(TL_RSUM, sq, mask, keepdims, NULL), dof);
         if (v) {
             tl_tensor_retain(dof);
             bad = with_scalar(TL_LE, dof, 0.0);
@@ -603,10 +608,10 @@ static tl_tensor *nan_reduce(tl_redop op, const tl_tensor *a, const bool *mask, 
     return r;
 }
 
-/* sqrt(t), releasing t. */
-static tl_tensor *sqrt_of(tl_tensor *t)
+/* sqrt(t), releasing t; written into `into` when it fits. */
+static tl_tensor *sqrt_of(tl_tensor *t, tl_tensor *into)
 {
-    tl_tensor *r = t ? tl_unary(TL_SQRT, t) : NULL;
+    tl_tensor *r = t ? tl_unary_to(TL_SQRT, t, into) : NULL;
     if (t) tl_tensor_release(t);
     return r;
 }
@@ -625,26 +630,32 @@ static tl_redop plain_of(tl_redop op)
     }
 }
 
-static tl_tensor *reduce_mask(tl_redop op, const tl_tensor *a, const bool *mask, bool keepdims, int64_t ddof)
+static tl_tensor *reduce_mask(tl_redop op, const tl_tensor *a, const bool *mask, bool keepdims, int64_t ddof, tl_tensor *into)
 {
     tl_dtype rdt = tl_reduce_result_dtype(op, a->dtype);
     if (plain_of(op) != op && tl_is_intlike(a->dtype)) op = plain_of(op);
     tl_tensor *r;
     switch (op) {
-    case TL_RNANSUM: case TL_RNANMEAN: case TL_RNANVAR: r = nan_reduce(op, a, mask, keepdims, ddof); break;
-    case TL_RNANSTD: r = sqrt_of(nan_reduce(TL_RNANVAR, a, mask, keepdims, ddof)); break;
-    case TL_RMEAN: r = mean_of(a, mask, keepdims); break;
-    case TL_RVAR: r = var_of(a, mask, keepdims, ddof); break;
-    case TL_RSTD: r = sqrt_of(var_of(a, mask, keepdims, ddof)); break;
-    case TL_RNORM: r = norm_of(a, mask, keepdims); break;
-    case TL_RLOGSUMEXP: r = logsumexp_of(a, mask, keepdims); break;
-    default: return reduce_core(op, a, mask, keepdims);
+    case TL_RNANSUM: case TL_RNANMEAN: case TL_RNANVAR: r = nan_reduce(op, a, mask, keepdims, ddof, into); break;
+    case TL_RNANSTD: r = sqrt_of(nan_reduce(TL_RNANVAR, a, mask, keepdims, ddof, NULL), into); break;
+    case TL_RMEAN: r = mean_of(a, mask, keepdims, into); break;
+    case TL_RVAR: r = var_of(a, mask, keepdims, ddof, into); break;
+    case TL_RSTD: r = sqrt_of(var_of(a, mask, keepdims, ddof, NULL), into); break;
+    case TL_RNORM: r = norm_of(a, mask, keepdims, into); break;
+    case TL_RLOGSUMEXP: r = logsumexp_of(a, mask, keepdims, into); break;
+    default: return reduce_core(op, a, mask, keepdims, into);
     }
-    if (!recast(&r, rdt)) return NULL;
+    if (!recast_to(&r, rdt, into)) return NULL;
     return r;
 }
 
 tl_tensor *tl_reduce(tl_redop op, const tl_tensor *a, int naxes, const int *axes, bool keepdims, int64_t ddof)
+{
+    return tl_reduce_to(op, a, naxes, axes, keepdims, ddof, NULL);
+}
+
+tl_tensor *tl_reduce_to(tl_redop op, const tl_tensor *a, int naxes, const int *axes, bool keepdims, int64_t ddof,
+                        tl_tensor *into)
 {
     if ((unsigned)op >= TL_NREDOPS) {
         tl_seterr(ValueError, "invalid reduction");
@@ -665,7 +676,7 @@ tl_tensor *tl_reduce(tl_redop op, const tl_tensor *a, int naxes, const int *axes
         }
         mask[axes[i]] = true;
     }
-    return reduce_mask(op, a, mask, keepdims, ddof);
+    return reduce_mask(op, a, mask, keepdims, ddof, into);
 }
 
 /* ---- cumsum and cumprod: sequential along the axis (numpy's add/multiply.accumulate) ---- */
@@ -723,7 +734,9 @@ static int cumulative_task(void *vctx, int64_t t)
     return 0;
 }
 
-tl_tensor *tl_cumulative(tl_redop op, const tl_tensor *a, int axis)
+tl_tensor *tl_cumulative(tl_redop op, const tl_tensor *a, int axis) { return tl_cumulative_to(op, a, axis, NULL); }
+
+tl_tensor *tl_cumulative_to(tl_redop op, const tl_tensor *a, int axis, tl_tensor *into)
 {
     if (op != TL_RSUM && op != TL_RPROD) {
         tl_seterr(ValueError, "invalid running reduction");
@@ -744,7 +757,7 @@ tl_tensor *tl_cumulative(tl_redop op, const tl_tensor *a, int axis)
     if (!src) return NULL;
     tl_dtype rdt = tl_reduce_result_dtype(op, a->dtype), w = work_dtype(op, a->dtype);
     tl_tensor *x = (src->dtype == w && tl_is_contiguous(src)) ? (tl_tensor_retain(src), src) : tl_cast(src, w);
-    tl_tensor *out = x ? tl_tensor_empty(w, src->ndim, src->shape) : NULL;
+    tl_tensor *out = x ? tl_tensor_result(into, w, src->ndim, src->shape) : NULL;
     int rc = out ? 0 : -1;
     if (rc == 0 && tl_tensor_size(out) > 0) {
         cumulative_ctx c = { .w = w, .prod = op == TL_RPROD, .x = tl_tensor_data(x), .out = tl_tensor_data(out),
@@ -763,7 +776,7 @@ tl_tensor *tl_cumulative(tl_redop op, const tl_tensor *a, int axis)
     }
     tl_tensor_release(src);
     if (x) tl_tensor_release(x);
-    if (rc < 0 || !recast(&out, rdt)) {
+    if (rc < 0 || !recast_to(&out, rdt, into)) {
         if (out) tl_tensor_release(out);
         return NULL;
     }
