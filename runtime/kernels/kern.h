@@ -63,6 +63,8 @@ typedef struct tl_simd_hint { bool stream; } tl_simd_hint;
 bool tl_cpu_has_avx512(void);
 /* False when TL_SIMD=0 is set in the environment. */
 bool tl_simd_enabled(void);
+/* AVX2, FMA and F16C present, and TL_SIMD not 0 (compiled with target attributes: any compiler). */
+bool tl_simd_avx2(void);
 /* min (or max) of n contiguous f32/f64 into *out, NaN if any; false when
    there is no SIMD version (the caller loops). */
 bool tl_simd_minmax(tl_dtype dt, bool want_max, const void *v, int64_t n, void *out);
@@ -78,6 +80,18 @@ void tl_vexp_sub_f64(double *y, const double *x, double m, int64_t n);
    quantized GGUF tensor, whose blocks are read directly): 1 with *out set; 0 when the
    product does not take this path; -1 with the error set. */
 int tl_matmul_rows(const tl_tensor *a, const tl_tensor *b, tl_tensor **out);
+
+/* ---- q8dot.c: ggml's Q8_0 dot ---------------------------------------------------- */
+/* m f32 rows of k (k a multiple of 32) rounded to Q8_0 blocks of 32: q = x / d rounded,
+   d = max|x| / 127 per block, and for each four bytes -128 times their sum (bias). */
+typedef struct tl_q8_act { int8_t *q; float *d; int32_t *bias; int64_t nb; } tl_q8_act;
+/* Fills a (one allocation; tl_q8_act_free releases it): 0, or -1 with the error set. */
+int tl_q8_quantize(const float *x, int64_t m, int64_t k, tl_q8_act *a);
+void tl_q8_act_free(tl_q8_act *a);
+/* out[j * os] = dot of Q8_0 weight row j (rows of row_bytes from w, a->nb blocks each)
+   with row i of a; every CPU path gives the same bits. */
+void tl_q8_rows(const uint8_t *w, size_t row_bytes, int64_t rows, const tl_q8_act *a, int64_t i, float *out,
+                int64_t os);
 /* Products with fewer multiply-adds than this per batch entry skip BLAS (whose packing
    costs more than they do) when tl_small_sgemm can run: an attention's per-head products. */
 #define TL_SMALL_GEMM_MADDS ((int64_t)1 << 15)

@@ -1,5 +1,4 @@
 /* kernels/matvec.c — matrix products that read a weight matrix row by row: f32/bf16 GEMV and quantized GGUF blocks */
-#include <cpuid.h>
 #include <immintrin.h>
 #include <math.h>
 #include <stdlib.h>
@@ -47,25 +46,13 @@ typedef struct mv_plan {
     size_t qbb;             /* bytes per block */
     const float *x;         /* m contiguous f32 rows of k */
     int64_t m;
-    const void *xq;         /* Q8_0: x quantized, m rows of k / 32 blocks */
+    const tl_q8_act *xq;    /* Q8_0: x rounded to Q8_0 blocks (NULL: not used) */
     float *out;
     int64_t os_x, os_w;     /* out[i * os_x + j * os_w]: x row i, W row j */
     int64_t rows_per_task;
 } mv_plan;
 
 /* ---- row dots ---------------------------------------------------------------- */
-
-static bool use_avx2(void)
-{
-    static int cached = -1;
-    if (cached < 0) {
-        __builtin_cpu_init();
-        unsigned a, b, c, d;   /* clang's __builtin_cpu_supports does not know "f16c": ask cpuid */
-        cached = tl_simd_enabled() && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                 __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);
-    }
-    return cached;
-}
 
 static float dot_f32_c(const float *w, const float *x, int64_t k)
 {
@@ -100,15 +87,6 @@ __attribute__((target("avx2,fma"))) static float hsum256(__m256 v)
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
     s = _mm_add_ps(s, _mm_movehl_ps(s, s));
     s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-}
-
-/* The largest of v's eight lanes. */
-__attribute__((target("avx2,fma"))) static float max256(__m256 v)
-{
-    __m128 s = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_max_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_max_ss(s, _mm_movehdup_ps(s));
     return _mm_cvtss_f32(s);
 }
 
@@ -177,98 +155,13 @@ __attribute__((target("avx512f,avx2,fma"))) static float dot_bf16_avx512(const u
 
 static float dot_f32(const float *w, const float *x, int64_t k)
 {
-    return use_avx2() ? dot_f32_avx2(w, x, k) : dot_f32_c(w, x, k);
+    return tl_simd_avx2() ? dot_f32_avx2(w, x, k) : dot_f32_c(w, x, k);
 }
 
 static float dot_bf16(const uint16_t *w, const float *x, int64_t k)
 {
-    if (use_avx2() && tl_cpu_has_avx512()) return dot_bf16_avx512(w, x, k);
-    return use_avx2() ? dot_bf16_avx2(w, x, k) : dot_bf16_c(w, x, k);
-}
-
-/* ---- Q8_0: blocks of {f16 d; i8 q[32]}, dotted with a Q8_0-quantized x (ggml's way) ---- */
-
-typedef struct q8_block { float d; int8_t q[32]; } q8_block;   /* one block of x: d * q[j] */
-
-static float half_to_f32(const uint8_t *p)
-{
-    uint16_t h = (uint16_t)(p[0] | p[1] << 8);
-    uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = h >> 10 & 0x1F, man = h & 0x3FF;
-    if (e == 0) {
-        float mag = (float)man * 0x1p-24f;
-        return sign ? -mag : mag;
-    }
-    uint32_t u = sign | (e == 31 ? 0x7F800000u | man << 13 : (e + 112) << 23 | man << 13);
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-/* quantize_q8 eight lanes at a time: the same maximum, products and rounding (to
-   nearest even, as lrintf in the default mode), so the same blocks. */
-__attribute__((target("avx2,fma"))) static void quantize_q8_avx2(const float *x, int64_t k, q8_block *y)
-{
-    const __m256 sign = _mm256_set1_ps(-0.0f);
-    for (int64_t b = 0; b < k / 32; b++, x += 32) {
-        __m256 v[4], m = _mm256_setzero_ps();
-        for (int j = 0; j < 4; j++) {
-            v[j] = _mm256_loadu_ps(x + 8 * j);
-            m = _mm256_max_ps(_mm256_andnot_ps(sign, v[j]), m);   /* a NaN lane leaves m: fmaxf ignores NaN */
-        }
-        float amax = max256(m);
-        float d = amax / 127, id = d ? 1 / d : 0;
-        y[b].d = d;
-        __m256 vid = _mm256_set1_ps(id);
-        for (int j = 0; j < 4; j++) {
-            __m256i q = _mm256_cvtps_epi32(_mm256_mul_ps(v[j], vid));
-            int32_t t[8];
-            _mm256_storeu_si256((__m256i *)t, q);
-            for (int u = 0; u < 8; u++) y[b].q[8 * j + u] = (int8_t)t[u];
-        }
-    }
-}
-
-/* x (k floats, k a multiple of 32) as Q8_0 blocks: d = max|x| / 127, q = x / d rounded. */
-static void quantize_q8(const float *x, int64_t k, q8_block *y)
-{
-    if (use_avx2()) {
-        quantize_q8_avx2(x, k, y);
-        return;
-    }
-    for (int64_t b = 0; b < k / 32; b++, x += 32) {
-        float amax = 0;
-        for (int j = 0; j < 32; j++) amax = fmaxf(amax, fabsf(x[j]));
-        float d = amax / 127, id = d ? 1 / d : 0;
-        y[b].d = d;
-        for (int j = 0; j < 32; j++) y[b].q[j] = (int8_t)lrintf(x[j] * id);
-    }
-}
-
-static float dot_q8_c(const uint8_t *w, const q8_block *x, int64_t nb)
-{
-    float s = 0;
-    for (int64_t b = 0; b < nb; b++, w += 34) {
-        int32_t acc = 0;
-        for (int j = 0; j < 32; j++) acc += (int8_t)w[2 + j] * x[b].q[j];
-        s += (float)acc * (half_to_f32(w) * x[b].d);
-    }
-    return s;
-}
-
-/* 32 products of signed bytes summed in i32 lanes: |w| * (x with w's sign), as maddubs needs. */
-__attribute__((target("avx2,fma,f16c"))) static float dot_q8_avx2(const uint8_t *w, const q8_block *x, int64_t nb)
-{
-    __m256 acc = _mm256_setzero_ps();
-    const __m256i ones = _mm256_set1_epi16(1);
-    for (int64_t b = 0; b < nb; b++, w += 34) {
-        __m256i wq = _mm256_loadu_si256((const __m256i *)(w + 2));
-        __m256i xq = _mm256_loadu_si256((const __m256i *)x[b].q);
-        __m256i p16 = _mm256_maddubs_epi16(_mm256_sign_epi8(wq, wq), _mm256_sign_epi8(xq, wq));
-        __m256 p = _mm256_cvtepi32_ps(_mm256_madd_epi16(p16, ones));
-        uint16_t h = (uint16_t)(w[0] | w[1] << 8);
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(_cvtsh_ss(h) * x[b].d), p, acc);
-    }
-    return hsum256(acc);
+    if (tl_simd_avx2() && tl_cpu_has_avx512()) return dot_bf16_avx512(w, x, k);
+    return tl_simd_avx2() ? dot_bf16_avx2(w, x, k) : dot_bf16_c(w, x, k);
 }
 
 /* ---- tasks ------------------------------------------------------------------- */
@@ -298,8 +191,14 @@ static bool rows_touched(const mv_plan *p, int64_t j0, int64_t j1)
 /* Rows [j0, j1) of W against every x row, one dot each. scratch: k floats (quantized W). */
 static void rows_dot(const mv_plan *p, int64_t j0, int64_t j1, float *scratch)
 {
-    /* Q8_0 rows none of which was computed as f32 (the usual case): no row needs a look */
-    bool fresh = p->kind == W_QUANT && p->xq && !rows_touched(p, j0, j1);
+    /* Q8_0 rows none of which was computed as f32 (the usual case): one run of blocks */
+    if (p->kind == W_QUANT && p->xq && !rows_touched(p, j0, j1)) {
+        const uint8_t *blk = p->qblocks + (size_t)((p->qfirst + j0 * p->rs) / p->qbs) * p->qbb;
+        size_t row_bytes = (size_t)(p->rs / p->qbs) * p->qbb;
+        for (int64_t i = 0; i < p->m; i++)
+            tl_q8_rows(blk, row_bytes, j1 - j0, p->xq, i, p->out + j0 * p->os_w + i * p->os_x, p->os_w);
+        return;
+    }
     for (int64_t j = j0; j < j1; j++) {
         float *o = p->out + j * p->os_w;
         if (p->kind == W_BF16) {
@@ -308,13 +207,10 @@ static void rows_dot(const mv_plan *p, int64_t j0, int64_t j1, float *scratch)
             continue;
         }
         const float *r;
-        if (p->kind == W_QUANT && (fresh || !row_touched(p, j))) {
+        if (p->kind == W_QUANT && !row_touched(p, j)) {
             const uint8_t *blk = p->qblocks + (size_t)((p->qfirst + j * p->rs) / p->qbs) * p->qbb;
             if (p->xq) {                   /* Q8_0 against Q8_0 x */
-                const q8_block *xq = p->xq;
-                int64_t nb = p->k / 32;
-                for (int64_t i = 0; i < p->m; i++)
-                    o[i * p->os_x] = use_avx2() ? dot_q8_avx2(blk, xq + i * nb, nb) : dot_q8_c(blk, xq + i * nb, nb);
+                for (int64_t i = 0; i < p->m; i++) tl_q8_rows(blk, 0, 1, p->xq, i, o + i * p->os_x, 0);
                 continue;
             }
             io_dequant(p->qblocks, p->qtype, p->qfirst + j * p->rs, p->k, scratch);
@@ -412,17 +308,12 @@ static int64_t weight_bytes(const mv_plan *p)
 
 static int run_plan(mv_plan *p)
 {
-    q8_block *xq = NULL;
+    tl_q8_act xq = { 0 };
     p->xq = NULL;
     bool tiles = p->kind == W_QUANT && p->m > MATVEC_MAX_ROWS;
     if (p->kind == W_QUANT && p->qtype == 8 && !tiles) {
-        xq = malloc((size_t)(p->m * (p->k / 32)) * sizeof *xq);
-        if (!xq) {
-            tl_seterr(MemoryError, "out of memory");
-            return -1;
-        }
-        for (int64_t i = 0; i < p->m; i++) quantize_q8(p->x + i * p->k, p->k, xq + i * (p->k / 32));
-        p->xq = xq;
+        if (tl_q8_quantize(p->x, p->m, p->k, &xq) < 0) return -1;
+        p->xq = &xq;
     }
     int64_t per = TASK_WEIGHTS / p->k;
     if (tiles) per = QTILE_FLOATS / p->k;
@@ -440,7 +331,7 @@ static int run_plan(mv_plan *p)
         rc = 0;
         for (int64_t t = 0; t < ntasks && rc == 0; t++) rc = (tiles ? qtile_task : rows_task)(p, t);
     }
-    free(xq);
+    tl_q8_act_free(&xq);
     return rc;
 }
 
@@ -514,7 +405,7 @@ int tl_matmul_rows(const tl_tensor *a, const tl_tensor *b, tl_tensor **out)
 
 /* ---- small products ------------------------------------------------------------ */
 
-bool tl_small_sgemm_ok(void) { return use_avx2() && tl_cpu_has_avx512(); }
+bool tl_small_sgemm_ok(void) { return tl_simd_avx2() && tl_cpu_has_avx512(); }
 
 __attribute__((target("avx512f,avx2,fma"))) void tl_small_sgemm(int64_t n, int64_t m, int64_t k, const float *a,
                                                                  int64_t ars, int64_t acs, const float *b, int64_t brs,

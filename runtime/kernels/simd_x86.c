@@ -425,6 +425,23 @@ bool tl_simd_enabled(void)
     return cached;
 }
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+bool tl_simd_avx2(void)
+{
+    static int cached = -1;
+    if (cached < 0) {
+        __builtin_cpu_init();
+        unsigned a, b, c, d;   /* clang's __builtin_cpu_supports does not know "f16c": ask cpuid */
+        cached = tl_simd_enabled() && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                 __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);
+    }
+    return cached;
+}
+#else
+bool tl_simd_avx2(void) { return false; }
+#endif
+
 /* min or max of n >= 16 contiguous floats; a NaN anywhere gives NaN. The
    NaN test is separate because max_ps drops NaNs. Exact: any lane order. */
 #if TL_SIMD_X86

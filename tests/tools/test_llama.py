@@ -6,10 +6,13 @@ Usage: test_llama.py TL WORKDIR
 Writes the stories15M-shaped random model in three files (make_llama.py) into WORKDIR,
 runs the example on each for 32 greedy steps from a two-token prompt, and checks:
 f32 and bf16: the logits of the first 16 positions within 1e-4 of numpy's (computed from
-the same f32 or bf16-rounded weights) and the same 33 ids; Q8_0: the logits within 5e-2
-of numpy's on the dequantized weights and the same first 17 ids (tl multiplies Q8_0
+the same f32 or bf16-rounded weights) and the same 33 ids. Q8_0: tl multiplies Q8_0
 blocks by a Q8_0-quantized activation, as ggml does, so its logits differ from exact ones
-by that rounding: about 2e-2 over six layers, and a near tie may later pick another id).
+by that rounding (about 2e-2 over six layers), more than numpy's top two logits differ at
+some steps of this random model (0.003 at step 12): there the greedy id is a coin toss.
+So tl runs numpy's 32 ids as its prompt (the same context at every position) and its
+logits must stay within 5e-2 of numpy's at all 32 positions, its most likely id equal to
+numpy's wherever numpy's margin exceeds twice the largest difference.
 """
 import os
 import subprocess
@@ -27,9 +30,9 @@ FILES = {"f32": "llama_f32.safetensors", "bf16": "llama_bf16.safetensors", "q8_0
 TOL = {"f32": 1e-4, "bf16": 1e-4, "q8_0": 5e-2}
 
 
-def run_tl(tl, path, out):
+def run_tl(tl, path, out, prompt):
     args = [tl, os.path.join(HERE, "..", "..", "examples", "llama.tl"), path, str(STEPS)]
-    r = subprocess.run(args + [str(p) for p in PROMPT] + ["--logits", out], capture_output=True, text=True)
+    r = subprocess.run(args + [str(p) for p in prompt] + ["--logits", out], capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"tl failed on {path}:\n{r.stdout}{r.stderr}")
     text = r.stdout.split("]")[0].strip(" [\n")
@@ -44,15 +47,26 @@ def main():
     c = make_llama.config()
     failed = 0
     for kind, name in FILES.items():
-        ids, out = run_tl(tl, os.path.join(work, name), os.path.join(work, f"logits_{kind}.npy"))
-        got = np.load(os.path.join(work, f"logits_{kind}.npy"))
         ref_ids, ref = llama_ref.decode(llama_ref.Llama(c, llama_ref.load_weights(c, kind)), PROMPT, STEPS)
-        err = float(np.abs(got[:CHECKED] - ref[:CHECKED]).max())
-        ok = err <= TOL[kind] and got.shape == ref.shape
-        if ids[:CHECKED + 1] != ref_ids[:CHECKED + 1] or (kind != "q8_0" and ids != ref_ids):
-            ok = False
-        print(f"{kind}: max |logit difference| over {CHECKED} positions {err:.3g} (limit {TOL[kind]:g}); "
-              f"ids {'equal' if ids == ref_ids else 'differ'}: {'ok' if ok else 'FAILED'}")
+        quant = kind == "q8_0"
+        prompt = ref_ids[:STEPS] if quant else PROMPT
+        ids, out = run_tl(tl, os.path.join(work, name), os.path.join(work, f"logits_{kind}.npy"), prompt)
+        got = np.load(os.path.join(work, f"logits_{kind}.npy"))
+        checked = STEPS if quant else CHECKED
+        ok = got.shape == ref.shape
+        err = float(np.abs(got[:checked] - ref[:checked]).max()) if ok else float("inf")
+        ok = ok and err <= TOL[kind]
+        if quant:
+            top2 = np.sort(ref, axis=1)[:, -2:]
+            clear = top2[:, 1] - top2[:, 0] > 2 * err
+            same = (np.argmax(got, axis=1) == np.argmax(ref, axis=1))[clear] if ok else [False]
+            ok = ok and bool(np.all(same)) and ids[:STEPS] == ref_ids[:STEPS]
+            what = f"most likely ids equal at the {int(clear.sum())} clear positions"
+        else:
+            ok = ok and ids == ref_ids
+            what = f"ids {'equal' if ids == ref_ids else 'differ'}"
+        print(f"{kind}: max |logit difference| over {checked} positions {err:.3g} (limit {TOL[kind]:g}); "
+              f"{what}: {'ok' if ok else 'FAILED'}")
         if not ok:
             print("tl:   ", ids, "\nnumpy:", ref_ids, "\n" + out)
             failed += 1

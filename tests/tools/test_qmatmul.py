@@ -9,7 +9,8 @@ and the same on a row slice w[3:40]; numpy computes each from the reference
 dequantization (make_test_files.DEQUANT). Q8_0 with few x rows multiplies by a
 Q8_0-quantized x (ggml's way): its error must stay within the bound that rounding x
 to 8 bits allows (sum over blocks of |w| . max|x| / 254); every other case must agree
-within 1e-5 relative to sum |w| |x|.
+within 1e-5 relative to sum |w| |x|. The Q8_0 products must also be bit for bit those
+of TL_SIMD=0 (the portable loops): every path sums the same lanes in the same order.
 """
 import os
 import subprocess
@@ -44,8 +45,8 @@ def main():
     tensors, ref = [], {}
     for kind in KINDS:
         bs, _ = mtf.BLOCK[kind]
-        k = 2 * bs
         for src in ("random", "real"):
+            k = 9 * bs if (kind, src) == ("Q8_0", "real") else 2 * bs   # Q8_0: the 4-block loop and a tail
             name = f"{kind}_{src}"
             if src == "random":
                 blocks = mtf.random_blocks(kind, ROWS * 2)
@@ -62,6 +63,18 @@ def main():
     if r.returncode != 0:
         sys.exit("tl failed:\n" + r.stdout + r.stderr)
     failed = passed = 0
+    portable = os.path.join(work, "portable")
+    os.makedirs(portable, exist_ok=True)
+    r = subprocess.run([tl, "-e", SCRIPT.replace('argv[1] + "/r_"', 'argv[2] + "/r_"'), path, work, portable],
+                       capture_output=True, text=True, env=dict(os.environ, TL_SIMD="0"))
+    if r.returncode != 0:
+        sys.exit("tl (TL_SIMD=0) failed:\n" + r.stdout + r.stderr)
+    for name in ref:
+        if name.startswith("Q8_0"):
+            a, b = np.load(os.path.join(work, f"r_{name}.npz")), np.load(os.path.join(portable, f"r_{name}.npz"))
+            same = all(np.array_equal(a[c], b[c]) for c in a.files)
+            print(("" if same else "FAIL ") + f"{name}: SIMD and TL_SIMD=0 products {'equal' if same else 'differ'}")
+            passed, failed = passed + same, failed + (not same)
     for name, w in ref.items():
         x = np.load(os.path.join(work, f"x_{name}.npy")).astype(np.float64)
         X = np.load(os.path.join(work, f"X_{name}.npy")).astype(np.float64)

@@ -1,0 +1,197 @@
+/* kernels/q8dot.c — ggml's Q8_0 dot: f32 rows rounded to Q8_0 blocks, dotted with a Q8_0 weight row */
+#include <immintrin.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cast.h"
+#include "kern.h"
+
+/* Every path computes the same bits: per block b, eight lane sums s[l] of four byte
+   products each (bytes 4l..4l+3; exact integers), then acc[b % 4][l] += s[l] * (dw * dx)
+   as one fused multiply-add, then the four accumulators and their eight lanes are summed
+   in one fixed order. That is how the AVX2 instructions (maddubs + madd) and AVX-512
+   VNNI's vpdpbusd naturally group the products, so the portable loop follows them. */
+
+/* ---- rounding x to Q8_0 ------------------------------------------------------------- */
+
+/* The largest of v's eight lanes. */
+__attribute__((target("avx2,fma"))) static float max256(__m256 v)
+{
+    __m128 s = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_max_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_max_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+}
+
+/* quantize_row_c eight lanes at a time: the same maximum, products and rounding (to
+   nearest even, as lrintf in the default mode), so the same blocks. */
+__attribute__((target("avx2,fma"))) static void quantize_row_avx2(const float *x, int64_t nb, int8_t *q, float *d)
+{
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (int64_t b = 0; b < nb; b++, x += 32, q += 32) {
+        __m256 v[4], m = _mm256_setzero_ps();
+        for (int j = 0; j < 4; j++) {
+            v[j] = _mm256_loadu_ps(x + 8 * j);
+            m = _mm256_max_ps(_mm256_andnot_ps(sign, v[j]), m);   /* a NaN lane leaves m: fmaxf ignores NaN */
+        }
+        float amax = max256(m);
+        float db = amax / 127, id = db ? 1 / db : 0;
+        d[b] = db;
+        __m256 vid = _mm256_set1_ps(id);
+        __m256i i32[4];
+        for (int j = 0; j < 4; j++) i32[j] = _mm256_cvtps_epi32(_mm256_mul_ps(v[j], vid));
+        /* pack to bytes: packs works within 128-bit halves, the permute puts them back in order */
+        __m256i i16a = _mm256_packs_epi32(i32[0], i32[1]), i16b = _mm256_packs_epi32(i32[2], i32[3]);
+        __m256i i8 = _mm256_packs_epi16(i16a, i16b);
+        i8 = _mm256_permutevar8x32_epi32(i8, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+        _mm256_storeu_si256((__m256i *)q, i8);
+    }
+}
+
+/* One row of k floats (k a multiple of 32) as nb = k / 32 blocks: d = max|x| / 127,
+   q = x / d rounded. */
+static void quantize_row_c(const float *x, int64_t nb, int8_t *q, float *d)
+{
+    for (int64_t b = 0; b < nb; b++, x += 32, q += 32) {
+        float amax = 0;
+        for (int j = 0; j < 32; j++) amax = fmaxf(amax, fabsf(x[j]));
+        float db = amax / 127, id = db ? 1 / db : 0;
+        d[b] = db;
+        for (int j = 0; j < 32; j++) {
+            long r = lrintf(x[j] * id);
+            q[j] = (int8_t)(r > 127 ? 127 : r < -128 ? -128 : r);
+        }
+    }
+}
+
+/* AVX-512 VNNI (vpdpbusd) with 256-bit vectors. */
+static bool has_vnni(void)
+{
+    static int cached = -1;
+    if (cached < 0)
+        cached = tl_simd_avx2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                 __builtin_cpu_supports("avx512vnni");
+    return cached;
+}
+
+int tl_q8_quantize(const float *x, int64_t m, int64_t k, tl_q8_act *a)
+{
+    int64_t nb = k / 32;
+    a->nb = nb;
+    a->q = malloc((size_t)(m * k) + (size_t)(m * nb) * sizeof(float) + (size_t)(m * k / 4) * sizeof(int32_t));
+    if (!a->q) {
+        tl_seterr(MemoryError, "out of memory");
+        return -1;
+    }
+    a->bias = (int32_t *)(a->q + m * k);   /* m * k is a multiple of 32: aligned */
+    a->d = (float *)(a->bias + m * k / 4);
+    for (int64_t i = 0; i < m; i++) {
+        if (tl_simd_avx2()) quantize_row_avx2(x + i * k, nb, a->q + i * k, a->d + i * nb);
+        else quantize_row_c(x + i * k, nb, a->q + i * k, a->d + i * nb);
+    }
+    /* vpdpbusd multiplies unsigned by signed bytes: it reads w + 128, and the bias takes
+       128 times each four x bytes' sum back off */
+    for (int64_t l = 0; l < m * k / 4; l++) {
+        const int8_t *q = a->q + 4 * l;
+        a->bias[l] = -128 * (q[0] + q[1] + q[2] + q[3]);
+    }
+    return 0;
+}
+
+void tl_q8_act_free(tl_q8_act *a)
+{
+    free(a->q);
+    a->q = NULL;
+}
+
+/* ---- dots ---------------------------------------------------------------------------- */
+
+/* The sum of v's eight lanes: ((v0 + v4) + (v2 + v6)) + ((v1 + v5) + (v3 + v7)). */
+__attribute__((target("avx2,fma"))) static float hsum256(__m256 v)
+{
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+}
+
+/* One Q8_0 weight row (nb blocks) dotted with x's blocks xq, xd. */
+static float dot_c(const uint8_t *w, const int8_t *xq, const float *xd, int64_t nb)
+{
+    float acc[4][8] = { { 0 } };
+    for (int64_t b = 0; b < nb; b++, w += 34, xq += 32) {
+        float sc = cast_f16_to_f32((uint16_t)(w[0] | w[1] << 8)) * xd[b];
+        for (int l = 0; l < 8; l++) {
+            int32_t s = 0;
+            for (int t = 0; t < 4; t++) s += (int8_t)w[2 + 4 * l + t] * xq[4 * l + t];
+            acc[b & 3][l] = fmaf((float)s, sc, acc[b & 3][l]);
+        }
+    }
+    float v[8];
+    for (int l = 0; l < 8; l++) v[l] = (acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l]);
+    return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
+}
+
+/* The scale of block b: w's f16 d times x's. */
+#define Q8_SCALE(w, b) _mm256_set1_ps(_cvtsh_ss((unsigned short)((w)[34 * (b)] | (w)[34 * (b) + 1] << 8)) * xd[b])
+
+/* acc += lane sums of block b * its scale, the lane sums from maddubs (|w| times x with
+   w's sign, in i16 pairs; at most 2 * 128 * 127, no saturation) and madd. */
+#define Q8_AVX2_STEP(acc, b)                                                                             \
+    do {                                                                                                 \
+        __m256i wq = _mm256_loadu_si256((const __m256i *)(w + 34 * (b) + 2));                          \
+        __m256i xv = _mm256_loadu_si256((const __m256i *)(xq + 32 * (b)));                             \
+        __m256i s = _mm256_madd_epi16(_mm256_maddubs_epi16(_mm256_sign_epi8(wq, wq), _mm256_sign_epi8(xv, wq)), \
+                                      ones);                                                            \
+        acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), Q8_SCALE(w, b), acc);                              \
+    } while (0)
+
+/* The same lane sums in one instruction: vpdpbusd adds (w + 128) * x over each four
+   bytes to the lane, which starts at the bias -128 * (their x sum). */
+#define Q8_VNNI_STEP(acc, b)                                                                             \
+    do {                                                                                                 \
+        __m256i wq = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(w + 34 * (b) + 2)), flip);  \
+        __m256i s = _mm256_dpbusd_epi32(_mm256_loadu_si256((const __m256i *)(bias + 8 * (b))), wq,      \
+                                        _mm256_loadu_si256((const __m256i *)(xq + 32 * (b))));          \
+        acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), Q8_SCALE(w, b), acc);                              \
+    } while (0)
+
+/* dot_NAME(w, xq, bias, xd, nb): blocks b go to accumulator b % 4, STEP(acc, b) adding one. */
+#define Q8_DOT(NAME, TARGET, STEP)                                                                      \
+    __attribute__((target(TARGET))) static float NAME(const uint8_t *w, const int8_t *xq, const int32_t *bias, \
+                                                      const float *xd, int64_t nb)                       \
+    {                                                                                                    \
+        const __m256i ones = _mm256_set1_epi16(1), flip = _mm256_set1_epi8((char)0x80);                 \
+        (void)ones, (void)flip, (void)bias;                                                              \
+        __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;                                      \
+        int64_t b = 0;                                                                                   \
+        for (; b + 4 <= nb; b += 4) {                                                                    \
+            STEP(a0, b);                                                                                 \
+            STEP(a1, b + 1);                                                                             \
+            STEP(a2, b + 2);                                                                             \
+            STEP(a3, b + 3);                                                                             \
+        }                                                                                                \
+        if (b < nb) STEP(a0, b);                                                                         \
+        if (b + 1 < nb) STEP(a1, b + 1);                                                                 \
+        if (b + 2 < nb) STEP(a2, b + 2);                                                                 \
+        return hsum256(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));                     \
+    }
+Q8_DOT(dot_avx2, "avx2,fma,f16c", Q8_AVX2_STEP)
+Q8_DOT(dot_vnni, "avx512f,avx512vl,avx512vnni,avx2,fma,f16c", Q8_VNNI_STEP)
+
+/* Rows of Q8_0 weights against x row i, by the best path the CPU has. */
+void tl_q8_rows(const uint8_t *w, size_t row_bytes, int64_t rows, const tl_q8_act *a, int64_t i, float *out,
+                int64_t os)
+{
+    int64_t nb = a->nb;
+    const int8_t *xq = a->q + i * nb * 32;
+    const float *xd = a->d + i * nb;
+    const int32_t *bias = a->bias + i * nb * 8;
+    if (has_vnni())
+        for (int64_t j = 0; j < rows; j++, w += row_bytes) out[j * os] = dot_vnni(w, xq, bias, xd, nb);
+    else if (tl_simd_avx2())
+        for (int64_t j = 0; j < rows; j++, w += row_bytes) out[j * os] = dot_avx2(w, xq, bias, xd, nb);
+    else
+        for (int64_t j = 0; j < rows; j++, w += row_bytes) out[j * os] = dot_c(w, xq, xd, nb);
+}
