@@ -461,9 +461,10 @@ static tl_tensor *mean_of(const tl_tensor *a, const bool *mask, bool keepdims, t
     if (!x) return NULL;
     tl_tensor *s = reduce_core(TL_RSUM, x, mask, keepdims, into);   /* divided where it is */
     tl_tensor_release(x);
-    if (s && s->ndim == 0 && s->dtype == TL_C64) {
-        /* numpy divides a 0-d c64 sum as a c128 scalar (np.complex64 / int is
-           complex128), then rounds; an array of sums it divides in c64 */
+    if (s && s->dtype == TL_C64) {
+        /* numpy 2 (NEP 50) divides c64 sums by the count, an intp, in c128 (a 0-d sum as a
+           c128 scalar, an array into its c64 output), then rounds: the correctly rounded
+           quotient, where c64's own division multiplies by the count's reciprocal */
         tl_tensor *wide = tl_as_dtype(s, TL_C128);
         tl_tensor_release(s);
         tl_tensor *m = with_scalar(TL_DIV, wide, (double)reduced_count(a, mask));

@@ -309,6 +309,13 @@ OUTER(omin_i64, int64_t, a < b ? a : b)
 OUTER(omax_i64, int64_t, a > b ? a : b)
 OUTER(omin_u64, uint64_t, a < b ? a : b)
 OUTER(omax_u64, uint64_t, a > b ? a : b)
+
+/* A complex sum along a non-inner axis adds rows in order, as numpy's reduce loop
+   (out += row): the real kernel over the (re, im) pairs. */
+static void oadd_c64(void *acc, const char *x, int64_t n) { oadd_f32(acc, x, 2 * n); }
+static void oadd_c64_rows8(void *acc, const char *x, int64_t n, int64_t stride) { oadd_f32_rows8(acc, x, 2 * n, stride); }
+static void oadd_c128(void *acc, const char *x, int64_t n) { oadd_f64(acc, x, 2 * n); }
+static void oadd_c128_rows8(void *acc, const char *x, int64_t n, int64_t stride) { oadd_f64_rows8(acc, x, 2 * n, stride); }
 OUTER(oany_b, bool, a || b)
 OUTER(oall_b, bool, a && b)
 
@@ -369,7 +376,7 @@ static int wslot(tl_dtype d)
 static const tl_reduce_kernel table[TL_NREDOPS][W_N] = {
     [TL_RSUM] = {
         [W_F32] = { sum_f32, oadd_f32, oadd_f32_rows8 }, [W_F64] = { sum_f64, oadd_f64, oadd_f64_rows8 },
-        [W_C64] = { sum_c64, NULL }, [W_C128] = { sum_c128, NULL },
+        [W_C64] = { sum_c64, oadd_c64, oadd_c64_rows8 }, [W_C128] = { sum_c128, oadd_c128, oadd_c128_rows8 },
         [W_I64] = { sum_u64, oadd_u64, oadd_u64_rows8 }, [W_U64] = { sum_u64, oadd_u64, oadd_u64_rows8 },
     },
     [TL_RPROD] = {
