@@ -17,21 +17,19 @@
 #define TL_CBLAS_FNS(X) X(cblas_sgemm) X(cblas_dgemm) X(cblas_cgemm) X(cblas_zgemm)
 #define TL_LAPACKE_FNS(X)                                                                                         \
     X(LAPACKE_set_nancheck)                                                                                       \
-    X(LAPACKE_sgetrf) X(LAPACKE_dgetrf) X(LAPACKE_cgetrf) X(LAPACKE_zgetrf)                                       \
-    X(LAPACKE_sgetri) X(LAPACKE_dgetri) X(LAPACKE_cgetri) X(LAPACKE_zgetri)                                       \
-    X(LAPACKE_sgesv) X(LAPACKE_dgesv) X(LAPACKE_cgesv) X(LAPACKE_zgesv)                                           \
     X(LAPACKE_sgesdd) X(LAPACKE_dgesdd) X(LAPACKE_cgesdd) X(LAPACKE_zgesdd)                                       \
     X(LAPACKE_sgeev) X(LAPACKE_dgeev) X(LAPACKE_cgeev) X(LAPACKE_zgeev)                                           \
-    X(LAPACKE_ssyevd) X(LAPACKE_dsyevd) X(LAPACKE_cheevd) X(LAPACKE_zheevd)                                       \
     X(LAPACKE_sgeqrf) X(LAPACKE_dgeqrf) X(LAPACKE_cgeqrf) X(LAPACKE_zgeqrf)                                       \
     X(LAPACKE_sorgqr) X(LAPACKE_dorgqr) X(LAPACKE_cungqr) X(LAPACKE_zungqr)                                       \
-    X(LAPACKE_spotrf) X(LAPACKE_dpotrf) X(LAPACKE_cpotrf) X(LAPACKE_zpotrf)                                       \
     X(LAPACKE_sgelsd) X(LAPACKE_dgelsd) X(LAPACKE_cgelsd) X(LAPACKE_zgelsd)
 /* LAPACK's own (Fortran, column-major) entry points, looked up through LAPACKE's library, so
    they are the LAPACK that LAPACKE itself calls. Called directly where LAPACKE's row-major
    transposes (plain element loops, a cache line per element) cost a visible share of the
    call: the runtime then transposes in tiles itself (lapack.c). */
-#define TL_LAPACK_FNS(X) X(sgesdd_) X(dgesdd_) X(cgesdd_) X(zgesdd_)
+#define TL_LAPACK_FNS(X)                                                                                          \
+    X(sgesdd_) X(dgesdd_) X(cgesdd_) X(zgesdd_) X(sgetrf_) X(dgetrf_) X(cgetrf_) X(zgetrf_)                       \
+    X(sgetri_) X(dgetri_) X(cgetri_) X(zgetri_) X(sgesv_) X(dgesv_) X(cgesv_) X(zgesv_)                           \
+    X(spotrf_) X(dpotrf_) X(cpotrf_) X(zpotrf_) X(ssyevd_) X(dsyevd_) X(cheevd_) X(zheevd_)
 
 #define TL_BLAS_POINTER(name) __typeof__(name) *name;
 typedef struct tl_blas_table {

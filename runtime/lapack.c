@@ -8,65 +8,6 @@
 
 #define ROW LAPACK_ROW_MAJOR
 
-
-int lp_check_matrix(const tl_tensor *a)
-{
-    if (a->ndim < 2) {
-        tl_seterr(ShapeError, "%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
-        return -1;
-    }
-    if (a->shape[a->ndim - 1] > INT32_MAX || a->shape[a->ndim - 2] > INT32_MAX) {
-        tl_seterr(ShapeError, "matrix too large");
-        return -1;
-    }
-    if (tl_lapack_load() < 0) return -1;   /* every decomposition asks here first: LAPACKE is opened on first use */
-    tl_blas_threads(tl_get_threads());    /* LAPACK's parallelism is its BLAS calls' */
-    return 0;
-}
-
-int lp_check_square(const tl_tensor *a)
-{
-    if (lp_check_matrix(a) < 0) return -1;
-    if (a->shape[a->ndim - 1] != a->shape[a->ndim - 2]) {
-        tl_seterr(ShapeError, "Last 2 dimensions of the array must be square");
-        return -1;
-    }
-    return 0;
-}
-
-int lp_getrf(tl_dtype dt, lp_int n, void *a, lp_int *ipiv)
-{
-    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
-    switch (dt) {
-    case TL_F32: return tl_blas.LAPACKE_sgetrf(ROW, n, n, a, n, ipiv);
-    case TL_F64: return tl_blas.LAPACKE_dgetrf(ROW, n, n, a, n, ipiv);
-    case TL_C64: return tl_blas.LAPACKE_cgetrf(ROW, n, n, a, n, ipiv);
-    default: return tl_blas.LAPACKE_zgetrf(ROW, n, n, a, n, ipiv);
-    }
-}
-
-int lp_getri(tl_dtype dt, lp_int n, void *a, const lp_int *ipiv)
-{
-    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
-    switch (dt) {
-    case TL_F32: return tl_blas.LAPACKE_sgetri(ROW, n, a, n, ipiv);
-    case TL_F64: return tl_blas.LAPACKE_dgetri(ROW, n, a, n, ipiv);
-    case TL_C64: return tl_blas.LAPACKE_cgetri(ROW, n, a, n, ipiv);
-    default: return tl_blas.LAPACKE_zgetri(ROW, n, a, n, ipiv);
-    }
-}
-
-int lp_gesv(tl_dtype dt, lp_int n, lp_int nrhs, void *a, lp_int *ipiv, void *b)
-{
-    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
-    switch (dt) {
-    case TL_F32: return tl_blas.LAPACKE_sgesv(ROW, n, nrhs, a, n, ipiv, b, nrhs);
-    case TL_F64: return tl_blas.LAPACKE_dgesv(ROW, n, nrhs, a, n, ipiv, b, nrhs);
-    case TL_C64: return tl_blas.LAPACKE_cgesv(ROW, n, nrhs, a, n, ipiv, b, nrhs);
-    default: return tl_blas.LAPACKE_zgesv(ROW, n, nrhs, a, n, ipiv, b, nrhs);
-    }
-}
-
 /* A 16-byte element (a c128 value) for the tile loops. */
 typedef struct lp_pair64 { double re, im; } lp_pair64;
 
@@ -135,6 +76,120 @@ static int lp_work_alloc(lp_work *w, size_t es, size_t res, int64_t na, int64_t 
     return 0;
 }
 
+/* The workspace size a query left in work[0] (a complex one's real part), or -1 when it is
+   not a size LAPACK can take. */
+static lp_int queried_size(tl_dtype dt, const double *query)
+{
+    double best = dt == TL_F32 || dt == TL_C64 ? (double)*(const float *)query : query[0];
+    return best < 1 ? 1 : best <= INT32_MAX ? (lp_int)best : -1;
+}
+
+/* Allocates w with w->lwork elements of work and the n x n matrix a copied column-major
+   into w->a; 0, or -1000 out of memory. */
+static int square_in(lp_work *w, tl_dtype dt, lp_int n, const void *a, int64_t lrwork, int64_t liwork)
+{
+    size_t es = tl_dtype_size(dt);
+    if (w->lwork < 0 || lrwork < 0 || liwork < 0 ||
+        lp_work_alloc(w, es, tl_is_complex(dt) ? es / 2 : es, (int64_t)n * n, 0, 0, lrwork, liwork) != 0)
+        return -1000;
+    lp_transpose(w->a, a, n, n, es);
+    return 0;
+}
+
+/* Copies w->a back into the row-major a and frees w; returns info. */
+static int square_out(lp_work *w, tl_dtype dt, lp_int n, void *a, int info)
+{
+    lp_transpose(a, w->a, n, n, tl_dtype_size(dt));
+    lp_work_free(w);
+    return info;
+}
+
+
+
+int lp_check_matrix(const tl_tensor *a)
+{
+    if (a->ndim < 2) {
+        tl_seterr(ShapeError, "%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
+        return -1;
+    }
+    if (a->shape[a->ndim - 1] > INT32_MAX || a->shape[a->ndim - 2] > INT32_MAX) {
+        tl_seterr(ShapeError, "matrix too large");
+        return -1;
+    }
+    if (tl_lapack_load() < 0) return -1;   /* every decomposition asks here first: LAPACKE is opened on first use */
+    tl_blas_threads(tl_get_threads());    /* LAPACK's parallelism is its BLAS calls' */
+    return 0;
+}
+
+int lp_check_square(const tl_tensor *a)
+{
+    if (lp_check_matrix(a) < 0) return -1;
+    if (a->shape[a->ndim - 1] != a->shape[a->ndim - 2]) {
+        tl_seterr(ShapeError, "Last 2 dimensions of the array must be square");
+        return -1;
+    }
+    return 0;
+}
+
+int lp_getrf(tl_dtype dt, lp_int n, void *a, lp_int *ipiv)
+{
+    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
+    lp_work w = { 0 };
+    if (square_in(&w, dt, n, a, 0, 0) != 0) return -1000;
+    lp_int info = 0, ld = n > 0 ? n : 1;
+    switch (dt) {
+    case TL_F32: tl_blas.sgetrf_(&n, &n, w.a, &ld, ipiv, &info); break;
+    case TL_F64: tl_blas.dgetrf_(&n, &n, w.a, &ld, ipiv, &info); break;
+    case TL_C64: tl_blas.cgetrf_(&n, &n, w.a, &ld, ipiv, &info); break;
+    default: tl_blas.zgetrf_(&n, &n, w.a, &ld, ipiv, &info);
+    }
+    return square_out(&w, dt, n, a, info);
+}
+
+/* Calls dt's getri on the column-major a (lwork -1: the query). */
+static lp_int call_getri(tl_dtype dt, lp_int n, void *a, const lp_int *ipiv, void *work, lp_int lwork)
+{
+    lp_int info = 0, ld = n > 0 ? n : 1;
+    switch (dt) {
+    case TL_F32: tl_blas.sgetri_(&n, a, &ld, ipiv, work, &lwork, &info); break;
+    case TL_F64: tl_blas.dgetri_(&n, a, &ld, ipiv, work, &lwork, &info); break;
+    case TL_C64: tl_blas.cgetri_(&n, a, &ld, ipiv, work, &lwork, &info); break;
+    default: tl_blas.zgetri_(&n, a, &ld, ipiv, work, &lwork, &info);
+    }
+    return info;
+}
+
+int lp_getri(tl_dtype dt, lp_int n, void *a, const lp_int *ipiv)
+{
+    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
+    double query[2] = { 0, 0 };
+    lp_int info = call_getri(dt, n, query, ipiv, query, -1);
+    if (info != 0) return info;
+    lp_work w = { .lwork = queried_size(dt, query) };
+    if (square_in(&w, dt, n, a, 0, 0) != 0) return -1000;
+    return square_out(&w, dt, n, a, call_getri(dt, n, w.a, ipiv, w.work, w.lwork));
+}
+
+int lp_gesv(tl_dtype dt, lp_int n, lp_int nrhs, const void *a, lp_int *ipiv, void *b)
+{
+    if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
+    lp_work w = { 0 };
+    size_t es = tl_dtype_size(dt);
+    if (lp_work_alloc(&w, es, es, (int64_t)n * n, (int64_t)n * nrhs, 0, 0, 0) != 0) return -1000;
+    lp_int info = 0, ld = n > 0 ? n : 1;
+    lp_transpose(w.a, a, n, n, es);
+    lp_transpose(w.u, b, n, nrhs, es);
+    switch (dt) {
+    case TL_F32: tl_blas.sgesv_(&n, &nrhs, w.a, &ld, ipiv, w.u, &ld, &info); break;
+    case TL_F64: tl_blas.dgesv_(&n, &nrhs, w.a, &ld, ipiv, w.u, &ld, &info); break;
+    case TL_C64: tl_blas.cgesv_(&n, &nrhs, w.a, &ld, ipiv, w.u, &ld, &info); break;
+    default: tl_blas.zgesv_(&n, &nrhs, w.a, &ld, ipiv, w.u, &ld, &info);
+    }
+    lp_transpose(b, w.u, nrhs, n, es);     /* the factors stay in w: a is only read */
+    lp_work_free(&w);
+    return info;
+}
+
 /* Calls dt's gesdd (column-major, leading dimensions m for a and u, vtrows for vt). */
 static int call_gesdd(tl_dtype dt, char job, lp_int m, lp_int n, void *a, void *s, void *u, void *vt, lp_int vtrows,
                       void *work, lp_int lwork, void *rwork, lp_int *iwork)
@@ -164,10 +219,8 @@ int lp_gesdd_prepare(tl_dtype dt, char job, lp_int m, lp_int n, lp_work *w)
     lp_int iw = 0;
     int info = call_gesdd(dt, job, m, n, query, query, query, query, vt_rows(job, m, n), query, -1, query, &iw);
     if (info != 0) return info;
-    double best = dt == TL_F32 || dt == TL_C64 ? (double)*(float *)query : query[0];
-    if (!(best >= 1 && best <= INT32_MAX)) best = best < 1 ? 1 : -1;
-    if (best < 0) return -1000;
-    w->lwork = (lp_int)best;
+    w->lwork = queried_size(dt, query);
+    if (w->lwork < 0) return -1000;
     /* rwork: LAPACKE's sizes for cgesdd/zgesdd (LAPACK's documented minimum). */
     int64_t lrwork = !tl_is_complex(dt) ? 0 : job == 'N' ? 7 * k : 5 * k * k + 5 * k > 2 * mx * k + 2 * k * k + k
                                                                      ? 5 * k * k + 5 * k : 2 * mx * k + 2 * k * k + k;
@@ -235,16 +288,37 @@ int lp_geev(tl_dtype dt, lp_int n, void *a, void *w, void *vr)
     return info;
 }
 
+/* Calls dt's syevd/heevd on the column-major a (lwork -1: the query, sizes in work[0],
+   rwork[0] and iwork[0]). */
+static lp_int call_syevd(tl_dtype dt, char job, char uplo, lp_int n, void *a, void *w, void *work, lp_int lwork,
+                         void *rwork, lp_int lrwork, lp_int *iwork, lp_int liwork)
+{
+    lp_int info = 0, ld = n > 0 ? n : 1;
+    switch (dt) {
+    case TL_F32: tl_blas.ssyevd_(&job, &uplo, &n, a, &ld, w, work, &lwork, iwork, &liwork, &info, 1, 1); break;
+    case TL_F64: tl_blas.dsyevd_(&job, &uplo, &n, a, &ld, w, work, &lwork, iwork, &liwork, &info, 1, 1); break;
+    case TL_C64:
+        tl_blas.cheevd_(&job, &uplo, &n, a, &ld, w, work, &lwork, rwork, &lrwork, iwork, &liwork, &info, 1, 1);
+        break;
+    default: tl_blas.zheevd_(&job, &uplo, &n, a, &ld, w, work, &lwork, rwork, &lrwork, iwork, &liwork, &info, 1, 1);
+    }
+    return info;
+}
+
 int lp_syevd(tl_dtype dt, char job, char uplo, lp_int n, void *a, void *w)
 {
     if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
-    lp_int ld = n > 0 ? n : 1;
-    switch (dt) {
-    case TL_F32: return tl_blas.LAPACKE_ssyevd(ROW, job, uplo, n, a, ld, w);
-    case TL_F64: return tl_blas.LAPACKE_dsyevd(ROW, job, uplo, n, a, ld, w);
-    case TL_C64: return tl_blas.LAPACKE_cheevd(ROW, job, uplo, n, a, ld, w);
-    default: return tl_blas.LAPACKE_zheevd(ROW, job, uplo, n, a, ld, w);
-    }
+    double query[2] = { 0, 0 }, rquery[2] = { 0, 0 };
+    lp_int iquery = 0;
+    lp_int info = call_syevd(dt, job, uplo, n, query, query, query, -1, rquery, -1, &iquery, -1);
+    if (info != 0) return info;
+    bool cplx = tl_is_complex(dt);
+    lp_int lrwork = cplx ? queried_size(dt == TL_C64 ? TL_F32 : TL_F64, rquery) : 0;
+    lp_int liwork = iquery > 0 ? iquery : 1;
+    lp_work wk = { .lwork = queried_size(dt, query) };
+    if (square_in(&wk, dt, n, a, lrwork, iquery < 0 ? -1 : liwork) != 0) return -1000;
+    info = call_syevd(dt, job, uplo, n, wk.a, w, wk.work, wk.lwork, wk.rwork, cplx ? lrwork : 1, wk.iwork, liwork);
+    return square_out(&wk, dt, n, a, info);
 }
 
 int lp_geqrf(tl_dtype dt, lp_int m, lp_int n, void *a, void *tau)
@@ -274,13 +348,16 @@ int lp_orgqr(tl_dtype dt, lp_int m, lp_int n, lp_int k, void *a, const void *tau
 int lp_potrf(tl_dtype dt, char uplo, lp_int n, void *a)
 {
     if (tl_lapack_load() < 0) return LP_UNAVAILABLE;
-    lp_int ld = n > 0 ? n : 1;
+    lp_work w = { 0 };
+    if (square_in(&w, dt, n, a, 0, 0) != 0) return -1000;
+    lp_int info = 0, ld = n > 0 ? n : 1;
     switch (dt) {
-    case TL_F32: return tl_blas.LAPACKE_spotrf(ROW, uplo, n, a, ld);
-    case TL_F64: return tl_blas.LAPACKE_dpotrf(ROW, uplo, n, a, ld);
-    case TL_C64: return tl_blas.LAPACKE_cpotrf(ROW, uplo, n, a, ld);
-    default: return tl_blas.LAPACKE_zpotrf(ROW, uplo, n, a, ld);
+    case TL_F32: tl_blas.spotrf_(&uplo, &n, w.a, &ld, &info, 1); break;
+    case TL_F64: tl_blas.dpotrf_(&uplo, &n, w.a, &ld, &info, 1); break;
+    case TL_C64: tl_blas.cpotrf_(&uplo, &n, w.a, &ld, &info, 1); break;
+    default: tl_blas.zpotrf_(&uplo, &n, w.a, &ld, &info, 1);
     }
+    return square_out(&w, dt, n, a, info);
 }
 
 int lp_gelsd(tl_dtype dt, lp_int m, lp_int n, lp_int nrhs, void *a, void *b, void *s, double rcond, lp_int *rank)

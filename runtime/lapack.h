@@ -34,8 +34,8 @@ int lp_check_matrix(const tl_tensor *a);
 int lp_getrf(tl_dtype dt, lp_int n, void *a, lp_int *ipiv);
 /* The inverse from getrf's factors, in place (getri). */
 int lp_getri(tl_dtype dt, lp_int n, void *a, const lp_int *ipiv);
-/* Solves a x = b for nrhs columns of b (n x nrhs), overwriting a and b (gesv). */
-int lp_gesv(tl_dtype dt, lp_int n, lp_int nrhs, void *a, lp_int *ipiv, void *b);
+/* Solves a x = b for nrhs columns of b (n x nrhs), overwriting b with x; a is only read (gesv). */
+int lp_gesv(tl_dtype dt, lp_int n, lp_int nrhs, const void *a, lp_int *ipiv, void *b);
 /* Scratch memory of a driver called straight in LAPACK (column-major): the column-major
    copies of the matrices and LAPACK's workspace, sized once for every matrix of a stack. */
 typedef struct lp_work {

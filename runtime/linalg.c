@@ -389,11 +389,10 @@ tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b)
     if (!vec) oshape[bnd + 1] = nrhs;
     tl_tensor *ca = tl_cast(a, dt), *cb = tl_cast(b, dt);    /* contiguous copies */
     tl_tensor *out = (ca && cb) ? tl_tensor_empty(dt, bnd + bcore, oshape) : NULL;
-    size_t es = tl_dtype_size(dt), msz = (size_t)(n * n) * es, bsz = (size_t)(n * nrhs) * es;
-    void *work = malloc(msz ? msz : 1);
+    size_t es = tl_dtype_size(dt), bsz = (size_t)(n * nrhs) * es;
     lp_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
-    int rc = out && work && ipiv ? 0 : -1;
-    if (out && (!work || !ipiv)) tl_seterr(MemoryError, "out of memory");
+    int rc = out && ipiv ? 0 : -1;
+    if (out && !ipiv) tl_seterr(MemoryError, "out of memory");
     tl_iter bt;                       /* batch entries of (out, a, b) */
     const tl_tensor *ops[3] = { out, ca, cb };
     int core[3] = { bcore, 2, bcore };
@@ -401,15 +400,13 @@ tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b)
     for (int64_t i = 0; rc == 0 && i < bt.size && n > 0; i++) {
         char *p[3];
         tl_iter_at(&bt, i, p);
-        memcpy(work, p[1], msz);
         char *x = p[0];
         memcpy(x, p[2], bsz);
         lp_int N = (lp_int)n, R = (lp_int)nrhs, info;
-        info = lp_gesv(dt, N, R, work, ipiv, x);
+        info = lp_gesv(dt, N, R, p[1], ipiv, x);
         if (info > 0) { tl_seterr(ValueError, "singular matrix"); rc = -1; }
         else if (info < 0) { tl_seterr(ValueError, "solve: LAPACK error %d", (int)info); rc = -1; }
     }
-    free(work);
     free(ipiv);
     if (ca) tl_tensor_release(ca);
     if (cb) tl_tensor_release(cb);
