@@ -135,6 +135,8 @@ int tl_assign(tl_tensor *dst, const tl_tensor *src);
 /* where(cond, a, b) with broadcasting; a, b already in dtype dt. */
 tl_tensor *tl_where(const tl_tensor *cond, const tl_tensor *a, const tl_tensor *b, tl_dtype dt);
 tl_tensor *tl_clip(const tl_tensor *a, const tl_tensor *lo, const tl_tensor *hi, tl_dtype dt);
+tl_tensor *tl_where_to(const tl_tensor *cond, const tl_tensor *a, const tl_tensor *b, tl_dtype dt, tl_tensor *into);
+tl_tensor *tl_clip_to(const tl_tensor *a, const tl_tensor *lo, const tl_tensor *hi, tl_dtype dt, tl_tensor *into);
 /* numpy's isclose: |a - b| <= atol + rtol * |b| where both are finite, a == b
    elsewhere (nan == nan too when equal_nan), in the operands' float dtype (compare.c). */
 tl_tensor *tl_isclose(const tl_tensor *a, const tl_tensor *b, double rtol, double atol, bool equal_nan);

@@ -93,6 +93,12 @@ static int pad_axis(tl_tensor *out, int axis, int64_t before, int64_t len, tl_pa
 
 tl_tensor *tl_pad(const tl_tensor *t, const int64_t (*widths)[2], tl_pad_mode mode, const tl_tensor *const *values)
 {
+    return tl_pad_to(t, widths, mode, values, NULL);
+}
+
+tl_tensor *tl_pad_to(const tl_tensor *t, const int64_t (*widths)[2], tl_pad_mode mode, const tl_tensor *const *values,
+                     tl_tensor *into)
+{
     int64_t shape[TL_MAXDIM];
     for (int k = 0; k < t->ndim; k++) {
         if (widths[k][0] < 0 || widths[k][1] < 0) {
@@ -110,7 +116,7 @@ tl_tensor *tl_pad(const tl_tensor *t, const int64_t (*widths)[2], tl_pad_mode mo
             return NULL;
         }
     }
-    tl_tensor *out = tl_tensor_empty(t->dtype, t->ndim, shape);
+    tl_tensor *out = tl_tensor_result(into, t->dtype, t->ndim, shape);
     if (!out || tl_tensor_size(out) == 0) return out;
     tl_tensor *inner = out;
     tl_tensor_retain(out);
@@ -131,7 +137,9 @@ tl_tensor *tl_pad(const tl_tensor *t, const int64_t (*widths)[2], tl_pad_mode mo
     return out;
 }
 
-tl_tensor *tl_tri(const tl_tensor *t, int64_t k, bool upper)
+tl_tensor *tl_tri(const tl_tensor *t, int64_t k, bool upper) { return tl_tri_to(t, k, upper, NULL); }
+
+tl_tensor *tl_tri_to(const tl_tensor *t, int64_t k, bool upper, tl_tensor *into)
 {
     if (t->ndim == 0) {
         tl_seterr(ValueError, "%s(): the input must have at least one dimension", upper ? "triu" : "tril");
@@ -141,10 +149,10 @@ tl_tensor *tl_tri(const tl_tensor *t, int64_t k, bool upper)
     tl_tensor *m;
     if (t->ndim == 1) {
         tl_tensor *b = tl_view_broadcast_to(t, 2, (int64_t[]){ t->shape[0], t->shape[0] });
-        m = b ? tl_copy(b) : NULL;
+        m = b ? tl_copy_to(b, into) : NULL;
         if (b) tl_tensor_release(b);
     } else {
-        m = tl_copy(t);
+        m = tl_copy_to(t, into);
     }
     if (!m) return NULL;
     int rax = m->ndim - 2, cax = m->ndim - 1;

@@ -136,7 +136,9 @@ int tl_split(const tl_tensor *t, int nidx, const int64_t *indices, int axis, tl_
 
 /* numpy tile: reps padded with leading 1s to t's ndim (or t promoted to
    len(reps) dims); built by copying t once, then doubling along each axis. */
-tl_tensor *tl_tile(const tl_tensor *t, int nreps, const int64_t *reps)
+tl_tensor *tl_tile(const tl_tensor *t, int nreps, const int64_t *reps) { return tl_tile_to(t, nreps, reps, NULL); }
+
+tl_tensor *tl_tile_to(const tl_tensor *t, int nreps, const int64_t *reps, tl_tensor *into)
 {
     int d = nreps > t->ndim ? nreps : t->ndim;
     if (nreps < 0 || d > TL_MAXDIM) {
@@ -157,7 +159,7 @@ tl_tensor *tl_tile(const tl_tensor *t, int nreps, const int64_t *reps)
         }
     }
     tl_tensor *c = tl_view_reshape(t, d, inshape, NULL);   /* adding leading 1s never copies */
-    tl_tensor *out = c ? tl_tensor_empty(t->dtype, d, outshape) : NULL;
+    tl_tensor *out = c ? tl_tensor_result(into, t->dtype, d, outshape) : NULL;
     if (!out || tl_tensor_size(out) == 0) {
         tl_tensor_release(c);
         return out;
@@ -186,6 +188,11 @@ tl_tensor *tl_tile(const tl_tensor *t, int nreps, const int64_t *reps)
 
 /* numpy repeat: element i along axis appears repeats[i] times (one count for all when nrepeats == 1). */
 tl_tensor *tl_repeat(const tl_tensor *t, const int64_t *repeats, int64_t nrepeats, int axis)
+{
+    return tl_repeat_to(t, repeats, nrepeats, axis, NULL);
+}
+
+tl_tensor *tl_repeat_to(const tl_tensor *t, const int64_t *repeats, int64_t nrepeats, int axis, tl_tensor *into)
 {
     tl_tensor *src;
     if (axis == TL_AXIS_NONE) {
@@ -223,7 +230,7 @@ tl_tensor *tl_repeat(const tl_tensor *t, const int64_t *repeats, int64_t nrepeat
     int64_t shape[TL_MAXDIM];
     memcpy(shape, c->shape, sizeof shape);
     shape[axis] = total;
-    if (!(out = tl_tensor_empty(c->dtype, c->ndim, shape)) || tl_tensor_size(out) == 0) goto done;
+    if (!(out = tl_tensor_result(into, c->dtype, c->ndim, shape)) || tl_tensor_size(out) == 0) goto done;
     int64_t outer = 1, inner = (int64_t)tl_dtype_size(c->dtype);
     for (int k = 0; k < axis; k++) outer *= c->shape[k];
     for (int k = axis + 1; k < c->ndim; k++) inner *= c->shape[k];

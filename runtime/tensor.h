@@ -237,7 +237,10 @@ tl_tensor *tl_stack_to(int n, tl_tensor *const *ts, int axis, tl_tensor *into);
 /* Splits into sections at the given indices along axis; fills out[0..nidx] with views. */
 int tl_split(const tl_tensor *t, int nidx, const int64_t *indices, int axis, tl_tensor **out);
 tl_tensor *tl_tile(const tl_tensor *t, int nreps, const int64_t *reps);
+/* The same, written into `into` when it fits (tl_tensor_result). */
+tl_tensor *tl_tile_to(const tl_tensor *t, int nreps, const int64_t *reps, tl_tensor *into);
 tl_tensor *tl_repeat(const tl_tensor *t, const int64_t *repeats, int64_t nrepeats, int axis /* TL_AXIS_NONE: flatten */);
+tl_tensor *tl_repeat_to(const tl_tensor *t, const int64_t *repeats, int64_t nrepeats, int axis, tl_tensor *into);
 tl_tensor *tl_flatten(const tl_tensor *t);
 tl_tensor *tl_flatten_to(const tl_tensor *t, tl_tensor *into);
 
@@ -251,8 +254,11 @@ const char *tl_pad_mode_name(tl_pad_mode mode);
 /* numpy's pad: widths[k] = (before, after) for each axis; for constant mode values[2k], values[2k + 1]
    are the (0-d) values before and after axis k, cast to t's dtype (later axes fill the corners). */
 tl_tensor *tl_pad(const tl_tensor *t, const int64_t (*widths)[2], tl_pad_mode mode, const tl_tensor *const *values);
+tl_tensor *tl_pad_to(const tl_tensor *t, const int64_t (*widths)[2], tl_pad_mode mode, const tl_tensor *const *values,
+                     tl_tensor *into);
 /* numpy's tril (upper false) or triu of the last two axes, diagonal k; a 1-d t gives a square matrix. */
 tl_tensor *tl_tri(const tl_tensor *t, int64_t k, bool upper);
+tl_tensor *tl_tri_to(const tl_tensor *t, int64_t k, bool upper, tl_tensor *into);
 /* numpy's diag: a 2-d v's diagonal k (a view); a 1-d v placed on diagonal k of a new square matrix. */
 tl_tensor *tl_diag(const tl_tensor *v, int64_t k);
 

@@ -67,6 +67,8 @@ static bool concat_tuples(Interp *I, Value a, Value b, Span at, Value *out)
     return true;
 }
 
+static bool binary_core(Interp *I, int op, Value a, Value b, Span at, Value *out, int64_t spare, tl_tensor *into);
+
 bool arith_binary(Interp *I, int op, Value a, Value b, Span at, Value *out)
 {
     return arith_binary_reusing(I, op, a, b, at, out, 0);
@@ -84,6 +86,17 @@ static bool tensor_pair_dtype(Interp *I, tl_binop op, Value a, Value b, Span at,
 }
 
 bool arith_binary_reusing(Interp *I, int op, Value a, Value b, Span at, Value *out, int64_t spare)
+{
+    return binary_core(I, op, a, b, at, out, spare, NULL);
+}
+
+bool arith_binary_to(Interp *I, int op, Value a, Value b, Span at, tl_tensor *into, Value *out)
+{
+    return binary_core(I, op, a, b, at, out, 0, into);
+}
+
+/* arith_binary_reusing, a tensor result written into `into` when it fits (tl_tensor_result). */
+static bool binary_core(Interp *I, int op, Value a, Value b, Span at, Value *out, int64_t spare, tl_tensor *into)
 {
     if (__builtin_expect(a.kind == V_TRACE || b.kind == V_TRACE, 0)) return graph_trace_binary(I, op, a, b, at, out);
     if (spare > 0 && a.kind == V_TENSOR && b.kind == V_TENSOR) {
@@ -132,7 +145,7 @@ bool arith_binary_reusing(Interp *I, int op, Value a, Value b, Span at, Value *o
         return true;
     }
     tl_tensor *ta = val_to_tensor(a), *tb = ta ? val_to_tensor(b) : NULL;
-    tl_tensor *r = tb ? tl_binary((tl_binop)op, ta, tb, dt) : NULL;
+    tl_tensor *r = tb ? tl_binary_to((tl_binop)op, ta, tb, dt, into) : NULL;
     if (ta) tl_tensor_release(ta);
     if (tb) tl_tensor_release(tb);
     if (!r) return interp_error_rt(I, at);
@@ -167,7 +180,9 @@ bool arith_matmul_in_place(Interp *I, Value xv, Value y, Span at)
     return ok;
 }
 
-bool arith_unary(Interp *I, UnaryOp op, Value a, Span at, Value *out)
+bool arith_unary(Interp *I, UnaryOp op, Value a, Span at, Value *out) { return arith_unary_to(I, op, a, at, NULL, out); }
+
+bool arith_unary_to(Interp *I, UnaryOp op, Value a, Span at, tl_tensor *into, Value *out)
 {
     if (__builtin_expect(a.kind == V_TRACE, 0)) return graph_trace_unary(I, op, a, at, out);
     if (op == UOP_NOT) {
@@ -195,7 +210,7 @@ bool arith_unary(Interp *I, UnaryOp op, Value a, Span at, Value *out)
         return true;
     }
     tl_tensor *ta = val_to_tensor(a);
-    tl_tensor *r = ta ? tl_unary(op == UOP_INVERT ? TL_NOT : TL_NEG, ta) : NULL;
+    tl_tensor *r = ta ? tl_unary_to(op == UOP_INVERT ? TL_NOT : TL_NEG, ta, into) : NULL;
     if (ta) tl_tensor_release(ta);
     if (!r) return interp_error_rt(I, at);
     *out = val_from_tensor(r);

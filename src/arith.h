@@ -52,6 +52,10 @@ bool arith_in_place_fits(Interp *I, int op, tl_dtype dt, const tl_tensor *x, Spa
 bool arith_matmul_in_place(Interp *I, Value x, Value y, Span at);
 /* OP a for unary -, +, ~ and not. */
 bool arith_unary(Interp *I, UnaryOp op, Value a, Span at, Value *out);
+/* arith_binary and arith_unary with a tensor result written into `into` when it fits
+   (tl_tensor_result: a graph's arena buffer), else into a new tensor. */
+bool arith_binary_to(Interp *I, int op, Value a, Value b, Span at, tl_tensor *into, Value *out);
+bool arith_unary_to(Interp *I, UnaryOp op, Value a, Span at, tl_tensor *into, Value *out);
 /* The computation dtype of a OP b (weak literals per NEP 50; errors for out-of-range literals). */
 bool arith_result_dtype(Interp *I, tl_binop op, Value a, Value b, Span at, tl_dtype *dt);
 

@@ -24,19 +24,19 @@ static const Traceable traceable[] = {
     { "shape", TB_STATIC, GO_ALLOC }, { "ndim", TB_STATIC, GO_ALLOC }, { "size", TB_STATIC, GO_ALLOC },
     { "dtype", TB_STATIC, GO_ALLOC }, { "len", TB_STATIC, GO_ALLOC },
 #define EW(n, o) { #n, TB_ELEMENTWISE, GO_##o },
-    EW(bool, ALLOC) EW(u8, ALLOC) EW(u16, ALLOC) EW(u32, ALLOC) EW(u64, ALLOC) EW(i8, ALLOC) EW(i16, ALLOC) EW(i32, ALLOC)
-    EW(i64, ALLOC) EW(f16, ALLOC) EW(bf16, ALLOC) EW(f32, ALLOC) EW(f64, ALLOC) EW(c64, ALLOC) EW(c128, ALLOC) EW(astype, ALLOC)
-    EW(abs, ALLOC) EW(sign, ALLOC) EW(sqrt, ALLOC) EW(exp, ALLOC) EW(expm1, ALLOC) EW(log, ALLOC) EW(log1p, ALLOC)
-    EW(log2, ALLOC) EW(sin, ALLOC) EW(cos, ALLOC) EW(tan, ALLOC) EW(tanh, ALLOC) EW(sinh, ALLOC) EW(cosh, ALLOC)
-    EW(asin, ALLOC) EW(acos, ALLOC) EW(atan, ALLOC) EW(cbrt, ALLOC) EW(exp2, ALLOC) EW(log10, ALLOC) EW(asinh, ALLOC)
-    EW(acosh, ALLOC) EW(atanh, ALLOC) EW(erf, ALLOC) EW(erfc, ALLOC) EW(floor, ALLOC) EW(ceil, ALLOC) EW(round, ALLOC)
-    EW(trunc, ALLOC) EW(isnan, ALLOC) EW(isinf, ALLOC) EW(isfinite, ALLOC) EW(conj, ALLOC) EW(angle, ALLOC)
-    EW(sigmoid, ALLOC) EW(relu, ALLOC) EW(gelu, ALLOC) EW(silu, ALLOC) EW(add, ALLOC) EW(subtract, ALLOC)
-    EW(multiply, ALLOC) EW(divide, ALLOC) EW(floor_divide, ALLOC) EW(mod, ALLOC) EW(power, ALLOC) EW(fmod, ALLOC)
-    EW(hypot, ALLOC) EW(fmin, ALLOC) EW(fmax, ALLOC) EW(bitwise_and, ALLOC) EW(bitwise_or, ALLOC) EW(bitwise_xor, ALLOC)
-    EW(left_shift, ALLOC) EW(right_shift, ALLOC) EW(invert, ALLOC) EW(square, ALLOC) EW(atan2, ALLOC) EW(pow, ALLOC)
-    EW(minimum, ALLOC) EW(maximum, ALLOC) EW(clip, ALLOC) EW(where, ALLOC) EW(logical_and, ALLOC) EW(logical_or, ALLOC)
-    EW(logical_xor, ALLOC) EW(logical_not, ALLOC) EW(isclose, ALLOC) EW(real, ALLOC) EW(imag, ALLOC)
+    EW(bool, INTO) EW(u8, INTO) EW(u16, INTO) EW(u32, INTO) EW(u64, INTO) EW(i8, INTO) EW(i16, INTO) EW(i32, INTO)
+    EW(i64, INTO) EW(f16, INTO) EW(bf16, INTO) EW(f32, INTO) EW(f64, INTO) EW(c64, INTO) EW(c128, INTO) EW(astype, INTO)
+    EW(abs, INTO) EW(sign, INTO) EW(sqrt, INTO) EW(exp, INTO) EW(expm1, INTO) EW(log, INTO) EW(log1p, INTO)
+    EW(log2, INTO) EW(sin, INTO) EW(cos, INTO) EW(tan, INTO) EW(tanh, INTO) EW(sinh, INTO) EW(cosh, INTO)
+    EW(asin, INTO) EW(acos, INTO) EW(atan, INTO) EW(cbrt, INTO) EW(exp2, INTO) EW(log10, INTO) EW(asinh, INTO)
+    EW(acosh, INTO) EW(atanh, INTO) EW(erf, INTO) EW(erfc, INTO) EW(floor, INTO) EW(ceil, INTO) EW(round, INTO)
+    EW(trunc, INTO) EW(isnan, INTO) EW(isinf, INTO) EW(isfinite, INTO) EW(conj, INTO) EW(angle, INTO)
+    EW(sigmoid, INTO) EW(relu, INTO) EW(gelu, INTO) EW(silu, INTO) EW(add, INTO) EW(subtract, INTO)
+    EW(multiply, INTO) EW(divide, INTO) EW(floor_divide, INTO) EW(mod, INTO) EW(power, INTO) EW(fmod, INTO)
+    EW(hypot, INTO) EW(fmin, INTO) EW(fmax, INTO) EW(bitwise_and, INTO) EW(bitwise_or, INTO) EW(bitwise_xor, INTO)
+    EW(left_shift, INTO) EW(right_shift, INTO) EW(invert, INTO) EW(square, INTO) EW(atan2, INTO) EW(pow, INTO)
+    EW(minimum, INTO) EW(maximum, INTO) EW(clip, INTO) EW(where, INTO) EW(logical_and, INTO) EW(logical_or, INTO)
+    EW(logical_xor, INTO) EW(logical_not, INTO) EW(isclose, ALLOC) EW(real, ALLOC) EW(imag, ALLOC)
 #undef EW
 #define RED(n, o) { #n, TB_REDUCTION, GO_##o },
     RED(sum, INTO) RED(prod, INTO) RED(mean, INTO) RED(var, INTO) RED(std, INTO) RED(min, INTO) RED(max, INTO)
@@ -48,9 +48,9 @@ static const Traceable traceable[] = {
     OTHER(swapaxes, ALLOC) OTHER(squeeze, ALLOC) OTHER(unsqueeze, ALLOC) OTHER(broadcast_to, ALLOC) OTHER(expand, ALLOC)
     OTHER(flip, ALLOC) OTHER(concat, INTO) OTHER(stack, INTO) OTHER(ravel, INTO) OTHER(moveaxis, ALLOC)
     OTHER(expand_dims, ALLOC) OTHER(atleast_1d, ALLOC) OTHER(atleast_2d, ALLOC) OTHER(atleast_3d, ALLOC)
-    OTHER(hstack, INTO) OTHER(vstack, INTO) OTHER(dstack, INTO) OTHER(tile, ALLOC) OTHER(repeat, ALLOC)
+    OTHER(hstack, INTO) OTHER(vstack, INTO) OTHER(dstack, INTO) OTHER(tile, INTO) OTHER(repeat, INTO)
     OTHER(flatten, INTO) OTHER(copy, INTO) OTHER(contiguous, INTO) OTHER(diagonal, ALLOC) OTHER(roll, ALLOC)
-    OTHER(pad, ALLOC) OTHER(tril, ALLOC) OTHER(triu, ALLOC) OTHER(diag, ALLOC) OTHER(cumsum, INTO) OTHER(cumprod, INTO)
+    OTHER(pad, INTO) OTHER(tril, INTO) OTHER(triu, INTO) OTHER(diag, ALLOC) OTHER(cumsum, INTO) OTHER(cumprod, INTO)
     OTHER(matmul, INTO) OTHER(dot, ALLOC) OTHER(vdot, ALLOC) OTHER(inner, ALLOC) OTHER(tensordot, ALLOC)
     OTHER(einsum, ALLOC) OTHER(kron, ALLOC) OTHER(outer, ALLOC) OTHER(cross, ALLOC) OTHER(trace, ALLOC) OTHER(det, ALLOC)
     OTHER(inv, ALLOC) OTHER(solve, ALLOC) OTHER(matrix_power, ALLOC) OTHER(softmax, INTO) OTHER(log_softmax, INTO)
@@ -496,9 +496,9 @@ static bool run_node(Interp *I, const GNode *nd, Value *vals, tl_tensor *into, S
     if (!ok) {
         ok = interp_error_rt(I, at);
     } else if (nd->kind == GN_BINARY) {
-        ok = arith_binary(I, nd->op, args[0], args[1], at, r);
+        ok = arith_binary_to(I, nd->op, args[0], args[1], at, into, r);
     } else if (nd->kind == GN_UNARY) {
-        ok = arith_unary(I, (UnaryOp)nd->op, args[0], at, r);
+        ok = arith_unary_to(I, (UnaryOp)nd->op, args[0], at, into, r);
     } else if (nd->kind == GN_CALL) {
         CallArgs ca = { .npos = nd->npos, .pos = args, .nkw = nd->nkw, .kwnames = (const char *const *)nd->kwnames,
                         .kw = args + nd->npos, .at = at, .self = nd->bi, .into = into };
@@ -545,7 +545,8 @@ static bool run_alone(Interp *I, Graph *g, int k, Value *vals, bool planned, Spa
     if (into) tl_tensor_release(into);
     if (ok && planned) {   /* what its kernel allocated besides its result, for print(g) */
         Value v = vals[k];
-        bool fresh = v.kind == V_TENSOR && !nd->view && v.as.t->storage != g->arena && tl_storage_counted(v.as.t->storage);
+        /* a result outside the arena counts too when the plan gave the node a region there */
+        bool fresh = v.kind == V_TENSOR && !nd->view && nd->offset < 0 && tl_storage_counted(v.as.t->storage);
         uint64_t made = tl_storage_count() - before;
         g->nodes[k].working = made > (uint64_t)fresh ? (int64_t)(made - fresh) : 0;
     }

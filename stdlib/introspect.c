@@ -138,7 +138,7 @@ static bool bi_cast(Interp *I, CallArgs *a, Value *out)
         if (!(t = val_to_tensor(num))) return interp_error_rt(I, a->at);
     } else if (!numeric_arg(I, a, name, &t))
         return false;
-    tl_tensor *r = tl_cast(t, (tl_dtype)a->self->tag);
+    tl_tensor *r = tl_cast_to(t, (tl_dtype)a->self->tag, a->into);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
 }
@@ -151,7 +151,7 @@ static bool bi_astype(Interp *I, CallArgs *a, Value *out)
     if (!args_check(I, a, "astype", 1, 2, kws) || !arg_dtype(I, a, "astype", 1, "dtype", TL_NDTYPES, &d)) return false;
     if (d == TL_NDTYPES) return interp_error(I, a->at, TypeError, "astype() missing dtype");
     if (!arg_tensor(I, a, "astype", 0, NULL, &t)) return false;
-    tl_tensor *r = tl_cast(t, d);
+    tl_tensor *r = tl_cast_to(t, d, a->into);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
 }

@@ -27,7 +27,7 @@ static bool bi_logical(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *t[2];
     if (!bool_args(I, a, 2, t)) return false;
-    tl_tensor *r = tl_binary((tl_binop)a->self->tag, t[0], t[1], TL_BOOL);
+    tl_tensor *r = tl_binary_to((tl_binop)a->self->tag, t[0], t[1], TL_BOOL, a->into);
     tl_tensor_release(t[0]);
     tl_tensor_release(t[1]);
     return ret_tensor(I, a, r, out);
@@ -38,7 +38,7 @@ static bool bi_logical_not(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *t;
     if (!bool_args(I, a, 1, &t)) return false;
-    tl_tensor *r = tl_unary(TL_NOT, t);
+    tl_tensor *r = tl_unary_to(TL_NOT, t, a->into);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
 }

@@ -13,7 +13,7 @@ static void keep_weak(CallArgs *a, Value *out)
 /* Applies op to t and returns the result value; releases t. */
 static bool unary_result(Interp *I, CallArgs *a, tl_unop op, tl_tensor *t, Value *out)
 {
-    tl_tensor *r = tl_unary(op, t);
+    tl_tensor *r = tl_unary_to(op, t, a->into);
     tl_tensor_release(t);
     if (!ret_tensor(I, a, r, out)) return false;
     keep_weak(a, out);
@@ -102,7 +102,7 @@ static bool binary_values(Interp *I, CallArgs *a, tl_binop op, Value x, Value y,
     tl_dtype dt;
     if (!interp_result_dtype(I, op, x, y, a->at, &dt)) return false;
     tl_tensor *tx = val_to_tensor(x), *ty = tx ? val_to_tensor(y) : NULL;
-    tl_tensor *r = ty ? tl_binary(op, tx, ty, dt) : NULL;
+    tl_tensor *r = ty ? tl_binary_to(op, tx, ty, dt, a->into) : NULL;
     if (tx) tl_tensor_release(tx);
     if (ty) tl_tensor_release(ty);
     if (!ret_tensor(I, a, r, out)) return false;
@@ -160,7 +160,7 @@ static bool bi_square(Interp *I, CallArgs *a, Value *out)
     tl_tensor *t;
     if (!args_check(I, a, "square", 1, 1, NULL) || !arg_tensor(I, a, "square", 0, NULL, &t)) return false;
     tl_dtype dt = t->dtype == TL_BOOL ? TL_I8 : t->dtype;
-    tl_tensor *r = tl_binary(TL_MUL, t, t, dt);
+    tl_tensor *r = tl_binary_to(TL_MUL, t, t, dt, a->into);
     tl_tensor_release(t);
     if (!ret_tensor(I, a, r, out)) return false;
     keep_weak(a, out);
@@ -212,7 +212,7 @@ static bool bi_clip(Interp *I, CallArgs *a, Value *out)
     bool ok = true;
     for (int i = 0; i < 3 && ok; i++)
         if (vs[i]) ok = (ts[i] = val_to_tensor(*vs[i])) != NULL;
-    tl_tensor *r = ok ? tl_clip(ts[0], ts[1], ts[2], dt) : NULL;
+    tl_tensor *r = ok ? tl_clip_to(ts[0], ts[1], ts[2], dt, a->into) : NULL;
     for (int i = 0; i < 3; i++)
         if (ts[i]) tl_tensor_release(ts[i]);
     if (!ret_tensor(I, a, r, out)) return false;
@@ -237,7 +237,7 @@ static bool bi_where(Interp *I, CallArgs *a, Value *out)
     if (!common_dtype(I, a->at, 2, vs, &dt, &weak)) return false;
     tl_tensor *c = val_to_tensor(a->pos[0]), *x = c ? val_to_tensor(a->pos[1]) : NULL;
     tl_tensor *y = x ? val_to_tensor(a->pos[2]) : NULL;
-    tl_tensor *r = y ? tl_where(c, x, y, dt) : NULL;
+    tl_tensor *r = y ? tl_where_to(c, x, y, dt, a->into) : NULL;
     if (c) tl_tensor_release(c);
     if (x) tl_tensor_release(x);
     if (y) tl_tensor_release(y);

@@ -120,7 +120,7 @@ static bool bi_pad(Interp *I, CallArgs *a, Value *out)
                      ((values[2 * k + side] = val_to_tensor(c)) || interp_error_rt(I, a->at));
             }
         }
-    tl_tensor *r = ok ? tl_pad(t, (const int64_t(*)[2])widths, (tl_pad_mode)mode, (const tl_tensor *const *)values) : NULL;
+    tl_tensor *r = ok ? tl_pad_to(t, (const int64_t(*)[2])widths, (tl_pad_mode)mode, (const tl_tensor *const *)values, a->into) : NULL;
     for (int k = 0; k < 2 * t->ndim; k++)
         if (values[k]) tl_tensor_release(values[k]);
     tl_tensor_release(t);
@@ -138,7 +138,7 @@ static bool bi_tri(Interp *I, CallArgs *a, Value *out)
     int64_t k;
     if (!args_check(I, a, fname, 1, 2, kws) || !arg_int(I, a, fname, 1, "k", 0, &k) || !arg_tensor(I, a, fname, 0, NULL, &t))
         return false;
-    tl_tensor *r = tl_tri(t, k, a->self->tag == TRI_UPPER);
+    tl_tensor *r = tl_tri_to(t, k, a->self->tag == TRI_UPPER, a->into);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
 }

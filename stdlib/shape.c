@@ -548,7 +548,7 @@ static bool bi_tile(Interp *I, CallArgs *a, Value *out)
     if (!args_check(I, a, "tile", 2, 2, NULL) || !value_to_shape(I, a->at, a->pos[1], &nd, reps) ||
         !arg_tensor(I, a, "tile", 0, NULL, &t))
         return false;
-    tl_tensor *r = tl_tile(t, nd, reps);
+    tl_tensor *r = tl_tile_to(t, nd, reps, a->into);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
 }
@@ -567,7 +567,7 @@ static bool bi_repeat(Interp *I, CallArgs *a, Value *out)
         free(reps);
         return false;
     }
-    tl_tensor *r = tl_repeat(t, reps, nreps, axis);
+    tl_tensor *r = tl_repeat_to(t, reps, nreps, axis, a->into);
     free(reps);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);

@@ -632,6 +632,11 @@ WHERE_LOOP(where16, where_u128)
 
 tl_tensor *tl_where(const tl_tensor *cond, const tl_tensor *a, const tl_tensor *b, tl_dtype dt)
 {
+    return tl_where_to(cond, a, b, dt, NULL);
+}
+
+tl_tensor *tl_where_to(const tl_tensor *cond, const tl_tensor *a, const tl_tensor *b, tl_dtype dt, tl_tensor *into)
+{
     int n1, n2;
     int64_t s1[TL_MAXDIM], s2[TL_MAXDIM];
     if (tl_broadcast_shapes(cond->ndim, cond->shape, a->ndim, a->shape, &n1, s1) < 0) return NULL;
@@ -640,7 +645,7 @@ tl_tensor *tl_where(const tl_tensor *cond, const tl_tensor *a, const tl_tensor *
     tl_tensor *cc = tl_as_dtype(cond, TL_BOOL), *ca = NULL, *cb = NULL, *out = NULL;
     if (cc) ca = tl_as_dtype(a, dt);
     if (ca) cb = tl_as_dtype(b, dt);
-    if (cb) out = tl_tensor_empty(dt, n2, s2);
+    if (cb) out = tl_tensor_result(into, dt, n2, s2);
     if (out) {
         tl_iter it;
         const tl_tensor *ops[4] = { out, cc, ca, cb };
@@ -657,11 +662,16 @@ tl_tensor *tl_where(const tl_tensor *cond, const tl_tensor *a, const tl_tensor *
 
 tl_tensor *tl_clip(const tl_tensor *a, const tl_tensor *lo, const tl_tensor *hi, tl_dtype dt)
 {
+    return tl_clip_to(a, lo, hi, dt, NULL);
+}
+
+tl_tensor *tl_clip_to(const tl_tensor *a, const tl_tensor *lo, const tl_tensor *hi, tl_dtype dt, tl_tensor *into)
+{
     /* numpy's clip is minimum(maximum(a, lo), hi): NaN propagates, hi wins over lo */
-    if (!lo && !hi) return tl_cast(a, dt);
-    tl_tensor *t = lo ? tl_binary(TL_MAXIMUM, a, lo, dt) : tl_as_dtype(a, dt);
+    if (!lo && !hi) return tl_cast_to(a, dt, into);
+    tl_tensor *t = lo ? tl_binary_to(TL_MAXIMUM, a, lo, dt, into) : tl_as_dtype(a, dt);
     if (!t || !hi) return t;
-    tl_tensor *r = tl_binary(TL_MINIMUM, t, hi, dt);
+    tl_tensor *r = tl_binary_to(TL_MINIMUM, t, hi, dt, into);   /* over t where t is in into */
     tl_tensor_release(t);
     return r;
 }
