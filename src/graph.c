@@ -16,7 +16,7 @@ static Graph *tracing_graph;    /* the graph being built while graph_tracing != 
    a result whose shape and dtype follow from their arguments' shapes and dtypes
    (a node that breaks this is still caught when the graph is called). The out
    column says how its kernel gives its result when the node runs alone (GraphOut:
-   INTO when the builtin passes CallArgs.into to an _into kernel). */
+   INTO when the builtin passes CallArgs.into to a _to kernel, VIEW when it gives a view). */
 typedef enum { TB_STATIC, TB_ELEMENTWISE, TB_REDUCTION, TB_OTHER } TraceClass;
 typedef struct { const char *name; TraceClass cls; GraphOut out; } Traceable;
 
@@ -36,7 +36,7 @@ static const Traceable traceable[] = {
     EW(hypot, INTO) EW(fmin, INTO) EW(fmax, INTO) EW(bitwise_and, INTO) EW(bitwise_or, INTO) EW(bitwise_xor, INTO)
     EW(left_shift, INTO) EW(right_shift, INTO) EW(invert, INTO) EW(square, INTO) EW(atan2, INTO) EW(pow, INTO)
     EW(minimum, INTO) EW(maximum, INTO) EW(clip, INTO) EW(where, INTO) EW(logical_and, INTO) EW(logical_or, INTO)
-    EW(logical_xor, INTO) EW(logical_not, INTO) EW(isclose, ALLOC) EW(real, ALLOC) EW(imag, ALLOC)
+    EW(logical_xor, INTO) EW(logical_not, INTO) EW(isclose, ALLOC) EW(real, VIEW) EW(imag, ALLOC)
 #undef EW
 #define RED(n, o) { #n, TB_REDUCTION, GO_##o },
     RED(sum, INTO) RED(prod, INTO) RED(mean, INTO) RED(var, INTO) RED(std, INTO) RED(min, INTO) RED(max, INTO)
@@ -44,12 +44,12 @@ static const Traceable traceable[] = {
     RED(nansum, INTO) RED(nanmean, INTO) RED(nanvar, INTO) RED(nanstd, INTO) RED(nanmin, INTO) RED(nanmax, INTO)
 #undef RED
 #define OTHER(n, o) { #n, TB_OTHER, GO_##o },
-    OTHER(T, ALLOC) OTHER(reshape, INTO) OTHER(view, ALLOC) OTHER(transpose, ALLOC) OTHER(permute, ALLOC)
-    OTHER(swapaxes, ALLOC) OTHER(squeeze, ALLOC) OTHER(unsqueeze, ALLOC) OTHER(broadcast_to, ALLOC) OTHER(expand, ALLOC)
-    OTHER(flip, ALLOC) OTHER(concat, INTO) OTHER(stack, INTO) OTHER(ravel, INTO) OTHER(moveaxis, ALLOC)
-    OTHER(expand_dims, ALLOC) OTHER(atleast_1d, ALLOC) OTHER(atleast_2d, ALLOC) OTHER(atleast_3d, ALLOC)
+    OTHER(T, VIEW) OTHER(reshape, INTO) OTHER(view, VIEW) OTHER(transpose, VIEW) OTHER(permute, VIEW)
+    OTHER(swapaxes, VIEW) OTHER(squeeze, VIEW) OTHER(unsqueeze, VIEW) OTHER(broadcast_to, VIEW) OTHER(expand, VIEW)
+    OTHER(flip, VIEW) OTHER(concat, INTO) OTHER(stack, INTO) OTHER(ravel, INTO) OTHER(moveaxis, VIEW)
+    OTHER(expand_dims, VIEW) OTHER(atleast_1d, VIEW) OTHER(atleast_2d, VIEW) OTHER(atleast_3d, VIEW)
     OTHER(hstack, INTO) OTHER(vstack, INTO) OTHER(dstack, INTO) OTHER(tile, INTO) OTHER(repeat, INTO)
-    OTHER(flatten, INTO) OTHER(copy, INTO) OTHER(contiguous, INTO) OTHER(diagonal, ALLOC) OTHER(roll, ALLOC)
+    OTHER(flatten, INTO) OTHER(copy, INTO) OTHER(contiguous, INTO) OTHER(diagonal, VIEW) OTHER(roll, ALLOC)
     OTHER(pad, INTO) OTHER(tril, INTO) OTHER(triu, INTO) OTHER(diag, ALLOC) OTHER(cumsum, INTO) OTHER(cumprod, INTO)
     OTHER(matmul, INTO) OTHER(dot, ALLOC) OTHER(vdot, ALLOC) OTHER(inner, ALLOC) OTHER(tensordot, ALLOC)
     OTHER(einsum, ALLOC) OTHER(kron, ALLOC) OTHER(outer, ALLOC) OTHER(cross, ALLOC) OTHER(trace, ALLOC) OTHER(det, ALLOC)

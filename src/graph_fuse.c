@@ -502,7 +502,7 @@ bool graph_writes_into(const Graph *g, int k)
 {
     const GNode *nd = &g->nodes[k];
     if (nd->number || nd->view) return false;
-    return nd->kind != GN_CALL || nd->out != GO_ALLOC;   /* operators and indexing write into it too */
+    return nd->kind != GN_CALL || nd->out == GO_INTO;   /* operators and indexing write into it too */
 }
 
 int graph_run_product(Graph *g, int k, Value *vals, tl_tensor *out)

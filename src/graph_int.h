@@ -17,8 +17,9 @@ typedef enum GNodeKind {
 
 /* How a node's kernel, run alone, gives its result (graph.c's traceable table says it for
    each builtin): INTO writes it into the buffer the graph gives it (its region of the arena,
-   CallArgs.into); ALLOC allocates a new tensor at each call. */
-typedef enum GraphOut { GO_ALLOC, GO_INTO } GraphOut;
+   CallArgs.into); VIEW shares its input's memory (no buffer); ALLOC allocates a new tensor
+   at each call. */
+typedef enum GraphOut { GO_ALLOC, GO_INTO, GO_VIEW } GraphOut;
 
 /* One node. Argument lists are templates: a V_TRACE (tr.t NULL) names the node
    whose value goes there, any other value is a constant passed as it is. */
@@ -101,8 +102,8 @@ void graph_fuse_free(Graph *g);
    into vals[] (into the arena when planned there). 1 done, 0 declined (shapes,
    a weak argument's value: nothing written), -1 error set. */
 int graph_fuse_run(Graph *g, GFused *f, Value *vals, bool use_arena);
-/* True when node k's kernel can write into a given tensor (its out is not GO_ALLOC, or
-   a matrix product of two tensors of at least 2 axes): such a node gets a buffer of the arena. */
+/* True when node k's kernel can write into a given tensor (its out is GO_INTO, an operator,
+   indexing): such a node gets a buffer of the arena. */
 bool graph_writes_into(const Graph *g, int k);
 /* A contiguous tensor over node nd's buffer of the arena (NULL: error set). */
 tl_tensor *graph_arena_view(Graph *g, const GNode *nd);
