@@ -342,15 +342,20 @@ void tl_storage_retain(tl_storage *s)
     if (s) s->refcount++;
 }
 
-void tl_storage_release(tl_storage *s)
+/* Frees s, whose last reference went: unmaps, pools or recycles its bytes. */
+static void storage_free(tl_storage *s)
 {
-    if (!s || --s->refcount != 0) return;
     if (s->kind == TL_STORAGE_MAPPED) munmap(s->map_base, s->map_len);
     else if (s->kind == TL_STORAGE_LAZY) lazy_free(s);
     else if (s->nbytes >= TL_POOL_MIN_BYTES) tl_pool_give_back(s->map_base, s->map_len);
     else if (s->map_base != s) free(s->map_base);
     else if (recycle_keep(RECYCLE_SMALL_STORAGE, s)) return;
     free(s);
+}
+
+void tl_storage_release(tl_storage *s)
+{
+    if (s && --s->refcount == 0) storage_free(s);
 }
 
 /* ---- shapes --------------------------------------------------------------- */
@@ -628,7 +633,7 @@ void tl_tensor_retain(tl_tensor *t)
 void tl_tensor_release(tl_tensor *t)
 {
     if (!t || --t->refcount != 0) return;
-    tl_storage_release(t->storage);
+    if (--t->storage->refcount == 0) storage_free(t->storage);   /* a header always has a storage */
     if (!recycle_keep(RECYCLE_HEADER, t)) free(t);
 }
 

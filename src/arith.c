@@ -74,6 +74,12 @@ bool arith_binary(Interp *I, int op, Value a, Value b, Span at, Value *out)
     return arith_binary_reusing(I, op, a, b, at, out, 0);
 }
 
+int arith_report_failure(Interp *I, Span at)
+{
+    interp_error_rt(I, at);
+    return -1;
+}
+
 /* The result dtype of two tensors: equal non-bool dtypes need no promotion
    table (weak or not, d with d is d); the rest asks arith_result_dtype. */
 static bool tensor_pair_dtype(Interp *I, tl_binop op, Value a, Value b, Span at, tl_dtype *dt)

@@ -35,14 +35,15 @@ bool arith_binary_reusing(Interp *I, int op, Value a, Value b, Span at, Value *o
 /* x OP y written over x, for tensors of one (non-bool) dtype, when the
    caller's `spare` references are all x has (see tl_binary_over). 1: done;
    0: not possible, nothing written; -1: failed, error reported. */
+/* Reports the runtime's error at `at`; returns -1. Out of line, so inline callers stay small. */
+__attribute__((cold)) int arith_report_failure(Interp *I, Span at);
 static inline int arith_tensor_over(Interp *I, int op, tl_tensor *x, const tl_tensor *y, Span at, int64_t spare)
 {
     /* other dtypes promote (tl_binary_over declines them), bool + bool is the general path's; @ is not
        a tl_binop (tl_binary_over declines it too) */
     if (x->dtype == TL_BOOL) return 0;
     int rc = tl_binary_over((tl_binop)op, x, y, x->dtype, spare);
-    if (__builtin_expect(rc < 0, 0)) interp_error_rt(I, at);
-    return rc;
+    return __builtin_expect(rc >= 0, 1) ? rc : arith_report_failure(I, at);
 }
 /* True when an op's dt result may be stored in place in x (a same or lower
    kind, or any integer into an integer); else reports the error. */

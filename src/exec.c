@@ -480,8 +480,9 @@ static int64_t reusable_refs(Ctx *C, Node *operand, const Value *target, Value a
 
 /* x = x OP y for tensors x and y, with x's tensor held by x alone: computed
    over x's own elements, without touching a reference count (nothing else
-   can see the old value). 1: done; 0: not this case; -1: error. */
-static HOT_INLINE int update_in_place(Ctx *C, Node *n)
+   can see the old value). 1: done; 0: not this case; -1: error. Out of line: inline,
+   its call into the runtime made exec_stmt save more registers for every statement. */
+static __attribute__((noinline)) int update_in_place(Ctx *C, Node *n)
 {
     Node *rhs = n->b;
     if (rhs->a->kind != N_NAME || rhs->b->kind != N_NAME) return 0;

@@ -190,17 +190,12 @@ oom:
     return false;
 }
 
-Value val_from_tensor(tl_tensor *t)
+/* val_from_tensor's 0-d case: the number it holds (t released). */
+Value val_from_scalar_tensor(tl_tensor *t)
 {
-    Value v;
-    if (t->ndim == 0) {
-        v = (Value){ .kind = V_NUM, .dtype = (uint8_t)t->dtype };
-        memcpy(v.as.num.bytes, tl_tensor_data(t), tl_dtype_size(t->dtype));
-        tl_tensor_release(t);
-        return v;
-    }
-    v = (Value){ .kind = V_TENSOR };
-    v.as.t = t;
+    Value v = (Value){ .kind = V_NUM, .dtype = (uint8_t)t->dtype };
+    memcpy(v.as.num.bytes, tl_tensor_data(t), tl_dtype_size(t->dtype));
+    tl_tensor_release(t);
     return v;
 }
 

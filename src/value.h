@@ -88,8 +88,12 @@ static inline Value val_retain(Value v)
 }
 static inline void val_release(Value v)
 {
-    if (v.kind == V_TENSOR && v.as.t->refcount > 1) v.as.t->refcount--;
-    else if (v.kind > V_NUM) val_release_obj(v);
+    if (v.kind == V_TENSOR) {
+        if (v.as.t->refcount > 1) v.as.t->refcount--;
+        else tl_tensor_release(v.as.t);
+    } else if (v.kind > V_NUM) {
+        val_release_obj(v);
+    }
 }
 
 Value val_str(const char *s, size_t n);
@@ -106,8 +110,14 @@ Value val_error_new(tl_errkind kind, const char *file, int line, int col, const 
 /* e.kind, e.message, e.file, e.line, e.col of an error value; false when name is none of them. */
 bool val_error_attr(Value e, const char *name, Value *out);
 
+/* val_from_tensor's 0-d case: the number t holds (t released). */
+Value val_from_scalar_tensor(tl_tensor *t);
 /* Wraps a runtime tensor (takes ownership): 0-d becomes V_NUM. */
-Value val_from_tensor(tl_tensor *t);
+static inline Value val_from_tensor(tl_tensor *t)
+{
+    if (t->ndim == 0) return val_from_scalar_tensor(t);
+    return (Value){ .kind = V_TENSOR, .as.t = t };
+}
 /* A tensor for any numeric value (V_NUM → new 0-d tensor; V_TENSOR → retained). NULL if not numeric. */
 tl_tensor *val_to_tensor(Value v);
 static inline bool val_is_numeric(Value v) { return v.kind == V_NUM || v.kind == V_TENSOR; }
