@@ -172,7 +172,7 @@ static void run_reduce(const fuse_job *j, const block_vals *v, int i, int64_t of
 static void run_block(const fuse_job *j, char *scratch, int64_t off, int64_t len)
 {
     block_vals v;
-    char *temp = scratch + (size_t)j->nbufs * j->bufbytes;
+    char *temp = scratch ? scratch + (size_t)j->nbufs * j->bufbytes : NULL;   /* NULL: the program needs none */
     tl_simd_hint cached = { false }, streamed = { j->stream };
     for (int k = 0; k < j->norder; k++) {
         int i = j->order[k];
