@@ -98,8 +98,9 @@ static void gather(const fuse_job *j, int i, int64_t off, int64_t len, char *dst
 /* One block's values: a pointer per node and its byte stride (0 for a scalar). */
 typedef struct block_vals { char *at[TL_FUSE_MAX_NODES]; } block_vals;
 
-/* Operand k of node i as a run of len values in dtype cdt; stride in *s. */
-static char *operand(const fuse_job *j, const block_vals *v, int i, int k, tl_dtype cdt, int64_t len, char *temp,
+/* Operand k of node i as a run of len values in dtype cdt; stride in *s. A conversion goes into
+   temporary buffer k of temps (the only use of temps, which is NULL when nothing converts). */
+static char *operand(const fuse_job *j, const block_vals *v, int i, int k, tl_dtype cdt, int64_t len, char *temps,
                      int64_t *s)
 {
     const tl_fuse_node *o = &j->p->node[j->p->node[i].in[k]];
@@ -110,6 +111,7 @@ static char *operand(const fuse_job *j, const block_vals *v, int i, int k, tl_dt
     *s = (int64_t)tl_dtype_size(cdt);
     char *x = v->at[j->p->node[i].in[k]];
     if (o->dtype == cdt) return x;
+    char *temp = temps + (size_t)k * j->bufbytes;
     tl_convert_run(len, x, o->dtype, (int64_t)tl_dtype_size(o->dtype), temp, cdt, *s);
     return temp;
 }
@@ -200,7 +202,7 @@ static void run_block(const fuse_job *j, char *scratch, int64_t off, int64_t len
             break;
         case TL_FUSE_BINARY: {
             char *ptr[3] = { dst, operand(j, &v, i, 0, n->cdt, len, temp, &s1),
-                             operand(j, &v, i, 1, n->cdt, len, temp + j->bufbytes, &s2) };
+                             operand(j, &v, i, 1, n->cdt, len, temp, &s2) };
             int64_t st[3] = { (int64_t)item, s1, s2 };
             bool c1 = j->compact[n->in[0]], c2 = j->compact[n->in[1]];
             if (!c1 && !c2) {
@@ -228,8 +230,8 @@ static void run_block(const fuse_job *j, char *scratch, int64_t off, int64_t len
         }
         case TL_FUSE_WHERE: {
             char *c = operand(j, &v, i, 0, TL_BOOL, len, temp, &s0);
-            char *a = operand(j, &v, i, 1, n->cdt, len, temp + j->bufbytes, &s1);
-            char *b = operand(j, &v, i, 2, n->cdt, len, temp + 2 * j->bufbytes, &s2);
+            char *a = operand(j, &v, i, 1, n->cdt, len, temp, &s1);
+            char *b = operand(j, &v, i, 2, n->cdt, len, temp, &s2);
             select_run(len, dst, c, s0, a, s1, b, s2, item);
             break;
         }
