@@ -71,6 +71,8 @@ static inline int64_t uniform_bin(const uniform *u, double x)
 #define F32_SPAN ((int64_t)1 << 20)
 /* Above this many bins the copies would cost more than they save: one thread, one row. */
 #define F32_ROW_BINS 65536
+/* Counters a task keeps on its stack (copies x bins), 8 KB. */
+#define F32_LOCAL_COUNTS 1024
 typedef struct f32_counts {
     const float *x, *e;
     float first, last, norm;
@@ -82,17 +84,24 @@ static int f32_counts_task(void *ctx, int64_t t)
 {
     const f32_counts *c = ctx;
     int64_t lo = t * F32_SPAN, hi = lo + F32_SPAN < c->n ? lo + F32_SPAN : c->n, bins = c->bins;
-    int64_t *row = c->rows + t * c->copies * bins, mask = c->copies - 1;
-    const float *e = c->e;
+    int64_t *row = c->rows + t * c->copies * bins, mask = c->copies - 1, ncount = c->copies * bins;
+    /* Few bins count on the stack: rows of tasks that threads run side by side share cache
+       lines at their edges, and the compiler keeps first, last and norm in registers. */
+    int64_t local[F32_LOCAL_COUNTS];
+    int64_t *cnt = ncount <= F32_LOCAL_COUNTS ? local : row;
+    if (cnt == local) memset(local, 0, (size_t)ncount * sizeof(int64_t));
+    const float *e = c->e, *x = c->x, first = c->first, last = c->last, norm = c->norm;
     for (int64_t i = lo; i < hi; i++) {
-        float v = c->x[i];
-        if (!(v >= c->first && v <= c->last)) continue;
-        int64_t k = (int64_t)((v - c->first) * c->norm);
+        float v = x[i];
+        if (!(v >= first && v <= last)) continue;
+        int64_t k = (int64_t)((v - first) * norm);
         k -= k == bins;
         k -= v < e[k];
         k += k != bins - 1 && v >= e[k + 1];
-        row[(i & mask) * bins + k]++;
+        cnt[(i & mask) * bins + k]++;
     }
+    if (cnt == local)
+        for (int64_t k = 0; k < ncount; k++) row[k] += local[k];
     return tl_check_interrupt();
 }
 
