@@ -287,34 +287,37 @@ int draw_image(const draw_figure *f, const char *path, int w, int h)
         tl_seterr(ValueError, "an image of %dx%d pixels is outside 32..16384 on a side", w, h);
         return -1;
     }
-    /* The file is opened first, by tl: a path that cannot be written is reported with the
-       system's reason, before cairo is loaded or anything is drawn. */
-    FILE *out = fopen(path, "wb");
-    if (!out) {
-        tl_seterr(FileError, "cannot write '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    if (tl_dynlib_load(&cairo_lib, load_cairo) < 0) {
-        fclose(out);
-        remove(path);
-        return -1;
-    }
-    cairo_surface_t *s = png ? cz.cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h)
-                             : cz.cairo_svg_surface_create_for_stream(write_file, out, w, h);
+    if (tl_dynlib_load(&cairo_lib, load_cairo) < 0) return -1;
+    /* tl opens the file itself, so a path that cannot be written is reported with the system's
+       reason. A PNG is drawn first and the file opened only to write it, so a drawing that fails
+       leaves an existing file as it was; an SVG is written as it is drawn, as cairo's own
+       svg surface does. */
+    FILE *out = NULL;
+    cairo_surface_t *s = NULL;
+    if (svg && !(out = fopen(path, "wb"))) goto cannot_open;
+    s = png ? cz.cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h) : cz.cairo_svg_surface_create_for_stream(write_file, out, w, h);
     cairo_t *cr = cz.cairo_create(s);
     draw_figure_on(cr, f, w, h);
     cairo_status_t st = cz.cairo_status(cr);
     cz.cairo_destroy(cr);
-    if (st == CAIRO_STATUS_SUCCESS && png) st = cz.cairo_surface_write_to_png_stream(s, write_file, out);
+    if (st == CAIRO_STATUS_SUCCESS && png) {
+        if (!(out = fopen(path, "wb"))) {
+            cz.cairo_surface_destroy(s);
+            goto cannot_open;
+        }
+        st = cz.cairo_surface_write_to_png_stream(s, write_file, out);
+    }
     cz.cairo_surface_finish(s);
     if (st == CAIRO_STATUS_SUCCESS) st = cz.cairo_surface_status(s);
     cz.cairo_surface_destroy(s);
-    int closed = fclose(out);
+    int closed = out ? fclose(out) : 0, why = errno;
     if (st != CAIRO_STATUS_SUCCESS || closed != 0) {
-        int why = errno;
-        remove(path);   /* no half-written image is left behind */
+        if (out) remove(path);   /* no half-written image is left behind */
         tl_seterr(FileError, "cannot write '%s': %s", path, st != CAIRO_STATUS_SUCCESS ? cz.cairo_status_to_string(st) : strerror(why));
         return -1;
     }
     return 0;
+cannot_open:
+    tl_seterr(FileError, "cannot write '%s': %s", path, strerror(errno));
+    return -1;
 }
