@@ -17,7 +17,6 @@
 #define TL_CBLAS_FNS(X) X(cblas_sgemm) X(cblas_dgemm) X(cblas_cgemm) X(cblas_zgemm)
 #define TL_LAPACKE_FNS(X)                                                                                         \
     X(LAPACKE_set_nancheck)                                                                                       \
-    X(LAPACKE_sgesdd) X(LAPACKE_dgesdd) X(LAPACKE_cgesdd) X(LAPACKE_zgesdd)                                       \
     X(LAPACKE_sgeev) X(LAPACKE_dgeev) X(LAPACKE_cgeev) X(LAPACKE_zgeev)                                           \
     X(LAPACKE_sgeqrf) X(LAPACKE_dgeqrf) X(LAPACKE_cgeqrf) X(LAPACKE_zgeqrf)                                       \
     X(LAPACKE_sorgqr) X(LAPACKE_dorgqr) X(LAPACKE_cungqr) X(LAPACKE_zungqr)                                       \
