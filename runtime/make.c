@@ -47,14 +47,11 @@ static void put_wrapped(char *p, tl_dtype dt, uint64_t v)
     tl_scalar_convert(p, dt, &v, TL_U64);
 }
 
-/* numpy writes start and start+step in the dtype, then fills
-   x[i] = x0 + i*(x1 - x0) in the dtype's own arithmetic (f16/bf16 via f32). */
-static void arange_fill(char *p, tl_dtype dt, int64_t n, double start, double step)
+/* With x[0] and x[1] written, fills x[i] = x0 + i*(x1 - x0) in the dtype's own arithmetic
+   (f16/bf16 via f32), as numpy does. */
+static void arange_continue(char *p, tl_dtype dt, int64_t n)
 {
     size_t isz = tl_dtype_size(dt);
-    double first = start, second = start + step;
-    if (n >= 1) tl_scalar_convert(p, dt, &first, TL_F64);
-    if (n >= 2) tl_scalar_convert(p + isz, dt, &second, TL_F64);
     if (n <= 2) return;
     switch (tl_dtype_kind(dt)) {
     case TL_KIND_FLOAT:
@@ -97,16 +94,58 @@ static void arange_fill(char *p, tl_dtype dt, int64_t n, double start, double st
     }
 }
 
-tl_tensor *tl_arange(double start, double stop, double step, tl_dtype dtype)
+/* An empty arange of length n, or NULL (bool holds at most two steps). */
+static tl_tensor *arange_empty(tl_dtype dtype, int64_t n)
 {
-    int64_t n;
-    if (arange_length(start, stop, step, &n) < 0) return NULL;
     if (dtype == TL_BOOL && n > 2) {
         tl_seterr(ValueError, "arange() is only supported for booleans when the result has at most length 2");
         return NULL;
     }
-    tl_tensor *t = tl_tensor_empty(dtype, 1, &n);
-    if (t) arange_fill(tl_tensor_data(t), dtype, n, start, step);
+    return tl_tensor_empty(dtype, 1, &n);
+}
+
+tl_tensor *tl_arange(double start, double stop, double step, tl_dtype dtype)
+{
+    int64_t n;
+    if (arange_length(start, stop, step, &n) < 0) return NULL;
+    tl_tensor *t = arange_empty(dtype, n);
+    if (!t) return NULL;
+    char *p = tl_tensor_data(t);   /* numpy writes start and start+step in the dtype first */
+    double first = start, second = start + step;
+    if (n >= 1) tl_scalar_convert(p, dtype, &first, TL_F64);
+    if (n >= 2) tl_scalar_convert(p + tl_dtype_size(dtype), dtype, &second, TL_F64);
+    arange_continue(p, dtype, n);
+    return t;
+}
+
+/* Integer arguments: the length and the first two values are exact, so endpoints beyond 2**53
+   are kept (numpy does the same with Python ints); a float dtype rounds them as numpy does. */
+tl_tensor *tl_arange_int(int64_t start, int64_t stop, int64_t step, tl_dtype dtype)
+{
+    if (step == 0) {
+        tl_seterr(ValueError, "arange step cannot be zero");
+        return NULL;
+    }
+    __int128 delta = (__int128)stop - start, len = delta / step;
+    if (len * step != delta && (delta > 0) == (step > 0)) len += 1;   /* the ceiling of a positive quotient */
+    if (len > INT64_MAX / 2) {
+        tl_seterr(ValueError, "arange: maximum allowed size exceeded");
+        return NULL;
+    }
+    int64_t n = len > 0 ? (int64_t)len : 0;
+    tl_tensor *t = arange_empty(dtype, n);
+    if (!t) return NULL;
+    char *p = tl_tensor_data(t);
+    __int128 second = (__int128)start + step;
+    if (tl_dtype_kind(dtype) == TL_KIND_FLOAT || tl_dtype_kind(dtype) == TL_KIND_COMPLEX) {
+        double f0 = (double)start, f1 = (double)second;
+        if (n >= 1) tl_scalar_convert(p, dtype, &f0, TL_F64);
+        if (n >= 2) tl_scalar_convert(p + tl_dtype_size(dtype), dtype, &f1, TL_F64);
+    } else {   /* the dtype's wrapping, as the integer fill that follows */
+        if (n >= 1) put_wrapped(p, dtype, (uint64_t)start);
+        if (n >= 2) put_wrapped(p + tl_dtype_size(dtype), dtype, (uint64_t)second);
+    }
+    arange_continue(p, dtype, n);
     return t;
 }
 

@@ -227,6 +227,8 @@ int tl_index_set(tl_tensor *a, int n, const tl_index_item *items, const tl_tenso
 /* ---- making and shaping (make.c, shape.c) ------------------------------ */
 tl_tensor *tl_full(tl_dtype dtype, int ndim, const int64_t *shape, const void *value /* native layout of dtype */);
 tl_tensor *tl_arange(double start, double stop, double step, tl_dtype dtype);
+/* arange of integer arguments, exact beyond 2**53 (numpy with Python ints). */
+tl_tensor *tl_arange_int(int64_t start, int64_t stop, int64_t step, tl_dtype dtype);
 tl_tensor *tl_linspace(double start, double stop, int64_t num, bool endpoint, tl_dtype dtype);
 tl_tensor *tl_eye(int64_t n, int64_t m, int64_t k, tl_dtype dtype);
 tl_tensor *tl_concat(int n, tl_tensor *const *ts, int axis);

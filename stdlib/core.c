@@ -161,7 +161,7 @@ static bool bi_range(Interp *I, CallArgs *a, Value *out)
         if (!arg_int(I, a, "range", i, NULL, 0, &v[i])) return false;
     int64_t start = a->npos == 1 ? 0 : v[0], stop = a->npos == 1 ? v[0] : v[1], step = a->npos == 3 ? v[2] : 1;
     if (step == 0) return interp_error(I, a->at, ValueError, "range() step must not be zero");
-    return ret_tensor(I, a, tl_arange((double)start, (double)stop, (double)step, TL_I64), out);
+    return ret_tensor(I, a, tl_arange_int(start, stop, step, TL_I64), out);
 }
 
 /* include("path.tl"): runs a file in the global scope; the path is relative to the including file. */

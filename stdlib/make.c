@@ -74,6 +74,16 @@ static bool real_arg(Interp *I, CallArgs *a, const char *fname, int i, const cha
     return arg_double(I, a, fname, i, kw, def, x);
 }
 
+/* Whether an argument is a u64 beyond i64's range (arange then computes in doubles). */
+static bool arange_beyond_i64(CallArgs *a)
+{
+    for (int i = 0; i < a->npos + a->nkw; i++) {
+        const Value *v = i < a->npos ? &a->pos[i] : &a->kw[i - a->npos];
+        if (v->kind == V_NUM && v->dtype == TL_U64 && tl_scalar_to_u64(v->as.num.bytes, TL_U64) > INT64_MAX) return true;
+    }
+    return false;
+}
+
 /* arange(stop) or arange(start, stop, step=1, dtype=none): i64 for integer arguments, else f64, as numpy. */
 static bool bi_arange(Interp *I, CallArgs *a, Value *out)
 {
@@ -93,6 +103,14 @@ static bool bi_arange(Interp *I, CallArgs *a, Value *out)
     if (isnan(stop) && !arg_find(a, one ? 0 : 1, "stop")) return interp_error(I, a->at, TypeError, "arange() missing stop");
     if (!arg_dtype(I, a, "arange", -1, "dtype", fl ? TL_F64 : TL_I64, &dt)) return false;
     if (step == 0) return interp_error(I, a->at, ValueError, "arange(): step must not be zero");
+    if (!fl && !arange_beyond_i64(a)) {   /* integers: read again exactly, as doubles lose what lies beyond 2**53 */
+        int64_t v[3] = { 0, 0, 1 };
+        const char *names[3] = { "start", "stop", "step" };
+        const int pos[3] = { one ? -1 : 0, one ? 0 : 1, 2 };   /* arange(stop): start only by keyword */
+        for (int i = 0; i < 3; i++)
+            if (arg_find(a, pos[i], names[i]) && !arg_int(I, a, "arange", pos[i], names[i], v[i], &v[i])) return false;
+        return ret_tensor(I, a, tl_arange_int(v[0], v[1], v[2], dt), out);
+    }
     return ret_tensor(I, a, tl_arange(start, stop, step, dt), out);
 }
 
