@@ -211,7 +211,7 @@ tl_cd tl_c128_cpow(tl_cd a, tl_cd b);
     /* Smith's division, as numpy's loops. */                                         \
     static inline C tl_##S##_div(C a, C b)                                            \
     {                                                                                 \
-        T br_abs = b.re < 0 ? -b.re : b.re, bi_abs = b.im < 0 ? -b.im : b.im;         \
+        T br_abs = (T)fabs((double)b.re), bi_abs = (T)fabs((double)b.im); /* -0.0 too */\
         if (br_abs >= bi_abs) {                                                       \
             if (br_abs == 0 && bi_abs == 0) return (C){ a.re / br_abs, a.im / br_abs };\
             T rat = b.im / b.re, scl = ONE / (b.re + b.im * rat);                     \

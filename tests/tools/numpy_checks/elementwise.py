@@ -80,3 +80,6 @@ show(s / (1 + np.exp(-s)))
 show(np.exp(np.array([1.0, 2.0], np.float64)).astype(np.float32))   # see arctan2 above
 show(np.sin(np.array([0.5, 1.0], np.float16)))
 show("bf16")
+show(np.array([1 + 1j, 2 - 1j]) / np.array([-0.0, -0.0]))
+show(np.array([1 + 1j], np.complex64) / np.array([-0.0], np.float32))
+show(np.complex128(1 + 1j) / -0.0)
