@@ -81,6 +81,13 @@ TL_BIN_LOOP_P(b_fmax_l, bool, bool, tl_b_fmax(x, y))
 FLOAT_LOOPS(f32, float)
 FLOAT_LOOPS(f64, double)
 
+/* numpy's half minimum/maximum/fmin/fmax keep the first of equal values (minimum(-0., 0.) is
+   -0. in f16, 0. in f32): its half loops compare with <= and >=, its float loops with < and >. */
+static inline float half_min(float x, float y) { return (x <= y || x != x) ? x : y; }
+static inline float half_max(float x, float y) { return (x >= y || x != x) ? x : y; }
+static inline float half_fmin(float x, float y) { return (x <= y || y != y) ? x : y; }
+static inline float half_fmax(float x, float y) { return (x >= y || y != y) ? x : y; }
+
 /* f16 and bf16: widen to f32, compute, round once (as numpy's half loops). */
 #define HALF_LOOPS(S, IN, OUT)                                                        \
     TL_BIN_LOOP_P(S##_add_l, uint16_t, uint16_t, OUT(tl_f32_add(IN(x), IN(y))))       \
@@ -96,13 +103,13 @@ FLOAT_LOOPS(f64, double)
     TL_BIN_LOOP_P(S##_le_l, uint16_t, bool, tl_f32_le(IN(x), IN(y)))                  \
     TL_BIN_LOOP_P(S##_gt_l, uint16_t, bool, tl_f32_gt(IN(x), IN(y)))                  \
     TL_BIN_LOOP_P(S##_ge_l, uint16_t, bool, tl_f32_ge(IN(x), IN(y)))                  \
-    TL_BIN_LOOP_P(S##_min_l, uint16_t, uint16_t, OUT(tl_f32_min(IN(x), IN(y))))       \
-    TL_BIN_LOOP_P(S##_max_l, uint16_t, uint16_t, OUT(tl_f32_max(IN(x), IN(y))))       \
+    TL_BIN_LOOP_P(S##_min_l, uint16_t, uint16_t, OUT(half_min(IN(x), IN(y))))         \
+    TL_BIN_LOOP_P(S##_max_l, uint16_t, uint16_t, OUT(half_max(IN(x), IN(y))))         \
     TL_BIN_LOOP_P(S##_atan2_l, uint16_t, uint16_t, OUT(tl_f32_atan2(IN(x), IN(y))))   \
     TL_BIN_LOOP_P(S##_fmod_l, uint16_t, uint16_t, OUT(tl_f32_fmod(IN(x), IN(y))))     \
     TL_BIN_LOOP_P(S##_hypot_l, uint16_t, uint16_t, OUT(tl_f32_hypot(IN(x), IN(y))))   \
-    TL_BIN_LOOP_P(S##_fmin_l, uint16_t, uint16_t, OUT(tl_f32_fmin(IN(x), IN(y))))     \
-    TL_BIN_LOOP_P(S##_fmax_l, uint16_t, uint16_t, OUT(tl_f32_fmax(IN(x), IN(y))))
+    TL_BIN_LOOP_P(S##_fmin_l, uint16_t, uint16_t, OUT(half_fmin(IN(x), IN(y))))     \
+    TL_BIN_LOOP_P(S##_fmax_l, uint16_t, uint16_t, OUT(half_fmax(IN(x), IN(y))))
 
 HALF_LOOPS(f16, H2F, F2H)
 HALF_LOOPS(bf16, B2F, F2B)
