@@ -29,6 +29,10 @@ def small_ints(g):
     g["k"] = np.random.randint(0, 1000, N)
 
 
+def rng(g):
+    g["g"] = np.random.default_rng(0)
+
+
 # name, tl setup, tl expression, numpy setup, numpy statement, target
 CASES = [
     ("median 1e7 f32", f"a = rand({N}, dtype=f32)", "median(a)", f32_vector, "np.median(a)", 1.5),
@@ -38,6 +42,10 @@ CASES = [
     ("median axis=1 (1000, 1e4) f32", "X = rand(1000, 10000, dtype=f32)", "median(X, axis=1)", f32_rows,
      "np.median(X, axis=1)", 0),
     ("bincount 1e7 ints < 1000", f"k = randint(0, 1000, {N})", "bincount(k)", small_ints, "np.bincount(k)", 0),
+    # numpy's Generator (a ziggurat, as tl's randn); np.random.randn's polar method is slower still
+    ("randn 1e7 f64", "", f"randn({N})", rng, f"g.standard_normal({N})", 0),
+    ("randn 1e7 f32", "", f"randn({N}, dtype=f32)", rng, f"g.standard_normal({N}, dtype=np.float32)", 0),
+    ("rand 1e7 f64", "", f"rand({N})", rng, f"g.random({N})", 0),
 ]
 
 
