@@ -294,7 +294,11 @@ int draw_image(const draw_figure *f, const char *path, int w, int h)
        svg surface does. */
     FILE *out = NULL;
     cairo_surface_t *s = NULL;
-    if (svg && !(out = fopen(path, "wb"))) goto cannot_open;
+    int why = 0;   /* fopen's errno, kept before cairo's calls can change it */
+    if (svg && !(out = fopen(path, "wb"))) {
+        why = errno;
+        goto cannot_open;
+    }
     s = png ? cz.cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h) : cz.cairo_svg_surface_create_for_stream(write_file, out, w, h);
     cairo_t *cr = cz.cairo_create(s);
     draw_figure_on(cr, f, w, h);
@@ -302,6 +306,7 @@ int draw_image(const draw_figure *f, const char *path, int w, int h)
     cz.cairo_destroy(cr);
     if (st == CAIRO_STATUS_SUCCESS && png) {
         if (!(out = fopen(path, "wb"))) {
+            why = errno;
             cz.cairo_surface_destroy(s);
             goto cannot_open;
         }
@@ -310,7 +315,8 @@ int draw_image(const draw_figure *f, const char *path, int w, int h)
     cz.cairo_surface_finish(s);
     if (st == CAIRO_STATUS_SUCCESS) st = cz.cairo_surface_status(s);
     cz.cairo_surface_destroy(s);
-    int closed = out ? fclose(out) : 0, why = errno;
+    int closed = out ? fclose(out) : 0;
+    why = errno;
     if (st != CAIRO_STATUS_SUCCESS || closed != 0) {
         if (out) remove(path);   /* no half-written image is left behind */
         tl_seterr(FileError, "cannot write '%s': %s", path, st != CAIRO_STATUS_SUCCESS ? cz.cairo_status_to_string(st) : strerror(why));
@@ -318,6 +324,6 @@ int draw_image(const draw_figure *f, const char *path, int w, int h)
     }
     return 0;
 cannot_open:
-    tl_seterr(FileError, "cannot write '%s': %s", path, strerror(errno));
+    tl_seterr(FileError, "cannot write '%s': %s", path, strerror(why));
     return -1;
 }
