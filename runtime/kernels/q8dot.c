@@ -133,8 +133,17 @@ static float dot_c(const uint8_t *w, const int8_t *xq, const float *xd, int64_t 
     return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
 }
 
+/* The f16 bits at p (x86: little-endian), one 16-bit load; (p[0] | p[1] << 8) compiled to
+   two byte loads, a shift and an or per block. */
+static inline unsigned short load_f16_bits(const uint8_t *p)
+{
+    unsigned short h;
+    memcpy(&h, p, sizeof h);
+    return h;
+}
+
 /* The scale of block b: w's f16 d times x's. */
-#define Q8_SCALE(w, b) _mm256_set1_ps(_cvtsh_ss((unsigned short)((w)[34 * (b)] | (w)[34 * (b) + 1] << 8)) * xd[b])
+#define Q8_SCALE(w, b) _mm256_set1_ps(_cvtsh_ss(load_f16_bits((w) + 34 * (b))) * xd[b])
 
 /* acc += lane sums of block b * its scale, the lane sums from maddubs (|w| times x with
    w's sign, in i16 pairs; at most 2 * 128 * 127, no saturation) and madd. */
