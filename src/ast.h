@@ -129,6 +129,8 @@ struct FnDef {
     int nslots;             /* locals including params */
     bool makes_closures;    /* its body defines a function (fn or lambda): its frame may outlive the call */
     bool stack_frame;       /* no closures and at most FRAME_STACK_SLOTS locals: its frame lives on the C stack */
+    int direct_arity;       /* nparams when the frame lives on the C stack (stack_frame), else -1 */
+    bool expr_direct;       /* and the body is one expression over exactly the parameters (nslots == nparams) */
     char **slot_names;
 };
 

@@ -266,15 +266,9 @@ static COLD bool eval_call_general(Ctx *C, Node *n, Value *out)
     return ok;
 }
 
-/* f(args...) with positional arguments only, f a name (SPEC_CALL_POSITIONAL, no fuse plan):
-   a closure that takes exactly them runs in a C-stack frame, anything else goes the general way. */
-bool eval_call_positional(Ctx *C, Node *n, Value *out)
+/* Lets go of the reference a call took on the closure it runs. */
+static HOT_INLINE void call_unhold(Closure *c)
 {
-    const Value *s = slot_of(C, n->a);
-    if (s->kind != V_FUNC || !direct_callable(s->as.fn->def, n)) return eval_call_general(C, n, out);
-    Closure *c = s->as.fn;
-    c->refcount++;   /* the name may be rebound while the call runs */
-    bool ok = call_closure_direct(C, n, c, out);
     if (c->refcount > 2 || (c->refcount == 2 && !c->env)) {
         c->refcount--;   /* what val_release would do, inline: nothing else to free or collect */
     } else {
@@ -282,8 +276,71 @@ bool eval_call_positional(Ctx *C, Node *n, Value *out)
         v.as.fn = c;
         val_release(v);
     }
+}
+
+/* call_closure_direct for the closure c a name holds, c held for the call
+   (the name may be rebound while the call runs). */
+static bool call_direct_held(Ctx *C, Node *n, Closure *c, Value *out)
+{
+    c->refcount++;
+    bool ok = call_closure_direct(C, n, c, out);
+    call_unhold(c);
     return ok;
 }
+
+/* f(args...) with positional arguments only, f a name (SPEC_CALL_POSITIONAL, no fuse plan):
+   a closure that takes exactly them runs in a C-stack frame, anything else goes the general way. */
+bool eval_call_positional(Ctx *C, Node *n, Value *out)
+{
+    const Value *s = slot_of(C, n->a);
+    if (s->kind != V_FUNC || !direct_callable(s->as.fn->def, n)) return eval_call_general(C, n, out);
+    return call_direct_held(C, n, s->as.fn, out);
+}
+
+/* f(a1, ..., aK) for a global name f and K (1 to 3) positional arguments, K a constant
+   here (eval_call_global1..3). A closure f with a C-stack frame taking exactly K parameters
+   (FnDef.direct_arity) runs as eval_call_positional would run it, and when its body is one
+   expression over just them (FnDef.expr_direct: the checks call_closure_direct makes per
+   call were made once by the resolver) with the argument, frame and release loops unrolled.
+   Anything else goes to eval_call_positional with nothing run yet. Same order, errors and
+   trace as it: f is read and held first, then the arguments, then the depth and interrupt
+   checks, then the body. */
+static HOT_INLINE bool call_global_k(Ctx *C, Node *n, Value *out, const int K)
+{
+    const Value *s = &C->globals->slots[n->a->slot];
+    Closure *c;
+    if (__builtin_expect(s->kind != V_FUNC || (c = s->as.fn)->def->direct_arity != K, 0))
+        return eval_call_positional(C, n, out);
+    if (!c->def->expr_direct) return call_direct_held(C, n, c, out);
+    c->refcount++;   /* the name may be rebound while the call runs */
+    Value slots[3];
+    bool ok = true;
+    int got = 0;
+    for (; got < K; got++)
+        if (!eval_operand(C, n->list[got], &slots[got])) { ok = false; break; }
+    if (ok) {
+        Frame f = { .refcount = 1, .parent = c->env, .nslots = K, .cap = K, .slots = slots };
+        ok = call_enter(C, n->at);
+        if (ok) {
+            Frame *caller = C->frame;
+            C->frame = &f;
+            ok = eval_expr(C, c->def->body, out);
+            C->frame = caller;
+            C->I->call_depth--;
+            if (__builtin_expect(!ok, 0) && C->I->err.kind != TL_E_Interrupt) diag_add_trace(&C->I->err, n->at);
+        }
+    }
+    for (int i = 0; i < got; i++) slot_release(&slots[i]);
+    call_unhold(c);
+    return ok;
+}
+
+/* f(a) for a global f: call_global_k with K = 1. */
+bool eval_call_global1(Ctx *C, Node *n, Value *out) { return call_global_k(C, n, out, 1); }
+/* f(a, b) for a global f: call_global_k with K = 2. */
+bool eval_call_global2(Ctx *C, Node *n, Value *out) { return call_global_k(C, n, out, 2); }
+/* f(a, b, c) for a global f: call_global_k with K = 3. */
+bool eval_call_global3(Ctx *C, Node *n, Value *out) { return call_global_k(C, n, out, 3); }
 
 /* f(args...) for any N_CALL: its fused program when it has one, else a call. */
 COLD bool eval_call_node(Ctx *C, Node *n, Value *out)

@@ -240,6 +240,37 @@ static bool ev_binary_local_int(Ctx *C, Node *n, Value *out)
     return ev_binary(C, n, out);
 }
 
+/* x + k, x - k, x * k (op, a constant here) for x in the current frame and k an integer
+   literal: an i64 or f64 x is computed here, as arith_scalar_quick would (k is weak, so the
+   result keeps x's dtype and weakness); anything else goes to ev_binary_local_int. */
+static HOT_INLINE bool local_int_op(Ctx *C, Node *n, Value *out, const int op)
+{
+    const Value *x = &C->frame->slots[n->a->slot];
+    if (__builtin_expect(x->kind == V_NUM, 1)) {
+        int64_t k = n->b->ival;
+        if (x->dtype == TL_I64) {
+            int64_t v = x->as.num.i64;
+            *out = val_i64(op == TL_ADD ? tl_i64_add(v, k) : op == TL_SUB ? tl_i64_sub(v, k) : tl_i64_mul(v, k));
+            out->weak = x->weak;
+            return true;
+        }
+        if (x->dtype == TL_F64) {
+            double v = x->as.num.f64, y = (double)k;
+            *out = val_f64(op == TL_ADD ? tl_f64_add(v, y) : op == TL_SUB ? tl_f64_sub(v, y) : tl_f64_mul(v, y));
+            out->weak = x->weak;
+            return true;
+        }
+    }
+    return ev_binary_local_int(C, n, out);
+}
+
+/* x + k for a local x and an integer literal k (local_int_op). */
+static bool ev_local_add_int(Ctx *C, Node *n, Value *out) { return local_int_op(C, n, out, TL_ADD); }
+/* x - k for a local x and an integer literal k (local_int_op). */
+static bool ev_local_sub_int(Ctx *C, Node *n, Value *out) { return local_int_op(C, n, out, TL_SUB); }
+/* x * k for a local x and an integer literal k (local_int_op). */
+static bool ev_local_mul_int(Ctx *C, Node *n, Value *out) { return local_int_op(C, n, out, TL_MUL); }
+
 /* A name in the current function's frame. */
 static bool ev_local(Ctx *C, Node *n, Value *out)
 {
@@ -324,6 +355,24 @@ bool eval_any(Ctx *C, Node *n, Value *out)
 /* A name or a number literal: an operand read in place. */
 static bool operand_is_simple(const Node *n) { return n->kind == N_NAME || n->kind == N_INT || n->kind == N_FLOAT; }
 
+/* An expression handler (Node.eval). */
+typedef bool (*EvalFn)(Ctx *C, Node *n, Value *out);
+
+/* The handler of a OP b: its fused program, a local OP integer literal, names and literals, or the general one. */
+static EvalFn binary_handler(const Node *n)
+{
+    if (n->fuse) return ev_binary_fused;
+    if (n->a->kind == N_NAME && n->a->depth == 0 && n->b->kind == N_INT) {
+        switch (n->op) {
+        case TL_ADD: return ev_local_add_int;
+        case TL_SUB: return ev_local_sub_int;
+        case TL_MUL: return ev_local_mul_int;
+        default: return ev_binary_local_int;
+        }
+    }
+    return operand_is_simple(n->a) && operand_is_simple(n->b) ? ev_binary_simple : ev_binary;
+}
+
 /* Chooses n's handler once: a name by where its slot lives, a number literal, an
    operator with or without a fuse plan, a positional call; the rest go to eval_any. */
 void eval_choose(Node *n)
@@ -332,15 +381,11 @@ void eval_choose(Node *n)
     case N_NAME: n->eval = n->depth < 0 ? ev_global : n->depth == 0 ? ev_local : ev_outer; break;
     case N_INT: n->eval = ev_int; break;
     case N_FLOAT: n->eval = ev_float; break;
-    case N_BINARY:
-        n->eval = n->fuse                                                        ? ev_binary_fused
-                  : n->a->kind == N_NAME && n->a->depth == 0 && n->b->kind == N_INT ? ev_binary_local_int
-                  : operand_is_simple(n->a) && operand_is_simple(n->b)             ? ev_binary_simple
-                                                                                    : ev_binary;
-        break;
+    case N_BINARY: n->eval = binary_handler(n); break;
     case N_CALL:
-        n->eval = n->spec == SPEC_CALL_POSITIONAL && !n->fuse && n->a->kind == N_NAME ? eval_call_positional
-                                                                                    : eval_call_node;
+        if (n->spec != SPEC_CALL_POSITIONAL || n->fuse || n->a->kind != N_NAME) n->eval = eval_call_node;
+        else if (n->a->depth >= 0 || n->n < 1 || n->n > 3) n->eval = eval_call_positional;
+        else n->eval = n->n == 1 ? eval_call_global1 : n->n == 2 ? eval_call_global2 : eval_call_global3;
         break;
     case N_INDEX: n->eval = subscript_is_simple(n) ? ev_index_simple : eval_index; break;
     default: n->eval = eval_any; break;

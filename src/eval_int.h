@@ -53,6 +53,10 @@ bool make_closure(Ctx *C, FnDef *def, Value *out);
 bool eval_call_node(Ctx *C, Node *n, Value *out);
 /* f(args...) for an N_CALL node with positional arguments only, f a name and no fuse plan. */
 bool eval_call_positional(Ctx *C, Node *n, Value *out);
+/* f(a), f(a, b), f(a, b, c) for a global name f, positional arguments only and no fuse plan. */
+bool eval_call_global1(Ctx *C, Node *n, Value *out);
+bool eval_call_global2(Ctx *C, Node *n, Value *out);
+bool eval_call_global3(Ctx *C, Node *n, Value *out);
 /* a.f(args) and a.name. */
 bool eval_method(Ctx *C, Node *n, Value *out);
 

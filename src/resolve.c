@@ -155,6 +155,8 @@ static void resolve_fn(Resolver *R, Scope *outer, FnDef *fn)
     resolve_node(R, &sc, fn->body);
     fn->nslots = sc.n;
     fn->stack_frame = !fn->makes_closures && fn->nslots <= FRAME_STACK_SLOTS;
+    fn->direct_arity = fn->stack_frame ? fn->nparams : -1;
+    fn->expr_direct = fn->stack_frame && fn->body_is_expr && fn->nslots == fn->nparams;
     fn->slot_names = sc.names;   /* kept: FnDefs live as long as their source */
 }
 

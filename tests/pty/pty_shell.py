@@ -329,6 +329,14 @@ def test_ctrl_c_rolls_back_bindings(sh):
     check(lines_of(out) == ["1"], f"keep after an interrupted :time: {out!r}")
 
 
+def test_ctrl_c_recursion_without_loops(sh):
+    sh.run("fn fb(n) = n if n < 2 else fb(n - 1) + fb(n - 2)")
+    dt = interrupt(sh, "recursion of one-expression calls, no loop", "fb(90)")
+    check(dt < CTRL_C_LIMIT, f"prompt came back after {dt:.3f} s (limit {CTRL_C_LIMIT} s)")
+    out = sh.run("fb(10)")
+    check(lines_of(out) == ["55"], f"the session works after Ctrl-C in a recursion: {out!r}")
+
+
 def test_ctrl_c_not_caught_by_try(sh):
     sh.run("caught = 0; fn spin() { while true { } }")
     for label, line in (("loop inside try", "try { while true { } } catch e { caught = 1 }; after = 1"),
