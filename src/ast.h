@@ -117,6 +117,11 @@ typedef struct Node {
     bool (*eval)(struct Ctx *C, struct Node *n, struct Value *out);
 } Node;
 
+/* FnDef.expr_direct: whether a C-stack frame's body is one expression over exactly the
+   parameters (nslots == nparams), and whether that expression can call a function (only
+   code a call runs can rebind a name, e.g. through include()). */
+typedef enum ExprDirect { EXPR_NOT_DIRECT, EXPR_DIRECT_CALLS, EXPR_DIRECT_NO_CALLS } ExprDirect;
+
 struct FnDef {
     char *name;             /* "<lambda>" for fn(x) = ... */
     int nparams;
@@ -130,7 +135,7 @@ struct FnDef {
     bool makes_closures;    /* its body defines a function (fn or lambda): its frame may outlive the call */
     bool stack_frame;       /* no closures and at most FRAME_STACK_SLOTS locals: its frame lives on the C stack */
     int direct_arity;       /* nparams when the frame lives on the C stack (stack_frame), else -1 */
-    bool expr_direct;       /* and the body is one expression over exactly the parameters (nslots == nparams) */
+    uint8_t expr_direct;    /* an ExprDirect: is the body one expression over just the parameters, calling anything? */
     char **slot_names;
 };
 

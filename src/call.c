@@ -305,42 +305,59 @@ bool eval_call_positional(Ctx *C, Node *n, Value *out)
    Anything else goes to eval_call_positional with nothing run yet. Same order, errors and
    trace as it: f is read and held first, then the arguments, then the depth and interrupt
    checks, then the body. */
-static HOT_INLINE bool call_global_k(Ctx *C, Node *n, Value *out, const int K)
+static HOT_INLINE bool call_global_k(Ctx *C, Node *n, Value *out, const int K, const bool simple_args)
 {
     const Value *s = &C->globals->slots[n->a->slot];
     Closure *c;
     if (__builtin_expect(s->kind != V_FUNC || (c = s->as.fn)->def->direct_arity != K, 0))
         return eval_call_positional(C, n, out);
-    if (!c->def->expr_direct) return call_direct_held(C, n, c, out);
-    c->refcount++;   /* the name may be rebound while the call runs */
+    uint8_t body = c->def->expr_direct;
+    if (body == EXPR_NOT_DIRECT) return call_direct_held(C, n, c, out);
+    /* The name may be rebound while the call runs, unless nothing it runs can call: names
+       and number literals as arguments, and a body that calls nothing. */
+    bool hold = !simple_args || body == EXPR_DIRECT_CALLS;
+    if (hold) c->refcount++;
     Value slots[3];
-    bool ok = true;
-    int got = 0;
-    for (; got < K; got++)
-        if (!eval_operand(C, n->list[got], &slots[got])) { ok = false; break; }
-    if (ok) {
-        Frame f = { .refcount = 1, .parent = c->env, .nslots = K, .cap = K, .slots = slots };
-        ok = call_enter(C, n->at);
-        if (ok) {
-            Frame *caller = C->frame;
-            C->frame = &f;
-            ok = eval_expr(C, c->def->body, out);
-            C->frame = caller;
-            C->I->call_depth--;
-            if (__builtin_expect(!ok, 0) && C->I->err.kind != TL_E_Interrupt) diag_add_trace(&C->I->err, n->at);
+#pragma GCC unroll 3
+    for (int i = 0; i < K; i++)
+        if (!eval_operand(C, n->list[i], &slots[i])) {
+            while (i--) slot_release(&slots[i]);
+            if (hold) call_unhold(c);
+            return false;
         }
+    Frame f;   /* member by member: an initializer would zero the padding too */
+    f.refcount = 1;
+    f.parent = c->env;
+    f.nslots = f.cap = K;
+    f.slots = slots;
+    f.collecting = false;
+    bool ok = call_enter(C, n->at);
+    if (ok) {
+        Frame *caller = C->frame;
+        C->frame = &f;
+        ok = eval_expr(C, c->def->body, out);
+        C->frame = caller;
+        C->I->call_depth--;
+        if (__builtin_expect(!ok, 0) && C->I->err.kind != TL_E_Interrupt) diag_add_trace(&C->I->err, n->at);
     }
-    for (int i = 0; i < got; i++) slot_release(&slots[i]);
-    call_unhold(c);
+#pragma GCC unroll 3
+    for (int i = 0; i < K; i++) slot_release(&slots[i]);
+    if (hold) call_unhold(c);
     return ok;
 }
 
 /* f(a) for a global f: call_global_k with K = 1. */
-bool eval_call_global1(Ctx *C, Node *n, Value *out) { return call_global_k(C, n, out, 1); }
+bool eval_call_global1(Ctx *C, Node *n, Value *out) { return call_global_k(C, n, out, 1, false); }
 /* f(a, b) for a global f: call_global_k with K = 2. */
-bool eval_call_global2(Ctx *C, Node *n, Value *out) { return call_global_k(C, n, out, 2); }
+bool eval_call_global2(Ctx *C, Node *n, Value *out) { return call_global_k(C, n, out, 2, false); }
 /* f(a, b, c) for a global f: call_global_k with K = 3. */
-bool eval_call_global3(Ctx *C, Node *n, Value *out) { return call_global_k(C, n, out, 3); }
+bool eval_call_global3(Ctx *C, Node *n, Value *out) { return call_global_k(C, n, out, 3, false); }
+/* f(a) for a global f, a a name or a number literal: call_global_k with K = 1. */
+bool eval_call_global1_simple(Ctx *C, Node *n, Value *out) { return call_global_k(C, n, out, 1, true); }
+/* f(a, b) for a global f, a and b names or number literals: call_global_k with K = 2. */
+bool eval_call_global2_simple(Ctx *C, Node *n, Value *out) { return call_global_k(C, n, out, 2, true); }
+/* f(a, b, c) for a global f, a, b and c names or number literals: call_global_k with K = 3. */
+bool eval_call_global3_simple(Ctx *C, Node *n, Value *out) { return call_global_k(C, n, out, 3, true); }
 
 /* f(args...) for any N_CALL: its fused program when it has one, else a call. */
 COLD bool eval_call_node(Ctx *C, Node *n, Value *out)

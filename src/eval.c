@@ -373,6 +373,16 @@ static EvalFn binary_handler(const Node *n)
     return operand_is_simple(n->a) && operand_is_simple(n->b) ? ev_binary_simple : ev_binary;
 }
 
+/* The handler of f(a), f(a, b) or f(a, b, c) for a global f: with names and number literals as arguments, or any. */
+static EvalFn call_global_handler(const Node *n)
+{
+    bool simple = true;
+    for (int i = 0; i < n->n; i++) simple &= operand_is_simple(n->list[i]);
+    static const EvalFn any[3] = { eval_call_global1, eval_call_global2, eval_call_global3 };
+    static const EvalFn simple_args[3] = { eval_call_global1_simple, eval_call_global2_simple, eval_call_global3_simple };
+    return (simple ? simple_args : any)[n->n - 1];
+}
+
 /* Chooses n's handler once: a name by where its slot lives, a number literal, an
    operator with or without a fuse plan, a positional call; the rest go to eval_any. */
 void eval_choose(Node *n)
@@ -385,7 +395,7 @@ void eval_choose(Node *n)
     case N_CALL:
         if (n->spec != SPEC_CALL_POSITIONAL || n->fuse || n->a->kind != N_NAME) n->eval = eval_call_node;
         else if (n->a->depth >= 0 || n->n < 1 || n->n > 3) n->eval = eval_call_positional;
-        else n->eval = n->n == 1 ? eval_call_global1 : n->n == 2 ? eval_call_global2 : eval_call_global3;
+        else n->eval = call_global_handler(n);
         break;
     case N_INDEX: n->eval = subscript_is_simple(n) ? ev_index_simple : eval_index; break;
     default: n->eval = eval_any; break;

@@ -57,6 +57,10 @@ bool eval_call_positional(Ctx *C, Node *n, Value *out);
 bool eval_call_global1(Ctx *C, Node *n, Value *out);
 bool eval_call_global2(Ctx *C, Node *n, Value *out);
 bool eval_call_global3(Ctx *C, Node *n, Value *out);
+/* The same when every argument is a name or a number literal (evaluating them runs nothing). */
+bool eval_call_global1_simple(Ctx *C, Node *n, Value *out);
+bool eval_call_global2_simple(Ctx *C, Node *n, Value *out);
+bool eval_call_global3_simple(Ctx *C, Node *n, Value *out);
 /* a.f(args) and a.name. */
 bool eval_method(Ctx *C, Node *n, Value *out);
 

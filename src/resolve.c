@@ -146,6 +146,25 @@ static void specialize(Node *n)
     eval_choose(n);
 }
 
+/* True when evaluating expression n may run a function: a call, a.f(...) or a.name, or a
+   kind not known to run none. Names, literals and operators run no code of the program. */
+static bool expr_may_call(const Node *n)
+{
+    if (!n) return false;
+    switch (n->kind) {
+    case N_INT: case N_FLOAT: case N_IMAG: case N_STR: case N_TRUE: case N_FALSE: case N_NONE: case N_NAME:
+    case N_UNARY: case N_BINARY: case N_AND: case N_OR: case N_COND: case N_INDEX: case N_SLICE: case N_ELLIPSIS:
+    case N_LIST: case N_TUPLE: case N_DICT:
+        break;
+    default:
+        return true;
+    }
+    if (expr_may_call(n->a) || expr_may_call(n->b) || expr_may_call(n->c)) return true;
+    for (int i = 0; i < n->n; i++)
+        if (expr_may_call(n->list[i])) return true;
+    return false;
+}
+
 static void resolve_fn(Resolver *R, Scope *outer, FnDef *fn)
 {
     for (int i = 0; i < fn->nparams; i++) resolve_node(R, outer, fn->defaults[i]);
@@ -156,7 +175,9 @@ static void resolve_fn(Resolver *R, Scope *outer, FnDef *fn)
     fn->nslots = sc.n;
     fn->stack_frame = !fn->makes_closures && fn->nslots <= FRAME_STACK_SLOTS;
     fn->direct_arity = fn->stack_frame ? fn->nparams : -1;
-    fn->expr_direct = fn->stack_frame && fn->body_is_expr && fn->nslots == fn->nparams;
+    fn->expr_direct = !fn->stack_frame || !fn->body_is_expr || fn->nslots != fn->nparams ? EXPR_NOT_DIRECT
+                      : expr_may_call(fn->body)                                           ? EXPR_DIRECT_CALLS
+                                                                                          : EXPR_DIRECT_NO_CALLS;
     fn->slot_names = sc.names;   /* kept: FnDefs live as long as their source */
 }
 
