@@ -84,7 +84,7 @@ static HOT_INLINE bool call_enter(Ctx *C, Span at)
 {
     Interp *I = C->I;
     char here;
-    if (++I->call_depth > MAX_CALL_DEPTH || (I->stack_base && (size_t)(I->stack_base - &here) > I->stack_limit)) {
+    if (++I->call_depth > MAX_CALL_DEPTH || (uintptr_t)&here < I->stack_floor) {
         I->call_depth--;
         return interp_error(I, at, RecursionError, "recursion too deep (more than %d nested calls)", MAX_CALL_DEPTH);
     }

@@ -553,10 +553,16 @@ bool eval_program(Interp *I, Node *root)
 {
     char base;
     bool outermost = I->stack_base == NULL;
-    if (outermost) I->stack_base = &base;
+    if (outermost) {
+        I->stack_base = &base;
+        I->stack_floor = (uintptr_t)&base > I->stack_limit ? (uintptr_t)&base - I->stack_limit : 1;
+    }
     Ctx C = { .I = I, .globals = I->globals, .frame = NULL };
     Exec x = exec_stmt(&C, root);
-    if (outermost) I->stack_base = NULL;
+    if (outermost) {
+        I->stack_base = NULL;
+        I->stack_floor = 0;
+    }
     if (x == X_BREAK || x == X_CONTINUE) return interp_error(I, root->at, SyntaxError, "break or continue outside a loop");
     return x != X_ERROR;
 }

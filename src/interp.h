@@ -26,8 +26,9 @@ struct Interp {
     Symtab gsyms;
     Diag err;                /* the pending error when an eval function returns false */
     int call_depth;
-    char *stack_base;        /* address of a local in the outermost eval: stack use is measured from it */
+    char *stack_base;        /* address of a local in the outermost eval (NULL outside): stack use is measured from it */
     size_t stack_limit;
+    uintptr_t stack_floor;   /* stack_base - stack_limit while evaluating, 0 outside: a call whose locals lie below it nests too deep */
     Value last;              /* `_` in the shell */
     bool interactive;
     bool echo_enabled;       /* expression statements print their value */

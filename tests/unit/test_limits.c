@@ -10,14 +10,16 @@
 
 LEAK_CHECKED_SUITE(limits);
 
-/* Runs text in a fresh interpreter with the given step budget; returns whether it succeeded. */
-static bool run_with_steps(const char *text, int64_t steps, char *err, size_t errlen)
+/* Runs text in a fresh interpreter with the given step budget and, when not 0, C-stack
+   budget for calls; returns whether it succeeded. */
+static bool run_with_limits(const char *text, int64_t steps, size_t stack_limit, char *err, size_t errlen)
 {
     Interp *I = interp_new();
     cr_assert_not_null(I);
     FILE *out = fopen("/dev/null", "w");
     I->out = out;
     I->steps_left = steps;
+    if (stack_limit) I->stack_limit = stack_limit;
     Source *src = source_new("limits.tl", text, strlen(text));
     bool ok = interp_run_source(I, src, true);
     snprintf(err, errlen, "%s", ok ? "" : I->err.msg);
@@ -25,6 +27,12 @@ static bool run_with_steps(const char *text, int64_t steps, char *err, size_t er
     interp_free(I);
     fclose(out);
     return ok;
+}
+
+/* Runs text in a fresh interpreter with the given step budget; returns whether it succeeded. */
+static bool run_with_steps(const char *text, int64_t steps, char *err, size_t errlen)
+{
+    return run_with_limits(text, steps, 0, err, errlen);
 }
 
 Test(limits, endless_loop_stops_at_the_step_budget)
@@ -39,6 +47,23 @@ Test(limits, deep_recursion_counts_calls)
     char err[DIAG_MSG_MAX];
     cr_assert_not(run_with_steps("fn f(n) { return f(n + 1) }\nf(0)\n", 50, err, sizeof err));
     cr_assert_str_eq(err, "step limit reached");
+}
+
+Test(limits, every_call_path_checks_the_stack_budget)
+{
+    /* a global's one-expression body, with names or any arguments, a block body, defaults,
+       a closure in a local, a builtin calling a closure */
+    static const char *const progs[] = {
+        "fn f(n) = n\nf(1)\n", "fn f(n) = n\nf(1 + 1)\n", "fn f(a, b, c) = a\nf(1, 2, 3)\n",
+        "fn f(n) { return n }\nf(1)\n", "fn f(n, m=2) = n\nf(1)\n", "fn g() { h = fn(x) = x; return h(1) }\ng()\n",
+    };
+    char err[DIAG_MSG_MAX];
+    for (size_t i = 0; i < sizeof progs / sizeof *progs; i++) {
+        /* one byte of stack: the first call is already too deep (the call count is 1) */
+        cr_assert_not(run_with_limits(progs[i], 0, 1, err, sizeof err), "%s", progs[i]);
+        cr_assert(strstr(err, "recursion too deep") != NULL, "%s: %s", progs[i], err);
+        cr_assert(run_with_limits(progs[i], 0, (size_t)1 << 20, err, sizeof err), "%s: %s", progs[i], err);
+    }
 }
 
 Test(limits, a_program_within_the_budget_runs)
