@@ -122,6 +122,7 @@ static tl_storage *storage_init(tl_storage *s, tl_storage_kind kind, void *data,
     s->map_base = base;
     s->map_len = len;
     s->lazy = NULL;
+    s->work = NULL;
     s->id = kind == TL_STORAGE_HEAP ? next_heap_id() : 0;   /* named lazily: formatting here costs more than a small op */
     s->name[0] = 0;
     return s;
@@ -155,37 +156,166 @@ uint64_t tl_storage_count(void) { return storages_allocated; }
 
 bool tl_storage_counted(const tl_storage *s) { return s->nbytes > SMALL_DATA_MAX; }
 
+/* Heap bytes for a storage of nbytes (more than SMALL_DATA_MAX): data 64-byte aligned, and
+   what freeing them needs (base, len); false with the error set. */
+static bool heap_block(size_t nbytes, bool zero, void **data, void **base, size_t *len)
+{
+    if (nbytes > tl_storage_max_bytes) {
+        tl_seterr(MemoryError, "cannot allocate %zu bytes: too large", nbytes);
+        return false;
+    }
+    if (nbytes >= TL_POOL_MIN_BYTES) {
+        *data = *base = tl_pool_take(nbytes, zero, len);
+        return *data != NULL;
+    }
+    size_t total = nbytes + TL_ALIGN;
+    void *raw = zero ? calloc(1, total) : malloc(total);
+    if (!raw) {
+        tl_seterr(MemoryError, "cannot allocate %zu bytes: out of memory", nbytes);
+        return false;
+    }
+    *data = (void *)(((uintptr_t)raw + TL_ALIGN - 1) & ~(uintptr_t)(TL_ALIGN - 1));
+    *base = raw;
+    *len = total;
+    return true;
+}
+
+/* The workspace installed on this thread (tl_workspace_begin), NULL when none. */
+static _Thread_local tl_workspace *cur_work;
+
+static size_t work_round(size_t n) { return (n + TL_ALIGN - 1) & ~(size_t)(TL_ALIGN - 1); }
+
+/* Recomputes w's top after a release: the end of its highest storage still taken. */
+static void work_settle(tl_workspace *w)
+{
+    int k = w->n;
+    while (k > 0 && !w->e[k - 1].live) k--;
+    w->top = k ? w->e[k - 1].at + work_round(w->e[k - 1].len) : 0;
+}
+
+/* Takes storage s of nbytes from w: its bytes in w's buffer (s allocated by the caller,
+   data set here), or, measuring, records the heap storage s. False: w is full. */
+static bool work_take(tl_workspace *w, tl_storage *s, size_t nbytes, bool zero)
+{
+    if (w->n >= TL_WORKSPACE_MAX || (w->buf && (nbytes > w->cap || w->top > w->cap - nbytes))) return false;
+    int i = w->n++;
+    w->e[i].s = s;
+    w->e[i].at = w->top;
+    w->e[i].len = nbytes;
+    w->e[i].live = true;
+    w->top += work_round(nbytes);
+    if (w->top > w->need) w->need = w->top;
+    s->work = w;
+    if (!w->buf) {
+        w->ev[w->nev++] = (int16_t)(i + 1);
+        return true;
+    }
+    char *data = (char *)w->buf->data + w->offset + w->e[i].at;
+    if (zero) memset(data, 0, nbytes);
+    tl_storage_retain(w->buf);
+    storage_init(s, TL_STORAGE_HEAP, data, nbytes, NULL, 0);
+    s->work = w;
+    return true;
+}
+
+/* Gives storage s's entry back to its workspace (its last reference went). */
+static void work_give_back(tl_storage *s)
+{
+    tl_workspace *w = s->work;
+    for (int i = w->n - 1; i >= 0; i--)
+        if (w->e[i].s == s && w->e[i].live) {
+            w->e[i].live = false;
+            if (!w->buf) w->ev[w->nev++] = (int16_t)-(i + 1);
+            break;
+        }
+    s->work = NULL;
+    work_settle(w);
+}
+
+void tl_workspace_begin(tl_workspace *w, tl_storage *buf, size_t offset, size_t cap)
+{
+    w->buf = buf;
+    w->offset = offset;
+    w->cap = buf ? cap : 0;
+    w->top = w->need = 0;
+    w->n = w->nev = 0;
+    w->prev = cur_work;
+    cur_work = w;
+}
+
+/* Measuring: the peak of the same stack of storages without those alive at the end. */
+static size_t work_replay(const tl_workspace *w)
+{
+    size_t at[TL_WORKSPACE_MAX], top = 0, need = 0;
+    bool taken[TL_WORKSPACE_MAX] = { 0 };
+    int hi = -1;                       /* the highest entry taken so far */
+    for (int k = 0; k < w->nev; k++) {
+        int i = w->ev[k] > 0 ? w->ev[k] - 1 : -w->ev[k] - 1;
+        if (w->e[i].live) continue;    /* the result: not in the buffer */
+        if (w->ev[k] > 0) {
+            at[i] = top;
+            taken[i] = true;
+            hi = i;
+            top += work_round(w->e[i].len);
+            if (top > need) need = top;
+        } else {
+            taken[i] = false;
+            while (hi >= 0 && (w->e[hi].live || !taken[hi])) hi--;
+            top = hi >= 0 ? at[hi] + work_round(w->e[hi].len) : 0;
+        }
+    }
+    return need;
+}
+
+int tl_workspace_end(tl_workspace *w)
+{
+    int rc = 0;
+    cur_work = w->prev;
+    if (!w->buf) {
+        for (int i = 0; i < w->n; i++)
+            if (w->e[i].live) w->e[i].s->work = NULL;
+        w->need = work_replay(w);
+        return 0;
+    }
+    for (int i = 0; i < w->n; i++) {
+        if (!w->e[i].live) continue;
+        tl_storage *s = w->e[i].s;
+        void *data, *base;
+        size_t len;
+        if (!heap_block(s->nbytes, false, &data, &base, &len)) {
+            rc = -1;            /* s keeps the buffer's bytes, and the buffer with them */
+            continue;
+        }
+        memcpy(data, s->data, s->nbytes);
+        s->data = data;
+        s->map_base = base;
+        s->map_len = len;
+        s->work = NULL;
+        storages_allocated++;
+        tl_storage_release(w->buf);
+    }
+    return rc;
+}
+
 tl_storage *tl_storage_new(size_t nbytes, bool zero)
 {
     if (nbytes <= SMALL_DATA_MAX) return storage_new_small(nbytes, zero);
-    storages_allocated++;
-    if (nbytes > tl_storage_max_bytes) {
-        tl_seterr(MemoryError, "cannot allocate %zu bytes: too large", nbytes);
-        return NULL;
-    }
     tl_storage *s = malloc(sizeof *s);
     if (!s) {
         tl_seterr(MemoryError, "out of memory");
         return NULL;
     }
-    if (nbytes >= TL_POOL_MIN_BYTES) {
-        size_t len;
-        void *block = tl_pool_take(nbytes, zero, &len);
-        if (!block) {
-            free(s);
-            return NULL;
-        }
-        return storage_init(s, TL_STORAGE_HEAP, block, nbytes, block, len);
-    }
-    size_t total = nbytes + TL_ALIGN;
-    void *raw = zero ? calloc(1, total) : malloc(total);
-    if (!raw) {
+    if (cur_work && cur_work->buf && work_take(cur_work, s, nbytes, zero)) return s;
+    storages_allocated++;
+    void *data, *base;
+    size_t len;
+    if (!heap_block(nbytes, zero, &data, &base, &len)) {
         free(s);
-        tl_seterr(MemoryError, "cannot allocate %zu bytes: out of memory", nbytes);
         return NULL;
     }
-    uintptr_t p = ((uintptr_t)raw + TL_ALIGN - 1) & ~(uintptr_t)(TL_ALIGN - 1);
-    return storage_init(s, TL_STORAGE_HEAP, (void *)p, nbytes, raw, total);
+    storage_init(s, TL_STORAGE_HEAP, data, nbytes, base, len);
+    if (cur_work && !cur_work->buf) work_take(cur_work, s, nbytes, zero);
+    return s;
 }
 
 const char *tl_storage_name(const tl_storage *s, char *buf, size_t n)
@@ -345,6 +475,15 @@ void tl_storage_retain(tl_storage *s)
 /* Frees s, whose last reference went: unmaps, pools or recycles its bytes. */
 static void storage_free(tl_storage *s)
 {
+    if (s->work) {
+        tl_workspace *w = s->work;
+        work_give_back(s);
+        if (w->buf) {   /* bytes of the buffer: nothing to free but the struct */
+            tl_storage_release(w->buf);
+            free(s);
+            return;
+        }
+    }
     if (s->kind == TL_STORAGE_MAPPED) munmap(s->map_base, s->map_len);
     else if (s->kind == TL_STORAGE_LAZY) lazy_free(s);
     else if (s->nbytes >= TL_POOL_MIN_BYTES) tl_pool_give_back(s->map_base, s->map_len);

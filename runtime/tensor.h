@@ -42,6 +42,7 @@ typedef struct tl_storage {
     uint64_t id;           /* heap storage: a serial number, named "heap#ID" on demand */
     tl_lazy *lazy;         /* lazy storage only */
     char name[64];         /* mapped and lazy storage: the file (empty for heap storage) */
+    struct tl_workspace *work;   /* heap storage taken from a workspace (below), else NULL */
 } tl_storage;
 
 /* The largest heap storage granted, in bytes; beyond it tl_storage_new fails with
@@ -81,6 +82,32 @@ const char *tl_storage_name(const tl_storage *s, char *buf, size_t n);
 /* Numbers the next heap storages from 1 again, as in a new process (tl --test runs many programs in one). */
 void tl_storage_restart_ids(void);
 void tl_storage_release(tl_storage *s);
+
+/* ---- working storage lent by a caller that plans memory (a graph) -------
+   While a workspace is installed on a thread, tl_storage_new takes the storages of more than
+   256 bytes a kernel allocates (its working tensors) from the workspace's buffer, stack-wise:
+   a storage released on top gives its bytes back. They are not counted by tl_storage_count.
+   tl_workspace_end moves those still alive (a result the kernel made itself) to storage of
+   their own, counted then, so nothing outlives the kernel in the buffer. Without a buffer the
+   workspace measures: storages are allocated as usual, and `need` becomes the bytes the
+   buffer must have for the same allocations, leaving out those alive at the end (the
+   kernel's result, which a planned caller gives its own buffer). */
+#define TL_WORKSPACE_MAX 64        /* storages taken from one workspace; later ones are allocated as usual */
+typedef struct tl_workspace {
+    tl_storage *buf;               /* the buffer (retained by each storage taken from it); NULL: measuring */
+    size_t offset, cap;            /* its bytes [offset, offset + cap) */
+    size_t top, need;
+    int n, nev;
+    struct { tl_storage *s; size_t at, len; bool live; } e[TL_WORKSPACE_MAX];
+    int16_t ev[2 * TL_WORKSPACE_MAX];   /* measuring: i + 1 when entry i was taken, -(i + 1) when released */
+    struct tl_workspace *prev;
+} tl_workspace;
+/* Installs w on this thread (buf NULL: measuring), innermost first. */
+void tl_workspace_begin(tl_workspace *w, tl_storage *buf, size_t offset, size_t cap);
+/* Uninstalls w (the innermost): moves the storages still taken from it to storage of their
+   own (or, measuring, computes w->need). -1 (error set) when out of memory for a move, whose
+   storage then keeps the buffer's bytes (the buffer stays alive through it). */
+int tl_workspace_end(tl_workspace *w);
 
 /* ---- the pool of freed large blocks (pool.c) ---------------------------
    Heap storages of 1 MiB or more are whole mappings rounded up to a size

@@ -235,14 +235,33 @@ static Value example_of(Value v)
     return t;
 }
 
+/* What the kernel of a node being traced allocated: storages, and the bytes its working
+   tensors need (a measuring workspace). */
+typedef struct Measure { uint64_t made; tl_workspace w; } Measure;
+
+/* Starts measuring the kernel about to run. */
+static void measure_begin(Measure *m)
+{
+    m->made = tl_storage_count();
+    tl_workspace_begin(&m->w, NULL, 0, 0);
+}
+
+/* Stops measuring: m->made becomes the storages allocated, m->w.need the working bytes. */
+static void measure_end(Measure *m)
+{
+    tl_workspace_end(&m->w);
+    m->made = tl_storage_count() - m->made;
+}
+
 /* Finishes node k from eager's result r for the examples (taken): its type,
    whether it is a view of a traced operand, the storages its kernel allocated
-   besides its result (counted from `before`, tl_storage_count() when it started),
-   and the traced value for f. */
-static bool node_finish(Interp *I, int k, Value r, const Value *ops, int nops, uint64_t before, Span at, Value *out)
+   besides its result (m: counted from tl_storage_count() when it started, and
+   their bytes as a workspace measured them), and the traced value for f. */
+static bool node_finish(Interp *I, int k, Value r, const Value *ops, int nops, const Measure *m, Span at, Value *out)
 {
     GNode *nd = &tracing_graph->nodes[k];
-    uint64_t made = tl_storage_count() - before;
+    uint64_t made = m->made;
+    nd->work_bytes = (int64_t)m->w.need;
     if (r.kind != V_NUM && r.kind != V_TENSOR) {
         val_release(r);
         return interp_error(I, at, TypeError, "graph(): a %s computed from a traced tensor cannot be traced", val_kind_name(r));
@@ -262,7 +281,7 @@ static bool node_finish(Interp *I, int k, Value r, const Value *ops, int nops, u
 
 /* Records an operator node over operands ops (templates made from them) whose example
    result is r (taken), and gives f the traced value. */
-static bool operator_node(Interp *I, GNodeKind kind, int op, const Value *ops, int nops, Value r, uint64_t before, Span at,
+static bool operator_node(Interp *I, GNodeKind kind, int op, const Value *ops, int nops, Value r, const Measure *m, Span at,
                           Value *out)
 {
     int k = node_add(tracing_graph, kind);
@@ -275,19 +294,21 @@ static bool operator_node(Interp *I, GNodeKind kind, int op, const Value *ops, i
     for (int i = 0; i < nops; i++) args[i] = val_none();
     for (int i = 0; i < nops; i++)
         if (!template_of(I, ops[i], at, &args[i])) { val_release(r); return false; }
-    return node_finish(I, k, r, ops, nops, before, at, out);
+    return node_finish(I, k, r, ops, nops, m, at, out);
 }
 
 bool graph_trace_binary(Interp *I, int op, Value a, Value b, Span at, Value *out)
 {
     if (!trace_check(I, a, at) || !trace_check(I, b, at)) return false;
     Value ea = trace_example(a), eb = trace_example(b), r;
-    uint64_t before = tl_storage_count();
+    Measure m;
+    measure_begin(&m);
     bool ok = arith_binary(I, op, ea, eb, at, &r);
+    measure_end(&m);
     val_release(ea);
     val_release(eb);
     Value ops[2] = { a, b };
-    return ok && operator_node(I, GN_BINARY, op, ops, 2, r, before, at, out);
+    return ok && operator_node(I, GN_BINARY, op, ops, 2, r, &m, at, out);
 }
 
 bool graph_trace_unary(Interp *I, int op, Value a, Span at, Value *out)
@@ -295,10 +316,12 @@ bool graph_trace_unary(Interp *I, int op, Value a, Span at, Value *out)
     if (!trace_check(I, a, at)) return false;
     if (op == UOP_NOT) return interp_error(I, at, TypeError, GRAPH_NEEDS_VALUES " (not reads its truth value)");
     Value ea = trace_example(a), r;
-    uint64_t before = tl_storage_count();
+    Measure m;
+    measure_begin(&m);
     bool ok = arith_unary(I, (UnaryOp)op, ea, at, &r);
+    measure_end(&m);
     val_release(ea);
-    return ok && operator_node(I, GN_UNARY, op, &a, 1, r, before, at, out);
+    return ok && operator_node(I, GN_UNARY, op, &a, 1, r, &m, at, out);
 }
 
 /* Calls builtin bi on the example values of a's arguments. */
@@ -331,8 +354,11 @@ bool graph_trace_builtin(Interp *I, CallArgs *a, Value *out)
     if (!tb || (strcmp(bi->name, "where") == 0 && a->npos + a->nkw != 3))
         return interp_error(I, a->at, TypeError, GRAPH_NEEDS_VALUES ": %s() cannot be traced", bi->name);
     Value r;
-    uint64_t before = tl_storage_count();
-    if (!call_on_examples(I, a, &r)) return false;
+    Measure m;
+    measure_begin(&m);
+    bool called = call_on_examples(I, a, &r);
+    measure_end(&m);
+    if (!called) return false;
     if (tb->cls == TB_STATIC) { *out = r; return true; }
     int k = node_add(tracing_graph, GN_CALL);
     int n = a->npos + a->nkw;
@@ -353,14 +379,16 @@ bool graph_trace_builtin(Interp *I, CallArgs *a, Value *out)
         if (!(names[i] = strdup(a->kwnames[i]))) { val_release(r); return interp_error(I, a->at, MemoryError, "out of memory"); }
     for (int i = 0; i < n; i++)
         if (!template_of(I, i < a->npos ? a->pos[i] : a->kw[i - a->npos], a->at, &args[i])) { val_release(r); return false; }
-    return node_finish(I, k, r, a->pos, a->npos, before, a->at, out);
+    return node_finish(I, k, r, a->pos, a->npos, &m, a->at, out);
 }
 
 bool graph_trace_index(Interp *I, Value base, int n, const tl_index_item *items, const Value *held, Span at, Value *out)
 {
     if (!trace_check(I, base, at)) return false;
-    uint64_t before = tl_storage_count();
+    Measure m;
+    measure_begin(&m);
     tl_tensor *r = tl_index_get(base.as.tr.t, n, items);
+    measure_end(&m);
     if (!r) return interp_error_rt(I, at);
     Value rv = val_from_tensor(r);
     int k = node_add(tracing_graph, GN_INDEX);
@@ -375,7 +403,7 @@ bool graph_trace_index(Interp *I, Value base, int n, const tl_index_item *items,
     args[0] = node_ref((int)base.as.tr.node);
     for (int i = 0; i < n; i++) args[i + 1] = val_retain(held[i]);   /* keeps the index tensors alive */
     memcpy(its, items, sizeof *its * (size_t)n);
-    return node_finish(I, k, rv, &base, 1, before, at, out);
+    return node_finish(I, k, rv, &base, 1, &m, at, out);
 }
 
 /* ---- building --------------------------------------------------------- */
@@ -540,8 +568,14 @@ static bool run_alone(Interp *I, Graph *g, int k, Value *vals, bool planned, Spa
     tl_tensor *into = planned && nd->offset >= 0 ? graph_arena_view(g, nd) : NULL;
     if (planned && nd->offset >= 0 && !into) return interp_error_rt(I, at);
     uint64_t before = tl_storage_count();
+    /* its working tensors take the arena's working region (sized by the largest that
+       tracing measured); a planned call runs one node at a time, so they all share it */
+    tl_workspace w;
+    bool lend = planned && nd->work_bytes > 0 && g->work_bytes > 0;
+    if (lend) tl_workspace_begin(&w, g->arena, (size_t)g->work_offset, (size_t)g->work_bytes);
     int rc = into ? graph_run_product(g, k, vals, into) : 0;
     bool ok = rc < 0 ? interp_error_rt(I, at) : rc > 0 || run_node(I, nd, vals, into, at, &vals[k]);
+    if (lend && tl_workspace_end(&w) < 0 && ok) ok = interp_error_rt(I, at);
     if (into) tl_tensor_release(into);
     if (ok && planned) {   /* what its kernel allocated besides its result, for print(g) */
         Value v = vals[k];

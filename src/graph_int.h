@@ -54,6 +54,7 @@ typedef struct GNode {
     bool elementwise, reduction;
     GraphOut out;               /* how its kernel gives its result when it runs alone */
     int64_t working;            /* storages its kernel allocates besides its result (traced, then each planned call) */
+    int64_t work_bytes;         /* bytes of its working tensors when traced (a measuring tl_workspace) */
     bool no_join;               /* planning: it may not share a fused program (its shape cannot be an output of one) */
     int64_t offset;             /* in the arena, -1 when not in it */
 } GNode;
@@ -83,6 +84,7 @@ struct Graph {
     int64_t arena_bytes, output_bytes;
     int64_t eager_bytes;        /* values of kernels that cannot write into the arena (allocated at each call) */
     int64_t working;            /* storages kernels that run alone allocate besides their results at each call */
+    int64_t work_offset, work_bytes;   /* the arena's working region: lent to each kernel run alone for its working tensors */
     tl_storage *arena;          /* arena_bytes, made at the first call that uses it */
     int nfused;
     GFused *fused;              /* the fused groups, by first node */

@@ -133,6 +133,14 @@ void graph_plan(Graph *g)
     graph_count_working(g);
     plan_kernels(g);
     plan_arena(g);
+    /* the working region, after the buffers: the largest working tensors a kernel run alone needs */
+    g->work_bytes = 0;
+    for (int k = 0; k < g->n; k++) {
+        const GNode *nd = &g->nodes[k];
+        if (computes(nd) && nd->fgroup < 0 && nd->work_bytes > g->work_bytes) g->work_bytes = nd->work_bytes;
+    }
+    g->work_offset = (g->arena_bytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
+    if (g->work_bytes) g->arena_bytes = g->work_offset + g->work_bytes;
 }
 
 /* ---- print forms ------------------------------------------------------ */
@@ -270,6 +278,7 @@ int graph_write(const Graph *g, tl_write_fn w, void *ctx)
     out_printf(&o, "nodes %d, leaves %d, kernels after fusion %d, planned peak bytes %lld (arena %lld, outputs %lld",
                g->ncompute, g->nleaves, g->nkernels, (long long)(g->arena_bytes + g->output_bytes),
                (long long)g->arena_bytes, (long long)g->output_bytes);
+    if (g->work_bytes) out_printf(&o, "; working tensors of kernels in the arena %lld", (long long)g->work_bytes);
     if (g->eager_bytes) out_printf(&o, "; allocated by kernels at each call %lld", (long long)g->eager_bytes);
     if (g->working) out_printf(&o, "; working tensors kernels allocate at each call %lld", (long long)g->working);
     out_printf(&o, ")");
