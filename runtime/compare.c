@@ -35,6 +35,12 @@ static tl_dtype close_dtype(tl_dtype a, tl_dtype b)
 
 tl_tensor *tl_isclose(const tl_tensor *a, const tl_tensor *b, double rtol, double atol, bool equal_nan)
 {
+    return tl_isclose_to(a, b, rtol, atol, equal_nan, NULL);
+}
+
+/* The last step writes into `into` (the where, or the or with both-NaN when equal_nan). */
+tl_tensor *tl_isclose_to(const tl_tensor *a, const tl_tensor *b, double rtol, double atol, bool equal_nan, tl_tensor *into)
+{
     tl_dtype dt = close_dtype(a->dtype, b->dtype), rt = tl_dtype_real(dt);
     temps k = { .n = 0 };
     tl_tensor *x = keep(&k, tl_as_dtype(a, dt)), *y = k.failed ? NULL : keep(&k, tl_as_dtype(b, dt));
@@ -52,11 +58,11 @@ tl_tensor *tl_isclose(const tl_tensor *a, const tl_tensor *b, double rtol, doubl
         tl_tensor *fy = fx ? keep(&k, tl_unary(TL_ISFINITE, y)) : NULL;
         tl_tensor *finite = fy ? keep(&k, tl_binary(TL_AND, fx, fy, TL_BOOL)) : NULL;
         tl_tensor *same = finite ? keep(&k, tl_binary(TL_EQ, x, y, dt)) : NULL;
-        r = same ? tl_where(finite, within, same, TL_BOOL) : NULL;
+        r = same ? tl_where_to(finite, within, same, TL_BOOL, equal_nan ? NULL : into) : NULL;
         if (r && equal_nan) {
             tl_tensor *nx = keep(&k, tl_unary(TL_ISNAN, x)), *ny = nx ? keep(&k, tl_unary(TL_ISNAN, y)) : NULL;
             tl_tensor *both = ny ? keep(&k, tl_binary(TL_AND, nx, ny, TL_BOOL)) : NULL;
-            tl_tensor *r2 = both ? tl_binary(TL_OR, r, both, TL_BOOL) : NULL;
+            tl_tensor *r2 = both ? tl_binary_to(TL_OR, r, both, TL_BOOL, into) : NULL;
             tl_tensor_release(r);
             r = r2;
         }

@@ -121,16 +121,17 @@ static int collapse_repeats(es_operand *o, int which)
     return 0;
 }
 
-/* Sums o over its labels not set in keep, in o's own dtype (numpy's einsum keeps it). */
-static int sum_out(es_operand *o, const bool *keep)
+/* Sums o over its labels not set in keep, in o's own dtype (numpy's einsum keeps it); the sum
+   goes into `into` when it fits (the last step of a contraction), else a new tensor. */
+static int sum_out(es_operand *o, const bool *keep, tl_tensor *into)
 {
     int axes[TL_MAXDIM], na = 0, k = 0;
     for (int i = 0; i < o->n; i++)
         if (!keep[o->lab[i]]) axes[na++] = i;
     if (na == 0) return 0;
     tl_dtype dt = o->t->dtype;
-    if (replace(o, tl_reduce(TL_RSUM, o->t, na, axes, false, 0)) < 0) return -1;
-    if (o->t->dtype != dt && replace(o, tl_cast(o->t, dt)) < 0) return -1;
+    if (replace(o, tl_reduce_to(TL_RSUM, o->t, na, axes, false, 0, into)) < 0) return -1;
+    if (o->t->dtype != dt && replace(o, tl_cast_to(o->t, dt, into)) < 0) return -1;
     for (int i = 0; i < o->n; i++)
         if (keep[o->lab[i]]) o->lab[k++] = o->lab[i];
     o->n = k;
@@ -170,8 +171,9 @@ static int reshape_to(es_operand *o, int nd, const int64_t *shape)
 
 /* a becomes the contraction of a and b over their shared labels not in need; the labels of
    the result are the shared ones kept (batch), then a's own, then b's own. One batched GEMM
-   when something is summed, an elementwise product when nothing is. b is consumed. */
-static int contract_pair(es_operand *a, es_operand *b, const bool *need, tl_dtype dt)
+   when something is summed, an elementwise product when nothing is. b is consumed. The result
+   goes into `into` when every label it keeps is needed (nothing is summed after it). */
+static int contract_pair(es_operand *a, es_operand *b, const bool *need, tl_dtype dt, tl_tensor *into)
 {
     bool in_a[ES_NLABELS] = { 0 }, in_b[ES_NLABELS] = { 0 };
     for (int i = 0; i < a->n; i++) in_a[a->lab[i]] = true;
@@ -196,6 +198,8 @@ static int contract_pair(es_operand *a, es_operand *b, const bool *need, tl_dtyp
     memcpy(res, batch, (size_t)nbatch);
     memcpy(res + nbatch, fa, (size_t)nfa);
     memcpy(res + nbatch + nfa, fb, (size_t)nfb);
+    for (int i = 0; i < nres && into; i++)
+        if (!need[res[i]]) into = NULL;
     for (int i = 0; i < nres; i++) {
         const es_operand *o = i < nbatch + nfa ? a : b;
         for (int j = 0; j < o->n; j++)
@@ -216,18 +220,18 @@ static int contract_pair(es_operand *a, es_operand *b, const bool *need, tl_dtyp
         /* nothing to sum, or one dot product per batch entry: an elementwise product
            (broadcast a as (B, M, K, 1) against b as (B, 1, K, N)) and a sum over K */
         if (reshape_to(a, 4, (int64_t[]){ B, M, K, 1 }) < 0 || reshape_to(b, 4, (int64_t[]){ B, 1, K, N }) < 0) return -1;
-        r = tl_binary(dt == TL_BOOL ? TL_AND : TL_MUL, a->t, b->t, dt);
+        r = tl_binary_to(dt == TL_BOOL ? TL_AND : TL_MUL, a->t, b->t, dt, nsum > 0 ? NULL : into);
         if (r && nsum > 0) {
-            tl_tensor *s = tl_reduce(TL_RSUM, r, 1, (int[]){ 2 }, false, 0);
+            tl_tensor *s = tl_reduce_to(TL_RSUM, r, 1, (int[]){ 2 }, false, 0, into);
             tl_tensor_release(r);
-            r = s ? tl_as_dtype(s, dt) : NULL;
-            if (s) tl_tensor_release(s);
+            r = !s || s->dtype == dt ? s : tl_cast_to(s, dt, into);
+            if (s && r != s) tl_tensor_release(s);
         }
     } else {
         if (reshape_to(a, 3, (int64_t[]){ B, M, K }) < 0 || reshape_to(b, 3, (int64_t[]){ B, K, N }) < 0) return -1;
-        r = tl_matmul(a->t, b->t);
+        r = tl_matmul_to(a->t, b->t, into);
         if (r && r->dtype != dt) {        /* bools multiply as integers in matmul: back to dt */
-            tl_tensor *c = tl_cast(r, dt);
+            tl_tensor *c = tl_cast_to(r, dt, into);
             tl_tensor_release(r);
             r = c;
         }
@@ -272,8 +276,9 @@ static int drop_broadcast_axes(es_operand *o, const int64_t *size)
     return 0;
 }
 
-/* Contracts labelled operands (consumed) into the labels out[0..nout), left to right. */
-static tl_tensor *contract_all(int nops, es_operand *ops, const uint8_t *out, int nout)
+/* Contracts labelled operands (consumed) into the labels out[0..nout), left to right; the step
+   that makes the result writes it into `into` when it fits. */
+static tl_tensor *contract_all(int nops, es_operand *ops, const uint8_t *out, int nout, tl_tensor *into)
 {
     int64_t size[ES_NLABELS];
     tl_tensor *result = NULL;
@@ -293,18 +298,18 @@ static tl_tensor *contract_all(int nops, es_operand *ops, const uint8_t *out, in
         for (int i = 0; i < nout; i++) keep[out[i]] = true;
         for (int j = 0; j < nops; j++)
             for (int i = 0; j != k && i < ops[j].n; i++) keep[ops[j].lab[i]] = true;
-        if (sum_out(&ops[k], keep) < 0) goto done;
+        if (sum_out(&ops[k], keep, nops == 1 ? into : NULL) < 0) goto done;
     }
     for (k = 1; k < nops; k++) {
         bool need[ES_NLABELS] = { 0 };
         for (int i = 0; i < nout; i++) need[out[i]] = true;
         for (int j = k + 1; j < nops; j++)
             for (int i = 0; i < ops[j].n; i++) need[ops[j].lab[i]] = true;
-        if (contract_pair(&ops[0], &ops[k], need, dt) < 0) goto done;
+        if (contract_pair(&ops[0], &ops[k], need, dt, k == nops - 1 ? into : NULL) < 0) goto done;
     }
     bool keep[ES_NLABELS] = { 0 };
     for (int i = 0; i < nout; i++) keep[out[i]] = true;
-    if (sum_out(&ops[0], keep) < 0 || permute_to(&ops[0], out) < 0) goto done;
+    if (sum_out(&ops[0], keep, into) < 0 || permute_to(&ops[0], out) < 0) goto done;
     result = tl_as_dtype(ops[0].t, dt);
 done:
     for (int j = 0; j < nops; j++)
@@ -313,6 +318,11 @@ done:
 }
 
 tl_tensor *tl_einsum(const char *subscripts, int nops, const tl_tensor *const *operands)
+{
+    return tl_einsum_to(subscripts, nops, operands, NULL);
+}
+
+tl_tensor *tl_einsum_to(const char *subscripts, int nops, const tl_tensor *const *operands, tl_tensor *into)
 {
     if (nops < 1) {
         tl_seterr(ValueError, "must specify the einstein sum subscripts string and at least one operand");
@@ -404,7 +414,7 @@ tl_tensor *tl_einsum(const char *subscripts, int nops, const tl_tensor *const *o
                 out[nout++] = (uint8_t)l;
             }
     }
-    result = contract_all(nops, ops, out, nout);
+    result = contract_all(nops, ops, out, nout, into);
     nops = 0;                                   /* contract_all released them */
     goto fail;
 too_many_out:
@@ -419,6 +429,12 @@ fail:
 }
 
 tl_tensor *tl_tensordot(const tl_tensor *a, const tl_tensor *b, int n, const int *axes_a, const int *axes_b)
+{
+    return tl_tensordot_to(a, b, n, axes_a, axes_b, NULL);
+}
+
+tl_tensor *tl_tensordot_to(const tl_tensor *a, const tl_tensor *b, int n, const int *axes_a, const int *axes_b,
+                           tl_tensor *into)
 {
     es_operand ops[2] = { { .t = (tl_tensor *)a, .n = a->ndim }, { .t = (tl_tensor *)b, .n = b->ndim } };
     uint8_t out[2 * TL_MAXDIM];
@@ -448,14 +464,16 @@ tl_tensor *tl_tensordot(const tl_tensor *a, const tl_tensor *b, int n, const int
     }
     tl_tensor_retain(ops[0].t);
     tl_tensor_retain(ops[1].t);
-    return contract_all(2, ops, out, nout);
+    return contract_all(2, ops, out, nout, into);
 }
 
-tl_tensor *tl_kron(const tl_tensor *a, const tl_tensor *b)
+tl_tensor *tl_kron(const tl_tensor *a, const tl_tensor *b) { return tl_kron_to(a, b, NULL); }
+
+tl_tensor *tl_kron_to(const tl_tensor *a, const tl_tensor *b, tl_tensor *into)
 {
     tl_dtype dt = tl_promote(a->dtype, b->dtype);
     tl_binop op = dt == TL_BOOL ? TL_AND : TL_MUL;
-    if (a->ndim == 0 || b->ndim == 0) return tl_binary(op, a, b, dt);
+    if (a->ndim == 0 || b->ndim == 0) return tl_binary_to(op, a, b, dt, into);
     int nd = a->ndim > b->ndim ? a->ndim : b->ndim;
     if (2 * nd > TL_MAXDIM) {
         tl_seterr(ShapeError, "kron: operands of %d dimensions are too many (at most %d)", nd, TL_MAXDIM / 2);
@@ -471,27 +489,29 @@ tl_tensor *tl_kron(const tl_tensor *a, const tl_tensor *b)
         so[d] = sa[2 * d] * sb[2 * d + 1];
     }
     tl_tensor *ra = tl_reshape(a, 2 * nd, sa), *rb = ra ? tl_reshape(b, 2 * nd, sb) : NULL;
-    tl_tensor *p = rb ? tl_binary(op, ra, rb, dt) : NULL, *r = p ? tl_reshape(p, nd, so) : NULL;
+    tl_tensor *p = rb ? tl_binary_to(op, ra, rb, dt, into) : NULL, *r = p ? tl_reshape(p, nd, so) : NULL;
     tl_tensor *all[3] = { ra, rb, p };
     for (int i = 0; i < 3; i++)
         if (all[i]) tl_tensor_release(all[i]);
     return r;
 }
 
-/* x @ y, releasing x. */
-static tl_tensor *matmul_step(tl_tensor *x, const tl_tensor *y)
+/* x @ y (into `into` when it fits), releasing x. */
+static tl_tensor *matmul_step(tl_tensor *x, const tl_tensor *y, tl_tensor *into)
 {
-    tl_tensor *r = tl_matmul(x, y);
+    tl_tensor *r = tl_matmul_to(x, y, into);
     tl_tensor_release(x);
     return r;
 }
 
-tl_tensor *tl_matrix_power(const tl_tensor *a, int64_t n)
+tl_tensor *tl_matrix_power(const tl_tensor *a, int64_t n) { return tl_matrix_power_to(a, n, NULL); }
+
+tl_tensor *tl_matrix_power_to(const tl_tensor *a, int64_t n, tl_tensor *into)
 {
     if (lp_check_square(a) < 0) return NULL;
     if (n == 0) {                                /* identity in a's dtype, broadcast over a's stack */
         int64_t m = a->shape[a->ndim - 1];
-        tl_tensor *e = tl_eye(m, m, 0, a->dtype), *r = e ? tl_tensor_empty(a->dtype, a->ndim, a->shape) : NULL;
+        tl_tensor *e = tl_eye(m, m, 0, a->dtype), *r = e ? tl_tensor_result(into, a->dtype, a->ndim, a->shape) : NULL;
         if (r && tl_assign(r, e) < 0) {
             tl_tensor_release(r);
             r = NULL;
@@ -501,15 +521,17 @@ tl_tensor *tl_matrix_power(const tl_tensor *a, int64_t n)
     }
     tl_tensor *base = (tl_tensor *)a;
     uint64_t k = n < 0 ? (uint64_t)0 - (uint64_t)n : (uint64_t)n;
-    if (n < 0 && !(base = tl_inv(a))) return NULL;
-    /* numpy's order of squarings and products, so float results round alike */
+    if (n < 0 && !(base = k == 1 ? tl_inv_to(a, into) : tl_inv(a))) return NULL;
+    /* numpy's order of squarings and products, so float results round alike; the last
+       product (or the last squaring, for a power of two) writes into `into` */
     tl_tensor *z = NULL, *result = NULL;
     while (k > 0) {
         if (tl_check_interrupt() < 0) break;
+        bool last = k == 1;
         if (!z) {
             z = base;
             tl_tensor_retain(z);
-        } else if (!(z = matmul_step(z, z))) {
+        } else if (!(z = matmul_step(z, z, last && !result ? into : NULL))) {
             break;
         }
         bool bit = k & 1;
@@ -518,7 +540,7 @@ tl_tensor *tl_matrix_power(const tl_tensor *a, int64_t n)
         if (!result) {
             result = z;
             tl_tensor_retain(result);
-        } else if (!(result = matmul_step(result, z))) {
+        } else if (!(result = matmul_step(result, z, last ? into : NULL))) {
             break;
         }
     }
@@ -529,7 +551,7 @@ tl_tensor *tl_matrix_power(const tl_tensor *a, int64_t n)
     if (z) tl_tensor_release(z);
     if (base != a) tl_tensor_release(base);
     if (result == a) {               /* a ** 1 is a new tensor, as numpy's copy */
-        tl_tensor *c = tl_copy(a);
+        tl_tensor *c = tl_copy_to(a, into);
         tl_tensor_release(result);
         result = c;
     }

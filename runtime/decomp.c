@@ -517,7 +517,9 @@ static int bareiss(int64_t *x, int64_t n, int64_t *det)
     return 0;
 }
 
-tl_tensor *tl_det_exact(const tl_tensor *a)
+tl_tensor *tl_det_exact(const tl_tensor *a) { return tl_det_exact_to(a, NULL); }
+
+tl_tensor *tl_det_exact_to(const tl_tensor *a, tl_tensor *into)
 {
     if (!tl_is_intlike(a->dtype)) {
         tl_seterr(TypeError, "det(exact=true) needs an integer or bool tensor, not %s", tl_dtype_name(a->dtype));
@@ -542,7 +544,7 @@ tl_tensor *tl_det_exact(const tl_tensor *a)
     }
     mstack s;
     if (lp_check_square(a) < 0 || stack_copy(a, TL_I64, &s) < 0) return NULL;
-    tl_tensor *out = batch_new(TL_I64, a, 0, 0, 0, false);
+    tl_tensor *out = tl_tensor_result(into, TL_I64, a->ndim - 2, a->shape);
     for (int64_t i = 0; out && i < s.count; i++)
         if (tl_check_interrupt() < 0 || bareiss((int64_t *)(void *)mat_at(s.t, i, s.n * s.n), s.n, (int64_t *)(void *)mat_at(out, i, 1)) < 0) {
             tl_tensor_release(out);

@@ -187,8 +187,8 @@ static tl_tensor *blas_ready(tl_tensor *t, tl_dtype cdt)
     return c;
 }
 
-/* a0 @ b0; into `into` when given, if it is exactly the tensor the product writes (else NULL
-   with *declined set and no error). */
+/* a0 @ b0; into `into` when given: with `declined`, only if it is exactly the tensor the product
+   writes (else NULL with *declined set and no error); without, when it fits (tl_tensor_result). */
 static tl_tensor *matmul_impl(const tl_tensor *a0, const tl_tensor *b0, tl_tensor *into, bool *declined)
 {
     for (int i = 0; i < 2; i++) {
@@ -200,7 +200,7 @@ static tl_tensor *matmul_impl(const tl_tensor *a0, const tl_tensor *b0, tl_tenso
         }
     }
     tl_tensor *rows_out;             /* matrix-vector products and quantized weights (kernels/matvec.c) */
-    int rows_rc = tl_matmul_rows(a0, b0, &rows_out);
+    int rows_rc = tl_matmul_rows(a0, b0, declined ? NULL : into, &rows_out);
     if (rows_rc != 0) return rows_rc > 0 ? rows_out : NULL;
     tl_dtype dt = tl_promote(a0->dtype, b0->dtype), cdt = matmul_compute_dtype(dt);
     /* numpy's 1-d rules: a vector a is a row (1, k), a vector b a column (k, 1) */
@@ -229,7 +229,9 @@ static tl_tensor *matmul_impl(const tl_tensor *a0, const tl_tensor *b0, tl_tenso
     a = ca ? blas_ready(ca, cdt) : NULL;
     b = cb ? blas_ready(cb, cdt) : NULL;
     if (!a || !b) goto done;
-    if (into) {   /* the caller's tensor, when it is exactly what the product writes */
+    if (into && !declined) {   /* the caller's tensor when it fits (computed in dt) */
+        out = tl_tensor_result(dt == cdt ? into : NULL, cdt, bnd + 2, oshape);
+    } else if (into) {   /* the caller's tensor, when it is exactly what the product writes */
         bool fits = into->dtype == dt && dt == cdt && a0->ndim >= 2 && b0->ndim >= 2 && into->ndim == bnd + 2 &&
                     tl_is_contiguous(into) && !into->readonly;
         for (int d = 0; fits && d < bnd + 2; d++) fits = into->shape[d] == oshape[d];
@@ -250,7 +252,7 @@ static tl_tensor *matmul_impl(const tl_tensor *a0, const tl_tensor *b0, tl_tenso
         out = NULL;
     }
     if (out && out->dtype != dt) {
-        tl_tensor *c = tl_cast(out, dt);
+        tl_tensor *c = tl_cast_to(out, dt, declined ? NULL : into);
         tl_tensor_release(out);
         out = c;
     }
@@ -271,6 +273,8 @@ done:
 /* a0 @ b0 as a new tensor. */
 tl_tensor *tl_matmul(const tl_tensor *a0, const tl_tensor *b0) { return matmul_impl(a0, b0, NULL, NULL); }
 
+tl_tensor *tl_matmul_to(const tl_tensor *a0, const tl_tensor *b0, tl_tensor *into) { return matmul_impl(a0, b0, into, NULL); }
+
 /* a @ b written into out (ops.h): the matrix-vector path makes its own tensor, copied in. */
 int tl_matmul_into(const tl_tensor *a, const tl_tensor *b, tl_tensor *out)
 {
@@ -290,25 +294,27 @@ int tl_matmul_into(const tl_tensor *a, const tl_tensor *b, tl_tensor *out)
 
 /* A contiguous copy of a stack of square matrices in its LAPACK dtype (LAPACK
    overwrites its input), with their order n; NULL with the error set. */
-static tl_tensor *lapack_square_copy(const tl_tensor *a, lp_int *n)
+static tl_tensor *lapack_square_copy(const tl_tensor *a, lp_int *n, tl_tensor *into)
 {
     if (lp_check_square(a) < 0) return NULL;
     *n = (lp_int)a->shape[a->ndim - 1];
     tl_dtype dt = lp_dtype(a->dtype);
-    return a->dtype == dt ? tl_copy(a) : tl_cast(a, dt);
+    return a->dtype == dt ? tl_copy_to(a, into) : tl_cast_to(a, dt, into);
 }
 
-tl_tensor *tl_det(const tl_tensor *a)
+tl_tensor *tl_det(const tl_tensor *a) { return tl_det_to(a, NULL); }
+
+tl_tensor *tl_det_to(const tl_tensor *a, tl_tensor *into)
 {
     lp_int n;
-    tl_tensor *lu = lapack_square_copy(a, &n);
+    tl_tensor *lu = lapack_square_copy(a, &n, NULL);
     if (!lu) return NULL;
     tl_dtype dt = lu->dtype;
     int64_t count;
     tl_tensor *out = NULL;
     lp_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
     if (ipiv && tl_shape_size(a->ndim - 2, a->shape, &count) == 0)
-        out = tl_tensor_empty(dt, a->ndim - 2, a->shape);
+        out = tl_tensor_result(into, dt, a->ndim - 2, a->shape);
     if (!ipiv) tl_seterr(MemoryError, "out of memory");
     size_t es = tl_dtype_size(dt);
     for (int64_t i = 0; out && i < count; i++) {
@@ -338,10 +344,13 @@ tl_tensor *tl_det(const tl_tensor *a)
     return out;
 }
 
-tl_tensor *tl_inv(const tl_tensor *a)
+tl_tensor *tl_inv(const tl_tensor *a) { return tl_inv_to(a, NULL); }
+
+/* LAPACK inverts in place: the copy it works on is the result. */
+tl_tensor *tl_inv_to(const tl_tensor *a, tl_tensor *into)
 {
     lp_int n;
-    tl_tensor *m = lapack_square_copy(a, &n);
+    tl_tensor *m = lapack_square_copy(a, &n, into);
     if (!m) return NULL;
     tl_dtype dt = m->dtype;
     int64_t count = n ? tl_tensor_size(m) / ((int64_t)n * n) : 0;
@@ -366,7 +375,9 @@ tl_tensor *tl_inv(const tl_tensor *a)
     return m;
 }
 
-tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b)
+tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b) { return tl_solve_to(a, b, NULL); }
+
+tl_tensor *tl_solve_to(const tl_tensor *a, const tl_tensor *b, tl_tensor *into)
 {
     if (lp_check_square(a) < 0) return NULL;
     /* numpy 1.24: b is a stack of vectors when it has one axis fewer than a */
@@ -388,7 +399,7 @@ tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b)
     oshape[bnd] = n;
     if (!vec) oshape[bnd + 1] = nrhs;
     tl_tensor *ca = tl_cast(a, dt), *cb = tl_cast(b, dt);    /* contiguous copies */
-    tl_tensor *out = (ca && cb) ? tl_tensor_empty(dt, bnd + bcore, oshape) : NULL;
+    tl_tensor *out = (ca && cb) ? tl_tensor_result(into, dt, bnd + bcore, oshape) : NULL;
     size_t es = tl_dtype_size(dt), bsz = (size_t)(n * nrhs) * es;
     lp_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
     int rc = out && ipiv ? 0 : -1;

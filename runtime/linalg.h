@@ -33,6 +33,7 @@ tl_tensor *tl_matrix_rank(const tl_tensor *a, const tl_tensor *tol);
 /* Exact determinant of an integer (or bool) matrix stack as i64, by fraction-free
    (Bareiss) elimination; a minor that leaves i64 is an overflow error. */
 tl_tensor *tl_det_exact(const tl_tensor *a);
+tl_tensor *tl_det_exact_to(const tl_tensor *a, tl_tensor *into);
 
 /* Products built on matmul (contract.c). numpy's einsum: subscripts as numpy's ("ij,jk->ik",
    implicit output, "..." broadcasting, repeated labels as diagonals); each pairwise
@@ -44,6 +45,13 @@ tl_tensor *tl_tensordot(const tl_tensor *a, const tl_tensor *b, int n, const int
 tl_tensor *tl_kron(const tl_tensor *a, const tl_tensor *b);
 /* a (a square matrix stack) to the integer power n by repeated squaring; n < 0 inverts first. */
 tl_tensor *tl_matrix_power(const tl_tensor *a, int64_t n);
+/* The _to forms: the result written into `into` when it fits (tl_tensor_result: its dtype and
+   size), by the step that makes it; the steps before use working tensors. */
+tl_tensor *tl_einsum_to(const char *subscripts, int nops, const tl_tensor *const *operands, tl_tensor *into);
+tl_tensor *tl_tensordot_to(const tl_tensor *a, const tl_tensor *b, int n, const int *axes_a, const int *axes_b,
+                           tl_tensor *into);
+tl_tensor *tl_kron_to(const tl_tensor *a, const tl_tensor *b, tl_tensor *into);
+tl_tensor *tl_matrix_power_to(const tl_tensor *a, int64_t n, tl_tensor *into);
 
 /* numpy.fft (fft.c): one transform along an axis, computed in double precision (results
    c128, or c64 / f32 for f32, c64, f16 and bf16 input). n < 0: the input's length

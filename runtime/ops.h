@@ -140,6 +140,7 @@ tl_tensor *tl_clip_to(const tl_tensor *a, const tl_tensor *lo, const tl_tensor *
 /* numpy's isclose: |a - b| <= atol + rtol * |b| where both are finite, a == b
    elsewhere (nan == nan too when equal_nan), in the operands' float dtype (compare.c). */
 tl_tensor *tl_isclose(const tl_tensor *a, const tl_tensor *b, double rtol, double atol, bool equal_nan);
+tl_tensor *tl_isclose_to(const tl_tensor *a, const tl_tensor *b, double rtol, double atol, bool equal_nan, tl_tensor *into);
 /* numpy's array_equal: 1 when a and b have one shape and equal elements, else 0; -1: error set. */
 int tl_array_equal(const tl_tensor *a, const tl_tensor *b, bool equal_nan);
 
@@ -173,9 +174,15 @@ tl_tensor *tl_matmul(const tl_tensor *a, const tl_tensor *b);
    out is not that tensor (nothing written, no error: call tl_matmul); -1 error set.
    The bits are tl_matmul's. */
 int tl_matmul_into(const tl_tensor *a, const tl_tensor *b, tl_tensor *out);
+/* a @ b written into `into` when it fits (tl_tensor_result: its dtype and size; any operands), else a new tensor. */
+tl_tensor *tl_matmul_to(const tl_tensor *a, const tl_tensor *b, tl_tensor *into);
 tl_tensor *tl_det(const tl_tensor *a);
 tl_tensor *tl_inv(const tl_tensor *a);
 tl_tensor *tl_solve(const tl_tensor *a, const tl_tensor *b);
+/* The same, the result written into `into` when it fits (tl_tensor_result). */
+tl_tensor *tl_det_to(const tl_tensor *a, tl_tensor *into);
+tl_tensor *tl_inv_to(const tl_tensor *a, tl_tensor *into);
+tl_tensor *tl_solve_to(const tl_tensor *a, const tl_tensor *b, tl_tensor *into);
 
 /* nn (nn.c) */
 tl_tensor *tl_softmax(const tl_tensor *a, int axis, bool log);

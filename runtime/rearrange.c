@@ -23,16 +23,28 @@ static int copy_band(tl_tensor *dst, int64_t dstart, const tl_tensor *src, int64
 
 tl_tensor *tl_roll(const tl_tensor *t, int n, const int64_t *shifts, const int *axes)
 {
+    return tl_roll_to(t, n, shifts, axes, NULL);
+}
+
+/* Each shifted axis moves the previous step's tensor (t itself at first) into a new one,
+   the last into `into`; with nothing shifted, a copy (numpy's roll always returns a new tensor). */
+tl_tensor *tl_roll_to(const tl_tensor *t, int n, const int64_t *shifts, const int *axes, tl_tensor *into)
+{
     int64_t net[TL_MAXDIM] = { 0 };
+    int last = -1;
     for (int i = 0; i < n; i++) {
         int64_t len = t->shape[axes[i]];
         if (len > 0) net[axes[i]] = ((net[axes[i]] + shifts[i] % len) % len + len) % len;
     }
-    tl_tensor *cur = tl_copy(t);   /* numpy's roll always returns a new tensor */
-    for (int ax = 0; ax < t->ndim && cur; ax++) {
+    for (int ax = 0; ax < t->ndim; ax++)
+        if (net[ax]) last = ax;
+    if (last < 0) return tl_copy_to(t, into);
+    tl_tensor *cur = (tl_tensor *)t;
+    tl_tensor_retain(cur);
+    for (int ax = 0; ax <= last && cur; ax++) {
         int64_t s = net[ax], len = t->shape[ax];
         if (s == 0) continue;
-        tl_tensor *next = tl_tensor_empty(t->dtype, t->ndim, t->shape);
+        tl_tensor *next = ax == last ? tl_tensor_result(into, t->dtype, t->ndim, t->shape) : tl_tensor_empty(t->dtype, t->ndim, t->shape);
         if (next && (copy_band(next, s, cur, 0, ax, len - s) < 0 || copy_band(next, 0, cur, len - s, ax, s) < 0)) {
             tl_tensor_release(next);
             next = NULL;
@@ -180,7 +192,9 @@ tl_tensor *tl_tri_to(const tl_tensor *t, int64_t k, bool upper, tl_tensor *into)
     return m;
 }
 
-tl_tensor *tl_diag(const tl_tensor *v, int64_t k)
+tl_tensor *tl_diag(const tl_tensor *v, int64_t k) { return tl_diag_to(v, k, NULL); }
+
+tl_tensor *tl_diag_to(const tl_tensor *v, int64_t k, tl_tensor *into)
 {
     if (v->ndim == 2) return tl_view_diagonal(v, k, 0, 1);
     if (v->ndim != 1) {
@@ -192,7 +206,7 @@ tl_tensor *tl_diag(const tl_tensor *v, int64_t k)
         tl_seterr(MemoryError, "diag(): the result is too large");
         return NULL;
     }
-    tl_tensor *out = tl_tensor_zeros(v->dtype, 2, (int64_t[]){ side, side });
+    tl_tensor *out = tl_tensor_zeros_to(v->dtype, 2, (int64_t[]){ side, side }, into);
     tl_tensor *d = out ? tl_view_diagonal(out, k, 0, 1) : NULL;
     if (!d || tl_assign(d, v) < 0) {
         if (d) tl_tensor_release(d);

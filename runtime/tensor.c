@@ -707,6 +707,14 @@ tl_tensor *tl_tensor_zeros(tl_dtype dtype, int ndim, const int64_t *shape)
     return tensor_new(dtype, ndim, shape, true);
 }
 
+tl_tensor *tl_tensor_zeros_to(tl_dtype dtype, int ndim, const int64_t *shape, tl_tensor *into)
+{
+    if (!into) return tl_tensor_zeros(dtype, ndim, shape);
+    tl_tensor *t = tl_tensor_result(into, dtype, ndim, shape);
+    if (t) memset(tl_tensor_data(t), 0, (size_t)tl_tensor_size(t) * tl_dtype_size(dtype));
+    return t;
+}
+
 tl_tensor *tl_tensor_scalar(tl_dtype dtype, const void *value)
 {
     tl_tensor *t = tensor_new(dtype, 0, NULL, false);

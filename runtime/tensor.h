@@ -157,6 +157,8 @@ void *tl_tensor_at(const tl_tensor *t, const int64_t *index);
 /* New contiguous (row-major) tensor; uninitialized or zeroed. NULL + error on overflow/OOM. */
 tl_tensor *tl_tensor_empty(tl_dtype dtype, int ndim, const int64_t *shape);
 tl_tensor *tl_tensor_zeros(tl_dtype dtype, int ndim, const int64_t *shape);
+/* Zeros written into `into` when it fits (tl_tensor_result below), else tl_tensor_zeros. */
+tl_tensor *tl_tensor_zeros_to(tl_dtype dtype, int ndim, const int64_t *shape, tl_tensor *into);
 /* The tensor a kernel writes its result into: a view of `into` with the given shape when into is a
    writable C-contiguous tensor of that dtype and as many elements (a caller's destination, such as a
    graph's arena buffer: the kernels taking one end in _to), else tl_tensor_empty's new tensor.
@@ -276,6 +278,7 @@ tl_tensor *tl_flatten_to(const tl_tensor *t, tl_tensor *into);
 /* ---- new tensors made by moving another's elements (rearrange.c) ------- */
 /* numpy's roll: a copy shifted by shifts[i] along axes[i] (normalized; shifts on a repeated axis add). */
 tl_tensor *tl_roll(const tl_tensor *t, int n, const int64_t *shifts, const int *axes);
+tl_tensor *tl_roll_to(const tl_tensor *t, int n, const int64_t *shifts, const int *axes, tl_tensor *into);
 /* numpy's pad modes: constant values; the edge value repeated; mirrored about the edge (reflect) or
    including it (symmetric); wrapped around (wrap). */
 typedef enum { TL_PAD_CONSTANT, TL_PAD_EDGE, TL_PAD_REFLECT, TL_PAD_SYMMETRIC, TL_PAD_WRAP } tl_pad_mode;
@@ -290,6 +293,8 @@ tl_tensor *tl_tri(const tl_tensor *t, int64_t k, bool upper);
 tl_tensor *tl_tri_to(const tl_tensor *t, int64_t k, bool upper, tl_tensor *into);
 /* numpy's diag: a 2-d v's diagonal k (a view); a 1-d v placed on diagonal k of a new square matrix. */
 tl_tensor *tl_diag(const tl_tensor *v, int64_t k);
+/* The same, a new matrix written into `into` when it fits (tl_tensor_result). */
+tl_tensor *tl_diag_to(const tl_tensor *v, int64_t k, tl_tensor *into);
 
 
 /* Normalizes a user axis (negative counts from the end); error names the axis and ndim. */

@@ -119,7 +119,7 @@ static bool binary_core(Interp *I, int op, Value a, Value b, Span at, Value *out
             return interp_error(I, at, TypeError, "unsupported operand types for @: %s and %s", val_kind_name(a), val_kind_name(b));
         if (a.kind == V_NUM || b.kind == V_NUM)
             return interp_error(I, at, ShapeError, "matmul: input operand %d does not have enough dimensions", a.kind == V_NUM ? 0 : 1);
-        tl_tensor *r = tl_matmul(a.as.t, b.as.t);
+        tl_tensor *r = tl_matmul_to(a.as.t, b.as.t, into);
         if (!r) return interp_error_rt(I, at);
         *out = val_from_tensor(r);
         return true;

@@ -36,7 +36,7 @@ static const Traceable traceable[] = {
     EW(hypot, INTO) EW(fmin, INTO) EW(fmax, INTO) EW(bitwise_and, INTO) EW(bitwise_or, INTO) EW(bitwise_xor, INTO)
     EW(left_shift, INTO) EW(right_shift, INTO) EW(invert, INTO) EW(square, INTO) EW(atan2, INTO) EW(pow, INTO)
     EW(minimum, INTO) EW(maximum, INTO) EW(clip, INTO) EW(where, INTO) EW(logical_and, INTO) EW(logical_or, INTO)
-    EW(logical_xor, INTO) EW(logical_not, INTO) EW(isclose, ALLOC) EW(real, VIEW) EW(imag, ALLOC)
+    EW(logical_xor, INTO) EW(logical_not, INTO) EW(isclose, INTO) EW(real, VIEW) EW(imag, INTO)
 #undef EW
 #define RED(n, o) { #n, TB_REDUCTION, GO_##o },
     RED(sum, INTO) RED(prod, INTO) RED(mean, INTO) RED(var, INTO) RED(std, INTO) RED(min, INTO) RED(max, INTO)
@@ -49,11 +49,11 @@ static const Traceable traceable[] = {
     OTHER(flip, VIEW) OTHER(concat, INTO) OTHER(stack, INTO) OTHER(ravel, INTO) OTHER(moveaxis, VIEW)
     OTHER(expand_dims, VIEW) OTHER(atleast_1d, VIEW) OTHER(atleast_2d, VIEW) OTHER(atleast_3d, VIEW)
     OTHER(hstack, INTO) OTHER(vstack, INTO) OTHER(dstack, INTO) OTHER(tile, INTO) OTHER(repeat, INTO)
-    OTHER(flatten, INTO) OTHER(copy, INTO) OTHER(contiguous, INTO) OTHER(diagonal, VIEW) OTHER(roll, ALLOC)
-    OTHER(pad, INTO) OTHER(tril, INTO) OTHER(triu, INTO) OTHER(diag, ALLOC) OTHER(cumsum, INTO) OTHER(cumprod, INTO)
-    OTHER(matmul, INTO) OTHER(dot, ALLOC) OTHER(vdot, ALLOC) OTHER(inner, ALLOC) OTHER(tensordot, ALLOC)
-    OTHER(einsum, ALLOC) OTHER(kron, ALLOC) OTHER(outer, ALLOC) OTHER(cross, ALLOC) OTHER(trace, ALLOC) OTHER(det, ALLOC)
-    OTHER(inv, ALLOC) OTHER(solve, ALLOC) OTHER(matrix_power, ALLOC) OTHER(softmax, INTO) OTHER(log_softmax, INTO)
+    OTHER(flatten, INTO) OTHER(copy, INTO) OTHER(contiguous, INTO) OTHER(diagonal, VIEW) OTHER(roll, INTO)
+    OTHER(pad, INTO) OTHER(tril, INTO) OTHER(triu, INTO) OTHER(diag, INTO) OTHER(cumsum, INTO) OTHER(cumprod, INTO)
+    OTHER(matmul, INTO) OTHER(dot, INTO) OTHER(vdot, INTO) OTHER(inner, INTO) OTHER(tensordot, INTO)
+    OTHER(einsum, INTO) OTHER(kron, INTO) OTHER(outer, INTO) OTHER(cross, INTO) OTHER(trace, INTO) OTHER(det, INTO)
+    OTHER(inv, INTO) OTHER(solve, INTO) OTHER(matrix_power, INTO) OTHER(softmax, INTO) OTHER(log_softmax, INTO)
     OTHER(layer_norm, INTO) OTHER(rms_norm, INTO) OTHER(sort, INTO) OTHER(argsort, INTO) OTHER(take, INTO)
     OTHER(take_along_axis, INTO)
 #undef OTHER

@@ -35,7 +35,7 @@ static bool bi_matmul(Interp *I, CallArgs *a, Value *out)
 
 /* numpy dot for b.ndim > 2: sum over a's last axis and b's second-to-last, as one matmul
    (P, K) @ (K, Q) with b's contracted axis moved first, then reshaped to a.shape[:-1] + b.shape[:-2] + b.shape[-1:]. */
-static tl_tensor *dot_general(const tl_tensor *x, const tl_tensor *y)
+static tl_tensor *dot_general(const tl_tensor *x, const tl_tensor *y, tl_tensor *into)
 {
     int64_t k = x->shape[x->ndim - 1], p = 1, q = 1;
     for (int d = 0; d < x->ndim - 1; d++) p *= x->shape[d];
@@ -55,7 +55,7 @@ static tl_tensor *dot_general(const tl_tensor *x, const tl_tensor *y)
     tl_tensor *x2 = tl_reshape(x, 2, (int64_t[]){ p, k });
     tl_tensor *yp = x2 ? tl_view_permute(y, perm) : NULL;
     tl_tensor *y2 = yp ? tl_reshape(yp, 2, (int64_t[]){ k, q }) : NULL;
-    tl_tensor *m = y2 ? tl_matmul(x2, y2) : NULL;
+    tl_tensor *m = y2 ? tl_matmul_to(x2, y2, into) : NULL;
     tl_tensor *r = m ? tl_reshape(m, rnd, rshape) : NULL;
     if (x2) tl_tensor_release(x2);
     if (yp) tl_tensor_release(yp);
@@ -76,7 +76,7 @@ static bool bi_dot(Interp *I, CallArgs *a, Value *out)
         tl_dtype dt;
         if (!interp_result_dtype(I, TL_MUL, va, vb, a->at, &dt)) return false;
         tl_tensor *x = val_to_tensor(va), *y = x ? val_to_tensor(vb) : NULL;
-        tl_tensor *r = y ? tl_binary(TL_MUL, x, y, dt) : NULL;
+        tl_tensor *r = y ? tl_binary_to(TL_MUL, x, y, dt, a->into) : NULL;
         if (x) tl_tensor_release(x);
         if (y) tl_tensor_release(y);
         return ret_tensor(I, a, r, out);
@@ -90,7 +90,7 @@ static bool bi_dot(Interp *I, CallArgs *a, Value *out)
                             (long long)x->shape[x->ndim - 1], x->ndim - 1, (long long)y->shape[ky], ky);
     }
     /* for b of 1 or 2 dims, numpy's dot is exactly matmul (a's leading axes act as batch/rows) */
-    return ret_tensor(I, a, y->ndim <= 2 ? tl_matmul(x, y) : dot_general(x, y), out);
+    return ret_tensor(I, a, y->ndim <= 2 ? tl_matmul_to(x, y, a->into) : dot_general(x, y, a->into), out);
 }
 
 /* vdot(a, b): the flattened a (conjugated) dotted with the flattened b. */
@@ -106,7 +106,7 @@ static bool bi_vdot(Interp *I, CallArgs *a, Value *out)
         cx = tl_is_complex(x->dtype) ? tl_unary(TL_CONJ, x) : tl_flatten(x);
         fx = cx ? tl_flatten(cx) : NULL;
         fy = fx ? tl_flatten(y) : NULL;
-        r = fy ? tl_matmul(fx, fy) : NULL;
+        r = fy ? tl_matmul_to(fx, fy, a->into) : NULL;
     }
     tl_tensor *all[5] = { x, y, cx, fx, fy };
     for (int i = 0; i < 5; i++)
@@ -121,14 +121,14 @@ static bool bi_inner(Interp *I, CallArgs *a, Value *out)
     if (!two_tensors(I, a, "inner", NULL, 2, &x, &y)) return false;
     tl_tensor *r = NULL;
     if (x->ndim == 0 || y->ndim == 0) {
-        r = tl_kron(x, y);                       /* a scalar times a tensor */
+        r = tl_kron_to(x, y, a->into);           /* a scalar times a tensor */
     } else if (x->shape[x->ndim - 1] != y->shape[y->ndim - 1]) {
         char s1[160], s2[160];
         tl_seterr(ShapeError, "inner(): shapes %s and %s not aligned: %lld (dim %d) != %lld (dim %d)",
                   tl_shape_str(x->ndim, x->shape, s1, sizeof s1), tl_shape_str(y->ndim, y->shape, s2, sizeof s2),
                   (long long)x->shape[x->ndim - 1], x->ndim - 1, (long long)y->shape[y->ndim - 1], y->ndim - 1);
     } else {
-        r = tl_tensordot(x, y, 1, (int[]){ x->ndim - 1 }, (int[]){ y->ndim - 1 });
+        r = tl_tensordot_to(x, y, 1, (int[]){ x->ndim - 1 }, (int[]){ y->ndim - 1 }, a->into);
     }
     tl_tensor_release(x);
     tl_tensor_release(y);
@@ -178,7 +178,7 @@ static bool bi_tensordot(Interp *I, CallArgs *a, Value *out)
         ok = interp_error(I, a->at, TypeError, "tensordot(): axes must be an integer or a pair of axis lists, not a %s",
                           val_kind_name(*av));
     }
-    tl_tensor *r = ok ? tl_tensordot(x, y, n, ax, bx) : NULL;
+    tl_tensor *r = ok ? tl_tensordot_to(x, y, n, ax, bx, a->into) : NULL;
     tl_tensor_release(x);
     tl_tensor_release(y);
     return ok ? ret_tensor(I, a, r, out) : false;
@@ -194,7 +194,7 @@ static bool bi_einsum(Interp *I, CallArgs *a, Value *out)
     if (!ts) return interp_error(I, a->at, MemoryError, "out of memory");
     bool ok = true;
     for (int i = 0; ok && i < n; i++) ok = arg_tensor(I, a, "einsum", i + 1, NULL, &ts[i]);
-    tl_tensor *r = ok ? tl_einsum(subs, n, (const tl_tensor *const *)ts) : NULL;
+    tl_tensor *r = ok ? tl_einsum_to(subs, n, (const tl_tensor *const *)ts, a->into) : NULL;
     for (int i = 0; i < n; i++)
         if (ts[i]) tl_tensor_release(ts[i]);
     free(ts);
@@ -206,7 +206,7 @@ static bool bi_kron(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *x, *y;
     if (!two_tensors(I, a, "kron", NULL, 2, &x, &y)) return false;
-    tl_tensor *r = tl_kron(x, y);
+    tl_tensor *r = tl_kron_to(x, y, a->into);
     tl_tensor_release(x);
     tl_tensor_release(y);
     return ret_tensor(I, a, r, out);
@@ -221,7 +221,7 @@ static bool bi_matrix_power(Interp *I, CallArgs *a, Value *out)
     if (v.kind != V_NUM || !tl_is_intlike((tl_dtype)v.dtype))
         return interp_error(I, a->at, TypeError, "matrix_power(): exponent must be an integer");
     if (!arg_tensor(I, a, "matrix_power", 0, NULL, &t)) return false;
-    tl_tensor *r = tl_matrix_power(t, tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype));
+    tl_tensor *r = tl_matrix_power_to(t, tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype), a->into);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
 }
@@ -234,7 +234,7 @@ static bool bi_outer(Interp *I, CallArgs *a, Value *out)
     tl_dtype dt = tl_promote(x->dtype, y->dtype);
     tl_tensor *col = tl_reshape(x, 2, (int64_t[]){ -1, 1 });
     tl_tensor *row = col ? tl_reshape(y, 2, (int64_t[]){ 1, -1 }) : NULL;
-    tl_tensor *r = row ? tl_binary(dt == TL_BOOL ? TL_AND : TL_MUL, col, row, dt) : NULL;
+    tl_tensor *r = row ? tl_binary_to(dt == TL_BOOL ? TL_AND : TL_MUL, col, row, dt, a->into) : NULL;
     tl_tensor_release(x);
     tl_tensor_release(y);
     if (col) tl_tensor_release(col);
@@ -251,14 +251,14 @@ static tl_tensor *component(const tl_tensor *t, int i, tl_dtype dt)
     return tl_tensor_scalar(dt, &zero);
 }
 
-/* x_i * y_j - x_j * y_i for components i, j. */
-static tl_tensor *cross_term(const tl_tensor *x, const tl_tensor *y, int i, int j, tl_dtype dt)
+/* x_i * y_j - x_j * y_i for components i, j (into `into` when it fits). */
+static tl_tensor *cross_term(const tl_tensor *x, const tl_tensor *y, int i, int j, tl_dtype dt, tl_tensor *into)
 {
     tl_tensor *xi = component(x, i, dt), *yj = component(y, j, dt), *xj = component(x, j, dt), *yi = component(y, i, dt);
     tl_tensor *p = NULL, *q = NULL, *r = NULL;
     if (xi && yj && xj && yi) p = tl_binary(TL_MUL, xi, yj, dt);
     if (p) q = tl_binary(TL_MUL, xj, yi, dt);
-    if (q) r = tl_binary(TL_SUB, p, q, dt);
+    if (q) r = tl_binary_to(TL_SUB, p, q, dt, into);
     tl_tensor *all[6] = { xi, yj, xj, yi, p, q };
     for (int k = 0; k < 6; k++)
         if (all[k]) tl_tensor_release(all[k]);
@@ -277,13 +277,13 @@ static tl_tensor *move_axis(const tl_tensor *t, int from, int to)
     return tl_view_permute(t, perm);
 }
 
-/* The three components of the 3-d cross product, stacked along the last axis. */
-static tl_tensor *cross3(const tl_tensor *x, const tl_tensor *y, tl_dtype dt)
+/* The three components of the 3-d cross product, stacked along the last axis (into `into` when it fits). */
+static tl_tensor *cross3(const tl_tensor *x, const tl_tensor *y, tl_dtype dt, tl_tensor *into)
 {
-    tl_tensor *c[3] = { cross_term(x, y, 1, 2, dt), NULL, NULL }, *st = NULL;
-    if (c[0]) c[1] = cross_term(x, y, 2, 0, dt);
-    if (c[1]) c[2] = cross_term(x, y, 0, 1, dt);
-    if (c[2]) st = tl_stack(3, c, -1);
+    tl_tensor *c[3] = { cross_term(x, y, 1, 2, dt, NULL), NULL, NULL }, *st = NULL;
+    if (c[0]) c[1] = cross_term(x, y, 2, 0, dt, NULL);
+    if (c[1]) c[2] = cross_term(x, y, 0, 1, dt, NULL);
+    if (c[2]) st = tl_stack_to(3, c, -1, into);
     for (int k = 0; k < 3; k++)
         if (c[k]) tl_tensor_release(c[k]);
     return st;
@@ -316,9 +316,9 @@ static bool bi_cross(Interp *I, CallArgs *a, Value *out)
         } else if (dt == TL_BOOL) {
             tl_seterr(TypeError, "cross(): not supported for bool");
         } else if (nx == 2 && ny == 2) {
-            r = cross_term(x, y, 0, 1, dt);
+            r = cross_term(x, y, 0, 1, dt, a->into);
         } else {
-            tl_tensor *st = cross3(x, y, dt);
+            tl_tensor *st = cross3(x, y, dt, a->into);
             int ac;
             /* numpy puts the result's vector axis at `axis` too */
             if (st && tl_normalize_axis((int)axis, st->ndim, &ac) == 0) r = move_axis(st, st->ndim - 1, ac);
@@ -345,7 +345,7 @@ static bool bi_trace(Interp *I, CallArgs *a, Value *out)
         tl_seterr(IndexError, "trace(): axis out of bounds");
     else
         d = tl_view_diagonal(t, offset, (int)ax1, (int)ax2);
-    if (d) r = tl_reduce(TL_RSUM, d, 1, (int[]){ d->ndim - 1 }, false, 0);
+    if (d) r = tl_reduce_to(TL_RSUM, d, 1, (int[]){ d->ndim - 1 }, false, 0, a->into);
     tl_tensor_release(t);
     if (d) tl_tensor_release(d);
     return ret_tensor(I, a, r, out);
@@ -363,7 +363,7 @@ static bool bi_square(Interp *I, CallArgs *a, Value *out)
     if (!args_check(I, a, fname, 1, det ? 2 : 1, det ? kws : NULL) || !arg_bool(I, a, fname, 1, "exact", false, &exact) ||
         !arg_tensor(I, a, fname, 0, NULL, &t))
         return false;
-    tl_tensor *r = !det ? tl_inv(t) : exact ? tl_det_exact(t) : tl_det(t);
+    tl_tensor *r = !det ? tl_inv_to(t, a->into) : exact ? tl_det_exact_to(t, a->into) : tl_det_to(t, a->into);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
 }
@@ -372,7 +372,7 @@ static bool bi_solve(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *x, *y;
     if (!two_tensors(I, a, "solve", NULL, 2, &x, &y)) return false;
-    tl_tensor *r = tl_solve(x, y);
+    tl_tensor *r = tl_solve_to(x, y, a->into);
     tl_tensor_release(x);
     tl_tensor_release(y);
     return ret_tensor(I, a, r, out);

@@ -61,7 +61,7 @@ static bool bi_isclose(Interp *I, CallArgs *a, Value *out)
         tl_tensor_release(x);
         return false;
     }
-    tl_tensor *r = tl_isclose(x, y, rtol, atol, equal_nan);
+    tl_tensor *r = tl_isclose_to(x, y, rtol, atol, equal_nan, a->into);
     if (r && a->self->tag == CLOSE_ALL) {
         tl_tensor *all = tl_reduce(TL_RALL, r, 0, NULL, false, 0);
         tl_tensor_release(r);

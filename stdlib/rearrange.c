@@ -37,7 +37,7 @@ static bool bi_roll(Interp *I, CallArgs *a, Value *out)
         axes[k] = (int)(ax < 0 ? ax + src->ndim : ax);
         shifts[k] = shifts[ns == 1 ? 0 : k];
     }
-    tl_tensor *r = ok ? tl_roll(src, n, shifts, axes) : NULL;
+    tl_tensor *r = ok ? tl_roll_to(src, n, shifts, axes, a->into) : NULL;
     if (r && !av) {
         tl_tensor *shaped = tl_reshape(r, t->ndim, t->shape);
         tl_tensor_release(r);
@@ -150,7 +150,7 @@ static bool bi_diag(Interp *I, CallArgs *a, Value *out)
     int64_t k;
     if (!args_check(I, a, "diag", 1, 2, kws) || !arg_int(I, a, "diag", 1, "k", 0, &k) || !arg_tensor(I, a, "diag", 0, NULL, &t))
         return false;
-    tl_tensor *r = tl_diag(t, k);
+    tl_tensor *r = tl_diag_to(t, k, a->into);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
 }

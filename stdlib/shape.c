@@ -589,7 +589,7 @@ static bool bi_one(Interp *I, CallArgs *a, Value *out)
     case ONE_REAL: r = tl_view_real(t); break;
     case ONE_IMAG:
         /* numpy's imag of a real tensor is zeros of its dtype */
-        r = tl_is_complex(t->dtype) ? tl_view_imag(t) : tl_tensor_zeros(t->dtype, t->ndim, t->shape);
+        r = tl_is_complex(t->dtype) ? tl_view_imag(t) : tl_tensor_zeros_to(t->dtype, t->ndim, t->shape, a->into);
         break;
     }
     tl_tensor_release(t);

@@ -78,8 +78,9 @@ void tl_vexp_sub_f64(double *y, const double *x, double m, int64_t n);
 /* a @ b when one operand is a 2-d f32/bf16 matrix whose rows run along the shared axis
    and the other has at most MATVEC_MAX_ROWS rows (any number when the matrix is a
    quantized GGUF tensor, whose blocks are read directly): 1 with *out set; 0 when the
-   product does not take this path; -1 with the error set. */
-int tl_matmul_rows(const tl_tensor *a, const tl_tensor *b, tl_tensor **out);
+   product does not take this path; -1 with the error set. *out is written into `into` when
+   it fits (tl_tensor_result; NULL: a new tensor). */
+int tl_matmul_rows(const tl_tensor *a, const tl_tensor *b, tl_tensor *into, tl_tensor **out);
 
 /* ---- q8dot.c: ggml's Q8_0 dot ---------------------------------------------------- */
 /* m f32 rows of k (k a multiple of 32) rounded to Q8_0 blocks of 32: q = x / d rounded,

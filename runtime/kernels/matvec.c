@@ -335,7 +335,7 @@ static int run_plan(mv_plan *p)
     return rc;
 }
 
-int tl_matmul_rows(const tl_tensor *a, const tl_tensor *b, tl_tensor **out)
+int tl_matmul_rows(const tl_tensor *a, const tl_tensor *b, tl_tensor *into, tl_tensor **out)
 {
     if (a->ndim > 2 || b->ndim > 2 || a->ndim < 1 || b->ndim < 1) return 0;
     tl_dtype dt = tl_promote(a->dtype, b->dtype);
@@ -384,14 +384,14 @@ int tl_matmul_rows(const tl_tensor *a, const tl_tensor *b, tl_tensor **out)
         p.os_x = 1;
         p.os_w = m;
     }
-    tl_tensor *o = tl_tensor_empty(TL_F32, ond, oshape);
+    tl_tensor *o = dt == TL_F32 ? tl_tensor_result(into, TL_F32, ond, oshape) : tl_tensor_empty(TL_F32, ond, oshape);
     p.x = o ? tl_tensor_data(xc) : NULL;
     p.m = m;
     p.out = o ? tl_tensor_data(o) : NULL;
     int rc = o ? run_plan(&p) : -1;
     tl_tensor_release(xc);
     if (rc == 0 && dt != TL_F32) {
-        tl_tensor *c = tl_cast(o, dt);
+        tl_tensor *c = tl_cast_to(o, dt, into);
         tl_tensor_release(o);
         o = c;
     }
