@@ -7,13 +7,15 @@
 #include "registry.h"
 
 /* Grouping, in node order (a node's inputs come before it): an elementwise
-   node, or a sum/mean/max/min over the last axis with keepdims, joins the
+   node, or a sum/mean/max/min over the last axis, joins the
    open groups its inputs belong to when the fusion compiler accepts it there
    (tl_fuse_* is asked, so what the plan shows is what runs). A group closes
    once a node outside it reads one of its values: nothing can join it after,
    so the group may run at its last node's turn and every value it reads is
    ready then. Every node of a group has the group's full shape, except
-   reductions (1 as the last axis) and smaller nodes that only the group reads. */
+   reductions (1 as the last axis, or without it for keepdims=false: such a
+   value is only written out, since the group's nodes would broadcast it
+   differently) and smaller nodes that only the group reads. */
 
 /* ---- the builtins a fused program computes ---------------------------- */
 
@@ -78,6 +80,7 @@ static int operand(Build *b, const Value *tp, tl_dtype *dt, bool *weak, const vo
     if (j < 0) return -1;
     GNode *nd = &b->g->nodes[j];
     *dt = nd->dtype;
+    if (b->slot[j] >= 0 && b->p->node[b->slot[j]].ndim != nd->ndim) return -1;   /* a reduction without keepdims */
     if (nd->number) {   /* a number argument: a scalar whose value each call sets */
         if (nd->kind != GN_INPUT) return -1;   /* a computed number: eager's scalar rules */
         *weak = nd->weak;
@@ -133,7 +136,8 @@ static int add_binary(Build *b, tl_binop op, const Value *ta, const Value *tb, b
     return tl_fuse_binary(b->p, op, dt, a, c);
 }
 
-/* The reduction of node nd when it is one a program runs: op over the last axis, keepdims. */
+/* The reduction of node nd when it is one a program runs: op over the last axis (keepdims
+   or not: the program's node keeps the axis either way). */
 static bool fusable_reduction(const Graph *g, const GNode *nd, tl_redop *op)
 {
     *op = (tl_redop)nd->bi->tag;
@@ -141,20 +145,18 @@ static bool fusable_reduction(const Graph *g, const GNode *nd, tl_redop *op)
     int x = operand_node(nd->args[0]);
     if (x < 0 || g->nodes[x].number || g->nodes[x].ndim < 1) return false;
     int xd = g->nodes[x].ndim;
-    bool axis = false, keepdims = false;
+    bool axis = false;
     for (int i = 1; i < nd->npos + nd->nkw; i++) {
         Value v = nd->args[i];
         const char *name = i < nd->npos ? "axis" : nd->kwnames[i - nd->npos];
         if (strcmp(name, "axis") == 0 && v.kind == V_NUM && tl_is_int((tl_dtype)v.dtype)) {
             int64_t a = tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype);
             axis = a == -1 || a == xd - 1;
-        } else if (strcmp(name, "keepdims") == 0 && v.kind == V_NUM && v.dtype == TL_BOOL) {
-            keepdims = v.as.num.b;
-        } else {
+        } else if (strcmp(name, "keepdims") != 0 || v.kind != V_NUM || v.dtype != TL_BOOL) {
             return false;
         }
     }
-    return axis && keepdims;
+    return axis;
 }
 
 /* Appends node k to the program; -1 when the compiler (or this file) refuses it. */
@@ -202,7 +204,10 @@ static int add_node(Build *b, int k)
     }
     if (r < 0) return -1;
     const tl_fuse_node *n = &b->p->node[r];   /* what eager gave when traced, or eager's rules were missed */
-    if (n->dtype != nd->dtype || n->ndim != nd->ndim || memcmp(n->shape, nd->shape, sizeof *n->shape * (size_t)n->ndim)) return -1;
+    int nd_n = n->ndim - (nd->reduction && n->ndim == nd->ndim + 1);   /* keepdims=false: 1 as the last axis */
+    if (n->dtype != nd->dtype || nd_n != nd->ndim || memcmp(n->shape, nd->shape, sizeof *n->shape * (size_t)nd_n) ||
+        (nd_n < n->ndim && n->shape[nd_n] != 1))
+        return -1;
     return b->slot[k] = r;
 }
 
@@ -519,6 +524,15 @@ int graph_run_product(Graph *g, int k, Value *vals, tl_tensor *out)
     return rc;
 }
 
+/* A view of contiguous t (taken) with another shape of as many elements: a reduction
+   without keepdims, which its program computes with 1 as the last axis. NULL: error set. */
+static tl_tensor *reshaped(tl_tensor *t, int ndim, const int64_t *shape)
+{
+    tl_tensor *r = tl_reshape(t, ndim, shape);
+    tl_tensor_release(t);
+    return r;
+}
+
 int graph_fuse_run(Graph *g, GFused *f, Value *vals, bool use_arena)
 {
     tl_fuse_prog *p = f->prog;
@@ -545,11 +559,17 @@ int graph_fuse_run(Graph *g, GFused *f, Value *vals, bool use_arena)
     int rc = 1;
     for (int i = 0; i < f->nroots; i++) {
         const GNode *nd = &g->nodes[f->root_node[i]];
+        const tl_fuse_node *pn = &p->node[f->root_prog[i]];
         outs[i] = NULL;
         if (use_arena && nd->offset >= 0 && rc > 0 && !(outs[i] = graph_arena_view(g, nd))) rc = -1;
+        if (outs[i] && pn->ndim != nd->ndim && !(outs[i] = reshaped(outs[i], pn->ndim, pn->shape))) rc = -1;
     }
     if (rc > 0) rc = tl_fuse_run(p, f->nroots, f->root_prog, outs);
     for (int i = 0; i < f->nleaves; i++) p->node[f->leaf_prog[i]].t = NULL;
+    for (int i = 0; i < f->nroots; i++) {
+        const GNode *nd = &g->nodes[f->root_node[i]];
+        if (rc > 0 && outs[i] && outs[i]->ndim != nd->ndim && !(outs[i] = reshaped(outs[i], nd->ndim, nd->shape))) rc = -1;
+    }
     for (int i = 0; i < f->nroots; i++) {
         if (rc > 0) vals[f->root_node[i]] = val_from_tensor(outs[i]);
         else if (outs[i]) tl_tensor_release(outs[i]);

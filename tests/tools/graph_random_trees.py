@@ -5,7 +5,7 @@ Usage: graph_random_trees.py TL [COUNT] [SEED]
 Writes one tl program holding COUNT random functions f(a, b, c) over operands of random
 dtypes (bool, ints, f16, bf16, f32, f64, c64), broadcasting shapes, weak literals and
 numbers of fixed dtype, binary operators, unary functions and reductions over the last axis
-with keepdims (which graphs run as a fused group's epilogue) (one tree in five over tensors
+with keepdims true or false (which graphs run as a fused group's epilogue) (one tree in five over tensors
 big enough for the evaluator to fuse the tree eagerly). For each, the program
 computes f eagerly and through g = graph(f, ...) for the examples and for a second set of
 values of the same shapes and dtypes, and compares dtype, shape and every byte (bitcast to
@@ -34,7 +34,8 @@ def tree(rng, depth):
         return rng.choice(['a', 'b', 'c', 'a', 'b', rng.choice(LITERALS)])
     if rng.random() < 0.12:   # a reduction over the last axis: a fused group's epilogue, read back per row
         r, inner = rng.choice(REDUCTIONS), tree(rng, depth - 1)
-        return f'{r}({inner}, axis=-1, keepdims=true)'
+        keep = 'true' if rng.random() < 0.7 else 'false'   # false: written out, not read back in the group
+        return f'{r}({inner}, axis=-1, keepdims={keep})'
     if rng.random() < 0.35:
         u = rng.choice(UNARY)
         inner = tree(rng, depth - 1)
