@@ -235,9 +235,9 @@ static Value example_of(Value v)
     return t;
 }
 
-/* What the kernel of a node being traced allocated: storages, and the bytes its working
-   tensors need (a measuring workspace). */
-typedef struct Measure { uint64_t made; tl_workspace w; } Measure;
+/* What the kernel of a node being traced allocated: storages (made; lent: those a planned
+   call's working region holds), and the bytes its working tensors need (a measuring workspace). */
+typedef struct Measure { uint64_t made, lent; tl_workspace w; } Measure;
 
 /* Starts measuring the kernel about to run. */
 static void measure_begin(Measure *m)
@@ -251,6 +251,8 @@ static void measure_end(Measure *m)
 {
     tl_workspace_end(&m->w);
     m->made = tl_storage_count() - m->made;
+    m->lent = 0;
+    for (int i = 0; i < m->w.n; i++) m->lent += !m->w.e[i].live;
 }
 
 /* Finishes node k from eager's result r for the examples (taken): its type,
@@ -260,7 +262,7 @@ static void measure_end(Measure *m)
 static bool node_finish(Interp *I, int k, Value r, const Value *ops, int nops, const Measure *m, Span at, Value *out)
 {
     GNode *nd = &tracing_graph->nodes[k];
-    uint64_t made = m->made;
+    uint64_t made = m->made - m->lent;   /* what a planned call's working region does not hold */
     nd->work_bytes = (int64_t)m->w.need;
     if (r.kind != V_NUM && r.kind != V_TENSOR) {
         val_release(r);
