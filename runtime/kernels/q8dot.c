@@ -189,6 +189,109 @@ static inline unsigned short load_f16_bits(const uint8_t *p)
 Q8_DOT(dot_avx2, "avx2,fma,f16c", Q8_AVX2_STEP)
 Q8_DOT(dot_vnni, "avx512f,avx512vl,avx512vnni,avx2,fma,f16c", Q8_VNNI_STEP)
 
+/* Row w's share of an AVX2 multi-row step: block b's lane sums from the shared x bytes
+   xv, times its scale (the shared dx times w's d), into acc. */
+#define Q8_AVX2_ROW(acc, w, b)                                                                           \
+    do {                                                                                                 \
+        __m256i wq = _mm256_loadu_si256((const __m256i *)((w) + 34 * (b) + 2));                        \
+        __m256i s = _mm256_madd_epi16(_mm256_maddubs_epi16(_mm256_sign_epi8(wq, wq), _mm256_sign_epi8(xv, wq)), \
+                                      ones);                                                            \
+        acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_set1_ps(_cvtsh_ss(load_f16_bits((w) + 34 * (b))) * dx), \
+                              acc);                                                                     \
+    } while (0)
+
+/* Two rows' blocks b at once into acc0, acc1 (x's bytes and d loaded once). */
+#define Q8_AVX2_STEP2(acc0, acc1, b)                                                                     \
+    do {                                                                                                 \
+        __m256i xv = _mm256_loadu_si256((const __m256i *)(xq + 32 * (b)));                             \
+        float dx = xd[b];                                                                                \
+        Q8_AVX2_ROW(acc0, w0, b);                                                                        \
+        Q8_AVX2_ROW(acc1, w1, b);                                                                        \
+    } while (0)
+
+/* Row w's share of a VNNI multi-row step: block b's lane sums from the shared x bytes xv
+   and bias bv, times its scale (the shared dx times w's d), into acc. */
+#define Q8_VNNI_ROW(acc, w, b)                                                                           \
+    acc = _mm256_fmadd_ps(                                                                               \
+        _mm256_cvtepi32_ps(_mm256_dpbusd_epi32(                                                          \
+            bv, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)((w) + 34 * (b) + 2)), flip), xv)), \
+        _mm256_set1_ps(_cvtsh_ss(load_f16_bits((w) + 34 * (b))) * dx), acc)
+
+/* Two rows' blocks b at once into acc0, acc1 (x's bytes, bias and d loaded once). */
+#define Q8_VNNI_STEP2(acc0, acc1, b)                                                                     \
+    do {                                                                                                 \
+        __m256i xv = _mm256_loadu_si256((const __m256i *)(xq + 32 * (b)));                             \
+        __m256i bv = _mm256_loadu_si256((const __m256i *)(bias + 8 * (b)));                            \
+        float dx = xd[b];                                                                                \
+        Q8_VNNI_ROW(acc0, w0, b);                                                                        \
+        Q8_VNNI_ROW(acc1, w1, b);                                                                        \
+    } while (0)
+
+/* dot2_NAME(w0, rb, xq, bias, xd, nb, o, os): rows w0 and w0 + rb dotted with x into o[0]
+   and o[os], each the same bits as one row's dot (the same accumulators, the same order). */
+#define Q8_DOT2(NAME, TARGET, STEP2)                                                                     \
+    __attribute__((target(TARGET))) static void NAME(const uint8_t *w0, size_t rb, const int8_t *xq,     \
+                                                     const int32_t *bias, const float *xd, int64_t nb,   \
+                                                     float *o, int64_t os)                               \
+    {                                                                                                    \
+        const __m256i ones = _mm256_set1_epi16(1), flip = _mm256_set1_epi8((char)0x80);                 \
+        (void)ones, (void)flip, (void)bias;                                                              \
+        const uint8_t *w1 = w0 + rb;                                                                     \
+        __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, c0 = a0, c1 = a0, c2 = a0, c3 = a0;  \
+        int64_t b = 0;                                                                                   \
+        for (; b + 4 <= nb; b += 4) {                                                                    \
+            STEP2(a0, c0, b);                                                                            \
+            STEP2(a1, c1, b + 1);                                                                        \
+            STEP2(a2, c2, b + 2);                                                                        \
+            STEP2(a3, c3, b + 3);                                                                        \
+        }                                                                                                \
+        if (b < nb) STEP2(a0, c0, b);                                                                    \
+        if (b + 1 < nb) STEP2(a1, c1, b + 1);                                                            \
+        if (b + 2 < nb) STEP2(a2, c2, b + 2);                                                            \
+        o[0] = hsum256(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));                     \
+        o[os] = hsum256(_mm256_add_ps(_mm256_add_ps(c0, c1), _mm256_add_ps(c2, c3)));                    \
+    }
+Q8_DOT2(dot2_avx2, "avx2,fma,f16c", Q8_AVX2_STEP2)
+Q8_DOT2(dot2_vnni, "avx512f,avx512vl,avx512vnni,avx2,fma,f16c", Q8_VNNI_STEP2)
+
+/* Four rows' blocks b at once into acc0..acc3 (x's bytes, bias and d loaded once). */
+#define Q8_VNNI_STEP4(acc0, acc1, acc2, acc3, b)                                                         \
+    do {                                                                                                 \
+        __m256i xv = _mm256_loadu_si256((const __m256i *)(xq + 32 * (b)));                             \
+        __m256i bv = _mm256_loadu_si256((const __m256i *)(bias + 8 * (b)));                            \
+        float dx = xd[b];                                                                                \
+        Q8_VNNI_ROW(acc0, w0, b);                                                                        \
+        Q8_VNNI_ROW(acc1, w1, b);                                                                        \
+        Q8_VNNI_ROW(acc2, w2, b);                                                                        \
+        Q8_VNNI_ROW(acc3, w3, b);                                                                        \
+    } while (0)
+
+/* Rows w, w + rb, w + 2 rb, w + 3 rb dotted with x into o[0], o[os], o[2 os], o[3 os]. */
+__attribute__((target("avx512f,avx512vl,avx512vnni,avx2,fma,f16c"))) static void
+dot4_vnni(const uint8_t *w0, size_t rb, const int8_t *xq, const int32_t *bias, const float *xd, int64_t nb,
+          float *o, int64_t os)
+{
+    const __m256i flip = _mm256_set1_epi8((char)0x80);
+    const uint8_t *w1 = w0 + rb, *w2 = w1 + rb, *w3 = w2 + rb;
+    __m256 z = _mm256_setzero_ps();
+    __m256 a0 = z, a1 = z, a2 = z, a3 = z, b0 = z, b1 = z, b2 = z, b3 = z;
+    __m256 c0 = z, c1 = z, c2 = z, c3 = z, d0 = z, d1 = z, d2 = z, d3 = z;
+    int64_t b = 0;
+    for (; b + 4 <= nb; b += 4) {
+        Q8_VNNI_STEP4(a0, b0, c0, d0, b);
+        Q8_VNNI_STEP4(a1, b1, c1, d1, b + 1);
+        Q8_VNNI_STEP4(a2, b2, c2, d2, b + 2);
+        Q8_VNNI_STEP4(a3, b3, c3, d3, b + 3);
+    }
+    if (b < nb) Q8_VNNI_STEP4(a0, b0, c0, d0, b);
+    if (b + 1 < nb) Q8_VNNI_STEP4(a1, b1, c1, d1, b + 1);
+    if (b + 2 < nb) Q8_VNNI_STEP4(a2, b2, c2, d2, b + 2);
+    o[0] = hsum256(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
+    o[os] = hsum256(_mm256_add_ps(_mm256_add_ps(b0, b1), _mm256_add_ps(b2, b3)));
+    o[2 * os] = hsum256(_mm256_add_ps(_mm256_add_ps(c0, c1), _mm256_add_ps(c2, c3)));
+    o[3 * os] = hsum256(_mm256_add_ps(_mm256_add_ps(d0, d1), _mm256_add_ps(d2, d3)));
+}
+
 /* Rows of Q8_0 weights against x row i, by the best path the CPU has. */
 void tl_q8_rows(const uint8_t *w, size_t row_bytes, int64_t rows, const tl_q8_act *a, int64_t i, float *out,
                 int64_t os)
@@ -197,10 +300,17 @@ void tl_q8_rows(const uint8_t *w, size_t row_bytes, int64_t rows, const tl_q8_ac
     const int8_t *xq = a->q + i * nb * 32;
     const float *xd = a->d + i * nb;
     const int32_t *bias = a->bias + i * nb * 8;
-    if (has_vnni())
-        for (int64_t j = 0; j < rows; j++, w += row_bytes) out[j * os] = dot_vnni(w, xq, bias, xd, nb);
-    else if (tl_simd_avx2())
-        for (int64_t j = 0; j < rows; j++, w += row_bytes) out[j * os] = dot_avx2(w, xq, bias, xd, nb);
+    /* rows four (VNNI) or two (AVX2: sixteen registers) at a time, sharing x's loads */
+    if (has_vnni()) {
+        int64_t j = 0;
+        for (; j + 4 <= rows; j += 4, w += 4 * row_bytes) dot4_vnni(w, row_bytes, xq, bias, xd, nb, out + j * os, os);
+        if (j + 2 <= rows) dot2_vnni(w, row_bytes, xq, bias, xd, nb, out + j * os, os), j += 2, w += 2 * row_bytes;
+        if (j < rows) out[j * os] = dot_vnni(w, xq, bias, xd, nb);
+    } else if (tl_simd_avx2()) {
+        int64_t j = 0;
+        for (; j + 2 <= rows; j += 2, w += 2 * row_bytes) dot2_avx2(w, row_bytes, xq, bias, xd, nb, out + j * os, os);
+        if (j < rows) out[j * os] = dot_avx2(w, xq, bias, xd, nb);
+    }
     else
         for (int64_t j = 0; j < rows; j++, w += row_bytes) out[j * os] = dot_c(w, xq, xd, nb);
 }
