@@ -46,7 +46,7 @@ def main():
     for kind in KINDS:
         bs, _ = mtf.BLOCK[kind]
         for src in ("random", "real"):
-            k = 15 * bs if (kind, src) == ("Q8_0", "real") else 2 * bs   # Q8_0: 8 blocks, 4 blocks and a 3-block tail
+            k = 15 * bs if (kind, src) == ("Q8_0", "real") else 2 * bs   # Q8_0: the 4-block loop and a 3-block tail
             name = f"{kind}_{src}"
             if src == "random":
                 blocks = mtf.random_blocks(kind, ROWS * 2)
