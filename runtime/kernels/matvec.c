@@ -25,10 +25,11 @@
 /* Weights per task: small enough to share the rows among threads, big enough that
    a task outlasts its scheduling. */
 #define TASK_WEIGHTS ((int64_t)1 << 15)
-/* A product against one to four x rows is threaded from this many bytes of W: below,
-   a thread's wake-up and a task's hand-off cost about what the rows do (a 288 x 768
-   matrix: 10 to 40 us), and a worker preempted by the system holds its caller. */
-#define MATVEC_THREAD_BYTES ((int64_t)1 << 20)
+/* A product against one to four x rows is threaded from this many bytes of W: a
+   288 x 288 f32 matrix (324 KiB, about 4 us) is, since the pool's workers poll for the
+   next job for a while (threads.c) and so take one within a microsecond; waking a sleeping
+   worker cost about what a 288 x 768 product (10-40 us) saved. */
+#define MATVEC_THREAD_BYTES ((int64_t)1 << 17)
 /* Floats of dequantized rows one task keeps for an x with many rows. */
 #define QTILE_FLOATS ((int64_t)1 << 16)
 
