@@ -30,6 +30,10 @@
    next job for a while (threads.c) and so take one within a microsecond; waking a sleeping
    worker cost about what a 288 x 768 product (10-40 us) saved. */
 #define MATVEC_THREAD_BYTES ((int64_t)1 << 17)
+/* ... and a bf16 or quantized one from this many: sharing their 288 x 768 products (235-442
+   KiB, fewer bytes per weight, so less time to share) made llama's decode 4-5% slower at
+   load 2 (medians of 8 interleaved runs; within the noise at load 1.5). */
+#define MATVEC_THREAD_BYTES_NARROW ((int64_t)1 << 20)
 /* Floats of dequantized rows one task keeps for an x with many rows. */
 #define QTILE_FLOATS ((int64_t)1 << 16)
 
@@ -326,7 +330,8 @@ static int run_plan(mv_plan *p)
         if (tl_blas_load() < 0) return -1;
         tl_blas_threads(1);
     }
-    if (tl_threads_for(p->n * p->k) > 1 && (tiles || weight_bytes(p) >= MATVEC_THREAD_BYTES))
+    int64_t from = p->kind == W_F32 ? MATVEC_THREAD_BYTES : MATVEC_THREAD_BYTES_NARROW;
+    if (tl_threads_for(p->n * p->k) > 1 && (tiles || weight_bytes(p) >= from))
         rc = tl_parallel_for(ntasks, tiles ? qtile_task : rows_task, p);
     else {
         rc = 0;
