@@ -217,12 +217,16 @@ Q8_DOT(dot_vnni, "avx512f,avx512vl,avx512vnni,avx2,fma,f16c", Q8_VNNI_STEP)
             bv, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)((w) + 34 * (b) + 2)), flip), xv)), \
         _mm256_set1_ps(_cvtsh_ss(load_f16_bits((w) + 34 * (b))) * dx), acc)
 
+/* What the rows of a VNNI multi-row step share for block b: x's bytes, bias and d. */
+#define Q8_VNNI_SHARED(b)                                                                                \
+    __m256i xv = _mm256_loadu_si256((const __m256i *)(xq + 32 * (b)));                                 \
+    __m256i bv = _mm256_loadu_si256((const __m256i *)(bias + 8 * (b)));                                \
+    float dx = xd[b]
+
 /* Two rows' blocks b at once into acc0, acc1 (x's bytes, bias and d loaded once). */
 #define Q8_VNNI_STEP2(acc0, acc1, b)                                                                     \
     do {                                                                                                 \
-        __m256i xv = _mm256_loadu_si256((const __m256i *)(xq + 32 * (b)));                             \
-        __m256i bv = _mm256_loadu_si256((const __m256i *)(bias + 8 * (b)));                            \
-        float dx = xd[b];                                                                                \
+        Q8_VNNI_SHARED(b);                                                                               \
         Q8_VNNI_ROW(acc0, w0, b);                                                                        \
         Q8_VNNI_ROW(acc1, w1, b);                                                                        \
     } while (0)
@@ -257,9 +261,7 @@ Q8_DOT2(dot2_vnni, "avx512f,avx512vl,avx512vnni,avx2,fma,f16c", Q8_VNNI_STEP2)
 /* Four rows' blocks b at once into acc0..acc3 (x's bytes, bias and d loaded once). */
 #define Q8_VNNI_STEP4(acc0, acc1, acc2, acc3, b)                                                         \
     do {                                                                                                 \
-        __m256i xv = _mm256_loadu_si256((const __m256i *)(xq + 32 * (b)));                             \
-        __m256i bv = _mm256_loadu_si256((const __m256i *)(bias + 8 * (b)));                            \
-        float dx = xd[b];                                                                                \
+        Q8_VNNI_SHARED(b);                                                                               \
         Q8_VNNI_ROW(acc0, w0, b);                                                                        \
         Q8_VNNI_ROW(acc1, w1, b);                                                                        \
         Q8_VNNI_ROW(acc2, w2, b);                                                                        \

@@ -102,16 +102,16 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Polls *v (without the lock) for up to spin_ns() while it equals `old`, yielding the
-   core every 64 polls; returns true once it differs. */
-static bool spin_while_eq(const uint64_t *v, uint64_t old)
+/* Polls done(arg) (without the lock) for up to spin_ns(), yielding the core every 64
+   polls; true once it holds. */
+static bool spin_until(bool (*done)(const void *), const void *arg)
 {
     int64_t limit = spin_ns();
     if (limit <= 0) return false;
     int64_t end = now_ns() + limit;
     for (;;) {
         for (int i = 0; i < 64; i++) {
-            if (__atomic_load_n(v, __ATOMIC_ACQUIRE) != old) return true;
+            if (done(arg)) return true;
             cpu_relax();
         }
         if (now_ns() >= end) return false;
@@ -119,20 +119,16 @@ static bool spin_while_eq(const uint64_t *v, uint64_t old)
     }
 }
 
-/* Polls *v (without the lock) for up to spin_ns() while it is positive, as above. */
-static void spin_while_positive(const int *v)
+/* A new job was announced: the generation moved past the one a worker saw (arg). */
+static bool generation_moved(const void *seen)
 {
-    int64_t limit = spin_ns();
-    if (limit <= 0) return;
-    int64_t end = now_ns() + limit;
-    for (;;) {
-        for (int i = 0; i < 64; i++) {
-            if (__atomic_load_n(v, __ATOMIC_ACQUIRE) <= 0) return;
-            cpu_relax();
-        }
-        if (now_ns() >= end) return;
-        sched_yield();
-    }
+    return __atomic_load_n(&generation, __ATOMIC_ACQUIRE) != *(const uint64_t *)seen;
+}
+
+/* A job's workers have all left it (arg: its joined count). */
+static bool workers_left(const void *joined)
+{
+    return __atomic_load_n((const int *)joined, __ATOMIC_ACQUIRE) <= 0;
 }
 
 /* A worker waits for a job to be announced: it polls briefly, then sleeps. */
@@ -146,7 +142,7 @@ static void *worker_main(void *arg)
     for (;;) {
         if (spin && generation == seen) {
             pthread_mutex_unlock(&state_lock);
-            spin_while_eq(&generation, seen);
+            spin_until(generation_moved, &seen);
             pthread_mutex_lock(&state_lock);
         }
         while (generation == seen) {
@@ -257,7 +253,7 @@ int tl_parallel_for(int64_t ntasks, tl_task_fn fn, void *ctx)
     current = NULL;                                 /* no more joiners */
     if (j.joined > 0) {   /* poll briefly for the workers under way before sleeping */
         pthread_mutex_unlock(&state_lock);
-        spin_while_positive(&j.joined);
+        spin_until(workers_left, &j.joined);
         pthread_mutex_lock(&state_lock);
     }
     while (j.joined > 0) pthread_cond_wait(&done_cond, &state_lock);
