@@ -1,4 +1,5 @@
 /* pool.c — a bounded pool of freed large heap blocks, bucketed by size class, so big results reuse mapped pages */
+#include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -137,6 +138,21 @@ void tl_pool_give_back(void *block, size_t len)
     }
     pthread_mutex_unlock(&pool_lock);
     munmap(block, len);   /* never poisoned: nothing to undo */
+}
+
+/* glibc gives the heap's top back to the system once 128 KiB there are free (a bound it
+   raises as it sees big blocks freed), and a loop that frees a result of that size and
+   allocates the next one pays the page faults of the pages it got back every step:
+   llama.tl's 128 KB logits cost 11% of a Q8_0 decode that way. The bound here is of the
+   same order as the pool's, which already keeps large blocks. */
+#define HEAP_KEEP_BYTES ((size_t)32 << 20)
+
+void tl_heap_keep_freed(void)
+{
+#ifdef M_TRIM_THRESHOLD
+    mallopt(M_MMAP_THRESHOLD, (int)TL_POOL_MIN_BYTES);
+    mallopt(M_TRIM_THRESHOLD, (int)HEAP_KEEP_BYTES);
+#endif
 }
 
 void tl_pool_set_limit(size_t bytes)
