@@ -1,4 +1,5 @@
 /* io_lazy.c — dequantized GGUF tensors over lazy storage: each 64 KiB chunk is computed before its first access */
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -23,11 +24,26 @@ typedef struct quant_source {
     io_fill_fn fill;
 } quant_source;
 
-/* Computes f32 bytes [lo, lo + n) of the tensor. */
+/* Computes f32 bytes [lo, lo + n) of the tensor, then unmaps the file pages it read from
+   this process. A lookup (an embedding's row) reads a few KiB, but the system may map a whole
+   large page-cache folio of the file for it: llama.tl's Q8_0 decode had 24 of the file's 26
+   MB resident for 16 MB of matrices read. The pages stay in the page cache; a product that
+   reads them later maps them again. */
 static void fill_chunk(void *ctx, size_t lo, size_t n, void *dst)
 {
     const quant_source *q = ctx;
-    q->fill(q->src, q->type, (int64_t)(lo / sizeof(float)), (int64_t)(n / sizeof(float)), dst);
+    int64_t first = (int64_t)(lo / sizeof(float)), count = (int64_t)(n / sizeof(float)), bs;
+    size_t bb;
+    q->fill(q->src, q->type, first, count, dst);
+    io_quant_block(q->type, &bs, &bb);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t base = (uintptr_t)q->map, end = base + q->map_len;
+    uintptr_t a = (uintptr_t)q->src + (size_t)(first / bs) * bb, b = (uintptr_t)q->src + (size_t)((first + count + bs - 1) / bs) * bb;
+    a = a / page * page;
+    b = (b + page - 1) / page * page;
+    if (a < base) a = base;
+    if (b > end) b = end;
+    if (a < b) madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
 static void source_free(void *ctx)

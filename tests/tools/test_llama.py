@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """test_llama.py — examples/llama.tl against the numpy reference (tests/tools/llama_ref.py).
 
-Usage: test_llama.py TL WORKDIR
+Usage: test_llama.py TL WORKDIR [--peak]
 
 Writes the stories15M-shaped random model in three files (make_llama.py) into WORKDIR,
 runs the example on each for 32 greedy steps from a two-token prompt, and checks:
@@ -13,6 +13,9 @@ some steps of this random model (0.003 at step 12): there the greedy id is a coi
 So tl runs numpy's 32 ids as its prompt (the same context at every position) and its
 logits must stay within 5e-2 of numpy's at all 32 positions, its most likely id equal to
 numpy's wherever numpy's margin exceeds twice the largest difference.
+With --peak (builds without sanitizers) it also decodes 200 tokens from the Q8_0 file and
+checks that tl's peak resident memory stays under the file's size plus the KV cache plus
+10%: the quantized matrices are read block by block, never dequantized whole.
 """
 import os
 import subprocess
@@ -39,8 +42,38 @@ def run_tl(tl, path, out, prompt):
     return [int(t) for t in text.split()], r.stdout
 
 
+# Runs argv[1:] and prints its exit status and peak resident KiB (exit status 0 only).
+PEAK_OF = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    fd = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(fd, 1)
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+if os.waitstatus_to_exitcode(status) != 0:
+    sys.exit(1)
+print(usage.ru_maxrss)
+"""
+
+
+def peak_ok(tl, path, c):
+    """Decodes 200 tokens from the Q8_0 file; is tl's peak RSS under file + KV cache + 10%?"""
+    kv_bytes = 2 * c["layers"] * c["kv_heads"] * (c["dim"] // c["heads"]) * c["seq"] * 4
+    limit = (os.path.getsize(path) + kv_bytes) * 1.1
+    # A process's peak counts the image it was forked from (this one holds the model's weights
+    # several times over), so a small python starts tl and reports tl's own peak from wait4.
+    r = subprocess.run([sys.executable, "-S", "-c", PEAK_OF, tl, os.path.join(HERE, "..", "..", "examples", "llama.tl"),
+                        path, "200", "1", "450"], capture_output=True, text=True)
+    peak = int(r.stdout.split()[-1]) * 1024 if r.returncode == 0 and r.stdout.strip() else 0
+    ok = 0 < peak < limit
+    print(f"q8_0 200 tokens: peak resident {peak / 1e6:.1f} MB (limit {limit / 1e6:.1f} MB: file "
+          f"{os.path.getsize(path) / 1e6:.1f} MB + KV cache {kv_bytes / 1e6:.1f} MB + 10%): {'ok' if ok else 'FAILED'}")
+    return ok
+
+
 def main():
-    tl, work = sys.argv[1], sys.argv[2]
+    tl, work, peak = sys.argv[1], sys.argv[2], "--peak" in sys.argv[3:]
     os.makedirs(work, exist_ok=True)
     sys.argv = ["make_llama.py", work]
     make_llama.main()
@@ -70,7 +103,11 @@ def main():
         if not ok:
             print("tl:   ", ids, "\nnumpy:", ref_ids, "\n" + out)
             failed += 1
-    print(f"{3 - failed} passed, {failed} failed")
+    checks = 3
+    if peak:
+        checks += 1
+        failed += not peak_ok(tl, os.path.join(work, FILES["q8_0"]), c)
+    print(f"{checks - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
 
