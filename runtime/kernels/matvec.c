@@ -34,6 +34,15 @@
    KiB, fewer bytes per weight, so less time to share) made llama's decode 4-5% slower at
    load 2 (medians of 8 interleaved runs; within the noise at load 1.5). */
 #define MATVEC_THREAD_BYTES_NARROW ((int64_t)1 << 20)
+/* f32 and bf16 rows shared among threads go in tasks of about this many weights (4 MiB
+   of f32), as many as a multiple of the threads (a 288 x 288 matrix: one half each). Each
+   task is one run of memory, and the hardware's prefetching takes some misses to find each
+   new run: the 32000 x 288 f32 classifier read from memory on two threads took a median of
+   690 us in tasks of 32,768 weights and 500 us in these (eight interleaved runs each, at
+   load 4-6: 1 << 18 gave 620, 1 << 22 490); llama.tl's f32 decode went from 596 to 660
+   tokens/s (medians of eight interleaved runs). Quantized rows keep TASK_WEIGHTS: q8dot.c
+   prefetches them itself. */
+#define STREAM_WEIGHTS ((int64_t)1 << 20)
 /* Floats of dequantized rows one task keeps for an x with many rows. */
 #define QTILE_FLOATS ((int64_t)1 << 16)
 
@@ -311,6 +320,15 @@ static int64_t weight_bytes(const mv_plan *p)
     return p->n * p->k * (p->kind == W_BF16 ? 2 : 4);
 }
 
+/* Rows per task of an f32 or bf16 product shared among nth threads: tasks of about
+   STREAM_WEIGHTS weights, as many as a multiple of nth. */
+static int64_t stream_rows(int64_t n, int64_t k, int nth)
+{
+    int64_t tasks = (n * k + STREAM_WEIGHTS - 1) / STREAM_WEIGHTS;
+    tasks = (tasks + nth - 1) / nth * nth;
+    return (n + tasks - 1) / tasks;
+}
+
 static int run_plan(mv_plan *p)
 {
     tl_q8_act xq = { 0 };
@@ -320,8 +338,12 @@ static int run_plan(mv_plan *p)
         if (tl_q8_quantize(p->x, p->m, p->k, &xq) < 0) return -1;
         p->xq = &xq;
     }
+    int64_t from = p->kind == W_F32 ? MATVEC_THREAD_BYTES : MATVEC_THREAD_BYTES_NARROW;
+    int nth = tl_threads_for(p->n * p->k);
+    bool shared = nth > 1 && (tiles || weight_bytes(p) >= from);
     int64_t per = TASK_WEIGHTS / p->k;
     if (tiles) per = QTILE_FLOATS / p->k;
+    else if (shared && p->kind != W_QUANT) per = stream_rows(p->n, p->k, nth);
     if (per < 1) per = 1;
     p->rows_per_task = per;
     int64_t ntasks = (p->n + per - 1) / per;
@@ -330,8 +352,7 @@ static int run_plan(mv_plan *p)
         if (tl_blas_load() < 0) return -1;
         tl_blas_threads(1);
     }
-    int64_t from = p->kind == W_F32 ? MATVEC_THREAD_BYTES : MATVEC_THREAD_BYTES_NARROW;
-    if (tl_threads_for(p->n * p->k) > 1 && (tiles || weight_bytes(p) >= from))
+    if (shared)
         rc = tl_parallel_for(ntasks, tiles ? qtile_task : rows_task, p);
     else {
         rc = 0;
