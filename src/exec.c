@@ -55,6 +55,96 @@ static COLD bool assign_to(Ctx *C, Node *t, Value v)
     }
 }
 
+/* base[idx] op= rhs where base[idx] gave cur, a view of the tensor base: cur op rhs written
+   straight into cur's elements (tl_binary_into reads an overlapping rhs before writing),
+   no temporary and no copy back. Only when that is exactly what the assignment would
+   store: the result in cur's dtype and shape. 1 done, -1 error reported, 0 not taken. */
+static int index_update_in_place(Interp *I, int op, Value base, Value cur, Value rhs, Span at)
+{
+    if (op == OP_MATMUL || base.kind != V_TENSOR || cur.kind != V_TENSOR || !val_is_numeric(rhs)) return 0;
+    tl_tensor *x = cur.as.t;
+    if (x->storage != base.as.t->storage || x->readonly) return 0;   /* advanced indexing gave a copy */
+    tl_dtype dt;
+    if (rhs.kind == V_TENSOR) {   /* the broadcast shape must be x's */
+        int nd;
+        int64_t shape[TL_MAXDIM];
+        const tl_tensor *r = rhs.as.t;
+        if (r->ndim > x->ndim || tl_broadcast_shapes(x->ndim, x->shape, r->ndim, r->shape, &nd, shape) < 0 ||
+            memcmp(shape, x->shape, sizeof *shape * (size_t)nd) != 0)
+            return 0;
+    }
+    /* the result's dtype as arith_result_dtype finds it, an error left to the general path */
+    bool weak = rhs.kind == V_NUM && rhs.weak;
+    if (tl_binop_dtype((tl_binop)op, x->dtype, false, val_dtype(rhs), weak, weak ? rhs.as.num.bytes : NULL, &dt) < 0 ||
+        dt != x->dtype)
+        return 0;
+    tl_tensor *r = val_to_tensor(rhs);
+    bool ok = r && tl_binary_into((tl_binop)op, x, x, r, dt) == 0;
+    if (r) tl_tensor_release(r);
+    return ok ? 1 : (interp_error_rt(I, at), -1);
+}
+
+/* The shape numpy's a @ b has (1-d operands promoted and their axes dropped); false
+   when the operands do not multiply (the general path reports why). */
+static bool matmul_shape(const tl_tensor *a, const tl_tensor *b, int *nd, int64_t *shape)
+{
+    if (a->ndim == 0 || b->ndim == 0) return false;
+    int64_t k = a->shape[a->ndim - 1], kb = b->ndim == 1 ? b->shape[0] : b->shape[b->ndim - 2];
+    int abd = a->ndim > 2 ? a->ndim - 2 : 0, bbd = b->ndim > 2 ? b->ndim - 2 : 0;
+    if (k != kb || tl_broadcast_shapes(abd, a->shape, bbd, b->shape, nd, shape) < 0 || *nd + 2 > TL_MAXDIM) return false;
+    if (a->ndim > 1) shape[(*nd)++] = a->shape[a->ndim - 2];
+    if (b->ndim > 1) shape[(*nd)++] = b->shape[b->ndim - 1];
+    return true;
+}
+
+/* name[index] = a @ b with a simple index (subscript_is_simple: slices with literal
+   bounds, literals, names): when name[index] is a contiguous view the product is
+   exactly (dtype and shape) and shares no memory with a or b, the product is written
+   straight into it (a 32000-row classifier: no 128 KiB temporary and copy per token).
+   Otherwise assigned as usual (an error met while looking is reported again, or not, by
+   that path); evaluating the name and the index again is harmless.
+   1 done, -1 error reported, 0 not this statement (nothing evaluated). */
+static int assign_index_matmul(Ctx *C, Node *n)
+{
+    Node *t = n->a, *rhs = n->b;
+    if (t->kind != N_INDEX || t->a->kind != N_NAME || rhs->kind != N_BINARY || rhs->op != OP_MATMUL || rhs->fuse ||
+        !subscript_is_simple(t))
+        return 0;
+    Interp *I = C->I;
+    Value a, b, base, cur = val_none(), v;
+    if (!eval_operand(C, rhs->a, &a)) return -1;
+    if (!eval_operand(C, rhs->b, &b)) { val_release(a); return -1; }
+    bool done = false, ok = true;
+    if (a.kind == V_TENSOR && b.kind == V_TENSOR && eval_expr(C, t->a, &base)) {
+        if (base.kind == V_TENSOR && subscript_get(I, eval_cb, C, base, t, &cur) && cur.kind == V_TENSOR) {
+            tl_tensor *x = cur.as.t;
+            int nd;
+            int64_t shape[TL_MAXDIM];
+            if (x->storage == base.as.t->storage && !x->readonly && tl_is_contiguous(x) &&
+                x->dtype == tl_promote(a.as.t->dtype, b.as.t->dtype) && matmul_shape(a.as.t, b.as.t, &nd, shape) &&
+                nd == x->ndim && memcmp(shape, x->shape, sizeof *shape * (size_t)nd) == 0 &&
+                !tl_shares_memory(x, a.as.t) && !tl_shares_memory(x, b.as.t)) {
+                tl_interrupts_hold();   /* the view is written whole or not at all */
+                tl_tensor *r = tl_matmul_to(a.as.t, b.as.t, x);
+                tl_interrupts_release();
+                ok = r && (tl_tensor_data(r) == tl_tensor_data(x) || tl_assign(x, r) == 0);
+                if (r) tl_tensor_release(r);
+                if (!ok) interp_error_rt(I, rhs->at);
+                done = true;
+            }
+        }
+        val_release(cur);
+        val_release(base);
+    }
+    if (done) {
+        val_release(a);
+        val_release(b);
+        return ok ? 1 : -1;
+    }
+    if (!eval_binary_general(C, rhs, a, b, &v, 1)) return -1;   /* as ev_binary: our temporaries may take it */
+    return assign_to(C, t, v) ? 1 : -1;
+}
+
 /* x op= e: tensors update in place (result cast to x's dtype), everything else rebinds. */
 static COLD bool exec_opassign(Ctx *C, Node *n)
 {
@@ -67,7 +157,11 @@ static COLD bool exec_opassign(Ctx *C, Node *n)
         Value base, cur, res;
         if (!eval_expr(C, t->a, &base)) { val_release(rhs); return false; }
         bool ok = subscript_get(I, eval_cb, C, base, t, &cur);
-        if (ok) {
+        int over = ok ? index_update_in_place(I, op, base, cur, rhs, n->at) : 0;
+        if (over != 0) {
+            ok = over > 0;
+            val_release(cur);
+        } else if (ok) {
             ok = arith_binary(I, op, cur, rhs, n->at, &res);
             val_release(cur);
             if (ok) {
@@ -516,6 +610,10 @@ Exec exec_stmt(Ctx *C, Node *n)
                 return X_ERROR;
             store_slot(target, v);
             return X_NORMAL;
+        }
+        if (n->a->kind == N_INDEX && rhs->kind == N_BINARY) {
+            int into = assign_index_matmul(C, n);
+            if (into != 0) return into > 0 ? X_NORMAL : X_ERROR;
         }
         if (!eval_expr(C, rhs, &v)) return X_ERROR;
         if (n->a->kind == N_NAME) {   /* the common case, without assign_to's general machinery */
