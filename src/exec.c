@@ -97,10 +97,23 @@ static bool matmul_shape(const tl_tensor *a, const tl_tensor *b, int *nd, int64_
     return true;
 }
 
+/* Multiply-adds of a product with k = a's last axis writing out's elements. */
+static int64_t matmul_madds(const tl_tensor *a, const tl_tensor *out)
+{
+    int64_t n = a->shape[a->ndim - 1];
+    for (int d = 0; d < out->ndim; d++) n = out->shape[d] > 0 && n > INT64_MAX / out->shape[d] ? INT64_MAX : n * out->shape[d];
+    return n;
+}
+
+/* The biggest product assign_index_matmul writes straight into its target: it runs with
+   Ctrl-C held (the target is written whole or not at all), tens of milliseconds at most. */
+#define ASSIGN_MATMUL_MAX_MADDS ((int64_t)1 << 26)
+
 /* name[index] = a @ b with a simple index (subscript_is_simple: slices with literal
    bounds, literals, names): when name[index] is a contiguous view the product is
    exactly (dtype and shape) and shares no memory with a or b, the product is written
-   straight into it (a 32000-row classifier: no 128 KiB temporary and copy per token).
+   straight into it (a 32000-row classifier: no 128 KiB temporary and copy per token), up
+   to ASSIGN_MATMUL_MAX_MADDS.
    Otherwise assigned as usual (an error met while looking is reported again, or not, by
    that path); evaluating the name and the index again is harmless.
    1 done, -1 error reported, 0 not this statement (nothing evaluated). */
@@ -123,7 +136,8 @@ static int assign_index_matmul(Ctx *C, Node *n)
             if (x->storage == base.as.t->storage && !x->readonly && tl_is_contiguous(x) &&
                 x->dtype == tl_promote(a.as.t->dtype, b.as.t->dtype) && matmul_shape(a.as.t, b.as.t, &nd, shape) &&
                 nd == x->ndim && memcmp(shape, x->shape, sizeof *shape * (size_t)nd) == 0 &&
-                !tl_shares_memory(x, a.as.t) && !tl_shares_memory(x, b.as.t)) {
+                matmul_madds(a.as.t, x) <= ASSIGN_MATMUL_MAX_MADDS && !tl_shares_memory(x, a.as.t) &&
+                !tl_shares_memory(x, b.as.t)) {
                 tl_interrupts_hold();   /* the view is written whole or not at all */
                 tl_tensor *r = tl_matmul_to(a.as.t, b.as.t, x);
                 tl_interrupts_release();
