@@ -143,14 +143,16 @@ void tl_pool_give_back(void *block, size_t len)
 /* glibc gives the heap's top back to the system once 128 KiB there are free (a bound it
    raises as it sees big blocks freed), and a loop that frees a result of that size and
    allocates the next one pays the page faults of the pages it got back every step:
-   llama.tl's 128 KB logits cost 11% of a Q8_0 decode that way. The bound here is of the
-   same order as the pool's, which already keeps large blocks. */
+   llama.tl's 128 KB logits cost 11% of a Q8_0 decode that way. Setting the bound turns
+   glibc's raising off, so the mapping threshold is set too, to the top of the range glibc
+   would raise it to: storages of 1 MiB or more come from the pool anyway, and other
+   blocks up to 32 MiB (kernels' scratch) from the heap, not a fresh mapping each time. */
 #define HEAP_KEEP_BYTES ((size_t)32 << 20)
 
 void tl_heap_keep_freed(void)
 {
 #ifdef M_TRIM_THRESHOLD
-    mallopt(M_MMAP_THRESHOLD, (int)TL_POOL_MIN_BYTES);
+    mallopt(M_MMAP_THRESHOLD, (int)HEAP_KEEP_BYTES);
     mallopt(M_TRIM_THRESHOLD, (int)HEAP_KEEP_BYTES);
 #endif
 }

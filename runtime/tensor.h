@@ -125,9 +125,9 @@ tl_pool_stats tl_pool_get_stats(void);
 void tl_pool_set_limit(size_t bytes);
 /* Gives every pooled block back to the system. */
 void tl_pool_trim(void);
-/* Sets the C heap's policy for storages under the pool's 1 MiB, once, at a program's
-   start: malloc serves them all (no mapping per block), and keeps up to 32 MiB freed at
-   the heap's top instead of handing it back after each free. */
+/* Sets the C heap's policy, once, at a program's start: malloc serves blocks up to 32 MiB
+   (storages under the pool's 1 MiB among them) from the heap, not a mapping per block, and
+   keeps up to 32 MiB freed at the heap's top instead of handing it back after each free. */
 void tl_heap_keep_freed(void);
 
 /* ---- tensors ----------------------------------------------------------- */
