@@ -93,6 +93,14 @@ void tl_q8_act_free(tl_q8_act *a);
    with row i of a; every CPU path gives the same bits. */
 void tl_q8_rows(const uint8_t *w, size_t row_bytes, int64_t rows, const tl_q8_act *a, int64_t i, float *out,
                 int64_t os);
+/* The dot's paths, each faster than the one before: portable (TL_SIMD=0), AVX2, AVX-512
+   VNNI on 256-bit vectors, and on 512-bit ones (two blocks each; with VBMI's byte permutes). */
+enum { TL_Q8_PORTABLE, TL_Q8_AVX2, TL_Q8_VNNI256, TL_Q8_VNNI512 };
+/* The best of them this CPU has. */
+int tl_q8_best_path(void);
+/* tl_q8_rows on the given path (the best one if the CPU lacks it): for tests of the paths. */
+void tl_q8_rows_on(int path, const uint8_t *w, size_t row_bytes, int64_t rows, const tl_q8_act *a, int64_t i,
+                   float *out, int64_t os);
 /* Products with fewer multiply-adds than this per batch entry skip BLAS (whose packing
    costs more than they do) when tl_small_sgemm can run: an attention's per-head products. */
 #define TL_SMALL_GEMM_MADDS ((int64_t)1 << 15)

@@ -22,9 +22,12 @@
 /* ... and only for matrices of at least this many weights, where reading W once matters:
    small products keep BLAS's summation order, the same as in a batched product. */
 #define MATVEC_MIN_WEIGHTS ((int64_t)1 << 16)
-/* Weights per task: small enough to share the rows among threads, big enough that
-   a task outlasts its scheduling. */
-#define TASK_WEIGHTS ((int64_t)1 << 15)
+/* Bytes of W per task (whole rows, at least one): few enough tasks that each outlasts its
+   scheduling and the prefetching in tl_q8_rows, which starts cold with every task, runs
+   long; enough to share the rows among threads. In weights it was 1 << 15 for every kind
+   (f32: the same); the 32000 x 288 Q8_0 classifier read from memory on two threads took
+   243-364 us in 113-row tasks and 178-208 in 400-500-row ones (one thread: 280-370). */
+#define TASK_BYTES ((int64_t)1 << 17)
 /* A product against one to four x rows is threaded from this many bytes of W: a
    288 x 288 f32 matrix (324 KiB, about 4 us) is, since the pool's workers poll for the
    next job for a while (threads.c) and so take one within a microsecond; waking a sleeping
@@ -40,7 +43,7 @@
    new run: the 32000 x 288 f32 classifier read from memory on two threads took a median of
    690 us in tasks of 32,768 weights and 500 us in these (eight interleaved runs each, at
    load 4-6: 1 << 18 gave 620, 1 << 22 490); llama.tl's f32 decode went from 596 to 660
-   tokens/s (medians of eight interleaved runs). Quantized rows keep TASK_WEIGHTS: q8dot.c
+   tokens/s (medians of eight interleaved runs). Quantized rows keep TASK_BYTES: q8dot.c
    prefetches them itself. */
 #define STREAM_WEIGHTS ((int64_t)1 << 20)
 /* Floats of dequantized rows one task keeps for an x with many rows. */
@@ -341,7 +344,7 @@ static int run_plan(mv_plan *p)
     int64_t from = p->kind == W_F32 ? MATVEC_THREAD_BYTES : MATVEC_THREAD_BYTES_NARROW;
     int nth = tl_threads_for(p->n * p->k);
     bool shared = nth > 1 && (tiles || weight_bytes(p) >= from);
-    int64_t per = TASK_WEIGHTS / p->k;
+    int64_t per = TASK_BYTES / (weight_bytes(p) / p->n);
     if (tiles) per = QTILE_FLOATS / p->k;
     else if (shared && p->kind != W_QUANT) per = stream_rows(p->n, p->k, nth);
     if (per < 1) per = 1;

@@ -65,7 +65,7 @@ static void quantize_row_c(const float *x, int64_t nb, int8_t *q, float *d)
     }
 }
 
-/* AVX-512 VNNI (vpdpbusd) with 256-bit vectors. */
+/* Can AVX-512 VNNI (vpdpbusd) run, with 256-bit vectors? */
 static bool has_vnni(void)
 {
     static int cached = -1;
@@ -294,6 +294,117 @@ dot4_vnni(const uint8_t *w0, size_t rb, const int8_t *xq, const int32_t *bias, c
     o[3 * os] = hsum256(_mm256_add_ps(_mm256_add_ps(d0, d1), _mm256_add_ps(d2, d3)));
 }
 
+/* ---- AVX-512 VBMI + VNNI: two blocks per 512-bit vector ------------------------------ */
+
+/* Can the 512-bit path run (byte permutes: VBMI; vpdpbusd: VNNI)? */
+static bool has_vnni512(void)
+{
+    static int cached = -1;
+    if (cached < 0)
+        cached = tl_simd_avx2() && tl_cpu_has_avx512() && __builtin_cpu_supports("avx512bw") &&
+                 __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
+                 __builtin_cpu_supports("avx512vnni");
+    return cached;
+}
+
+#define V512 "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni,avx2,fma,f16c"
+
+/* Row w's blocks 2p and 2p + 1 (68 bytes: d, 32 q, d, 32 q) into acc, block 2p in the low
+   eight lanes and 2p + 1 in the high ones: A holds bytes 0..63 and B bytes 36..67; one byte
+   permute gathers the 64 q bytes, one word permute spreads each d over its eight lanes.
+   xv, bv, dx: x's bytes, bias and d (each spread likewise) for the two blocks. */
+#define Q8_512_ROW(acc, w, p)                                                                            \
+    do {                                                                                                 \
+        const uint8_t *wp = (w) + 68 * (p);                                                              \
+        __m512i A = _mm512_loadu_si512(wp);                                                              \
+        __m512i B = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(wp + 36)));             \
+        __m512i wq = _mm512_xor_si512(_mm512_permutex2var_epi8(A, qidx, B), flip);                       \
+        __m512 sc = _mm512_mul_ps(_mm512_cvtph_ps(_mm512_castsi512_si256(_mm512_permutexvar_epi16(didx, A))), dx); \
+        acc = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_dpbusd_epi32(bv, wq, xv)), sc, acc);             \
+    } while (0)
+
+/* Row w's lone last block b (nb odd) into acc's low eight lanes. */
+#define Q8_512_LAST(acc, w, b)                                                                           \
+    do {                                                                                                 \
+        __m256i wq = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)((w) + 34 * (b) + 2)),        \
+                                      _mm512_castsi512_si256(flip));                                     \
+        __m256 s = _mm256_cvtepi32_ps(_mm256_dpbusd_epi32(bv, wq, xv));                                 \
+        __m256 sc = _mm256_set1_ps(_cvtsh_ss(load_f16_bits((w) + 34 * (b))) * dx);                       \
+        acc = _mm512_mask3_fmadd_ps(_mm512_castps256_ps512(s), _mm512_castps256_ps512(sc), acc, 0xFF);    \
+    } while (0)
+
+/* The byte permute's sources for the q bytes of a block pair: A[2..33], then B[0..31]
+   (bytes 36..67); and the word permute's for the d's, word 0 eight times, then word 17. */
+static const uint8_t q8_512_qidx[64] = {
+    2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+    24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75,
+    76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+};
+static const uint16_t q8_512_didx[32] = { 0, 0, 0, 0, 0, 0, 0, 0, 17, 17, 17, 17, 17, 17, 17, 17 };
+
+/* Loops over the R rows unrolled, so their accumulators stay in registers. */
+#define Q8_UNROLL _Pragma("GCC unroll 4")
+
+/* Rows w0 + r rb (r < R) dotted with x into o[r os]. Accumulator acc[r][h] holds the
+   scalar paths' acc[2h] in its low lanes and acc[2h + 1] in its high ones (block b goes
+   to acc[b % 4] as there), and (lo + hi) + (lo + hi) of the two is their sum in their
+   order: the same bits. */
+__attribute__((target(V512), always_inline)) static inline void
+dotn_512(int R, const uint8_t *w0, size_t rb, const int8_t *xq, const int32_t *bias, const float *xd, int64_t nb,
+         float *o, int64_t os)
+{
+    const __m512i flip = _mm512_set1_epi8((char)0x80);
+    const __m512i qidx = _mm512_loadu_si512(q8_512_qidx), didx = _mm512_loadu_si512(q8_512_didx);
+    const __m512i dsel = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
+    __m512 acc[4][2];
+    Q8_UNROLL for (int r = 0; r < R; r++) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
+    int64_t np = nb / 2, p = 0;
+    for (; p < np; p++) {
+        __m512i xv = _mm512_loadu_si512(xq + 64 * p), bv = _mm512_loadu_si512(bias + 16 * p);
+        __m512 dx = _mm512_permutexvar_ps(dsel, _mm512_castps128_ps512(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(xd + 2 * p)))));
+        if (p & 1)
+            Q8_UNROLL for (int r = 0; r < R; r++) Q8_512_ROW(acc[r][1], w0 + r * rb, p);
+        else
+            Q8_UNROLL for (int r = 0; r < R; r++) Q8_512_ROW(acc[r][0], w0 + r * rb, p);
+    }
+    if (nb & 1) {
+        int64_t b = nb - 1;
+        __m256i xv = _mm256_loadu_si256((const __m256i *)(xq + 32 * b)), bv = _mm256_loadu_si256((const __m256i *)(bias + 8 * b));
+        float dx = xd[b];
+        if (np & 1)
+            Q8_UNROLL for (int r = 0; r < R; r++) Q8_512_LAST(acc[r][1], w0 + r * rb, b);
+        else
+            Q8_UNROLL for (int r = 0; r < R; r++) Q8_512_LAST(acc[r][0], w0 + r * rb, b);
+    }
+    Q8_UNROLL for (int r = 0; r < R; r++) {
+        __m256 h0 = _mm256_add_ps(_mm512_castps512_ps256(acc[r][0]), _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(acc[r][0]), 1)));
+        __m256 h1 = _mm256_add_ps(_mm512_castps512_ps256(acc[r][1]), _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(acc[r][1]), 1)));
+        o[r * os] = hsum256(_mm256_add_ps(h0, h1));
+    }
+}
+
+/* dotn_512 for R = 1..4, each compiled with its R fixed (accumulators in registers). */
+__attribute__((target(V512))) static void dot1_512(const uint8_t *w, size_t rb, const int8_t *xq, const int32_t *bias,
+                                                   const float *xd, int64_t nb, float *o, int64_t os)
+{
+    dotn_512(1, w, rb, xq, bias, xd, nb, o, os);
+}
+__attribute__((target(V512))) static void dot2_512(const uint8_t *w, size_t rb, const int8_t *xq, const int32_t *bias,
+                                                   const float *xd, int64_t nb, float *o, int64_t os)
+{
+    dotn_512(2, w, rb, xq, bias, xd, nb, o, os);
+}
+__attribute__((target(V512))) static void dot3_512(const uint8_t *w, size_t rb, const int8_t *xq, const int32_t *bias,
+                                                   const float *xd, int64_t nb, float *o, int64_t os)
+{
+    dotn_512(3, w, rb, xq, bias, xd, nb, o, os);
+}
+__attribute__((target(V512))) static void dot4_512(const uint8_t *w, size_t rb, const int8_t *xq, const int32_t *bias,
+                                                   const float *xd, int64_t nb, float *o, int64_t os)
+{
+    dotn_512(4, w, rb, xq, bias, xd, nb, o, os);
+}
+
 /* The rows this many ahead of the ones being dotted are fetched into the cache first. Read
    from memory (a decode's weights, each read once per token; here after summing 128 MiB
    elsewhere), the 32000 x 288 classifier took 604-616 us on one thread without it and
@@ -309,16 +420,32 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
     for (size_t o = 0; o < n; o += 64) __builtin_prefetch(p + o, 0, 3);
 }
 
-/* Rows of Q8_0 weights against x row i, by the best path the CPU has. */
-void tl_q8_rows(const uint8_t *w, size_t row_bytes, int64_t rows, const tl_q8_act *a, int64_t i, float *out,
-                int64_t os)
+int tl_q8_best_path(void)
+{
+    return has_vnni512() ? TL_Q8_VNNI512 : has_vnni() ? TL_Q8_VNNI256 : tl_simd_avx2() ? TL_Q8_AVX2 : TL_Q8_PORTABLE;
+}
+
+void tl_q8_rows_on(int path, const uint8_t *w, size_t row_bytes, int64_t rows, const tl_q8_act *a, int64_t i,
+                   float *out, int64_t os)
 {
     int64_t nb = a->nb;
     const int8_t *xq = a->q + i * nb * 32;
     const float *xd = a->d + i * nb;
     const int32_t *bias = a->bias + i * nb * 8;
+    if (path > tl_q8_best_path()) path = tl_q8_best_path();
     /* rows four (VNNI) or two (AVX2: sixteen registers) at a time, sharing x's loads */
-    if (has_vnni()) {
+    if (path == TL_Q8_VNNI512) {
+        int64_t j = 0;
+        for (; j + 4 <= rows; j += 4, w += 4 * row_bytes) {
+            if (j + PREFETCH_ROWS + 4 <= rows) prefetch_bytes(w + PREFETCH_ROWS * row_bytes, 4 * row_bytes);
+            dot4_512(w, row_bytes, xq, bias, xd, nb, out + j * os, os);
+        }
+        switch (rows - j) {
+        case 3: dot3_512(w, row_bytes, xq, bias, xd, nb, out + j * os, os); break;
+        case 2: dot2_512(w, row_bytes, xq, bias, xd, nb, out + j * os, os); break;
+        case 1: dot1_512(w, row_bytes, xq, bias, xd, nb, out + j * os, os); break;
+        }
+    } else if (path == TL_Q8_VNNI256) {
         int64_t j = 0;
         for (; j + 4 <= rows; j += 4, w += 4 * row_bytes) {
             if (j + PREFETCH_ROWS + 4 <= rows) prefetch_bytes(w + PREFETCH_ROWS * row_bytes, 4 * row_bytes);
@@ -326,7 +453,7 @@ void tl_q8_rows(const uint8_t *w, size_t row_bytes, int64_t rows, const tl_q8_ac
         }
         if (j + 2 <= rows) dot2_vnni(w, row_bytes, xq, bias, xd, nb, out + j * os, os), j += 2, w += 2 * row_bytes;
         if (j < rows) out[j * os] = dot_vnni(w, xq, bias, xd, nb);
-    } else if (tl_simd_avx2()) {
+    } else if (path == TL_Q8_AVX2) {
         int64_t j = 0;
         for (; j + 2 <= rows; j += 2, w += 2 * row_bytes) {
             if (j + PREFETCH_ROWS + 2 <= rows) prefetch_bytes(w + PREFETCH_ROWS * row_bytes, 2 * row_bytes);
@@ -336,4 +463,10 @@ void tl_q8_rows(const uint8_t *w, size_t row_bytes, int64_t rows, const tl_q8_ac
     }
     else
         for (int64_t j = 0; j < rows; j++, w += row_bytes) out[j * os] = dot_c(w, xq, xd, nb);
+}
+
+void tl_q8_rows(const uint8_t *w, size_t row_bytes, int64_t rows, const tl_q8_act *a, int64_t i, float *out,
+                int64_t os)
+{
+    tl_q8_rows_on(tl_q8_best_path(), w, row_bytes, rows, a, i, out, os);
 }
