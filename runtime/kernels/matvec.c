@@ -28,15 +28,16 @@
    (f32: the same); the 32000 x 288 Q8_0 classifier read from memory on two threads took
    243-364 us in 113-row tasks and 178-208 in 400-500-row ones (one thread: 280-370). */
 #define TASK_BYTES ((int64_t)1 << 17)
-/* A product against one to four x rows is threaded from this many bytes of W: a
-   288 x 288 f32 matrix (324 KiB, about 4 us) is, since the pool's workers poll for the
-   next job for a while (threads.c) and so take one within a microsecond; waking a sleeping
-   worker cost about what a 288 x 768 product (10-40 us) saved. */
+/* A product against one to four x rows is threaded from this many bytes of W, whatever
+   its type: a 288 x 288 f32 matrix (324 KiB, about 4 us) is, since the pool's workers poll
+   for the next job for a while (threads.c) and so take one within a microsecond; waking a
+   sleeping worker cost about what a 288 x 768 product (10-40 us) saved. bf16 and quantized
+   W were threaded from 1 MiB (sharing their 288 x 768 products, 442 and 235 KiB, made
+   llama's decode 4-5% slower at load 2); with 512-bit Q8_0 dots and 128 KiB tasks, sharing
+   them from 128 KiB made it faster on a quiet machine (medians of 11-15 interleaved runs,
+   load 1.4-1.9: Q8_0 +10%, +2%, +12%; bf16 +6%, +13%, 0%) and slower under load (load
+   1.7, 7 runs: Q8_0 -11%, bf16 +7%; load 7: -6%, -20%), as f32's sharing does. */
 #define MATVEC_THREAD_BYTES ((int64_t)1 << 17)
-/* ... and a bf16 or quantized one from this many: sharing their 288 x 768 products (235-442
-   KiB, fewer bytes per weight, so less time to share) made llama's decode 4-5% slower at
-   load 2 (medians of 8 interleaved runs; within the noise at load 1.5). */
-#define MATVEC_THREAD_BYTES_NARROW ((int64_t)1 << 20)
 /* f32 and bf16 rows shared among threads go in tasks of about this many weights (4 MiB
    of f32), as many as a multiple of the threads (a 288 x 288 matrix: one half each). Each
    task is one run of memory, and the hardware's prefetching takes some misses to find each
@@ -341,9 +342,8 @@ static int run_plan(mv_plan *p)
         if (tl_q8_quantize(p->x, p->m, p->k, &xq) < 0) return -1;
         p->xq = &xq;
     }
-    int64_t from = p->kind == W_F32 ? MATVEC_THREAD_BYTES : MATVEC_THREAD_BYTES_NARROW;
     int nth = tl_threads_for(p->n * p->k);
-    bool shared = nth > 1 && (tiles || weight_bytes(p) >= from);
+    bool shared = nth > 1 && (tiles || weight_bytes(p) >= MATVEC_THREAD_BYTES);
     int64_t per = TASK_BYTES / (weight_bytes(p) / p->n);
     if (tiles) per = QTILE_FLOATS / p->k;
     else if (shared && p->kind != W_QUANT) per = stream_rows(p->n, p->k, nth);
