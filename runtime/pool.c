@@ -1,4 +1,5 @@
 /* pool.c — a bounded pool of freed large heap blocks, bucketed by size class, so big results reuse mapped pages */
+#include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -147,13 +148,15 @@ void tl_pool_give_back(void *block, size_t len)
    glibc's raising off, so the mapping threshold is set too, to the top of the range glibc
    would raise it to: storages of 1 MiB or more come from the pool anyway, and other
    blocks up to 32 MiB (kernels' scratch) from the heap, not a fresh mapping each time. */
-#define HEAP_KEEP_BYTES ((size_t)32 << 20)
+#define HEAP_MAP_FROM ((int)32 << 20)
 
-void tl_heap_keep_freed(void)
+void tl_heap_keep_freed(size_t keep)
 {
 #ifdef M_TRIM_THRESHOLD
-    mallopt(M_MMAP_THRESHOLD, (int)HEAP_KEEP_BYTES);
-    mallopt(M_TRIM_THRESHOLD, (int)HEAP_KEEP_BYTES);
+    mallopt(M_MMAP_THRESHOLD, HEAP_MAP_FROM);
+    mallopt(M_TRIM_THRESHOLD, keep < INT_MAX ? (int)keep : INT_MAX);
+#else
+    (void)keep;
 #endif
 }
 

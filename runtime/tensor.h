@@ -127,8 +127,9 @@ void tl_pool_set_limit(size_t bytes);
 void tl_pool_trim(void);
 /* Sets the C heap's policy, once, at a program's start: malloc serves blocks up to 32 MiB
    (storages under the pool's 1 MiB among them) from the heap, not a mapping per block, and
-   keeps up to 32 MiB freed at the heap's top instead of handing it back after each free. */
-void tl_heap_keep_freed(void);
+   keeps up to `keep` bytes freed at the heap's top instead of handing them back after each
+   free (the tl program: 32 MiB; a golden-test worker, for its next test: 256 MiB). */
+void tl_heap_keep_freed(size_t keep);
 
 /* ---- tensors ----------------------------------------------------------- */
 typedef struct tl_tensor {

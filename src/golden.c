@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <malloc.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -205,8 +204,7 @@ static _Noreturn void worker_loop(GoldenRun run, int cmd, int ctl)
     /* Memory a test frees stays in this process for the next test: a fresh page costs a page
        fault, and on small virtual machines two processes' faults run one after the other, which
        is what bounds -j (docs/testing.md). */
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    tl_heap_keep_freed((size_t)256 << 20);
     /* stderr is buffered like stdout (a pipe) and flushed when the test ends: unbuffered, each
        statement's marker was a write that woke the runner, and with two workers those wake-ups
        were much of -j 2's time. A crashing test loses what it had not flushed; the report still

@@ -135,7 +135,7 @@ static int tl_main(int argc, char **argv)
         return golden_main(run_test_script, argc - 2, argv + 2);
     }
 
-    tl_heap_keep_freed();
+    tl_heap_keep_freed((size_t)32 << 20);
     struct sigaction sa = { 0 };
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);

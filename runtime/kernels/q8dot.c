@@ -383,27 +383,18 @@ dotn_512(int R, const uint8_t *w0, size_t rb, const int8_t *xq, const int32_t *b
     }
 }
 
-/* dotn_512 for R = 1..4, each compiled with its R fixed (accumulators in registers). */
-__attribute__((target(V512))) static void dot1_512(const uint8_t *w, size_t rb, const int8_t *xq, const int32_t *bias,
-                                                   const float *xd, int64_t nb, float *o, int64_t os)
-{
-    dotn_512(1, w, rb, xq, bias, xd, nb, o, os);
-}
-__attribute__((target(V512))) static void dot2_512(const uint8_t *w, size_t rb, const int8_t *xq, const int32_t *bias,
-                                                   const float *xd, int64_t nb, float *o, int64_t os)
-{
-    dotn_512(2, w, rb, xq, bias, xd, nb, o, os);
-}
-__attribute__((target(V512))) static void dot3_512(const uint8_t *w, size_t rb, const int8_t *xq, const int32_t *bias,
-                                                   const float *xd, int64_t nb, float *o, int64_t os)
-{
-    dotn_512(3, w, rb, xq, bias, xd, nb, o, os);
-}
-__attribute__((target(V512))) static void dot4_512(const uint8_t *w, size_t rb, const int8_t *xq, const int32_t *bias,
-                                                   const float *xd, int64_t nb, float *o, int64_t os)
-{
-    dotn_512(4, w, rb, xq, bias, xd, nb, o, os);
-}
+/* dotR_512: dotn_512 with R fixed, so its accumulators stay in registers. */
+#define Q8_DOTN_512(R)                                                                                    \
+    __attribute__((target(V512))) static void dot##R##_512(const uint8_t *w, size_t rb, const int8_t *xq, \
+                                                           const int32_t *bias, const float *xd, int64_t nb, \
+                                                           float *o, int64_t os)                           \
+    {                                                                                                     \
+        dotn_512(R, w, rb, xq, bias, xd, nb, o, os);                                                      \
+    }
+Q8_DOTN_512(1)
+Q8_DOTN_512(2)
+Q8_DOTN_512(3)
+Q8_DOTN_512(4)
 
 /* The rows this many ahead of the ones being dotted are fetched into the cache first. Read
    from memory (a decode's weights, each read once per token; here after summing 128 MiB
