@@ -108,7 +108,7 @@ static int gemm_task(void *ctx, int64_t t)
     return 0;
 }
 
-/* matmul_core for small f32 products (kernels/matvec.c), one batch entry at a time. */
+/* matmul_core for small f32 products (kernels/small_gemm.c), one batch entry at a time. */
 static void small_products(const tl_tensor *a, const tl_tensor *b, const tl_iter *bt)
 {
     int64_t n = a->shape[a->ndim - 2], k = a->shape[a->ndim - 1], m = b->shape[b->ndim - 1];
