@@ -187,18 +187,55 @@ static tl_tensor *blas_ready(tl_tensor *t, tl_dtype cdt)
     return c;
 }
 
-/* a0 @ b0; into `into` when given: with `declined`, only if it is exactly the tensor the product
-   writes (else NULL with *declined set and no error); without, when it fits (tl_tensor_result). */
-static tl_tensor *matmul_impl(const tl_tensor *a0, const tl_tensor *b0, tl_tensor *into, bool *declined)
+/* numpy's matmul shapes of a0 @ b0, a 1-d a0 being a row (1, k) and a 1-d b0 a column
+   (k, 1): the broadcast batch axes (*bnd of them, in bshape) and n, k, m; -1 (error set)
+   when the operands do not fit. */
+static int matmul_dims(const tl_tensor *a0, const tl_tensor *b0, int *bnd, int64_t *bshape, int64_t *n, int64_t *k,
+                       int64_t *m)
 {
     for (int i = 0; i < 2; i++) {
         const tl_tensor *t = i ? b0 : a0;
         if (t->ndim == 0) {
             tl_seterr(ShapeError, "matmul: Input operand %d does not have enough dimensions (has 0, gufunc core with "
                       "signature (n?,k),(k,m?)->(n?,m?) requires 1)", i);
-            return NULL;
+            return -1;
         }
     }
+    int64_t ka = a0->shape[a0->ndim - 1], kb = b0->shape[b0->ndim == 1 ? 0 : b0->ndim - 2];
+    if (ka != kb) {
+        tl_seterr(ShapeError, "matmul: input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                  "(n?,k),(k,m?)->(n?,m?) (size %lld is different from %lld)", (long long)kb, (long long)ka);
+        return -1;
+    }
+    int abd = a0->ndim > 2 ? a0->ndim - 2 : 0, bbd = b0->ndim > 2 ? b0->ndim - 2 : 0;
+    if (tl_broadcast_shapes(abd, a0->shape, bbd, b0->shape, bnd, bshape) < 0) return -1;
+    if (*bnd + 2 > TL_MAXDIM) {
+        tl_seterr(ShapeError, "too many dimensions");
+        return -1;
+    }
+    *n = a0->ndim == 1 ? 1 : a0->shape[a0->ndim - 2];
+    *k = ka;
+    *m = b0->ndim == 1 ? 1 : b0->shape[b0->ndim - 1];
+    return 0;
+}
+
+int tl_matmul_shape(const tl_tensor *a, const tl_tensor *b, int64_t *shape)
+{
+    int nd;
+    int64_t n, k, m;
+    if (matmul_dims(a, b, &nd, shape, &n, &k, &m) < 0) return -1;
+    if (a->ndim > 1) shape[nd++] = n;
+    if (b->ndim > 1) shape[nd++] = m;
+    return nd;
+}
+
+/* a0 @ b0; into `into` when given: with `declined`, only if it is exactly the tensor the product
+   writes (else NULL with *declined set and no error); without, when it fits (tl_tensor_result). */
+static tl_tensor *matmul_impl(const tl_tensor *a0, const tl_tensor *b0, tl_tensor *into, bool *declined)
+{
+    int bnd;                          /* the broadcast batch axes */
+    int64_t bshape[TL_MAXDIM], n, k, m;
+    if (matmul_dims(a0, b0, &bnd, bshape, &n, &k, &m) < 0) return NULL;
     tl_tensor *rows_out;             /* matrix-vector products and quantized weights (kernels/matvec.c) */
     int rows_rc = tl_matmul_rows(a0, b0, declined ? NULL : into, &rows_out);
     if (rows_rc != 0) return rows_rc > 0 ? rows_out : NULL;
@@ -207,21 +244,11 @@ static tl_tensor *matmul_impl(const tl_tensor *a0, const tl_tensor *b0, tl_tenso
     tl_tensor *a = a0->ndim == 1 ? tl_view_unsqueeze(a0, 0) : (tl_tensor_retain((tl_tensor *)a0), (tl_tensor *)a0);
     tl_tensor *b = b0->ndim == 1 ? tl_view_unsqueeze(b0, 1) : (tl_tensor_retain((tl_tensor *)b0), (tl_tensor *)b0);
     tl_tensor *out = NULL;
-    int bnd;                          /* the broadcast batch axes */
-    int64_t bshape[TL_MAXDIM];
     if (!a || !b) goto done;
-    int64_t n = a->shape[a->ndim - 2], k = a->shape[a->ndim - 1], kb = b->shape[b->ndim - 2], m = b->shape[b->ndim - 1];
-    if (k != kb) {
-        tl_seterr(ShapeError, "matmul: input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-                  "(n?,k),(k,m?)->(n?,m?) (size %lld is different from %lld)", (long long)kb, (long long)k);
-        goto done;
-    }
-    if (tl_broadcast_shapes(a->ndim - 2, a->shape, b->ndim - 2, b->shape, &bnd, bshape) < 0) goto done;
     int64_t oshape[TL_MAXDIM + 2];
     memcpy(oshape, bshape, sizeof(int64_t) * (size_t)bnd);
     oshape[bnd] = n;
     oshape[bnd + 1] = m;
-    if (bnd + 2 > TL_MAXDIM) { tl_seterr(ShapeError, "too many dimensions"); goto done; }
     if (n > INT32_MAX || m > INT32_MAX || k > INT32_MAX) { tl_seterr(ShapeError, "matmul: matrix too large"); goto done; }
     tl_tensor *ca = tl_as_dtype(a, cdt), *cb = tl_as_dtype(b, cdt);
     tl_tensor_release(a);

@@ -169,6 +169,9 @@ tl_tensor *tl_cumulative_to(tl_redop op, const tl_tensor *a, int axis, tl_tensor
 
 /* Linear algebra (linalg.c): numpy matmul rules, batching with broadcast. */
 tl_tensor *tl_matmul(const tl_tensor *a, const tl_tensor *b);
+/* The shape of a @ b (numpy's rules: batch axes broadcast, a 1-d operand's axis dropped) into
+   shape (TL_MAXDIM long); its ndim, or -1 (error set: the message a @ b would give). */
+int tl_matmul_shape(const tl_tensor *a, const tl_tensor *b, int64_t *shape);
 /* a @ b written into out, which must be the C-contiguous tensor of the product's dtype and
    shape (both operands at least 2-d, a product computed in its own dtype): 1 done; 0 when
    out is not that tensor (nothing written, no error: call tl_matmul); -1 error set.

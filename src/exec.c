@@ -84,19 +84,6 @@ static int index_update_in_place(Interp *I, int op, Value base, Value cur, Value
     return ok ? 1 : (interp_error_rt(I, at), -1);
 }
 
-/* The shape numpy's a @ b has (1-d operands promoted and their axes dropped); false
-   when the operands do not multiply (the general path reports why). */
-static bool matmul_shape(const tl_tensor *a, const tl_tensor *b, int *nd, int64_t *shape)
-{
-    if (a->ndim == 0 || b->ndim == 0) return false;
-    int64_t k = a->shape[a->ndim - 1], kb = b->ndim == 1 ? b->shape[0] : b->shape[b->ndim - 2];
-    int abd = a->ndim > 2 ? a->ndim - 2 : 0, bbd = b->ndim > 2 ? b->ndim - 2 : 0;
-    if (k != kb || tl_broadcast_shapes(abd, a->shape, bbd, b->shape, nd, shape) < 0 || *nd + 2 > TL_MAXDIM) return false;
-    if (a->ndim > 1) shape[(*nd)++] = a->shape[a->ndim - 2];
-    if (b->ndim > 1) shape[(*nd)++] = b->shape[b->ndim - 1];
-    return true;
-}
-
 /* Multiply-adds of a product with k = a's last axis writing out's elements. */
 static int64_t matmul_madds(const tl_tensor *a, const tl_tensor *out)
 {
@@ -134,7 +121,7 @@ static int assign_index_matmul(Ctx *C, Node *n)
             int nd;
             int64_t shape[TL_MAXDIM];
             if (x->storage == base.as.t->storage && !x->readonly && tl_is_contiguous(x) &&
-                x->dtype == tl_promote(a.as.t->dtype, b.as.t->dtype) && matmul_shape(a.as.t, b.as.t, &nd, shape) &&
+                x->dtype == tl_promote(a.as.t->dtype, b.as.t->dtype) && (nd = tl_matmul_shape(a.as.t, b.as.t, shape)) >= 0 &&
                 nd == x->ndim && memcmp(shape, x->shape, sizeof *shape * (size_t)nd) == 0 &&
                 matmul_madds(a.as.t, x) <= ASSIGN_MATMUL_MAX_MADDS && !tl_shares_memory(x, a.as.t) &&
                 !tl_shares_memory(x, b.as.t)) {
