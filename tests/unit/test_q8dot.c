@@ -9,19 +9,13 @@
 #define TL_RUNTIME_INTERNAL
 #include "kernels/kern.h"
 #include "leak_check.h"
+#include "test_rng.h"
 
 LEAK_CHECKED_SUITE(q8dot);
 
 static uint64_t rng_state = 88172645463325252ull;
 
-/* xorshift64: reproducible random bits. */
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static uint64_t rnd(void) { return xorshift64(&rng_state); }
 
 /* rows * nb random Q8_0 blocks (scales 2^-8..2^-4, a few negative) and an x of nb * 32 floats. */
 static void fill(uint8_t *w, int64_t rows, int64_t nb, float *x)

@@ -10,19 +10,13 @@
 #define TL_RUNTIME_INTERNAL
 #include "kernels/kern.h"
 #include "leak_check.h"
+#include "test_rng.h"
 
 LEAK_CHECKED_SUITE(small_gemm);
 
 static uint64_t rng_state = 2463534242ull;
 
-/* xorshift64: reproducible random bits. */
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static uint64_t rnd(void) { return xorshift64(&rng_state); }
 
 /* A float of varied magnitude and sign, so that the order of the additions shows in the bits. */
 static float value(void) { return ldexpf((float)((int64_t)(rnd() % 2000001) - 1000000), (int)(rnd() % 24) - 30); }
