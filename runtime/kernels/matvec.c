@@ -7,6 +7,7 @@
 #include "../blas.h"
 #include "../io_internal.h"
 #include "kern.h"
+#include "simd_x86.h"
 
 /* A product a @ b where one operand is a matrix W whose rows run along the shared
    axis k with unit stride (W itself in W @ x, W.T in x @ W.T) is out[x row, W row] =
@@ -98,14 +99,6 @@ static float dot_bf16_c(const uint16_t *w, const float *x, int64_t k)
         for (int j = 0; j < 8; j++) s[j] += bf16_to_f32(w[i + j]) * x[i + j];
     for (; i < k; i++) s[0] += bf16_to_f32(w[i]) * x[i];
     return ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
-}
-
-__attribute__((target("avx2,fma"))) static float hsum256(__m256 v)
-{
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
 }
 
 /* Eight bf16 at p widened to f32: each is the top half of its f32. */

@@ -6,6 +6,7 @@
 
 #include "../cast.h"
 #include "kern.h"
+#include "simd_x86.h"
 
 /* Every path computes the same bits: per block b, eight lane sums s[l] of four byte
    products each (bytes 4l..4l+3; exact integers), then acc[b % 4][l] += s[l] * (dw * dx)
@@ -106,15 +107,6 @@ void tl_q8_act_free(tl_q8_act *a)
 }
 
 /* ---- dots ---------------------------------------------------------------------------- */
-
-/* The sum of v's eight lanes: ((v0 + v4) + (v2 + v6)) + ((v1 + v5) + (v3 + v7)). */
-__attribute__((target("avx2,fma"))) static float hsum256(__m256 v)
-{
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-}
 
 /* One Q8_0 weight row (nb blocks) dotted with x's blocks xq, xd. */
 static float dot_c(const uint8_t *w, const int8_t *xq, const float *xd, int64_t nb)

@@ -1,0 +1,16 @@
+/* kernels/simd_x86.h — small x86 vector helpers that more than one kernel file uses */
+#ifndef TL_SIMD_X86_H
+#define TL_SIMD_X86_H
+
+#include <immintrin.h>
+
+/* The sum of v's eight lanes: ((v0 + v4) + (v2 + v6)) + ((v1 + v5) + (v3 + v7)). */
+__attribute__((target("avx2,fma"))) static inline float hsum256(__m256 v)
+{
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+}
+
+#endif
