@@ -391,23 +391,27 @@ static size_t chunk_len(const tl_storage *s, int64_t c)
     return s->nbytes - lo < s->lazy->chunk ? s->nbytes - lo : s->lazy->chunk;
 }
 
-/* Fills chunk c unless another thread has or is doing it; returns once it is ready. */
-static void materialize_chunk(tl_storage *s, int64_t c)
+/* Claims chunk c for filling (true), unless another thread has or is filling it. */
+static bool claim_chunk(tl_lazy *lz, int64_t c)
 {
-    tl_lazy *lz = s->lazy;
-    _Atomic uint8_t *st = &lz->state[c];
-    if (atomic_load_explicit(st, memory_order_acquire) == CHUNK_READY) return;
     uint8_t expect = CHUNK_EMPTY;
-    if (atomic_compare_exchange_strong(st, &expect, CHUNK_FILLING)) {
-        size_t lo = (size_t)c * lz->chunk;
-        lz->fill(lz->ctx, lo, chunk_len(s, c), (char *)s->data + lo);
-        atomic_store_explicit(st, CHUNK_READY, memory_order_release);
-        atomic_fetch_add(&lz->ready, 1);
-        return;
-    }
-    while (atomic_load_explicit(st, memory_order_acquire) != CHUNK_READY) sched_yield();
+    return atomic_load_explicit(&lz->state[c], memory_order_acquire) == CHUNK_EMPTY &&
+           atomic_compare_exchange_strong(&lz->state[c], &expect, CHUNK_FILLING);
 }
 
+/* Fills the claimed chunks [c0, c1) with one call of the filler, and marks them ready. */
+static void fill_run(tl_storage *s, int64_t c0, int64_t c1)
+{
+    tl_lazy *lz = s->lazy;
+    size_t lo = (size_t)c0 * lz->chunk, hi = (size_t)(c1 - 1) * lz->chunk + chunk_len(s, c1 - 1);
+    lz->fill(lz->ctx, lo, hi - lo, (char *)s->data + lo);
+    for (int64_t c = c0; c < c1; c++) atomic_store_explicit(&lz->state[c], CHUNK_READY, memory_order_release);
+    atomic_fetch_add(&lz->ready, c1 - c0);
+}
+
+/* Runs of chunks this thread claims are filled one call each: a filler that reads a file
+   (io_lazy.c) then reads and releases its pages once per run, not once per chunk. Chunks
+   another thread fills are waited for at the end. */
 void tl_storage_materialize(tl_storage *s, int64_t lo, int64_t hi)
 {
     if (s->kind != TL_STORAGE_LAZY) return;
@@ -417,7 +421,21 @@ void tl_storage_materialize(tl_storage *s, int64_t lo, int64_t hi)
     tl_lazy *lz = s->lazy;
     if (atomic_load_explicit(&lz->ready, memory_order_acquire) == lz->nchunks) return;
     int64_t first = lo / (int64_t)lz->chunk, last = (hi - 1) / (int64_t)lz->chunk;
-    for (int64_t c = first; c <= last && c < lz->nchunks; c++) materialize_chunk(s, c);
+    if (last >= lz->nchunks) last = lz->nchunks - 1;
+    int64_t run = -1;                  /* first chunk of the run claimed so far, or -1 */
+    bool others = false;               /* some chunk is another thread's to fill */
+    for (int64_t c = first; c <= last; c++) {
+        if (claim_chunk(lz, c)) {
+            if (run < 0) run = c;
+            continue;
+        }
+        if (run >= 0) fill_run(s, run, c);
+        run = -1;
+        others |= atomic_load_explicit(&lz->state[c], memory_order_acquire) != CHUNK_READY;
+    }
+    if (run >= 0) fill_run(s, run, last + 1);
+    for (int64_t c = first; others && c <= last; c++)
+        while (atomic_load_explicit(&lz->state[c], memory_order_acquire) != CHUNK_READY) sched_yield();
 }
 
 void tl_storage_set_quant(tl_storage *s, const uint8_t *blocks, int ggml_type)

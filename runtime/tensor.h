@@ -28,7 +28,7 @@ typedef enum tl_storage_kind {
 } tl_storage_kind;
 
 /* Computes bytes [lo, lo + n) of a lazy storage into dst (lo is a multiple of
-   the chunk size). Pure computation: it cannot fail. */
+   the chunk size; n spans one chunk or a run of them). Pure computation: it cannot fail. */
 typedef void (*tl_lazy_fill_fn)(void *ctx, size_t lo, size_t n, void *dst);
 typedef struct tl_lazy tl_lazy;   /* a lazy storage's chunk states and filler (tensor.c) */
 
