@@ -235,15 +235,14 @@ static void rows_dot(const mv_plan *p, int64_t j0, int64_t j1, float *scratch)
             tl_q8_rows(blk, row_bytes, j1 - j0, p->xq, i, p->out + j0 * p->os_w + i * p->os_x, p->os_w);
         return;
     }
-    size_t es = p->kind == W_BF16 ? 2 : 4;
+    int64_t es = p->kind == W_BF16 ? 2 : 4;   /* bytes per element; rows may run backwards (rs < 0) */
     if (p->kind != W_QUANT && p->m == 1) {   /* one x row: a loop over the rows */
-        rows_plain(p->kind, p->w + (size_t)(j0 * p->rs) * es, p->rs, j1 - j0, p->x, p->k, p->out + j0 * p->os_w,
-                   p->os_w);
+        rows_plain(p->kind, p->w + j0 * p->rs * es, p->rs, j1 - j0, p->x, p->k, p->out + j0 * p->os_w, p->os_w);
         return;
     }
     for (int64_t j = j0; j < j1; j++) {   /* several x rows: each W row read once for all of them */
         float *o = p->out + j * p->os_w;
-        const void *r = p->w + (size_t)(j * p->rs) * es;
+        const void *r = p->w + j * p->rs * es;
         int kind = p->kind;
         if (kind == W_QUANT && !row_touched(p, j)) {
             const uint8_t *blk = p->qblocks + (size_t)((p->qfirst + j * p->rs) / p->qbs) * p->qbb;
