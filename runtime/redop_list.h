@@ -11,16 +11,16 @@
      NOAXES  what axis=() gives: CAST the values in the result dtype (numpy); ERROR
      DT      DTYPE when it takes numpy's dtype= (the input is cast to it first), else NODTYPE
      SIG     the builtin's signature    HELP  its one-line help */
-#define TL_REDOP_AXIS_SIG(NAME) NAME "(x, axis=none, keepdims=false)"
-#define TL_REDOP_DTYPE_SIG(NAME) NAME "(x, axis=none, dtype=none, keepdims=false)"
+#define TL_REDOP_AXIS_SIG(NAME) NAME "(x, axis=none, *, keepdims=false)"
+#define TL_REDOP_DTYPE_SIG(NAME) NAME "(x, axis=none, dtype=none, *, keepdims=false)"
 #define TL_REDOP_LIST(X, arg)                                                                                     \
     X(arg, TL_RSUM, "sum", "sum", SUM, CAST, DTYPE, TL_REDOP_DTYPE_SIG("sum"),                                              \
       "sum over axis (all axes if none); small ints and bool sum in i64")                                         \
     X(arg, TL_RPROD, "prod", "prod", SUM, CAST, DTYPE, TL_REDOP_DTYPE_SIG("prod"), "product over axis")                   \
     X(arg, TL_RMEAN, "mean", "mean", MEAN, CAST, DTYPE, TL_REDOP_DTYPE_SIG("mean"), "arithmetic mean over axis (f64 for integers)") \
-    X(arg, TL_RVAR, "var", "var", REAL, ERROR, DTYPE, "var(x, axis=none, dtype=none, ddof=0, keepdims=false)",                       \
+    X(arg, TL_RVAR, "var", "var", REAL, ERROR, DTYPE, "var(x, axis=none, dtype=none, *, ddof=0, keepdims=false)",                       \
       "variance: mean squared deviation, divided by n - ddof")                                                    \
-    X(arg, TL_RSTD, "std", "std", REAL, ERROR, DTYPE, "std(x, axis=none, dtype=none, ddof=0, keepdims=false)",                       \
+    X(arg, TL_RSTD, "std", "std", REAL, ERROR, DTYPE, "std(x, axis=none, dtype=none, *, ddof=0, keepdims=false)",                       \
       "standard deviation: sqrt(var)")                                                                            \
     X(arg, TL_RMIN, "min", "minimum", SAME, CAST, NODTYPE, TL_REDOP_AXIS_SIG("min"), "smallest value over axis (nan propagates)") \
     X(arg, TL_RMAX, "max", "maximum", SAME, CAST, NODTYPE, TL_REDOP_AXIS_SIG("max"), "largest value over axis (nan propagates)") \
@@ -38,9 +38,9 @@
       "sum over axis treating nan as 0")                                                                          \
     X(arg, TL_RNANMEAN, "nanmean", "mean", MEAN, ERROR, DTYPE, TL_REDOP_DTYPE_SIG("nanmean"),                      \
       "mean over axis ignoring nan (nan where every value is nan)")                                               \
-    X(arg, TL_RNANVAR, "nanvar", "var", REAL, ERROR, DTYPE, "nanvar(x, axis=none, dtype=none, ddof=0, keepdims=false)", \
+    X(arg, TL_RNANVAR, "nanvar", "var", REAL, ERROR, DTYPE, "nanvar(x, axis=none, dtype=none, *, ddof=0, keepdims=false)", \
       "variance over axis ignoring nan (nan where fewer than ddof+1 values are not nan)")                        \
-    X(arg, TL_RNANSTD, "nanstd", "std", REAL, ERROR, DTYPE, "nanstd(x, axis=none, dtype=none, ddof=0, keepdims=false)", \
+    X(arg, TL_RNANSTD, "nanstd", "std", REAL, ERROR, DTYPE, "nanstd(x, axis=none, dtype=none, *, ddof=0, keepdims=false)", \
       "standard deviation over axis ignoring nan: sqrt(nanvar)")                                                  \
     X(arg, TL_RNANMIN, "nanmin", "fmin", SAME, CAST, NODTYPE, TL_REDOP_AXIS_SIG("nanmin"),                         \
       "smallest value over axis ignoring nan (nan where every value is nan)")                                     \

@@ -10,31 +10,16 @@
    cache anyway, and small temporaries are reused in place. */
 #define FUSE_MIN_ELEMENTS 65536
 
-/* The builtins a tree may call: the unary math functions share one C
-   function (keyed by their tag, a tl_unop); where is its own. */
-static const Builtin *where_builtin(void)
-{
-    static const Builtin *w;
-    if (!w) w = builtin_find("where");
-    return w;
-}
-
-static bool is_unary_builtin(const Builtin *b)
-{
-    static const Builtin *exp_row;
-    if (!exp_row) exp_row = builtin_find("exp");
-    return b && exp_row && b->fn == exp_row->fn;
-}
-
-/* True for a call f(x) or where(c, a, b) whose name is a builtin of that kind (a
-   variable may shadow it when the statement runs: checked then). */
+/* True for a call f(x) of a unary math function (its row's tag is the tl_unop) or where(c, a, b)
+   whose name is a builtin of that family (a variable may shadow it when the statement runs:
+   checked then). */
 static bool fusable_call(const Node *n)
 {
     if (n->kind != N_CALL || n->a->kind != N_NAME) return false;
     for (int i = 0; i < n->n; i++)
         if (n->names && n->names[i]) return false;
     const Builtin *b = builtin_find(n->a->name);
-    return (n->n == 1 && is_unary_builtin(b)) || (n->n == 3 && b && b == where_builtin());
+    return b && ((n->n == 1 && b->family == BF_UNARY) || (n->n == 3 && b->family == BF_WHERE));
 }
 
 bool fuse_is_interior(const Node *n)
@@ -212,12 +197,12 @@ static int call_node(Run *r, int i)
         if (!is_tensor_or_number(r->s[it->in[k]].v) && r->s[it->in[k]].node < 0) return -1;
     if (it->nin == 2) {
         int x = it->in[1];
-        if (!is_unary_builtin(f.as.bi) || r->s[x].v.kind == V_NUM) return -1;
+        if (f.as.bi->family != BF_UNARY || r->s[x].v.kind == V_NUM) return -1;
         if (r->s[x].node < 0 && tl_tensor_size(r->s[x].v.as.t) < FUSE_MIN_ELEMENTS) return -1;   /* small: eager */
         int nx = as_node(r, x);
         return nx < 0 ? -1 : tl_fuse_unary(r->prog, (tl_unop)f.as.bi->tag, nx);
     }
-    if (f.as.bi != where_builtin()) return -1;
+    if (f.as.bi->family != BF_WHERE) return -1;
     int c = it->in[1], a = it->in[2], b = it->in[3];
     bool wa, wb;
     tl_dtype da = slot_dtype(r, a, &wa), db = slot_dtype(r, b, &wb), dt;

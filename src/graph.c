@@ -9,63 +9,6 @@ uint32_t graph_tracing;
 static uint32_t trace_serial;
 static Graph *tracing_graph;    /* the graph being built while graph_tracing != 0 */
 
-/* ---- which builtins a graph can hold ---------------------------------- */
-
-/* How a builtin behaves on traced arguments: STATIC reads only shapes and dtypes
-   (its result is a constant); the others record a node. Every builtin here gives
-   a result whose shape and dtype follow from their arguments' shapes and dtypes
-   (a node that breaks this is still caught when the graph is called). The out
-   column says how its kernel gives its result when the node runs alone (GraphOut:
-   INTO when the builtin passes CallArgs.into to a _to kernel, VIEW when it gives a view). */
-typedef enum { TB_STATIC, TB_ELEMENTWISE, TB_REDUCTION, TB_OTHER } TraceClass;
-typedef struct { const char *name; TraceClass cls; GraphOut out; } Traceable;
-
-static const Traceable traceable[] = {
-    { "shape", TB_STATIC, GO_ALLOC }, { "ndim", TB_STATIC, GO_ALLOC }, { "size", TB_STATIC, GO_ALLOC },
-    { "dtype", TB_STATIC, GO_ALLOC }, { "len", TB_STATIC, GO_ALLOC },
-#define EW(n, o) { #n, TB_ELEMENTWISE, GO_##o },
-    EW(bool, INTO) EW(u8, INTO) EW(u16, INTO) EW(u32, INTO) EW(u64, INTO) EW(i8, INTO) EW(i16, INTO) EW(i32, INTO)
-    EW(i64, INTO) EW(f16, INTO) EW(bf16, INTO) EW(f32, INTO) EW(f64, INTO) EW(c64, INTO) EW(c128, INTO) EW(astype, INTO)
-    EW(abs, INTO) EW(sign, INTO) EW(sqrt, INTO) EW(exp, INTO) EW(expm1, INTO) EW(log, INTO) EW(log1p, INTO)
-    EW(log2, INTO) EW(sin, INTO) EW(cos, INTO) EW(tan, INTO) EW(tanh, INTO) EW(sinh, INTO) EW(cosh, INTO)
-    EW(asin, INTO) EW(acos, INTO) EW(atan, INTO) EW(cbrt, INTO) EW(exp2, INTO) EW(log10, INTO) EW(asinh, INTO)
-    EW(acosh, INTO) EW(atanh, INTO) EW(erf, INTO) EW(erfc, INTO) EW(floor, INTO) EW(ceil, INTO) EW(round, INTO)
-    EW(trunc, INTO) EW(isnan, INTO) EW(isinf, INTO) EW(isfinite, INTO) EW(conj, INTO) EW(angle, INTO)
-    EW(sigmoid, INTO) EW(relu, INTO) EW(gelu, INTO) EW(silu, INTO) EW(add, INTO) EW(subtract, INTO)
-    EW(multiply, INTO) EW(divide, INTO) EW(floor_divide, INTO) EW(mod, INTO) EW(power, INTO) EW(fmod, INTO)
-    EW(hypot, INTO) EW(fmin, INTO) EW(fmax, INTO) EW(bitwise_and, INTO) EW(bitwise_or, INTO) EW(bitwise_xor, INTO)
-    EW(left_shift, INTO) EW(right_shift, INTO) EW(invert, INTO) EW(square, INTO) EW(atan2, INTO) EW(pow, INTO)
-    EW(minimum, INTO) EW(maximum, INTO) EW(clip, INTO) EW(where, INTO) EW(logical_and, INTO) EW(logical_or, INTO)
-    EW(logical_xor, INTO) EW(logical_not, INTO) EW(isclose, INTO) EW(real, VIEW) EW(imag, INTO)
-#undef EW
-#define RED(n, o) { #n, TB_REDUCTION, GO_##o },
-    RED(sum, INTO) RED(prod, INTO) RED(mean, INTO) RED(var, INTO) RED(std, INTO) RED(min, INTO) RED(max, INTO)
-    RED(argmin, INTO) RED(argmax, INTO) RED(any, INTO) RED(all, INTO) RED(norm, INTO) RED(logsumexp, INTO)
-    RED(nansum, INTO) RED(nanmean, INTO) RED(nanvar, INTO) RED(nanstd, INTO) RED(nanmin, INTO) RED(nanmax, INTO)
-#undef RED
-#define OTHER(n, o) { #n, TB_OTHER, GO_##o },
-    OTHER(T, VIEW) OTHER(reshape, INTO) OTHER(view, VIEW) OTHER(transpose, VIEW) OTHER(permute, VIEW)
-    OTHER(swapaxes, VIEW) OTHER(squeeze, VIEW) OTHER(unsqueeze, VIEW) OTHER(broadcast_to, VIEW) OTHER(expand, VIEW)
-    OTHER(flip, VIEW) OTHER(concat, INTO) OTHER(stack, INTO) OTHER(ravel, INTO) OTHER(moveaxis, VIEW)
-    OTHER(expand_dims, VIEW) OTHER(atleast_1d, VIEW) OTHER(atleast_2d, VIEW) OTHER(atleast_3d, VIEW)
-    OTHER(hstack, INTO) OTHER(vstack, INTO) OTHER(dstack, INTO) OTHER(tile, INTO) OTHER(repeat, INTO)
-    OTHER(flatten, INTO) OTHER(copy, INTO) OTHER(contiguous, INTO) OTHER(diagonal, VIEW) OTHER(roll, INTO)
-    OTHER(pad, INTO) OTHER(tril, INTO) OTHER(triu, INTO) OTHER(diag, INTO) OTHER(cumsum, INTO) OTHER(cumprod, INTO)
-    OTHER(matmul, INTO) OTHER(dot, INTO) OTHER(vdot, INTO) OTHER(inner, INTO) OTHER(tensordot, INTO)
-    OTHER(einsum, INTO) OTHER(kron, INTO) OTHER(outer, INTO) OTHER(cross, INTO) OTHER(trace, INTO) OTHER(det, INTO)
-    OTHER(inv, INTO) OTHER(solve, INTO) OTHER(matrix_power, INTO) OTHER(softmax, INTO) OTHER(log_softmax, INTO)
-    OTHER(layer_norm, INTO) OTHER(rms_norm, INTO) OTHER(sort, INTO) OTHER(argsort, INTO) OTHER(take, INTO)
-    OTHER(take_along_axis, INTO)
-#undef OTHER
-};
-
-static const Traceable *find_traceable(const char *name)
-{
-    for (size_t i = 0; i < sizeof traceable / sizeof *traceable; i++)
-        if (strcmp(traceable[i].name, name) == 0) return &traceable[i];
-    return NULL;
-}
-
 /* ---- graphs ----------------------------------------------------------- */
 
 static void node_clear(GNode *nd)
@@ -342,7 +285,7 @@ static bool call_on_examples(Interp *I, CallArgs *a, Value *r)
     if (ok) {
         CallArgs ca = { .npos = a->npos, .pos = ex, .nkw = a->nkw, .kwnames = a->kwnames, .kw = ex + a->npos,
                         .at = a->at, .self = a->self };
-        ok = a->self->fn(I, &ca, r);
+        ok = builtin_call(I, &ca, r);
     }
     for (int i = 0; i < n; i++) val_release(ex[i]);
     free(ex);
@@ -352,8 +295,8 @@ static bool call_on_examples(Interp *I, CallArgs *a, Value *r)
 bool graph_trace_builtin(Interp *I, CallArgs *a, Value *out)
 {
     const Builtin *bi = a->self;
-    const Traceable *tb = find_traceable(bi->name);
-    if (!tb || (strcmp(bi->name, "where") == 0 && a->npos + a->nkw != 3))
+    /* where(cond) alone is nonzero: its shape depends on the values */
+    if (bi->trace == BT_NO || (bi->family == BF_WHERE && a->npos + a->nkw != 3))
         return interp_error(I, a->at, TypeError, GRAPH_NEEDS_VALUES ": %s() cannot be traced", bi->name);
     Value r;
     Measure m;
@@ -361,7 +304,7 @@ bool graph_trace_builtin(Interp *I, CallArgs *a, Value *out)
     bool called = call_on_examples(I, a, &r);
     measure_end(&m);
     if (!called) return false;
-    if (tb->cls == TB_STATIC) { *out = r; return true; }
+    if (bi->trace == BT_STATIC) { *out = r; return true; }
     int k = node_add(tracing_graph, GN_CALL);
     int n = a->npos + a->nkw;
     Value *args = k >= 0 ? calloc((size_t)(n ? n : 1), sizeof *args) : NULL;
@@ -374,9 +317,6 @@ bool graph_trace_builtin(Interp *I, CallArgs *a, Value *out)
     for (int i = 0; i < n; i++) args[i] = val_none();
     nd->npos = a->npos;
     nd->nkw = a->nkw;
-    nd->elementwise = tb->cls == TB_ELEMENTWISE;
-    nd->reduction = tb->cls == TB_REDUCTION;
-    nd->out = tb->out;
     for (int i = 0; i < a->nkw; i++)
         if (!(names[i] = strdup(a->kwnames[i]))) { val_release(r); return interp_error(I, a->at, MemoryError, "out of memory"); }
     for (int i = 0; i < n; i++)
@@ -532,7 +472,7 @@ static bool run_node(Interp *I, const GNode *nd, Value *vals, tl_tensor *into, S
     } else if (nd->kind == GN_CALL) {
         CallArgs ca = { .npos = nd->npos, .pos = args, .nkw = nd->nkw, .kwnames = (const char *const *)nd->kwnames,
                         .kw = args + nd->npos, .at = at, .self = nd->bi, .into = into };
-        ok = nd->bi->fn(I, &ca, r);
+        ok = builtin_call(I, &ca, r);
     } else {
         tl_tensor *t = val_to_tensor(args[0]);
         tl_tensor *x = t ? tl_index_get_to(t, nd->nitems, nd->items, into) : NULL;

@@ -4,7 +4,6 @@
 
 #include "elem.h"
 #include "graph_int.h"
-#include "registry.h"
 
 /* Grouping, in node order (a node's inputs come before it): an elementwise
    node, or a sum/mean/max/min over the last axis, joins the
@@ -16,31 +15,6 @@
    reductions (1 as the last axis, or without it for keepdims=false: such a
    value is only written out, since the group's nodes would broadcast it
    differently) and smaller nodes that only the group reads. */
-
-/* ---- the builtins a fused program computes ---------------------------- */
-
-typedef enum { FB_NONE, FB_UNARY, FB_BINARY, FB_WHERE, FB_REDUCE, FB_CAST } FusedBuiltin;
-
-/* What kind of fusable builtin bi is (the unary family, the binary family,
-   the casts and the reductions each share one C function, keyed by the row's tag). */
-static FusedBuiltin builtin_kind(const Builtin *bi)
-{
-    static const Builtin *exp_row, *add_row, *where_row, *sum_row, *cast_row;
-    if (!exp_row) {
-        exp_row = builtin_find("exp");
-        add_row = builtin_find("add");
-        where_row = builtin_find("where");
-        sum_row = builtin_find("sum");
-        cast_row = builtin_find("f32");
-    }
-    if (!bi || !exp_row || !add_row || !where_row || !sum_row || !cast_row) return FB_NONE;
-    if (bi->fn == cast_row->fn) return FB_CAST;
-    if (bi->fn == exp_row->fn) return FB_UNARY;
-    if (bi->fn == add_row->fn) return FB_BINARY;
-    if (bi == where_row) return FB_WHERE;
-    if (bi->fn == sum_row->fn) return FB_REDUCE;
-    return FB_NONE;
-}
 
 /* ---- building a program from a set of nodes ---------------------------- */
 
@@ -174,14 +148,14 @@ static int add_node(Build *b, int k)
         bool refused = nd->op == UOP_NEG ? da == TL_BOOL : (tl_is_float(da) || tl_is_complex(da));   /* arith_unary's errors */
         if (a >= 0 && !sa && !refused) r = tl_fuse_unary(b->p, nd->op == UOP_NEG ? TL_NEG : TL_NOT, a);
     } else if (nd->kind == GN_CALL && nd->nkw == 0) {
-        FusedBuiltin kind = builtin_kind(nd->bi);
-        if ((kind == FB_UNARY || kind == FB_CAST) && nd->npos == 1) {
+        BuiltinFamily kind = (BuiltinFamily)nd->bi->family;   /* a family's rows name their op by the tag */
+        if ((kind == BF_UNARY || kind == BF_CAST) && nd->npos == 1) {
             int a = operand(b, &nd->args[0], &da, &wa, &la, &sa);
-            if (a >= 0 && !sa && kind == FB_UNARY) r = tl_fuse_unary(b->p, (tl_unop)nd->bi->tag, a);
-            if (a >= 0 && !sa && kind == FB_CAST) r = tl_fuse_cast(b->p, (tl_dtype)nd->bi->tag, a);
-        } else if (kind == FB_BINARY && nd->npos == 2) {
+            if (a >= 0 && !sa && kind == BF_UNARY) r = tl_fuse_unary(b->p, (tl_unop)nd->bi->tag, a);
+            if (a >= 0 && !sa && kind == BF_CAST) r = tl_fuse_cast(b->p, (tl_dtype)nd->bi->tag, a);
+        } else if (kind == BF_BINARY && nd->npos == 2) {
             r = add_binary(b, (tl_binop)nd->bi->tag, &nd->args[0], &nd->args[1], true);
-        } else if (kind == FB_WHERE && nd->npos == 3) {   /* as src/fuse.c: the dtype of x and y as operands of minimum */
+        } else if (kind == BF_WHERE && nd->npos == 3) {   /* as src/fuse.c: the dtype of x and y as operands of minimum */
             tl_dtype dc;
             bool wc, sc;
             const void *lc;
@@ -195,7 +169,7 @@ static int add_node(Build *b, int k)
             if (ok) r = tl_fuse_where(b->p, dt, c, a, e);
         }
     }
-    if (nd->kind == GN_CALL && builtin_kind(nd->bi) == FB_REDUCE) {
+    if (gnode_reduction(nd)) {
         tl_redop op;
         if (fusable_reduction(b->g, nd, &op)) {
             int a = operand(b, &nd->args[0], &da, &wa, &la, &sa);
@@ -204,7 +178,7 @@ static int add_node(Build *b, int k)
     }
     if (r < 0) return -1;
     const tl_fuse_node *n = &b->p->node[r];   /* what eager gave when traced, or eager's rules were missed */
-    int nd_n = n->ndim - (nd->reduction && n->ndim == nd->ndim + 1);   /* keepdims=false: 1 as the last axis */
+    int nd_n = n->ndim - (gnode_reduction(nd) && n->ndim == nd->ndim + 1);   /* keepdims=false: 1 as the last axis */
     if (n->dtype != nd->dtype || nd_n != nd->ndim || memcmp(n->shape, nd->shape, sizeof *n->shape * (size_t)nd_n) ||
         (nd_n < n->ndim && n->shape[nd_n] != 1))
         return -1;
@@ -244,8 +218,8 @@ static bool may_fuse(const Graph *g, const GNode *nd)
 {
     if (nd->kind == GN_INPUT || nd->kind == GN_LEAF || nd->view || nd->number || nd->no_join) return false;
     tl_redop op;
-    if (nd->kind == GN_CALL && builtin_kind(nd->bi) == FB_REDUCE) return fusable_reduction(g, nd, &op);
-    return (nd->kind == GN_BINARY && nd->op != OP_MATMUL) || nd->kind == GN_UNARY || (nd->kind == GN_CALL && nd->elementwise);
+    if (gnode_reduction(nd)) return fusable_reduction(g, nd, &op);
+    return (nd->kind == GN_BINARY && nd->op != OP_MATMUL) || nd->kind == GN_UNARY || gnode_elementwise(nd);
 }
 
 /* The shape a group's members must have: the first member's (a reduction's input's). */
@@ -255,7 +229,7 @@ static const GNode *group_shape(const Plan *pl, int gid)
     for (int k = 0; k < g->n; k++)
         if (pl->grp[k] == gid) {
             const GNode *nd = &g->nodes[k];
-            return nd->reduction ? &g->nodes[operand_node(nd->args[0])] : nd;
+            return gnode_reduction(nd) ? &g->nodes[operand_node(nd->args[0])] : nd;
         }
     return NULL;
 }
@@ -265,7 +239,7 @@ static bool fits(const Plan *pl, int gid, int k)
 {
     const Graph *g = pl->b.g;
     const GNode *nd = &g->nodes[k], *s = group_shape(pl, gid);
-    if (nd->reduction) {
+    if (gnode_reduction(nd)) {
         int x = operand_node(nd->args[0]);
         return pl->grp[x] == gid && same_shape(&g->nodes[x], s);
     }
@@ -360,7 +334,7 @@ static bool outputs_fit(Plan *pl, int gid)
     bool ok = true;
     for (int k = 0; k < g->n; k++) {
         GNode *nd = &g->nodes[k];
-        if (pl->grp[k] != gid || !is_output(g, k) || same_shape(nd, s) || nd->reduction) continue;
+        if (pl->grp[k] != gid || !is_output(g, k) || same_shape(nd, s) || gnode_reduction(nd)) continue;
         nd->no_join = true;
         ok = false;
     }
@@ -507,7 +481,7 @@ bool graph_writes_into(const Graph *g, int k)
 {
     const GNode *nd = &g->nodes[k];
     if (nd->number || nd->view) return false;
-    return nd->kind != GN_CALL || nd->out == GO_INTO;   /* operators and indexing write into it too */
+    return nd->kind != GN_CALL || nd->bi->trace == BT_INTO;   /* operators and indexing write into it too */
 }
 
 int graph_run_product(Graph *g, int k, Value *vals, tl_tensor *out)

@@ -15,12 +15,6 @@ typedef enum GNodeKind {
     GN_INDEX,     /* a[items] */
 } GNodeKind;
 
-/* How a node's kernel, run alone, gives its result (graph.c's traceable table says it for
-   each builtin): INTO writes it into the buffer the graph gives it (its region of the arena,
-   CallArgs.into); VIEW shares its input's memory (no buffer); ALLOC allocates a new tensor
-   at each call. */
-typedef enum GraphOut { GO_ALLOC, GO_INTO, GO_VIEW } GraphOut;
-
 /* One node. Argument lists are templates: a V_TRACE (tr.t NULL) names the node
    whose value goes there, any other value is a constant passed as it is. */
 typedef struct GNode {
@@ -51,8 +45,6 @@ typedef struct GNode {
     int fgroup;                 /* its fused program in Graph.fused, -1 when it runs alone */
     int step;                   /* the node at whose turn its value is computed (a fused program's last node) */
     int release;                /* the step after which no one reads its value; n for outputs */
-    bool elementwise, reduction;
-    GraphOut out;               /* how its kernel gives its result when it runs alone */
     int64_t working;            /* storages its kernel allocates besides its result (traced, then each planned call) */
     int64_t work_bytes;         /* bytes of its working tensors when traced (a measuring tl_workspace) */
     bool no_join;               /* planning: it may not share a fused program (its shape cannot be an output of one) */
@@ -91,6 +83,18 @@ struct Graph {
     bool running;               /* a call is in progress (a nested one runs without the arena) */
 };
 
+/* True for a node of a builtin whose result has its operands' broadcast shape (the element-wise
+   families of the builtin rows). */
+static inline bool gnode_elementwise(const GNode *nd)
+{
+    if (nd->kind != GN_CALL) return false;
+    BuiltinFamily f = (BuiltinFamily)nd->bi->family;
+    return f == BF_UNARY || f == BF_BINARY || f == BF_CAST || f == BF_WHERE || f == BF_ELEMENTWISE;
+}
+
+/* True for a node of a reduction builtin (sum, mean, ...). */
+static inline bool gnode_reduction(const GNode *nd) { return nd->kind == GN_CALL && nd->bi->family == BF_REDUCE; }
+
 /* Computes lifetimes, fused groups and arena offsets for g's nodes. */
 void graph_plan(Graph *g);
 
@@ -104,8 +108,8 @@ void graph_fuse_free(Graph *g);
    into vals[] (into the arena when planned there). 1 done, 0 declined (shapes,
    a weak argument's value: nothing written), -1 error set. */
 int graph_fuse_run(Graph *g, GFused *f, Value *vals, bool use_arena);
-/* True when node k's kernel can write into a given tensor (its out is GO_INTO, an operator,
-   indexing): such a node gets a buffer of the arena. */
+/* True when node k's kernel can write into a given tensor (a builtin whose row traces BT_INTO,
+   an operator, indexing): such a node gets a buffer of the arena. */
 bool graph_writes_into(const Graph *g, int k);
 /* A contiguous tensor over node nd's buffer of the arena (NULL: error set). */
 tl_tensor *graph_arena_view(Graph *g, const GNode *nd);

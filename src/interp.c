@@ -198,12 +198,12 @@ Interp *interp_new(void)
     I->echo_enabled = true;
     I->last = val_none();
     I->stack_limit = stack_budget();
-    for (const Builtin *const *tab = stdlib_tables; *tab; tab++)
-        for (const Builtin *b = *tab; b->name; b++) {
-            Value v = { .kind = V_BUILTIN };
-            v.as.bi = b;
-            if (!interp_set_global(I, b->name, v)) { interp_free(I); return NULL; }
-        }
+    if (!builtins_init()) { interp_free(I); return NULL; }
+    for (int i = 0; i < builtin_count(); i++) {
+        Value v = { .kind = V_BUILTIN };
+        v.as.bi = builtin_at(i);
+        if (!interp_set_global(I, v.as.bi->name, v)) { interp_free(I); return NULL; }
+    }
     return I;
 }
 

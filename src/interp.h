@@ -56,6 +56,10 @@ Source *source_new(const char *name, const char *text, size_t len);
 Source *source_from_file(const char *path, char *errbuf, size_t errlen);
 void source_release(Source *s);
 
+/* Python's binding rule for a user function's call: a keyword naming a parameter that a positional
+   argument already filled is "got multiple values". params: the parameter names in positional order. */
+bool interp_check_repeated(Interp *I, CallArgs *a, const char *fname, int nparams, const char *const *params);
+
 /* Writes the echo form of v (print form, plus ", dtype=NAME" when not a default dtype). */
 bool interp_echo(Interp *I, Value v, FILE *out);
 

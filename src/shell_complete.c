@@ -138,16 +138,11 @@ static void complete_names(Interp *I, Completions *c, const char *prefix, size_t
     for (const char *const *k = keywords; *k; k++) add_if_prefix(c, *k, prefix, plen);
     for (int i = 0; i < I->gsyms.n && i < I->globals->nslots; i++)
         if (I->globals->slots[i].kind != V_UNDEF) add_if_prefix(c, I->gsyms.names[i], prefix, plen);
-    for (const Builtin *const *tab = stdlib_tables; *tab; tab++)
-        for (const Builtin *b = *tab; b->name; b++) add_if_prefix(c, b->name, prefix, plen);
+    for (int i = 0; i < builtin_count(); i++) add_if_prefix(c, builtin_at(i)->name, prefix, plen);
 }
 
-/* True when a builtin's signature shows at least one parameter. */
-static bool builtin_takes_args(const Builtin *b)
-{
-    const char *paren = b->signature ? strchr(b->signature, '(') : NULL;
-    return paren && paren[1] != ')';
-}
+/* True when a builtin has at least one parameter. */
+static bool builtin_takes_args(const Builtin *b) { return builtin_params(b)->n > 0; }
 
 /* Functions that accept a first argument: what `a.` may be followed by. */
 static void complete_methods(Interp *I, Completions *c, const char *prefix, size_t plen)
@@ -157,9 +152,8 @@ static void complete_methods(Interp *I, Completions *c, const char *prefix, size
         bool usable = (v.kind == V_FUNC && v.as.fn->def->nparams >= 1) || (v.kind == V_BUILTIN && builtin_takes_args(v.as.bi));
         if (usable) add_if_prefix(c, I->gsyms.names[i], prefix, plen);
     }
-    for (const Builtin *const *tab = stdlib_tables; *tab; tab++)
-        for (const Builtin *b = *tab; b->name; b++)
-            if (builtin_takes_args(b)) add_if_prefix(c, b->name, prefix, plen);
+    for (int i = 0; i < builtin_count(); i++)
+        if (builtin_takes_args(builtin_at(i))) add_if_prefix(c, builtin_at(i)->name, prefix, plen);
 }
 
 /* Names :help knows: builtins and functions bound to globals. */
@@ -169,8 +163,7 @@ static void complete_help_names(Interp *I, Completions *c, const char *prefix, s
         Value v = I->globals->slots[i];
         if (v.kind == V_FUNC || v.kind == V_BUILTIN) add_if_prefix(c, I->gsyms.names[i], prefix, plen);
     }
-    for (const Builtin *const *tab = stdlib_tables; *tab; tab++)
-        for (const Builtin *b = *tab; b->name; b++) add_if_prefix(c, b->name, prefix, plen);
+    for (int i = 0; i < builtin_count(); i++) add_if_prefix(c, builtin_at(i)->name, prefix, plen);
 }
 
 /* The dict a string opened right after NAME[ belongs to (quote_at: the opening quote's offset). */

@@ -17,7 +17,24 @@
 /* The interpreter: opaque here; its fields belong to src/ (interp.h). */
 typedef struct Interp Interp;
 
-/* Arguments of one call, as a builtin sees them. */
+/* A builtin's parameters, parsed once from its signature by the registry (stdlib/registry.c):
+   binding arguments, messages, help and keyword completion all read them. */
+#define BUILTIN_MAX_PARAMS 16
+typedef struct BuiltinParams {
+    int n;                   /* parameters, in the signature's order */
+    const char *name[BUILTIN_MAX_PARAMS];
+    bool required[BUILTIN_MAX_PARAMS];   /* no default: must be given */
+    int npositional;         /* the first npositional may come by position */
+    int rest;                /* the *rest parameter's index (it takes the remaining positional values), or -1 */
+    int nleading;            /* leading parameters in brackets, "[start,] stop": given only when more
+                                positional values come than the required ones after them */
+    int nrequired_pos;       /* required positional parameters, bracketed ones excluded */
+} BuiltinParams;
+
+/* Arguments of one call, as a builtin sees them. The call site gives pos and kw; before the
+   builtin runs, builtin_call binds them to the parameters its row's signature names, so a
+   builtin reads parameter i of its signature as slot[i] (stdlib/builtins.h: arg_tensor,
+   arg_int, ...), whether it came by position or by keyword. */
 typedef struct CallArgs {
     int npos;
     Value *pos;
@@ -27,22 +44,51 @@ typedef struct CallArgs {
     Span at;                 /* the call site, for errors */
     const Builtin *self;     /* the builtin being called (its tag selects a variant) */
     tl_tensor *into;         /* NULL, or where the caller wants the result (a graph's arena buffer): a
-                                builtin whose row in graph.c's traceable table says so passes it to its
-                                kernel's _into form (tl_tensor_result), which may still decline it */
+                                builtin whose row traces BT_INTO passes it to its kernel's _into form
+                                (tl_tensor_result), which may still decline it */
+    const BuiltinParams *params;   /* bound: self's parameters */
+    Value **slot;            /* bound: per parameter of the signature, its value or NULL when not given */
+    Value *rest;             /* bound: the values of the *rest parameter (nrest of them, in pos) */
+    int nrest;
 } CallArgs;
 
 /* A builtin: reads a, sets *out (owned by the caller) and returns true, or reports an
    error (interp_error) and returns false. */
 typedef bool (*BuiltinFn)(Interp *I, CallArgs *a, Value *out);
 
-/* One row of a builtin table: help(), :help, completion and docs come from here. */
+/* Which family a builtin belongs to. A family's rows share one C function keyed by the row's
+   tag; the fusers (src/fuse.c, graph_fuse.c) and the graph tracer read the family from the row. */
+typedef enum BuiltinFamily {
+    BF_OTHER,          /* none of the below */
+    BF_UNARY,          /* the element-wise function tl_unop tag: abs, exp, gelu, ... */
+    BF_BINARY,         /* the element-wise operator tl_binop tag: add, pow, minimum, ... */
+    BF_CAST,           /* a cast to the tl_dtype tag: f32(x), ... */
+    BF_WHERE,          /* where(cond, x, y) */
+    BF_ELEMENTWISE,    /* another element-wise function: its result has its operands' broadcast shape */
+    BF_REDUCE,         /* the reduction tl_redop tag: sum, mean, ... */
+} BuiltinFamily;
+
+/* How graph() traces a call of a builtin whose arguments hold traced values. */
+typedef enum BuiltinTrace {
+    BT_NO,             /* it cannot be traced (an error names it) */
+    BT_STATIC,         /* it reads only shapes and dtypes: its result is a constant of the graph */
+    BT_INTO,           /* a node whose kernel writes its result into CallArgs.into when given */
+    BT_VIEW,           /* a node whose result is a view of an operand (no buffer of its own) */
+} BuiltinTrace;
+
+/* One row of a builtin table: help(), :help, completion, argument binding and docs/builtins.md
+   come from here (the registry parses each signature once: builtin_params in registry.h). */
 struct Builtin {
     const char *name;
     BuiltinFn fn;
-    const char *signature;   /* "sum(x, axis=none, keepdims=false)" */
+    const char *signature;   /* "sum(x, axis=none, dtype=none, keepdims=false)": name=default is optional,
+                                "*rest" takes the remaining positional values, a bare "*" makes the
+                                parameters after it keyword-only, "[p,] q" makes a leading p optional */
     const char *help;        /* one line */
     int tag;                 /* lets one C function serve a family (casts, unary math): an op, a dtype
                                 or a variant named by an enum beside the function; 0 when unused */
+    uint8_t family;          /* BuiltinFamily */
+    uint8_t trace;           /* BuiltinTrace */
 };
 
 /* ---- errors: set the pending error and return false, so `return interp_error(...)` ---- */
@@ -54,10 +100,6 @@ bool interp_error_kind(Interp *I, Span at, tl_errkind kind, const char *fmt, ...
 #define interp_error(I, at, kind, ...) interp_error_kind(I, at, TL_E_##kind, __VA_ARGS__)
 /* Reports the runtime's last message (tl_errmsg) and its kind at the span. */
 bool interp_error_rt(Interp *I, Span at);
-/* Python's binding rule, for user functions and builtins alike: a keyword naming a parameter that
-   a positional argument already filled is "got multiple values". params: the parameter names in
-   positional order. */
-bool interp_check_repeated(Interp *I, CallArgs *a, const char *fname, int nparams, const char *const *params);
 
 /* ---- calling and running ---------------------------------------------- */
 

@@ -36,28 +36,48 @@ bool bi_nonzero(Interp *I, CallArgs *a, Value *out);
    literals weak (math.c); *all_weak when every one is a weak literal. */
 bool common_dtype(Interp *I, Span at, int n, Value *const *vs, tl_dtype *dt, bool *all_weak);
 
-/* Checks positional count and that every keyword is one of kws (NULL-terminated, may be NULL). */
-bool args_check(Interp *I, CallArgs *a, const char *fname, int min_pos, int max_pos, const char *const *kws);
-/* The argument at position i, else keyword kw (either may be absent: i < 0, kw NULL); NULL if not given.
-   A given `none` counts as not given. */
-Value *arg_find(CallArgs *a, int i, const char *kw);
+/* ---- arguments, by parameter ---------------------------------------------------
+   builtin_call (registry.c) has bound the call's values to the parameters of the row's
+   signature before the builtin runs: parameter i of "sum(x, axis=none, dtype=none,
+   keepdims=false)" is slot i (x 0, axis 1, ...), given by position or keyword alike. The
+   readers below fail with an error naming the builtin and the parameter, as luaL_argerror. */
 
-/* Conversions: each fails with an error naming the function and parameter. */
-bool arg_tensor(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, tl_tensor **out);
-bool arg_int(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, int64_t def, int64_t *out);
-bool arg_double(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, double def, double *out);
-bool arg_bool(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, bool def, bool *out);
+/* The value bound to parameter i, a given `none` included (where none means something); NULL
+   when not given, or when the signature has no parameter i (a family's rows may have fewer). */
+static inline Value *arg_given(const CallArgs *a, int i) { return i < a->params->n ? a->slot[i] : NULL; }
+/* The value bound to parameter i, NULL when not given; a given `none` counts as not given. */
+static inline Value *arg_at(const CallArgs *a, int i)
+{
+    Value *v = arg_given(a, i);
+    return v && v->kind != V_NONE ? v : NULL;
+}
+/* The name of parameter i, for messages. */
+static inline const char *arg_name(const CallArgs *a, int i) { return a->params->name[i]; }
+
+/* Parameter i as a tensor (a new reference): numbers become 0-d tensors; absent is an error. */
+bool arg_tensor(Interp *I, CallArgs *a, int i, tl_tensor **out);
+/* Parameter i as an integer, a real number, a bool, a string; def when not given. */
+bool arg_int(Interp *I, CallArgs *a, int i, int64_t def, int64_t *out);
+bool arg_double(Interp *I, CallArgs *a, int i, double def, double *out);
+bool arg_bool(Interp *I, CallArgs *a, int i, bool def, bool *out);
+/* def NULL: the parameter must be given. */
+bool arg_string(Interp *I, CallArgs *a, int i, const char *def, const char **out);
 /* A dtype given as a name ("f32") or a cast function (f32). */
-bool arg_dtype(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, tl_dtype def, tl_dtype *out);
-bool arg_string(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, const char *def, const char **out);
-/* A shape from positional args first.. (zeros(2, 3)) or one tuple/tensor (zeros((2, 3))). */
-bool arg_shape(Interp *I, CallArgs *a, const char *fname, int first, int *ndim, int64_t *shape);
+bool arg_dtype(Interp *I, CallArgs *a, int i, tl_dtype def, tl_dtype *out);
+/* A shape from the *rest values: integers (zeros(2, 3)) or one tuple or tensor (zeros((2, 3))). */
+bool arg_shape(Interp *I, CallArgs *a, int *ndim, int64_t *shape);
 /* The same, letting negative entries through (reshape's and expand's -1). */
-bool arg_shape_entries(Interp *I, CallArgs *a, const char *fname, int first, int *ndim, int64_t *shape);
-/* axis= as none (all axes), an int, or a tuple of ints; normalized against ndim, duplicates rejected. */
-bool arg_axes(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, int ndim, int *naxes, int *axes, bool *all);
+bool arg_shape_entries(Interp *I, CallArgs *a, int *ndim, int64_t *shape);
+/* Parameter i as axes: none (all axes), an int, or a tuple of ints; normalized against ndim,
+   duplicates rejected. */
+bool arg_axes(Interp *I, CallArgs *a, int i, int ndim, int *naxes, int *axes, bool *all);
 /* A value as a shape-like tuple of ints (for dtype-agnostic helpers). */
 bool value_to_shape(Interp *I, Span at, Value v, int *ndim, int64_t *shape);
+
+/* Reports "NAME(): MESSAGE" for the builtin being called (its name from its row) and returns
+   false: bi_fail(I, a, ValueError, "k = %d is out of range", k). */
+bool builtin_error(Interp *I, CallArgs *a, tl_errkind kind, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+#define bi_fail(I, a, kind, ...) builtin_error(I, a, TL_E_##kind, __VA_ARGS__)
 
 /* Returns a tensor result (owned) as a value; NULL means the runtime failed: error at the call. */
 bool ret_tensor(Interp *I, CallArgs *a, tl_tensor *t, Value *out);

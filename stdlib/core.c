@@ -13,11 +13,10 @@ static int file_writer(void *ctx, const char *s, size_t n) { return fwrite(s, 1,
 /* print(x, y, ...): print forms separated by spaces, then a newline; streams big tensors. */
 static bool bi_print(Interp *I, CallArgs *a, Value *out)
 {
-    if (!args_check(I, a, "print", 0, -1, NULL)) return false;
     FILE *f = interp_out(I);
-    for (int i = 0; i < a->npos; i++) {
+    for (int i = 0; i < a->nrest; i++) {
         if (i) fputc(' ', f);
-        if (val_write(a->pos[i], file_writer, f) != 0) {
+        if (val_write(a->rest[i], file_writer, f) != 0) {
             fputc('\n', f);
             return interp_error_rt(I, a->at);
         }
@@ -29,10 +28,10 @@ static bool bi_print(Interp *I, CallArgs *a, Value *out)
 
 static bool bi_str(Interp *I, CallArgs *a, Value *out)
 {
-    if (!args_check(I, a, "str", 1, 1, NULL)) return false;
-    if (a->pos[0].kind == V_STR) { *out = val_retain(a->pos[0]); return true; }
+    Value x = *arg_given(a, 0);
+    if (x.kind == V_STR) { *out = val_retain(x); return true; }
     StrBuf b = { 0 };
-    bool ok = val_format(&b, a->pos[0]);
+    bool ok = val_format(&b, x);
     if (ok) *out = val_str(b.data ? b.data : "", b.len);
     sb_free(&b);
     if (!ok || out->kind != V_STR) return interp_error_rt(I, a->at);
@@ -52,19 +51,18 @@ static char *print_form(Value v)
 
 /* error(msg) or error(kind, msg): raises an error of that kind (Error unless named) here;
    error(e) raises a caught error e again with its kind and message. */
-static bool bi_error(Interp *I, CallArgs *a, Value *out)
+static bool bi_raise(Interp *I, CallArgs *a, Value *out)
 {
     (void)out;
-    if (!args_check(I, a, "error", 1, 2, NULL)) return false;
-    Value msg = a->pos[a->npos - 1];
+    Value msg = *arg_given(a, 1);
     tl_errkind kind = msg.kind == V_ERROR ? msg.as.err->kind : TL_E_Error;
-    if (a->npos == 2) {
-        Value k = a->pos[0];
-        if (k.kind != V_STR) return interp_error(I, a->at, TypeError, "error(): the kind must be a string, not a %s", val_kind_name(k));
+    if (arg_given(a, 0)) {
+        Value k = *arg_given(a, 0);
+        if (k.kind != V_STR) return bi_fail(I, a, TypeError, "the kind must be a string, not a %s", val_kind_name(k));
         if (!tl_errkind_parse(k.as.s->data, &kind) || !tl_errkind_catchable(kind))
-            return interp_error(I, a->at, ValueError, "error(): unknown kind \"%.60s\" (one of ShapeError, IndexError, TypeError, "
-                                "ValueError, ZeroDivisionError, MemoryError, FileError, RecursionError, AssertionError, Error)",
-                                k.as.s->data);
+            return bi_fail(I, a, ValueError, "unknown kind \"%.60s\" (one of ShapeError, IndexError, TypeError, "
+                           "ValueError, ZeroDivisionError, MemoryError, FileError, RecursionError, AssertionError, Error)",
+                           k.as.s->data);
     }
     if (msg.kind == V_ERROR) return interp_error_kind(I, a->at, kind, "%s", msg.as.err->message);
     char *text = print_form(msg);
@@ -77,15 +75,14 @@ static bool bi_error(Interp *I, CallArgs *a, Value *out)
 /* assert(cond) or assert(cond, msg): an AssertionError when cond is false. */
 static bool bi_assert(Interp *I, CallArgs *a, Value *out)
 {
-    if (!args_check(I, a, "assert", 1, 2, NULL)) return false;
     bool t;
-    if (!val_truthy(a->pos[0], &t)) return interp_error_rt(I, a->at);
+    if (!val_truthy(*arg_given(a, 0), &t)) return interp_error_rt(I, a->at);
     if (t) {
         *out = val_none();
         return true;
     }
-    if (a->npos == 1) return interp_error(I, a->at, AssertionError, "assertion failed");
-    char *text = print_form(a->pos[1]);
+    if (!arg_given(a, 1)) return interp_error(I, a->at, AssertionError, "assertion failed");
+    char *text = print_form(*arg_given(a, 1));
     if (!text) return interp_error_rt(I, a->at);
     interp_error_kind(I, a->at, TL_E_AssertionError, "%s", text);
     free(text);
@@ -95,11 +92,10 @@ static bool bi_assert(Interp *I, CallArgs *a, Value *out)
 /* fmt("{} has shape {}", a, b): each {} takes the next argument's print form; {{ and }} are braces. */
 static bool bi_fmt(Interp *I, CallArgs *a, Value *out)
 {
-    if (!args_check(I, a, "fmt", 1, -1, NULL)) return false;
-    if (a->pos[0].kind != V_STR) return interp_error(I, a->at, TypeError, "fmt(): the first argument must be a string");
-    const Str *f = a->pos[0].as.s;
+    if (arg_given(a, 0)->kind != V_STR) return bi_fail(I, a, TypeError, "the first argument must be a string");
+    const Str *f = arg_given(a, 0)->as.s;
     StrBuf b = { 0 };
-    int next = 1;
+    int next = 0;
     bool ok = true;
     for (size_t i = 0; i < f->len && ok; i++) {
         char c = f->data[i];
@@ -107,19 +103,19 @@ static bool bi_fmt(Interp *I, CallArgs *a, Value *out)
             ok = sb_append(&b, &c, 1);
             i++;
         } else if (c == '{' && i + 1 < f->len && f->data[i + 1] == '}') {
-            if (next >= a->npos) {
+            if (next >= a->nrest) {
                 sb_free(&b);
-                return interp_error(I, a->at, ValueError, "fmt(): more {} than arguments (%d given)", a->npos - 1);
+                return bi_fail(I, a, ValueError, "more {} than arguments (%d given)", a->nrest);
             }
-            ok = val_format(&b, a->pos[next++]);
+            ok = val_format(&b, a->rest[next++]);
             i++;
         } else {
             ok = sb_append(&b, &c, 1);
         }
     }
-    if (ok && next < a->npos) {
+    if (ok && next < a->nrest) {
         sb_free(&b);
-        return interp_error(I, a->at, ValueError, "fmt(): %d arguments but only %d {}", a->npos - 1, next - 1);
+        return bi_fail(I, a, ValueError, "%d arguments but only %d {}", a->nrest, next);
     }
     if (ok) *out = val_str(b.data ? b.data : "", b.len);
     sb_free(&b);
@@ -129,22 +125,21 @@ static bool bi_fmt(Interp *I, CallArgs *a, Value *out)
 
 static bool bi_len(Interp *I, CallArgs *a, Value *out)
 {
-    if (!args_check(I, a, "len", 1, 1, NULL)) return false;
-    Value v = a->pos[0];
+    Value v = *arg_given(a, 0);
     switch (v.kind) {
     case V_STR: *out = val_i64((int64_t)v.as.s->len); return true;
     case V_TUPLE: *out = val_i64(v.as.tu->n); return true;
     case V_DICT: *out = val_i64(v.as.d->n); return true;
     case V_TENSOR: *out = val_i64(v.as.t->shape[0]); return true;
-    default: return interp_error(I, a->at, TypeError, "len() of a %s is not defined", val_kind_name(v));
+    default: return interp_error(I, a->at, TypeError, "%s() of a %s is not defined", a->self->name, val_kind_name(v));
     }
 }
 
 static bool bi_keys(Interp *I, CallArgs *a, Value *out)
 {
-    if (!args_check(I, a, "keys", 1, 1, NULL)) return false;
-    if (a->pos[0].kind != V_DICT) return interp_error(I, a->at, TypeError, "keys() takes a dict, not a %s", val_kind_name(a->pos[0]));
-    Dict *d = a->pos[0].as.d;
+    Value x = *arg_given(a, 0);
+    if (x.kind != V_DICT) return interp_error(I, a->at, TypeError, "%s() takes a dict, not a %s", a->self->name, val_kind_name(x));
+    Dict *d = x.as.d;
     Value t = val_tuple_new(d->n);
     if (t.kind != V_TUPLE) return interp_error_rt(I, a->at);
     for (int i = 0; i < d->n; i++) t.as.tu->items[i] = val_str(d->keys[i]->data, d->keys[i]->len);
@@ -155,12 +150,9 @@ static bool bi_keys(Interp *I, CallArgs *a, Value *out)
 /* range(...) outside a for loop: an i64 tensor (a for loop iterates range lazily). */
 static bool bi_range(Interp *I, CallArgs *a, Value *out)
 {
-    if (!args_check(I, a, "range", 1, 3, NULL)) return false;
-    int64_t v[3];
-    for (int i = 0; i < a->npos; i++)
-        if (!arg_int(I, a, "range", i, NULL, 0, &v[i])) return false;
-    int64_t start = a->npos == 1 ? 0 : v[0], stop = a->npos == 1 ? v[0] : v[1], step = a->npos == 3 ? v[2] : 1;
-    if (step == 0) return interp_error(I, a->at, ValueError, "range() step must not be zero");
+    int64_t start, stop, step;
+    if (!arg_int(I, a, 0, 0, &start) || !arg_int(I, a, 1, 0, &stop) || !arg_int(I, a, 2, 1, &step)) return false;
+    if (step == 0) return interp_error(I, a->at, ValueError, "%s() step must not be zero", a->self->name);
     return ret_tensor(I, a, tl_arange_int(start, stop, step, TL_I64), out);
 }
 
@@ -168,7 +160,7 @@ static bool bi_range(Interp *I, CallArgs *a, Value *out)
 static bool bi_include(Interp *I, CallArgs *a, Value *out)
 {
     const char *path;
-    if (!args_check(I, a, "include", 1, 1, NULL) || !arg_string(I, a, "include", 0, NULL, NULL, &path)) return false;
+    if (!arg_string(I, a, 0, NULL, &path)) return false;
     if (!interp_run_file(I, path, a->at)) return false;
     *out = val_none();
     return true;
@@ -176,24 +168,23 @@ static bool bi_include(Interp *I, CallArgs *a, Value *out)
 
 static bool bi_help(Interp *I, CallArgs *a, Value *out)
 {
-    if (!args_check(I, a, "help", 0, 1, NULL)) return false;
     *out = val_none();
     FILE *f = interp_out(I);
-    if (a->npos == 0) {
+    if (!arg_given(a, 0)) {
         fprintf(f, "help(NAME) describes a builtin. Builtins:\n");
         int col = 0;
-        for (const Builtin *const *tab = stdlib_tables; *tab; tab++)
-            for (const Builtin *b = *tab; b->name; b++) {
-                int w = (int)strlen(b->name) + 1;
-                if (col + w > 75) { fputc('\n', f); col = 0; }
-                fprintf(f, "%s ", b->name);
-                col += w;
-            }
+        for (int i = 0; i < builtin_count(); i++) {
+            const char *name = builtin_at(i)->name;
+            int w = (int)strlen(name) + 1;
+            if (col + w > 75) { fputc('\n', f); col = 0; }
+            fprintf(f, "%s ", name);
+            col += w;
+        }
         fputc('\n', f);
         return true;
     }
     const Builtin *b = NULL;
-    Value v = a->pos[0];
+    Value v = *arg_given(a, 0);
     if (v.kind == V_BUILTIN) b = v.as.bi;
     else if (v.kind == V_STR) b = builtin_find(v.as.s->data);
     else if (v.kind == V_FUNC) {
@@ -203,7 +194,7 @@ static bool bi_help(Interp *I, CallArgs *a, Value *out)
         sb_free(&desc);
         return ok || interp_error_rt(I, a->at);
     }
-    if (!b) return interp_error(I, a->at, ValueError, "help(): no builtin named %s", v.kind == V_STR ? v.as.s->data : "that");
+    if (!b) return bi_fail(I, a, ValueError, "no builtin named %s", v.kind == V_STR ? v.as.s->data : "that");
     fprintf(f, "%s\n  %s\n", b->signature, b->help);
     return true;
 }
@@ -218,10 +209,9 @@ static double now_seconds(void)
 /* time(f): calls f() once and returns the seconds it took. */
 static bool bi_time(Interp *I, CallArgs *a, Value *out)
 {
-    if (!args_check(I, a, "time", 1, 1, NULL)) return false;
     Value r;
     double t0 = now_seconds();
-    if (!interp_call(I, a->pos[0], 0, NULL, a->at, &r)) return false;
+    if (!interp_call(I, *arg_given(a, 0), 0, NULL, a->at, &r)) return false;
     double t1 = now_seconds();
     val_release(r);
     *out = val_f64(t1 - t0);
@@ -232,14 +222,10 @@ static bool bi_time(Interp *I, CallArgs *a, Value *out)
    so setting it at the prompt echoes nothing, like torch.set_num_threads). */
 static bool bi_threads(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "n", NULL };
-    if (!args_check(I, a, "threads", 0, 1, kws)) return false;
     int64_t old = tl_get_threads(), n;   /* read first: it also starts the count from TL_THREADS */
-    if (!arg_int(I, a, "threads", 0, "n", 0, &n)) return false;
-    if (arg_find(a, 0, "n")) {   /* given: set it */
-        if (n < 1 || n > TL_MAX_THREADS)
-            return interp_error(I, a->at, ValueError, "threads(): n must be between 1 and %d, got %lld", TL_MAX_THREADS,
-                                (long long)n);
+    if (!arg_int(I, a, 0, 0, &n)) return false;
+    if (arg_at(a, 0)) {   /* given: set it */
+        if (n < 1 || n > TL_MAX_THREADS) return bi_fail(I, a, ValueError, "n must be between 1 and %d, got %lld", TL_MAX_THREADS, (long long)n);
         tl_set_threads((int)n);
         *out = val_none();
         return true;
@@ -250,19 +236,15 @@ static bool bi_threads(Interp *I, CallArgs *a, Value *out)
 
 static bool bi_printopts(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "precision", "threshold", "edgeitems", "linewidth", "suppress", NULL };
-    if (!args_check(I, a, "printopts", 0, 0, kws)) return false;
     tl_printopts o = tl_print_options;
     int64_t precision, threshold, edgeitems, linewidth;
     bool suppress;
-    if (!arg_int(I, a, "printopts", -1, "precision", o.precision, &precision) ||
-        !arg_int(I, a, "printopts", -1, "threshold", o.threshold, &threshold) ||
-        !arg_int(I, a, "printopts", -1, "edgeitems", o.edgeitems, &edgeitems) ||
-        !arg_int(I, a, "printopts", -1, "linewidth", o.linewidth, &linewidth) ||
-        !arg_bool(I, a, "printopts", -1, "suppress", o.suppress, &suppress))
+    if (!arg_int(I, a, 0, o.precision, &precision) || !arg_int(I, a, 1, o.threshold, &threshold) ||
+        !arg_int(I, a, 2, o.edgeitems, &edgeitems) || !arg_int(I, a, 3, o.linewidth, &linewidth) ||
+        !arg_bool(I, a, 4, o.suppress, &suppress))
         return false;
     if (precision < 0 || precision > 100 || threshold < 0 || edgeitems < 0 || edgeitems > 1000000 || linewidth < 1 || linewidth > 100000)
-        return interp_error(I, a->at, ValueError, "printopts(): precision must be 0..100, linewidth 1..100000, threshold and edgeitems >= 0");
+        return bi_fail(I, a, ValueError, "precision must be 0..100, linewidth 1..100000, threshold and edgeitems >= 0");
     o.precision = (int)precision;
     o.threshold = threshold;
     o.edgeitems = (int)edgeitems;
@@ -274,21 +256,21 @@ static bool bi_printopts(Interp *I, CallArgs *a, Value *out)
 }
 
 const Builtin bi_core_table[] = {
-    { "print", bi_print, "print(x, ...)", "writes its arguments separated by spaces, then a newline", 0 },
-    { "str", bi_str, "str(x)", "the print form of any value, as a string", 0 },
-    { "fmt", bi_fmt, "fmt(template, args...)", "replaces each {} in template with the next argument's print form", 0 },
-    { "len", bi_len, "len(x)", "length of a string, tuple, dict, or a tensor's first axis", 0 },
-    { "keys", bi_keys, "keys(d)", "the keys of a dict, as a tuple of strings", 0 },
-    { "range", bi_range, "range(stop) | range(start, stop, step=1)", "integers from start to stop (lazy in a for loop)", 0 },
-    { "include", bi_include, "include(path)", "runs another .tl file (path relative to this file's folder)", 0 },
-    { "error", bi_error, "error(msg) | error(kind, msg)",
-      "raises an error (kind \"Error\" unless named, e.g. \"ValueError\"); try/catch catches it", 0 },
-    { "assert", bi_assert, "assert(cond, msg=\"assertion failed\")", "raises an AssertionError when cond is false", 0 },
-    { "help", bi_help, "help(name)", "prints a builtin's signature and description", 0 },
-    { "time", bi_time, "time(f)", "calls f() and returns the seconds it took", 0 },
+    { "print", bi_print, "print(*values)", "writes its arguments separated by spaces, then a newline", 0, BF_OTHER, BT_NO },
+    { "str", bi_str, "str(x)", "the print form of any value, as a string", 0, BF_OTHER, BT_NO },
+    { "fmt", bi_fmt, "fmt(template, *args)", "replaces each {} in template with the next argument's print form", 0, BF_OTHER, BT_NO },
+    { "len", bi_len, "len(x)", "length of a string, tuple, dict, or a tensor's first axis", 0, BF_OTHER, BT_STATIC },
+    { "keys", bi_keys, "keys(d)", "the keys of a dict, as a tuple of strings", 0, BF_OTHER, BT_NO },
+    { "range", bi_range, "range([start,] stop, step=1)", "integers from start to stop (lazy in a for loop)", 0, BF_OTHER, BT_NO },
+    { "include", bi_include, "include(path)", "runs another .tl file (path relative to this file's folder)", 0, BF_OTHER, BT_NO },
+    { "error", bi_raise, "error([kind,] msg)",
+      "raises an error (kind \"Error\" unless named, e.g. \"ValueError\"); try/catch catches it", 0, BF_OTHER, BT_NO },
+    { "assert", bi_assert, "assert(cond, msg=\"assertion failed\")", "raises an AssertionError when cond is false", 0, BF_OTHER, BT_NO },
+    { "help", bi_help, "help(name=none)", "prints a builtin's signature and description", 0, BF_OTHER, BT_NO },
+    { "time", bi_time, "time(f)", "calls f() and returns the seconds it took", 0, BF_OTHER, BT_NO },
     { "threads", bi_threads, "threads(n=none)",
-      "the kernels' thread count; threads(n) sets it (results never depend on it)", 0 },
-    { "printopts", bi_printopts, "printopts(precision=8, threshold=1000, edgeitems=3, linewidth=75, suppress=false)",
-      "changes how tensors print", 0 },
-    { NULL, NULL, NULL, NULL, 0 },
+      "the kernels' thread count; threads(n) sets it (results never depend on it)", 0, BF_OTHER, BT_NO },
+    { "printopts", bi_printopts, "printopts(*, precision=8, threshold=1000, edgeitems=3, linewidth=75, suppress=false)",
+      "changes how tensors print", 0, BF_OTHER, BT_NO },
+    { 0 },
 };

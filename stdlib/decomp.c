@@ -5,21 +5,12 @@
 #include "builtins.h"
 #include "linalg.h"
 
-/* The one tensor argument of fname. */
-static bool one_tensor(Interp *I, CallArgs *a, const char *fname, int maxpos, const char *const *kws, tl_tensor **t)
-{
-    return args_check(I, a, fname, 1, maxpos, kws) && arg_tensor(I, a, fname, 0, NULL, t);
-}
-
 /* svd(a, full_matrices=true, compute_uv=true, hermitian=false): (u, s, vh), or s alone. */
 static bool bi_svd(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "full_matrices", "compute_uv", "hermitian", NULL };
     bool full, uv, herm;
     tl_tensor *t;
-    if (!args_check(I, a, "svd", 1, 4, kws) || !arg_bool(I, a, "svd", 1, "full_matrices", true, &full) ||
-        !arg_bool(I, a, "svd", 2, "compute_uv", true, &uv) || !arg_bool(I, a, "svd", 3, "hermitian", false, &herm) ||
-        !arg_tensor(I, a, "svd", 0, NULL, &t))
+    if (!arg_bool(I, a, 1, true, &full) || !arg_bool(I, a, 2, true, &uv) || !arg_bool(I, a, 3, false, &herm) || !arg_tensor(I, a, 0, &t))
         return false;
     tl_tensor *r[3] = { NULL, NULL, NULL };
     r[1] = tl_svd(t, full, uv, &r[0], &r[2]);
@@ -33,10 +24,9 @@ enum { EIG_VALUES, EIG_VECTORS };
 
 static bool bi_eig(Interp *I, CallArgs *a, Value *out)
 {
-    const char *fname = a->self->name;
     bool vec = a->self->tag == EIG_VECTORS;
     tl_tensor *t, *r[2] = { NULL, NULL };
-    if (!one_tensor(I, a, fname, 1, NULL, &t)) return false;
+    if (!arg_tensor(I, a, 0, &t)) return false;
     int rc = tl_eig(t, &r[0], vec ? &r[1] : NULL);
     tl_tensor_release(t);
     if (rc < 0) return interp_error_rt(I, a->at);
@@ -46,14 +36,12 @@ static bool bi_eig(Interp *I, CallArgs *a, Value *out)
 /* eigh(a, UPLO="L") -> (w, v) and eigvalsh(a, UPLO="L") -> w. */
 static bool bi_eigh(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "UPLO", NULL };
-    const char *fname = a->self->name, *uplo;
+    const char *uplo;
     bool vec = a->self->tag == EIG_VECTORS;
     tl_tensor *t, *r[2] = { NULL, NULL };
-    if (!args_check(I, a, fname, 1, 2, kws) || !arg_string(I, a, fname, 1, "UPLO", "L", &uplo)) return false;
-    if (strcmp(uplo, "L") != 0 && strcmp(uplo, "U") != 0)
-        return interp_error(I, a->at, ValueError, "%s(): UPLO argument must be 'L' or 'U'", fname);
-    if (!arg_tensor(I, a, fname, 0, NULL, &t)) return false;
+    if (!arg_string(I, a, 1, "L", &uplo)) return false;
+    if (strcmp(uplo, "L") != 0 && strcmp(uplo, "U") != 0) return bi_fail(I, a, ValueError, "UPLO argument must be 'L' or 'U'");
+    if (!arg_tensor(I, a, 0, &t)) return false;
     int rc = tl_eigh(t, uplo[0], &r[0], vec ? &r[1] : NULL);
     tl_tensor_release(t);
     if (rc < 0) return interp_error_rt(I, a->at);
@@ -63,16 +51,15 @@ static bool bi_eigh(Interp *I, CallArgs *a, Value *out)
 /* qr(a, mode="reduced"): (q, r) for "reduced" and "complete", r alone for "r". */
 static bool bi_qr(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "mode", NULL };
     const char *mode;
     tl_tensor *t, *r[2] = { NULL, NULL };
-    if (!args_check(I, a, "qr", 1, 2, kws) || !arg_string(I, a, "qr", 1, "mode", "reduced", &mode)) return false;
+    if (!arg_string(I, a, 1, "reduced", &mode)) return false;
     tl_qr_mode m;
     if (strcmp(mode, "reduced") == 0) m = TL_QR_REDUCED;
     else if (strcmp(mode, "complete") == 0) m = TL_QR_COMPLETE;
     else if (strcmp(mode, "r") == 0) m = TL_QR_R;
-    else return interp_error(I, a->at, ValueError, "qr(): Unrecognized mode '%s' (\"reduced\", \"complete\" or \"r\")", mode);
-    if (!arg_tensor(I, a, "qr", 0, NULL, &t)) return false;
+    else return bi_fail(I, a, ValueError, "Unrecognized mode '%s' (\"reduced\", \"complete\" or \"r\")", mode);
+    if (!arg_tensor(I, a, 0, &t)) return false;
     int rc = tl_qr(t, m, m == TL_QR_R ? NULL : &r[0], &r[1]);
     tl_tensor_release(t);
     if (rc < 0) return interp_error_rt(I, a->at);
@@ -82,7 +69,7 @@ static bool bi_qr(Interp *I, CallArgs *a, Value *out)
 static bool bi_cholesky(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *t;
-    if (!one_tensor(I, a, "cholesky", 1, NULL, &t)) return false;
+    if (!arg_tensor(I, a, 0, &t)) return false;
     tl_tensor *r = tl_cholesky(t);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
@@ -91,13 +78,10 @@ static bool bi_cholesky(Interp *I, CallArgs *a, Value *out)
 /* lstsq(a, b, rcond=none): (x, residuals, rank, s); none is numpy 2's eps * max(m, n). */
 static bool bi_lstsq(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "rcond", NULL };
     double rcond;
     tl_tensor *x, *y, *r[4];
-    if (!args_check(I, a, "lstsq", 2, 3, kws) || !arg_double(I, a, "lstsq", 2, "rcond", -1, &rcond) ||
-        !arg_tensor(I, a, "lstsq", 0, NULL, &x))
-        return false;
-    if (!arg_tensor(I, a, "lstsq", 1, NULL, &y)) {
+    if (!arg_double(I, a, 2, -1, &rcond) || !arg_tensor(I, a, 0, &x)) return false;
+    if (!arg_tensor(I, a, 1, &y)) {
         tl_tensor_release(x);
         return false;
     }
@@ -111,13 +95,10 @@ static bool bi_lstsq(Interp *I, CallArgs *a, Value *out)
 /* pinv(a, rcond=1e-15, hermitian=false). */
 static bool bi_pinv(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "rcond", "hermitian", NULL };
     double rcond;
     bool herm;
     tl_tensor *t;
-    if (!args_check(I, a, "pinv", 1, 3, kws) || !arg_double(I, a, "pinv", 1, "rcond", 1e-15, &rcond) ||
-        !arg_bool(I, a, "pinv", 2, "hermitian", false, &herm) || !arg_tensor(I, a, "pinv", 0, NULL, &t))
-        return false;
+    if (!arg_double(I, a, 1, 1e-15, &rcond) || !arg_bool(I, a, 2, false, &herm) || !arg_tensor(I, a, 0, &t)) return false;
     tl_tensor *r = tl_pinv(t, rcond);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
@@ -127,7 +108,7 @@ static bool bi_pinv(Interp *I, CallArgs *a, Value *out)
 static bool bi_slogdet(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *t, *r[2] = { NULL, NULL };
-    if (!one_tensor(I, a, "slogdet", 1, NULL, &t)) return false;
+    if (!arg_tensor(I, a, 0, &t)) return false;
     int rc = tl_slogdet(t, &r[0], &r[1]);
     tl_tensor_release(t);
     if (rc < 0) return interp_error_rt(I, a->at);
@@ -137,13 +118,10 @@ static bool bi_slogdet(Interp *I, CallArgs *a, Value *out)
 /* matrix_rank(A, tol=none, hermitian=false): below two axes, 1 unless every value is 0 (numpy). */
 static bool bi_matrix_rank(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "tol", "hermitian", NULL };
     bool herm;
     tl_tensor *t, *tol = NULL, *r = NULL;
-    if (!args_check(I, a, "matrix_rank", 1, 3, kws) || !arg_bool(I, a, "matrix_rank", 2, "hermitian", false, &herm) ||
-        !arg_tensor(I, a, "matrix_rank", 0, NULL, &t))
-        return false;
-    if (arg_find(a, 1, "tol") && !arg_tensor(I, a, "matrix_rank", 1, "tol", &tol)) {
+    if (!arg_bool(I, a, 2, false, &herm) || !arg_tensor(I, a, 0, &t)) return false;
+    if (arg_at(a, 1) && !arg_tensor(I, a, 1, &tol)) {
         tl_tensor_release(t);
         return false;
     }
@@ -235,36 +213,33 @@ static tl_tensor *matrix_norm(tl_tensor *x, double p, char kind, int r, int c)
    tl has no inf name); kind is 'p' for a number, 'f' or 'n'. */
 static bool norm_order(Interp *I, CallArgs *a, bool *given, double *p, char *kind)
 {
-    Value *v = arg_find(a, 1, "ord");
+    Value *v = arg_at(a, 1);
     *given = v != NULL;
     *kind = 'p';
     *p = 2;
     if (!v) return true;
-    if (v->kind != V_STR) return arg_double(I, a, "norm", 1, "ord", 2, p);
+    if (v->kind != V_STR) return arg_double(I, a, 1, 2, p);
     const char *s = v->as.s->data;
     if (strcmp(s, "fro") == 0 || strcmp(s, "f") == 0) *kind = 'f';
     else if (strcmp(s, "nuc") == 0) *kind = 'n';
     else if (strcmp(s, "inf") == 0 || strcmp(s, "-inf") == 0) *p = s[0] == '-' ? -HUGE_VAL : HUGE_VAL;
-    else return interp_error(I, a->at, ValueError, "norm(): Invalid norm order '%s'", s);
+    else return bi_fail(I, a, ValueError, "Invalid norm order '%s'", s);
     return true;
 }
 
 /* norm(x, ord=none, axis=none, keepdims=false): numpy.linalg.norm, vector or matrix by the axes. */
 bool bi_norm(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "ord", "axis", "keepdims", NULL };
     bool keepdims, all, given;
     int naxes, axes[TL_MAXDIM];
     double p;
     char kind;
     tl_tensor *x;
-    if (!args_check(I, a, "norm", 1, 4, kws) || !arg_bool(I, a, "norm", 3, "keepdims", false, &keepdims) ||
-        !norm_order(I, a, &given, &p, &kind) || !arg_tensor(I, a, "norm", 0, NULL, &x))
-        return false;
+    if (!arg_bool(I, a, 3, false, &keepdims) || !norm_order(I, a, &given, &p, &kind) || !arg_tensor(I, a, 0, &x)) return false;
     if (tl_is_intlike(x->dtype)) x = then(x, tl_cast(x, TL_F64));     /* numpy: x.astype(float) */
     if (!x) return interp_error_rt(I, a->at);
     int nd = x->ndim;
-    if (!arg_axes(I, a, "norm", 2, "axis", nd, &naxes, axes, &all)) return then(x, NULL), false;
+    if (!arg_axes(I, a, 2, nd, &naxes, axes, &all)) return then(x, NULL), false;
     if (all && !given) return ret_tensor(I, a, then(x, tl_reduce(TL_RNORM, x, 0, NULL, keepdims, 0)), out);
     if (all && (nd == 1 || nd == 2)) {
         naxes = nd;
@@ -275,14 +250,14 @@ bool bi_norm(Interp *I, CallArgs *a, Value *out)
     if (naxes == 1) {
         if (kind != 'p') {
             tl_tensor_release(x);
-            return interp_error(I, a->at, ValueError, "norm(): Invalid norm order '%s' for vectors", kind == 'f' ? "fro" : "nuc");
+            return bi_fail(I, a, ValueError, "Invalid norm order '%s' for vectors", kind == 'f' ? "fro" : "nuc");
         }
         r = vector_norm(x, p, axes[0], keepdims);
     } else if (naxes == 2) {
         if (kind == 'p' && !given) kind = 'f';
         if (kind == 'p' && fabs(p) != 1 && fabs(p) != 2 && !isinf(p)) {
             tl_tensor_release(x);
-            return interp_error(I, a->at, ValueError, "norm(): Invalid norm order for matrices.");
+            return bi_fail(I, a, ValueError, "Invalid norm order for matrices.");
         }
         int64_t kshape[TL_MAXDIM];
         memcpy(kshape, x->shape, sizeof(int64_t) * (size_t)nd);
@@ -291,23 +266,23 @@ bool bi_norm(Interp *I, CallArgs *a, Value *out)
         if (r && keepdims) r = then(r, tl_reshape(r, nd, kshape));
     } else {
         tl_tensor_release(x);
-        return interp_error(I, a->at, ValueError, "norm(): Improper number of dimensions to norm.");
+        return bi_fail(I, a, ValueError, "Improper number of dimensions to norm.");
     }
     return ret_tensor(I, a, r, out);
 }
 
 const Builtin bi_decomp_table[] = {
     { "svd", bi_svd, "svd(a, full_matrices=true, compute_uv=true, hermitian=false)",
-      "singular value decomposition (u, s, vh) with a = u @ diag(s) @ vh; s alone if compute_uv=false", 0 },
-    { "eig", bi_eig, "eig(a)", "eigenvalues and right eigenvectors (w, v) of a square matrix (complex unless all real)", EIG_VECTORS },
-    { "eigvals", bi_eig, "eigvals(a)", "eigenvalues of a square matrix (complex unless all real)", EIG_VALUES },
-    { "eigh", bi_eigh, "eigh(a, UPLO=\"L\")", "eigenvalues (ascending) and eigenvectors (w, v) of a Hermitian matrix", EIG_VECTORS },
-    { "eigvalsh", bi_eigh, "eigvalsh(a, UPLO=\"L\")", "eigenvalues (ascending) of a Hermitian matrix", EIG_VALUES },
-    { "qr", bi_qr, "qr(a, mode=\"reduced\")", "QR decomposition (q, r); mode \"complete\" for square q, \"r\" for r alone", 0 },
-    { "cholesky", bi_cholesky, "cholesky(a)", "lower-triangular L with a = L @ conj(L).T (positive definite a)", 0 },
-    { "lstsq", bi_lstsq, "lstsq(a, b, rcond=none)", "least-squares solution (x, residuals, rank, s) of a @ x = b", 0 },
-    { "pinv", bi_pinv, "pinv(a, rcond=1e-15, hermitian=false)", "Moore-Penrose pseudo-inverse (batched)", 0 },
-    { "slogdet", bi_slogdet, "slogdet(a)", "(sign, log|det|) of a square matrix, without overflow", 0 },
-    { "matrix_rank", bi_matrix_rank, "matrix_rank(A, tol=none, hermitian=false)", "number of singular values above tol", 0 },
-    { NULL, NULL, NULL, NULL, 0 },
+      "singular value decomposition (u, s, vh) with a = u @ diag(s) @ vh; s alone if compute_uv=false", 0, BF_OTHER, BT_NO },
+    { "eig", bi_eig, "eig(a)", "eigenvalues and right eigenvectors (w, v) of a square matrix (complex unless all real)", EIG_VECTORS, BF_OTHER, BT_NO },
+    { "eigvals", bi_eig, "eigvals(a)", "eigenvalues of a square matrix (complex unless all real)", EIG_VALUES, BF_OTHER, BT_NO },
+    { "eigh", bi_eigh, "eigh(a, UPLO=\"L\")", "eigenvalues (ascending) and eigenvectors (w, v) of a Hermitian matrix", EIG_VECTORS, BF_OTHER, BT_NO },
+    { "eigvalsh", bi_eigh, "eigvalsh(a, UPLO=\"L\")", "eigenvalues (ascending) of a Hermitian matrix", EIG_VALUES, BF_OTHER, BT_NO },
+    { "qr", bi_qr, "qr(a, mode=\"reduced\")", "QR decomposition (q, r); mode \"complete\" for square q, \"r\" for r alone", 0, BF_OTHER, BT_NO },
+    { "cholesky", bi_cholesky, "cholesky(a)", "lower-triangular L with a = L @ conj(L).T (positive definite a)", 0, BF_OTHER, BT_NO },
+    { "lstsq", bi_lstsq, "lstsq(a, b, rcond=none)", "least-squares solution (x, residuals, rank, s) of a @ x = b", 0, BF_OTHER, BT_NO },
+    { "pinv", bi_pinv, "pinv(a, rcond=1e-15, hermitian=false)", "Moore-Penrose pseudo-inverse (batched)", 0, BF_OTHER, BT_NO },
+    { "slogdet", bi_slogdet, "slogdet(a)", "(sign, log|det|) of a square matrix, without overflow", 0, BF_OTHER, BT_NO },
+    { "matrix_rank", bi_matrix_rank, "matrix_rank(A, tol=none, hermitian=false)", "number of singular values above tol", 0, BF_OTHER, BT_NO },
+    { 0 },
 };

@@ -90,7 +90,7 @@ static bool meta_to_value(Interp *I, CallArgs *a, const uint8_t *blob, size_t le
     if (!m) return interp_error_rt(I, a->at);
     *out = meta_value(m);
     tl_meta_free(m);
-    if (out->kind == V_NONE) return interp_error(I, a->at, MemoryError, "meta(): out of memory");
+    if (out->kind == V_NONE) return bi_fail(I, a, MemoryError, "out of memory");
     return true;
 }
 
@@ -99,7 +99,7 @@ static bool meta_to_value(Interp *I, CallArgs *a, const uint8_t *blob, size_t le
 static bool file_to_dict(Interp *I, CallArgs *a, const char *path, tl_file *f, Value *out)
 {
     Value d = val_dict_new();
-    if (d.kind != V_DICT) { tl_file_free(f); return interp_error(I, a->at, MemoryError, "load(): out of memory"); }
+    if (d.kind != V_DICT) { tl_file_free(f); return bi_fail(I, a, MemoryError, "out of memory"); }
     d.as.d->label = make_label(path, f->meta, f->meta_len);
     for (int64_t i = 0; i < f->n; i++) {
         Value v = val_from_tensor(f->tensors[i].tensor);
@@ -107,7 +107,7 @@ static bool file_to_dict(Interp *I, CallArgs *a, const char *path, tl_file *f, V
         if (!dict_set(d.as.d, f->tensors[i].name, f->tensors[i].len, v)) {
             tl_file_free(f);
             val_release(d);
-            return interp_error(I, a->at, MemoryError, "load(): out of memory");
+            return bi_fail(I, a, MemoryError, "out of memory");
         }
     }
     tl_file_free(f);
@@ -118,7 +118,7 @@ static bool file_to_dict(Interp *I, CallArgs *a, const char *path, tl_file *f, V
 static bool bi_load(Interp *I, CallArgs *a, Value *out)
 {
     const char *path;
-    if (!args_check(I, a, "load", 1, 1, NULL) || !arg_string(I, a, "load", 0, NULL, NULL, &path)) return false;
+    if (!arg_string(I, a, 0, NULL, &path)) return false;
     tl_file *f = tl_load(path);
     if (!f) return interp_error_rt(I, a->at);
     if (f->format == TL_FILE_NPY || f->format == TL_FILE_CSV || f->format == TL_FILE_TXT) {
@@ -136,12 +136,12 @@ static bool bi_load(Interp *I, CallArgs *a, Value *out)
 static bool dict_tensors(Interp *I, CallArgs *a, const Dict *d, tl_named_in **out)
 {
     tl_named_in *items = calloc((size_t)(d->n ? d->n : 1), sizeof *items);
-    if (!items) return interp_error(I, a->at, MemoryError, "save(): out of memory");
+    if (!items) return bi_fail(I, a, MemoryError, "out of memory");
     for (int i = 0; i < d->n; i++) {
         if (!val_is_numeric(d->vals[i])) {
             for (int k = 0; k < i; k++) tl_tensor_release((tl_tensor *)items[k].tensor);
             free(items);
-            return interp_error(I, a->at, TypeError, "save(): entry \"%.200s\" is a %s, not a tensor", d->keys[i]->data,
+            return bi_fail(I, a, TypeError, "entry \"%.200s\" is a %s, not a tensor", d->keys[i]->data,
                                 val_kind_name(d->vals[i]));
         }
         items[i].name = d->keys[i]->data;
@@ -162,20 +162,20 @@ static void release_named(tl_named_in *items, int64_t n)
 /* metadata={"key": "text", ...} for safetensors. */
 static bool metadata_arg(Interp *I, CallArgs *a, tl_meta *m)
 {
-    Value *v = arg_find(a, -1, "metadata");
+    Value *v = arg_at(a, 3);
     memset(m, 0, sizeof *m);
     m->kind = TL_META_MAP;
     if (!v) return true;
-    if (v->kind != V_DICT) return interp_error(I, a->at, TypeError, "save(): metadata must be a dict of strings");
+    if (v->kind != V_DICT) return bi_fail(I, a, TypeError, "metadata must be a dict of strings");
     const Dict *d = v->as.d;
     m->n = d->n;
     m->items = calloc((size_t)(d->n ? d->n : 1), sizeof *m->items);
     m->keys = calloc((size_t)(d->n ? d->n : 1), sizeof *m->keys);
     m->keylens = calloc((size_t)(d->n ? d->n : 1), sizeof *m->keylens);
-    if (!m->items || !m->keys || !m->keylens) return interp_error(I, a->at, MemoryError, "save(): out of memory");
+    if (!m->items || !m->keys || !m->keylens) return bi_fail(I, a, MemoryError, "out of memory");
     for (int i = 0; i < d->n; i++) {
         if (d->vals[i].kind != V_STR)
-            return interp_error(I, a->at, TypeError, "save(): metadata value for \"%.200s\" must be a string (use str())",
+            return bi_fail(I, a, TypeError, "metadata value for \"%.200s\" must be a string (use str())",
                                 d->keys[i]->data);
         m->keys[i] = d->keys[i]->data;            /* borrowed: not freed below */
         m->keylens[i] = d->keys[i]->len;
@@ -187,11 +187,11 @@ static bool metadata_arg(Interp *I, CallArgs *a, tl_meta *m)
 static bool save_dict(Interp *I, CallArgs *a, const char *path, tl_file_format fmt, Value v)
 {
     bool compress = false;
-    if (!arg_bool(I, a, "save", -1, "compress", false, &compress)) return false;
-    if (fmt != TL_FILE_NPZ && arg_find(a, -1, "compress"))
-        return interp_error(I, a->at, ValueError, "save(): compress= applies to .npz files only");
-    if (fmt != TL_FILE_SAFETENSORS && arg_find(a, -1, "metadata"))
-        return interp_error(I, a->at, ValueError, "save(): metadata= applies to .safetensors files only");
+    if (!arg_bool(I, a, 2, false, &compress)) return false;
+    if (fmt != TL_FILE_NPZ && arg_at(a, 2))
+        return bi_fail(I, a, ValueError, "compress= applies to .npz files only");
+    if (fmt != TL_FILE_SAFETENSORS && arg_at(a, 3))
+        return bi_fail(I, a, ValueError, "metadata= applies to .safetensors files only");
     tl_named_in *items = NULL, one;
     int64_t n;
     if (v.kind == V_DICT) {
@@ -208,7 +208,7 @@ static bool save_dict(Interp *I, CallArgs *a, const char *path, tl_file_format f
         items[0] = one;
         n = 1;
     } else {
-        return interp_error(I, a->at, TypeError, "save(): %s files hold a dict of tensors, not a %s",
+        return bi_fail(I, a, TypeError, "%s files hold a dict of tensors, not a %s",
                             fmt == TL_FILE_NPZ ? ".npz" : ".safetensors", val_kind_name(v));
     }
     int rc;
@@ -229,26 +229,33 @@ static bool save_dict(Interp *I, CallArgs *a, const char *path, tl_file_format f
 
 static int file_writer(void *ctx, const char *s, size_t n) { return fwrite(s, 1, n, ctx) == n ? 0 : -1; }
 
+/* The first of save()'s options (compress=, metadata=) given, or NULL. */
+static const char *save_option(CallArgs *a)
+{
+    for (int i = 2; i < 4; i++)
+        if (arg_given(a, i)) return arg_name(a, i);
+    return NULL;
+}
+
 /* save("g.dot", g): a graph as Graphviz text. */
 static bool save_graph(Interp *I, CallArgs *a, const char *path, Value g)
 {
     size_t len = strlen(path);
     if (len < 4 || strcasecmp(path + len - 4, ".dot") != 0)
-        return interp_error(I, a->at, ValueError, "save(): a graph is saved as Graphviz text: use a .dot path, not \"%.200s\"", path);
-    if (a->nkw) return interp_error(I, a->at, TypeError, "save(): %s takes no options", a->kwnames[0]);
+        return bi_fail(I, a, ValueError, "a graph is saved as Graphviz text: use a .dot path, not \"%.200s\"", path);
+    if (save_option(a)) return bi_fail(I, a, TypeError, "%s takes no options", save_option(a));
     FILE *f = fopen(path, "w");
-    if (!f) return interp_error_kind(I, a->at, TL_E_FileError, "%s%s: %s", "save(): cannot write ", path, strerror(errno));
+    if (!f) return bi_fail(I, a, FileError, "cannot write %s: %s", path, strerror(errno));
     int rc = interp_graph_dot(g, file_writer, f);
-    if (fclose(f) != 0 && rc == 0) return interp_error_kind(I, a->at, TL_E_FileError, "%s%s: %s", "save(): cannot write ", path, strerror(errno));
+    if (fclose(f) != 0 && rc == 0) return bi_fail(I, a, FileError, "cannot write %s: %s", path, strerror(errno));
     return rc == 0 || interp_error_rt(I, a->at);
 }
 
 static bool bi_save(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "compress", "metadata", NULL };
     const char *path;
-    if (!args_check(I, a, "save", 2, 2, kws) || !arg_string(I, a, "save", 0, NULL, NULL, &path)) return false;
-    Value v = a->pos[1];
+    if (!arg_string(I, a, 0, NULL, &path)) return false;
+    Value v = *arg_given(a, 1);
     *out = val_none();
     if (v.kind == V_GRAPH) return save_graph(I, a, path, v);
     tl_file_format fmt = tl_file_format_of(path);
@@ -257,15 +264,15 @@ static bool bi_save(Interp *I, CallArgs *a, Value *out)
     case TL_FILE_SAFETENSORS:
         return save_dict(I, a, path, fmt, v);
     case TL_FILE_GGUF:
-        return interp_error(I, a->at, ValueError, "save(): tl reads .gguf files but does not write them (use .safetensors)");
+        return bi_fail(I, a, ValueError, "tl reads .gguf files but does not write them (use .safetensors)");
     case TL_FILE_UNKNOWN:
-        return interp_error(I, a->at, ValueError, "save(): cannot tell the format of \"%.200s\" (use .npy, .npz, .safetensors, .csv or .txt)", path);
+        return bi_fail(I, a, ValueError, "cannot tell the format of \"%.200s\" (use .npy, .npz, .safetensors, .csv or .txt)", path);
     default:
         break;
     }
-    if (a->nkw) return interp_error(I, a->at, TypeError, "save(): %s takes no options", a->kwnames[0]);
+    if (save_option(a)) return bi_fail(I, a, TypeError, "%s takes no options", save_option(a));
     if (!val_is_numeric(v))
-        return interp_error(I, a->at, TypeError, "save(): %s files hold one tensor, not a %s%s",
+        return bi_fail(I, a, TypeError, "%s files hold one tensor, not a %s%s",
                             fmt == TL_FILE_NPY ? ".npy" : "text", val_kind_name(v),
                             v.kind == V_DICT ? " (use .npz or .safetensors for a dict)" : "");
     tl_tensor *t = val_to_tensor(v);
@@ -279,16 +286,16 @@ static bool bi_save(Interp *I, CallArgs *a, Value *out)
 
 static bool bi_meta(Interp *I, CallArgs *a, Value *out)
 {
-    if (!args_check(I, a, "meta", 1, 1, NULL)) return false;
-    Value g = a->pos[0];
+    Value g = *arg_given(a, 0);
     if (g.kind == V_DICT) {
         size_t len;
         const uint8_t *blob = label_meta(g.as.d, &len);
         if (blob) return meta_to_value(I, a, blob, len, out);
         if (g.as.d->label) { *out = val_dict_new(); return out->kind == V_DICT || interp_error_rt(I, a->at); }
-        return interp_error(I, a->at, TypeError, "meta() takes a dict returned by load() (or a file's path)");
+        return interp_error(I, a->at, TypeError, "%s() takes a dict returned by load() (or a file's path)", a->self->name);
     }
-    if (g.kind != V_STR) return interp_error(I, a->at, TypeError, "meta() takes a dict returned by load() (or a file's path), not a %s", val_kind_name(g));
+    if (g.kind != V_STR)
+        return interp_error(I, a->at, TypeError, "%s() takes a dict returned by load() (or a file's path), not a %s", a->self->name, val_kind_name(g));
     const char *path = g.as.s->data;
     tl_file_format fmt = tl_file_format_of(path);
     if (fmt == TL_FILE_UNKNOWN) fmt = tl_file_sniff(path);
@@ -309,10 +316,10 @@ static bool bi_meta(Interp *I, CallArgs *a, Value *out)
 
 const Builtin bi_files_table[] = {
     { "load", bi_load, "load(path)",
-      "reads .npy .npz .safetensors .gguf .csv .txt: a tensor, or a dict of tensors (mapped; read when touched)", 0 },
-    { "save", bi_save, "save(path, value, compress=false, metadata=none)",
-      "writes .npy .npz .safetensors .csv .txt atomically (temporary file, then rename)", 0 },
+      "reads .npy .npz .safetensors .gguf .csv .txt: a tensor, or a dict of tensors (mapped; read when touched)", 0, BF_OTHER, BT_NO },
+    { "save", bi_save, "save(path, value, *, compress=false, metadata=none)",
+      "writes .npy .npz .safetensors .csv .txt atomically (temporary file, then rename)", 0, BF_OTHER, BT_NO },
     { "meta", bi_meta, "meta(g)",
-      "the metadata of a loaded .gguf/.safetensors dict (or of a file's path) as a dict", 0 },
-    { NULL, NULL, NULL, NULL, 0 },
+      "the metadata of a loaded .gguf/.safetensors dict (or of a file's path) as a dict", 0, BF_OTHER, BT_NO },
+    { 0 },
 };

@@ -5,12 +5,11 @@
 #include "builtins.h"
 #include "linalg.h"
 
-/* Reads the two tensor operands of a binary linalg builtin. */
-static bool two_tensors(Interp *I, CallArgs *a, const char *fname, const char *const *kws, int maxpos, tl_tensor **x,
-                        tl_tensor **y)
+/* Reads the two tensor operands (parameters 0 and 1) of a binary linalg builtin. */
+static bool two_tensors(Interp *I, CallArgs *a, tl_tensor **x, tl_tensor **y)
 {
-    if (!args_check(I, a, fname, 2, maxpos, kws) || !arg_tensor(I, a, fname, 0, NULL, x)) return false;
-    if (arg_tensor(I, a, fname, 1, NULL, y)) return true;
+    if (!arg_tensor(I, a, 0, x)) return false;
+    if (arg_tensor(I, a, 1, y)) return true;
     tl_tensor_release(*x);
     return false;
 }
@@ -18,7 +17,7 @@ static bool two_tensors(Interp *I, CallArgs *a, const char *fname, const char *c
 static bool bi_matmul(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *x, *y;
-    if (!two_tensors(I, a, "matmul", NULL, 2, &x, &y)) return false;
+    if (!two_tensors(I, a, &x, &y)) return false;
     tl_tensor *r = NULL;
     int rc = 0;
     if (x->ndim == 0 || y->ndim == 0)
@@ -68,10 +67,9 @@ static tl_tensor *dot_general(const tl_tensor *x, const tl_tensor *y, tl_tensor 
    a's last axis and b's second-to-last (its only one when 1-d). */
 static bool bi_dot(Interp *I, CallArgs *a, Value *out)
 {
-    if (!args_check(I, a, "dot", 2, 2, NULL)) return false;
-    Value va = a->pos[0], vb = a->pos[1];
+    Value va = *arg_given(a, 0), vb = *arg_given(a, 1);
     if (!val_is_numeric(va) || !val_is_numeric(vb))
-        return interp_error(I, a->at, TypeError, "dot() takes tensors, not a %s", val_kind_name(val_is_numeric(va) ? vb : va));
+        return interp_error(I, a->at, TypeError, "%s() takes tensors, not a %s", a->self->name, val_kind_name(val_is_numeric(va) ? vb : va));
     if (va.kind == V_NUM || vb.kind == V_NUM) {
         tl_dtype dt;
         if (!interp_result_dtype(I, TL_MUL, va, vb, a->at, &dt)) return false;
@@ -85,9 +83,9 @@ static bool bi_dot(Interp *I, CallArgs *a, Value *out)
     int ky = y->ndim == 1 ? 0 : y->ndim - 2;
     if (x->shape[x->ndim - 1] != y->shape[ky]) {
         char s1[160], s2[160];
-        return interp_error(I, a->at, ShapeError, "dot(): shapes %s and %s not aligned: %lld (dim %d) != %lld (dim %d)",
-                            tl_shape_str(x->ndim, x->shape, s1, sizeof s1), tl_shape_str(y->ndim, y->shape, s2, sizeof s2),
-                            (long long)x->shape[x->ndim - 1], x->ndim - 1, (long long)y->shape[ky], ky);
+        return bi_fail(I, a, ShapeError, "shapes %s and %s not aligned: %lld (dim %d) != %lld (dim %d)",
+                       tl_shape_str(x->ndim, x->shape, s1, sizeof s1), tl_shape_str(y->ndim, y->shape, s2, sizeof s2),
+                       (long long)x->shape[x->ndim - 1], x->ndim - 1, (long long)y->shape[ky], ky);
     }
     /* for b of 1 or 2 dims, numpy's dot is exactly matmul (a's leading axes act as batch/rows) */
     return ret_tensor(I, a, y->ndim <= 2 ? tl_matmul_to(x, y, a->into) : dot_general(x, y, a->into), out);
@@ -97,11 +95,11 @@ static bool bi_dot(Interp *I, CallArgs *a, Value *out)
 static bool bi_vdot(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *x, *y;
-    if (!two_tensors(I, a, "vdot", NULL, 2, &x, &y)) return false;
+    if (!two_tensors(I, a, &x, &y)) return false;
     tl_tensor *cx = NULL, *fx = NULL, *fy = NULL, *r = NULL;
     int64_t nx = tl_tensor_size(x), ny = tl_tensor_size(y);
     if (nx != ny) {
-        tl_seterr(ShapeError, "vdot(): the operands have different sizes (%lld and %lld)", (long long)nx, (long long)ny);
+        tl_seterr(ShapeError, "%s(): the operands have different sizes (%lld and %lld)", a->self->name, (long long)nx, (long long)ny);
     } else {
         cx = tl_is_complex(x->dtype) ? tl_unary(TL_CONJ, x) : tl_flatten(x);
         fx = cx ? tl_flatten(cx) : NULL;
@@ -118,13 +116,13 @@ static bool bi_vdot(Interp *I, CallArgs *a, Value *out)
 static bool bi_inner(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *x, *y;
-    if (!two_tensors(I, a, "inner", NULL, 2, &x, &y)) return false;
+    if (!two_tensors(I, a, &x, &y)) return false;
     tl_tensor *r = NULL;
     if (x->ndim == 0 || y->ndim == 0) {
         r = tl_kron_to(x, y, a->into);           /* a scalar times a tensor */
     } else if (x->shape[x->ndim - 1] != y->shape[y->ndim - 1]) {
         char s1[160], s2[160];
-        tl_seterr(ShapeError, "inner(): shapes %s and %s not aligned: %lld (dim %d) != %lld (dim %d)",
+        tl_seterr(ShapeError, "%s(): shapes %s and %s not aligned: %lld (dim %d) != %lld (dim %d)", a->self->name,
                   tl_shape_str(x->ndim, x->shape, s1, sizeof s1), tl_shape_str(y->ndim, y->shape, s2, sizeof s2),
                   (long long)x->shape[x->ndim - 1], x->ndim - 1, (long long)y->shape[y->ndim - 1], y->ndim - 1);
     } else {
@@ -143,7 +141,7 @@ static bool tensordot_side(Interp *I, CallArgs *a, Value v, int ndim, int *n, in
     for (int i = 0; i < *n; i++)
         if (raw[i] < -TL_MAXDIM || raw[i] >= TL_MAXDIM || tl_normalize_axis((int)raw[i], ndim, &axes[i]) < 0) {
             if (raw[i] < -TL_MAXDIM || raw[i] >= TL_MAXDIM)
-                tl_seterr(IndexError, "tensordot(): axis %lld is out of bounds for %d dimensions", (long long)raw[i], ndim);
+                tl_seterr(IndexError, "%s(): axis %lld is out of bounds for %d dimensions", a->self->name, (long long)raw[i], ndim);
             return interp_error_rt(I, a->at);
         }
     return true;
@@ -153,18 +151,16 @@ static bool tensordot_side(Interp *I, CallArgs *a, Value v, int ndim, int *n, in
    axes=(axes_a, axes_b); a's free axes, then b's. */
 static bool bi_tensordot(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "axes", NULL };
     tl_tensor *x, *y;
-    if (!args_check(I, a, "tensordot", 2, 3, kws) || !two_tensors(I, a, "tensordot", kws, 3, &x, &y)) return false;
-    Value *av = arg_find(a, 2, "axes");
+    if (!two_tensors(I, a, &x, &y)) return false;
+    Value *av = arg_at(a, 2);
     int n = 0, nb = 0, ax[TL_MAXDIM], bx[TL_MAXDIM];
     bool ok = true;
     if (!av || (av->kind == V_NUM && tl_is_int((tl_dtype)av->dtype))) {
         int64_t k = av ? tl_scalar_to_i64(av->as.num.bytes, (tl_dtype)av->dtype) : 2;
-        if (k < 0) ok = interp_error(I, a->at, ValueError, "tensordot(): axes must be non-negative, not %lld", (long long)k);
+        if (k < 0) ok = bi_fail(I, a, ValueError, "axes must be non-negative, not %lld", (long long)k);
         else if (k > x->ndim || k > y->ndim)
-            ok = interp_error(I, a->at, ShapeError, "tensordot(): cannot sum over %lld axes of operands with %d and %d dimensions",
-                              (long long)k, x->ndim, y->ndim);
+            ok = bi_fail(I, a, ShapeError, "cannot sum over %lld axes of operands with %d and %d dimensions", (long long)k, x->ndim, y->ndim);
         for (int i = 0; ok && i < k; i++) {
             ax[i] = x->ndim - (int)k + i;
             bx[i] = i;
@@ -175,8 +171,7 @@ static bool bi_tensordot(Interp *I, CallArgs *a, Value *out)
              tensordot_side(I, a, av->as.tu->items[1], y->ndim, &nb, bx);
         if (ok && n != nb) ok = interp_error(I, a->at, ShapeError, "shape-mismatch for sum");
     } else {
-        ok = interp_error(I, a->at, TypeError, "tensordot(): axes must be an integer or a pair of axis lists, not a %s",
-                          val_kind_name(*av));
+        ok = bi_fail(I, a, TypeError, "axes must be an integer or a pair of axis lists, not a %s", val_kind_name(*av));
     }
     tl_tensor *r = ok ? tl_tensordot_to(x, y, n, ax, bx, a->into) : NULL;
     tl_tensor_release(x);
@@ -188,12 +183,15 @@ static bool bi_tensordot(Interp *I, CallArgs *a, Value *out)
 static bool bi_einsum(Interp *I, CallArgs *a, Value *out)
 {
     const char *subs;
-    if (!args_check(I, a, "einsum", 1, -1, NULL) || !arg_string(I, a, "einsum", 0, NULL, NULL, &subs)) return false;
-    int n = a->npos - 1;
+    if (!arg_string(I, a, 0, NULL, &subs)) return false;
+    int n = a->nrest;
     tl_tensor **ts = calloc((size_t)(n > 0 ? n : 1), sizeof *ts);
     if (!ts) return interp_error(I, a->at, MemoryError, "out of memory");
     bool ok = true;
-    for (int i = 0; ok && i < n; i++) ok = arg_tensor(I, a, "einsum", i + 1, NULL, &ts[i]);
+    for (int i = 0; ok && i < n; i++) {
+        ok = val_is_numeric(a->rest[i]) || bi_fail(I, a, TypeError, "operands must be tensors, not a %s", val_kind_name(a->rest[i]));
+        if (ok) ok = (ts[i] = val_to_tensor(a->rest[i])) || interp_error_rt(I, a->at);
+    }
     tl_tensor *r = ok ? tl_einsum_to(subs, n, (const tl_tensor *const *)ts, a->into) : NULL;
     for (int i = 0; i < n; i++)
         if (ts[i]) tl_tensor_release(ts[i]);
@@ -205,7 +203,7 @@ static bool bi_einsum(Interp *I, CallArgs *a, Value *out)
 static bool bi_kron(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *x, *y;
-    if (!two_tensors(I, a, "kron", NULL, 2, &x, &y)) return false;
+    if (!two_tensors(I, a, &x, &y)) return false;
     tl_tensor *r = tl_kron_to(x, y, a->into);
     tl_tensor_release(x);
     tl_tensor_release(y);
@@ -216,11 +214,9 @@ static bool bi_kron(Interp *I, CallArgs *a, Value *out)
 static bool bi_matrix_power(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *t;
-    if (!args_check(I, a, "matrix_power", 2, 2, NULL)) return false;
-    Value v = a->pos[1];
-    if (v.kind != V_NUM || !tl_is_intlike((tl_dtype)v.dtype))
-        return interp_error(I, a->at, TypeError, "matrix_power(): exponent must be an integer");
-    if (!arg_tensor(I, a, "matrix_power", 0, NULL, &t)) return false;
+    Value v = *arg_given(a, 1);
+    if (v.kind != V_NUM || !tl_is_intlike((tl_dtype)v.dtype)) return bi_fail(I, a, TypeError, "exponent must be an integer");
+    if (!arg_tensor(I, a, 0, &t)) return false;
     tl_tensor *r = tl_matrix_power_to(t, tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype), a->into);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
@@ -230,7 +226,7 @@ static bool bi_matrix_power(Interp *I, CallArgs *a, Value *out)
 static bool bi_outer(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *x, *y;
-    if (!two_tensors(I, a, "outer", NULL, 2, &x, &y)) return false;
+    if (!two_tensors(I, a, &x, &y)) return false;
     tl_dtype dt = tl_promote(x->dtype, y->dtype);
     tl_tensor *col = tl_reshape(x, 2, (int64_t[]){ -1, 1 });
     tl_tensor *row = col ? tl_reshape(y, 2, (int64_t[]){ 1, -1 }) : NULL;
@@ -292,15 +288,13 @@ static tl_tensor *cross3(const tl_tensor *x, const tl_tensor *y, tl_dtype dt, tl
 /* cross(a, b, axis=-1): the cross product of 3-vectors (or 2-vectors: the z component only), as numpy. */
 static bool bi_cross(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "axis", NULL };
     int64_t axis;
     tl_tensor *x0, *y0;
-    if (!args_check(I, a, "cross", 2, 3, kws) || !arg_int(I, a, "cross", 2, "axis", -1, &axis)) return false;
-    if (!two_tensors(I, a, "cross", kws, 3, &x0, &y0)) return false;
+    if (!arg_int(I, a, 2, -1, &axis) || !two_tensors(I, a, &x0, &y0)) return false;
     tl_tensor *x = NULL, *y = NULL, *r = NULL;
     int ax, ay;
     if (x0->ndim == 0 || y0->ndim == 0 || axis < -TL_MAXDIM || axis >= TL_MAXDIM) {
-        tl_seterr(ShapeError, "cross(): both operands need at least one dimension (and a valid axis)");
+        tl_seterr(ShapeError, "%s(): both operands need at least one dimension (and a valid axis)", a->self->name);
     } else if (tl_normalize_axis((int)axis, x0->ndim, &ax) == 0 && tl_normalize_axis((int)axis, y0->ndim, &ay) == 0) {
         x = move_axis(x0, ax, x0->ndim - 1);
         y = x ? move_axis(y0, ay, y0->ndim - 1) : NULL;
@@ -311,10 +305,10 @@ static bool bi_cross(Interp *I, CallArgs *a, Value *out)
         int64_t nx = x->shape[x->ndim - 1], ny = y->shape[y->ndim - 1];
         tl_dtype dt = tl_promote(x->dtype, y->dtype);
         if ((nx != 2 && nx != 3) || (ny != 2 && ny != 3)) {
-            tl_seterr(ShapeError, "cross(): incompatible dimensions for cross product (dimension must be 2 or 3, got %lld and %lld)",
-                      (long long)nx, (long long)ny);
+            tl_seterr(ShapeError, "%s(): incompatible dimensions for cross product (dimension must be 2 or 3, got %lld and %lld)",
+                      a->self->name, (long long)nx, (long long)ny);
         } else if (dt == TL_BOOL) {
-            tl_seterr(TypeError, "cross(): not supported for bool");
+            tl_seterr(TypeError, "%s(): not supported for bool", a->self->name);
         } else if (nx == 2 && ny == 2) {
             r = cross_term(x, y, 0, 1, dt, a->into);
         } else {
@@ -333,16 +327,13 @@ static bool bi_cross(Interp *I, CallArgs *a, Value *out)
 /* trace(a, offset=0, axis1=0, axis2=1): the sum of a diagonal (integers sum in i64, as numpy). */
 static bool bi_trace(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "offset", "axis1", "axis2", NULL };
     int64_t offset, ax1, ax2;
     tl_tensor *t;
-    if (!args_check(I, a, "trace", 1, 4, kws) || !arg_int(I, a, "trace", 1, "offset", 0, &offset) ||
-        !arg_int(I, a, "trace", 2, "axis1", 0, &ax1) || !arg_int(I, a, "trace", 3, "axis2", 1, &ax2) ||
-        !arg_tensor(I, a, "trace", 0, NULL, &t))
+    if (!arg_int(I, a, 1, 0, &offset) || !arg_int(I, a, 2, 0, &ax1) || !arg_int(I, a, 3, 1, &ax2) || !arg_tensor(I, a, 0, &t))
         return false;
     tl_tensor *d = NULL, *r = NULL;
     if (ax1 < -TL_MAXDIM || ax1 >= TL_MAXDIM || ax2 < -TL_MAXDIM || ax2 >= TL_MAXDIM)
-        tl_seterr(IndexError, "trace(): axis out of bounds");
+        tl_seterr(IndexError, "%s(): axis out of bounds", a->self->name);
     else
         d = tl_view_diagonal(t, offset, (int)ax1, (int)ax2);
     if (d) r = tl_reduce_to(TL_RSUM, d, 1, (int[]){ d->ndim - 1 }, false, 0, a->into);
@@ -356,13 +347,9 @@ enum { SQUARE_DET, SQUARE_INV };
 
 static bool bi_square(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "exact", NULL };
-    const char *fname = a->self->name;
-    bool det = a->self->tag == SQUARE_DET, exact;
+    bool det = a->self->tag == SQUARE_DET, exact = false;
     tl_tensor *t;
-    if (!args_check(I, a, fname, 1, det ? 2 : 1, det ? kws : NULL) || !arg_bool(I, a, fname, 1, "exact", false, &exact) ||
-        !arg_tensor(I, a, fname, 0, NULL, &t))
-        return false;
+    if ((det && !arg_bool(I, a, 1, false, &exact)) || !arg_tensor(I, a, 0, &t)) return false;
     tl_tensor *r = !det ? tl_inv_to(t, a->into) : exact ? tl_det_exact_to(t, a->into) : tl_det_to(t, a->into);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
@@ -371,7 +358,7 @@ static bool bi_square(Interp *I, CallArgs *a, Value *out)
 static bool bi_solve(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *x, *y;
-    if (!two_tensors(I, a, "solve", NULL, 2, &x, &y)) return false;
+    if (!two_tensors(I, a, &x, &y)) return false;
     tl_tensor *r = tl_solve_to(x, y, a->into);
     tl_tensor_release(x);
     tl_tensor_release(y);
@@ -379,22 +366,22 @@ static bool bi_solve(Interp *I, CallArgs *a, Value *out)
 }
 
 const Builtin bi_linalg_table[] = {
-    { "matmul", bi_matmul, "matmul(a, b)", "matrix product a @ b (batched over leading axes, broadcasting)", 0 },
-    { "dot", bi_dot, "dot(a, b)", "numpy's dot: inner product of vectors, matrix product, sum over a's last and b's second-to-last axis", 0 },
-    { "vdot", bi_vdot, "vdot(a, b)", "dot product of the flattened a (complex conjugated) and b", 0 },
-    { "inner", bi_inner, "inner(a, b)", "sum over the last axes of a and b", 0 },
+    { "matmul", bi_matmul, "matmul(a, b)", "matrix product a @ b (batched over leading axes, broadcasting)", 0, BF_OTHER, BT_INTO },
+    { "dot", bi_dot, "dot(a, b)", "numpy's dot: inner product of vectors, matrix product, sum over a's last and b's second-to-last axis", 0, BF_OTHER, BT_INTO },
+    { "vdot", bi_vdot, "vdot(a, b)", "dot product of the flattened a (complex conjugated) and b", 0, BF_OTHER, BT_INTO },
+    { "inner", bi_inner, "inner(a, b)", "sum over the last axes of a and b", 0, BF_OTHER, BT_INTO },
     { "tensordot", bi_tensordot, "tensordot(a, b, axes=2)",
-      "sum over a's last `axes` axes and b's first (or over the pairs axes=(axes_a, axes_b)), by GEMM", 0 },
+      "sum over a's last `axes` axes and b's first (or over the pairs axes=(axes_a, axes_b)), by GEMM", 0, BF_OTHER, BT_INTO },
     { "einsum", bi_einsum, "einsum(subscripts, *operands)",
-      "numpy's Einstein summation (\"ij,jk->ik\", implicit output, \"...\", repeated labels); contractions by GEMM", 0 },
-    { "kron", bi_kron, "kron(a, b)", "Kronecker product", 0 },
-    { "matrix_power", bi_matrix_power, "matrix_power(a, n)", "a square matrix (batched) to the integer power n (n < 0: of its inverse)", 0 },
-    { "outer", bi_outer, "outer(a, b)", "outer product of the flattened a and b", 0 },
-    { "cross", bi_cross, "cross(a, b, axis=-1)", "cross product of 3-vectors (2-vectors give the z component)", 0 },
-    { "trace", bi_trace, "trace(a, offset=0, axis1=0, axis2=1)", "sum of the diagonal", 0 },
+      "numpy's Einstein summation (\"ij,jk->ik\", implicit output, \"...\", repeated labels); contractions by GEMM", 0, BF_OTHER, BT_INTO },
+    { "kron", bi_kron, "kron(a, b)", "Kronecker product", 0, BF_OTHER, BT_INTO },
+    { "matrix_power", bi_matrix_power, "matrix_power(a, n)", "a square matrix (batched) to the integer power n (n < 0: of its inverse)", 0, BF_OTHER, BT_INTO },
+    { "outer", bi_outer, "outer(a, b)", "outer product of the flattened a and b", 0, BF_OTHER, BT_INTO },
+    { "cross", bi_cross, "cross(a, b, axis=-1)", "cross product of 3-vectors (2-vectors give the z component)", 0, BF_OTHER, BT_INTO },
+    { "trace", bi_trace, "trace(a, offset=0, axis1=0, axis2=1)", "sum of the diagonal", 0, BF_OTHER, BT_INTO },
     { "det", bi_square, "det(a, exact=false)",
-      "determinant of a square matrix (batched); exact=true: integers exactly, as i64", SQUARE_DET },
-    { "inv", bi_square, "inv(a)", "inverse of a square matrix (batched); singular matrices are an error", SQUARE_INV },
-    { "solve", bi_solve, "solve(a, b)", "x such that a @ x = b", 0 },
-    { NULL, NULL, NULL, NULL, 0 },
+      "determinant of a square matrix (batched); exact=true: integers exactly, as i64", SQUARE_DET, BF_OTHER, BT_INTO },
+    { "inv", bi_square, "inv(a)", "inverse of a square matrix (batched); singular matrices are an error", SQUARE_INV, BF_OTHER, BT_INTO },
+    { "solve", bi_solve, "solve(a, b)", "x such that a @ x = b", 0, BF_OTHER, BT_INTO },
+    { 0 },
 };

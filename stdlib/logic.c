@@ -1,14 +1,12 @@
 /* logic.c — truth-valued elementwise functions: logical_and/or/xor/not, isclose, allclose, array_equal */
 #include "builtins.h"
 
-/* Both arguments as bool tensors (nonzero is true, nan too, as numpy's logical functions). */
+/* The first n parameters as bool tensors (nonzero is true, nan too, as numpy's logical functions). */
 static bool bool_args(Interp *I, CallArgs *a, int n, tl_tensor **out)
 {
-    const char *fname = a->self->name;
-    if (!args_check(I, a, fname, n, n, NULL)) return false;
     for (int i = 0; i < n; i++) {
         tl_tensor *t;
-        if (!arg_tensor(I, a, fname, i, NULL, &t)) {
+        if (!arg_tensor(I, a, i, &t)) {
             for (int j = 0; j < i; j++) tl_tensor_release(out[j]);
             return false;
         }
@@ -48,16 +46,12 @@ enum { CLOSE_ELEMENTWISE, CLOSE_ALL };
 /* isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false) and allclose (the same, all of it; the tag). */
 static bool bi_isclose(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "rtol", "atol", "equal_nan", NULL };
-    const char *fname = a->self->name;
     double rtol, atol;
     bool equal_nan;
     tl_tensor *x, *y;
-    if (!args_check(I, a, fname, 2, 5, kws) || !arg_double(I, a, fname, 2, "rtol", 1e-05, &rtol) ||
-        !arg_double(I, a, fname, 3, "atol", 1e-08, &atol) || !arg_bool(I, a, fname, 4, "equal_nan", false, &equal_nan))
-        return false;
-    if (!arg_tensor(I, a, fname, 0, NULL, &x)) return false;
-    if (!arg_tensor(I, a, fname, 1, NULL, &y)) {
+    if (!arg_double(I, a, 2, 1e-05, &rtol) || !arg_double(I, a, 3, 1e-08, &atol) || !arg_bool(I, a, 4, false, &equal_nan)) return false;
+    if (!arg_tensor(I, a, 0, &x)) return false;
+    if (!arg_tensor(I, a, 1, &y)) {
         tl_tensor_release(x);
         return false;
     }
@@ -75,14 +69,11 @@ static bool bi_isclose(Interp *I, CallArgs *a, Value *out)
 /* array_equal(a1, a2, equal_nan=false): true when the shapes and all elements are equal. */
 static bool bi_array_equal(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "equal_nan", NULL };
     bool equal_nan;
     tl_tensor *x, *y;
-    if (!args_check(I, a, "array_equal", 2, 3, kws) ||
-        !arg_bool(I, a, "array_equal", 2, "equal_nan", false, &equal_nan))
-        return false;
-    if (!arg_tensor(I, a, "array_equal", 0, NULL, &x)) return false;
-    if (!arg_tensor(I, a, "array_equal", 1, NULL, &y)) {
+    if (!arg_bool(I, a, 2, false, &equal_nan)) return false;
+    if (!arg_tensor(I, a, 0, &x)) return false;
+    if (!arg_tensor(I, a, 1, &y)) {
         tl_tensor_release(x);
         return false;
     }
@@ -95,15 +86,15 @@ static bool bi_array_equal(Interp *I, CallArgs *a, Value *out)
 }
 
 const Builtin bi_logic_table[] = {
-    { "logical_and", bi_logical, "logical_and(x, y)", "true where both x and y are nonzero", TL_AND },
-    { "logical_or", bi_logical, "logical_or(x, y)", "true where x or y is nonzero", TL_OR },
-    { "logical_xor", bi_logical, "logical_xor(x, y)", "true where exactly one of x and y is nonzero", TL_XOR },
-    { "logical_not", bi_logical_not, "logical_not(x)", "true where x is zero", 0 },
+    { "logical_and", bi_logical, "logical_and(x, y)", "true where both x and y are nonzero", TL_AND, BF_ELEMENTWISE, BT_INTO },
+    { "logical_or", bi_logical, "logical_or(x, y)", "true where x or y is nonzero", TL_OR, BF_ELEMENTWISE, BT_INTO },
+    { "logical_xor", bi_logical, "logical_xor(x, y)", "true where exactly one of x and y is nonzero", TL_XOR, BF_ELEMENTWISE, BT_INTO },
+    { "logical_not", bi_logical_not, "logical_not(x)", "true where x is zero", 0, BF_ELEMENTWISE, BT_INTO },
     { "isclose", bi_isclose, "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)",
-      "true where |a - b| <= atol + rtol * |b| (inf only equal to itself)", CLOSE_ELEMENTWISE },
+      "true where |a - b| <= atol + rtol * |b| (inf only equal to itself)", CLOSE_ELEMENTWISE, BF_ELEMENTWISE, BT_INTO },
     { "allclose", bi_isclose, "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)",
-      "true when isclose(a, b) holds everywhere", CLOSE_ALL },
+      "true when isclose(a, b) holds everywhere", CLOSE_ALL, BF_OTHER, BT_NO },
     { "array_equal", bi_array_equal, "array_equal(a1, a2, equal_nan=false)",
-      "true when a1 and a2 have one shape and equal elements", 0 },
-    { NULL, NULL, NULL, NULL, 0 },
+      "true when a1 and a2 have one shape and equal elements", 0, BF_OTHER, BT_NO },
+    { 0 },
 };

@@ -5,14 +5,10 @@
 
 #include "builtins.h"
 
-static const char *const dtype_kw[] = { "dtype", NULL };
-
-/* Shared body of zeros/ones/empty/rand/randn: a shape (either form) and dtype=. */
-static bool shape_and_dtype(Interp *I, CallArgs *a, const char *fname, tl_dtype def, int *nd, int64_t *shape,
-                            tl_dtype *dt)
+/* Shared body of zeros/ones/empty/rand/randn(*shape, dtype=...): a shape (either form) and dtype=. */
+static bool shape_and_dtype(Interp *I, CallArgs *a, tl_dtype def, int *nd, int64_t *shape, tl_dtype *dt)
 {
-    return args_check(I, a, fname, 0, -1, dtype_kw) && arg_dtype(I, a, fname, -1, "dtype", def, dt) &&
-           arg_shape(I, a, fname, 0, nd, shape);
+    return arg_dtype(I, a, 1, def, dt) && arg_shape(I, a, nd, shape);
 }
 
 /* A tensor of the given shape filled with the double v converted to dt. */
@@ -30,7 +26,7 @@ static bool bi_shaped(Interp *I, CallArgs *a, Value *out)
     int nd;
     int64_t shape[TL_MAXDIM];
     tl_dtype dt;
-    if (!shape_and_dtype(I, a, a->self->name, TL_F64, &nd, shape, &dt)) return false;
+    if (!shape_and_dtype(I, a, TL_F64, &nd, shape, &dt)) return false;
     tl_tensor *t = a->self->tag == SHAPED_ZEROS ? tl_tensor_zeros(dt, nd, shape)
                  : a->self->tag == SHAPED_ONES ? filled(dt, nd, shape, 1.0)
                  : tl_tensor_empty(dt, nd, shape);
@@ -45,12 +41,11 @@ static bool bi_full(Interp *I, CallArgs *a, Value *out)
     int64_t shape[TL_MAXDIM];
     tl_dtype dt;
     tl_tensor *v;
-    if (!args_check(I, a, "full", 2, 2, dtype_kw)) return false;
-    if (!value_to_shape(I, a->at, a->pos[0], &nd, shape)) return false;
+    if (!value_to_shape(I, a->at, *arg_given(a, 0), &nd, shape)) return false;
     for (int k = 0; k < nd; k++)
-        if (shape[k] < 0) return interp_error(I, a->at, ShapeError, "full(): negative dimensions are not allowed");
-    if (!arg_tensor(I, a, "full", 1, NULL, &v)) return false;
-    if (!arg_dtype(I, a, "full", -1, "dtype", v->dtype, &dt)) {
+        if (shape[k] < 0) return bi_fail(I, a, ShapeError, "negative dimensions are not allowed");
+    if (!arg_tensor(I, a, 1, &v)) return false;
+    if (!arg_dtype(I, a, 2, v->dtype, &dt)) {
         tl_tensor_release(v);
         return false;
     }
@@ -63,52 +58,38 @@ static bool bi_full(Interp *I, CallArgs *a, Value *out)
     return ret_tensor(I, a, r, out);
 }
 
-/* Reads a real number argument for arange/linspace; notes whether it is a float. */
-static bool real_arg(Interp *I, CallArgs *a, const char *fname, int i, const char *kw, double def, double *x,
-                     bool *is_float)
+/* Reads real number parameter i for arange/linspace; notes whether it is a float. */
+static bool real_arg(Interp *I, CallArgs *a, int i, double def, double *x, bool *is_float)
 {
-    Value *v = arg_find(a, i, kw);
-    if (v && v->kind == V_NUM && tl_is_complex((tl_dtype)v->dtype))
-        return interp_error(I, a->at, TypeError, "%s(): complex arguments are not supported", fname);
+    Value *v = arg_at(a, i);
+    if (v && v->kind == V_NUM && tl_is_complex((tl_dtype)v->dtype)) return bi_fail(I, a, TypeError, "complex arguments are not supported");
     if (v && v->kind == V_NUM && tl_is_float((tl_dtype)v->dtype)) *is_float = true;
-    return arg_double(I, a, fname, i, kw, def, x);
+    return arg_double(I, a, i, def, x);
 }
 
-/* Whether an argument is a u64 beyond i64's range (arange then computes in doubles). */
-static bool arange_beyond_i64(CallArgs *a)
+/* Whether one of parameters 0..n-1 is a u64 beyond i64's range (arange then computes in doubles). */
+static bool beyond_i64(CallArgs *a, int n)
 {
-    for (int i = 0; i < a->npos + a->nkw; i++) {
-        const Value *v = i < a->npos ? &a->pos[i] : &a->kw[i - a->npos];
-        if (v->kind == V_NUM && v->dtype == TL_U64 && tl_scalar_to_u64(v->as.num.bytes, TL_U64) > INT64_MAX) return true;
+    for (int i = 0; i < n; i++) {
+        const Value *v = arg_at(a, i);
+        if (v && v->kind == V_NUM && v->dtype == TL_U64 && tl_scalar_to_u64(v->as.num.bytes, TL_U64) > INT64_MAX) return true;
     }
     return false;
 }
 
-/* arange(stop) or arange(start, stop, step=1, dtype=none): i64 for integer arguments, else f64, as numpy. */
+/* arange([start,] stop, step=1, *, dtype=none): i64 for integer arguments, else f64, as numpy. */
 static bool bi_arange(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "start", "stop", "step", "dtype", NULL };
-    double start = 0, stop, step = 1;
+    double start, stop, step;
     bool fl = false;
     tl_dtype dt;
-    if (!args_check(I, a, "arange", 1, 3, kws)) return false;
-    bool one = a->npos == 1 && !arg_find(a, -1, "stop");
-    if (one) {
-        if (!real_arg(I, a, "arange", 0, "stop", 0, &stop, &fl)) return false;
-    } else if (!real_arg(I, a, "arange", 0, "start", 0, &start, &fl) ||
-               !real_arg(I, a, "arange", 1, "stop", NAN, &stop, &fl)) {
+    if (!real_arg(I, a, 0, 0, &start, &fl) || !real_arg(I, a, 1, 0, &stop, &fl) || !real_arg(I, a, 2, 1, &step, &fl) ||
+        !arg_dtype(I, a, 3, fl ? TL_F64 : TL_I64, &dt))
         return false;
-    }
-    if (!real_arg(I, a, "arange", 2, "step", 1, &step, &fl)) return false;
-    if (isnan(stop) && !arg_find(a, one ? 0 : 1, "stop")) return interp_error(I, a->at, TypeError, "arange() missing stop");
-    if (!arg_dtype(I, a, "arange", -1, "dtype", fl ? TL_F64 : TL_I64, &dt)) return false;
-    if (step == 0) return interp_error(I, a->at, ValueError, "arange(): step must not be zero");
-    if (!fl && !arange_beyond_i64(a)) {   /* integers: read again exactly, as doubles lose what lies beyond 2**53 */
-        int64_t v[3] = { 0, 0, 1 };
-        const char *names[3] = { "start", "stop", "step" };
-        const int pos[3] = { one ? -1 : 0, one ? 0 : 1, 2 };   /* arange(stop): start only by keyword */
-        for (int i = 0; i < 3; i++)
-            if (arg_find(a, pos[i], names[i]) && !arg_int(I, a, "arange", pos[i], names[i], v[i], &v[i])) return false;
+    if (step == 0) return bi_fail(I, a, ValueError, "step must not be zero");
+    if (!fl && !beyond_i64(a, 3)) {   /* integers: read again exactly, as doubles lose what lies beyond 2**53 */
+        int64_t v[3];
+        if (!arg_int(I, a, 0, 0, &v[0]) || !arg_int(I, a, 1, 0, &v[1]) || !arg_int(I, a, 2, 1, &v[2])) return false;
         return ret_tensor(I, a, tl_arange_int(v[0], v[1], v[2], dt), out);
     }
     return ret_tensor(I, a, tl_arange(start, stop, step, dt), out);
@@ -116,27 +97,21 @@ static bool bi_arange(Interp *I, CallArgs *a, Value *out)
 
 static bool bi_linspace(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "num", "endpoint", "dtype", NULL };
     double start, stop;
     int64_t num;
     bool endpoint, fl = false;
     tl_dtype dt;
-    if (!args_check(I, a, "linspace", 2, 3, kws) || !real_arg(I, a, "linspace", 0, NULL, 0, &start, &fl) ||
-        !real_arg(I, a, "linspace", 1, NULL, 0, &stop, &fl) || !arg_int(I, a, "linspace", 2, "num", 50, &num) ||
-        !arg_bool(I, a, "linspace", -1, "endpoint", true, &endpoint) ||
-        !arg_dtype(I, a, "linspace", -1, "dtype", TL_F64, &dt))
+    if (!real_arg(I, a, 0, 0, &start, &fl) || !real_arg(I, a, 1, 0, &stop, &fl) || !arg_int(I, a, 2, 50, &num) ||
+        !arg_bool(I, a, 3, true, &endpoint) || !arg_dtype(I, a, 4, TL_F64, &dt))
         return false;
     return ret_tensor(I, a, tl_linspace(start, stop, num, endpoint, dt), out);
 }
 
 static bool bi_eye(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "m", "k", "dtype", NULL };
     int64_t n, m, k;
     tl_dtype dt;
-    if (!args_check(I, a, "eye", 1, 3, kws) || !arg_int(I, a, "eye", 0, NULL, 0, &n) ||
-        !arg_int(I, a, "eye", 1, "m", n, &m) || !arg_int(I, a, "eye", 2, "k", 0, &k) ||
-        !arg_dtype(I, a, "eye", -1, "dtype", TL_F64, &dt))
+    if (!arg_int(I, a, 0, 0, &n) || !arg_int(I, a, 1, n, &m) || !arg_int(I, a, 2, 0, &k) || !arg_dtype(I, a, 3, TL_F64, &dt))
         return false;
     return ret_tensor(I, a, tl_eye(n, m, k, dt), out);
 }
@@ -180,17 +155,16 @@ static tl_tensor *value_as_tensor(Interp *I, Span at, const char *fname, Value v
 enum { ARRAY_COPY, ARRAY_AS };
 static bool bi_array(Interp *I, CallArgs *a, Value *out)
 {
-    const char *fname = a->self->name;
-    if (!args_check(I, a, fname, 1, 2, dtype_kw)) return false;
-    tl_tensor *t = value_as_tensor(I, a->at, fname, a->pos[0], 0);
+    Value x = *arg_given(a, 0);
+    tl_tensor *t = value_as_tensor(I, a->at, a->self->name, x, 0);
     if (!t) return false;
     tl_dtype dt;
-    if (!arg_dtype(I, a, fname, 1, "dtype", t->dtype, &dt)) {
+    if (!arg_dtype(I, a, 1, t->dtype, &dt)) {
         tl_tensor_release(t);
         return false;
     }
     /* a tensor built from a tuple is already new, so array() need not copy it again */
-    bool fresh = a->pos[0].kind != V_TENSOR;
+    bool fresh = x.kind != V_TENSOR;
     tl_tensor *r = dt != t->dtype ? tl_cast(t, dt) : a->self->tag == ARRAY_AS || fresh ? (tl_tensor_retain(t), t) : tl_copy(t);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
@@ -201,21 +175,19 @@ static bool bi_array(Interp *I, CallArgs *a, Value *out)
 enum { LIKE_ZEROS, LIKE_ONES, LIKE_EMPTY, LIKE_FULL };
 static bool bi_like(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "dtype", "shape", NULL };
-    const char *fname = a->self->name;
-    int tag = a->self->tag, first = tag == LIKE_FULL ? 2 : 1, nd;
+    int tag = a->self->tag, first = tag == LIKE_FULL ? 2 : 1, nd;   /* the parameters after a (and fill_value) */
     int64_t shape[TL_MAXDIM];
     tl_tensor *t, *fill = NULL;
     tl_dtype dt;
-    if (!args_check(I, a, fname, first, first + 2, kws) || !arg_tensor(I, a, fname, 0, NULL, &t)) return false;
+    if (!arg_tensor(I, a, 0, &t)) return false;
     nd = t->ndim;
     memcpy(shape, t->shape, sizeof shape[0] * (size_t)nd);
-    Value *sv = arg_find(a, first + 1, "shape");
-    bool ok = arg_dtype(I, a, fname, first, "dtype", t->dtype, &dt) && (!sv || value_to_shape(I, a->at, *sv, &nd, shape)) &&
-              (tag != LIKE_FULL || arg_tensor(I, a, fname, 1, "fill_value", &fill));
+    Value *sv = arg_at(a, first + 1);
+    bool ok = arg_dtype(I, a, first, t->dtype, &dt) && (!sv || value_to_shape(I, a->at, *sv, &nd, shape)) &&
+              (tag != LIKE_FULL || arg_tensor(I, a, 1, &fill));
     tl_tensor_release(t);
     for (int k = 0; ok && k < nd; k++)
-        if (shape[k] < 0) ok = interp_error(I, a->at, ShapeError, "%s(): negative dimensions are not allowed", fname);
+        if (shape[k] < 0) ok = bi_fail(I, a, ShapeError, "negative dimensions are not allowed");
     tl_tensor *r = NULL;
     if (ok) {
         r = tag == LIKE_ZEROS ? tl_tensor_zeros(dt, nd, shape) : tag == LIKE_ONES ? filled(dt, nd, shape, 1.0)
@@ -238,15 +210,12 @@ static bool bi_like(Interp *I, CallArgs *a, Value *out)
    computed in f64 and then cast, as numpy. */
 static bool bi_logspace(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "num", "endpoint", "base", "dtype", NULL };
     double start, stop, base;
     int64_t num;
     bool endpoint, fl = false;
     tl_dtype dt;
-    if (!args_check(I, a, "logspace", 2, 6, kws) || !real_arg(I, a, "logspace", 0, NULL, 0, &start, &fl) ||
-        !real_arg(I, a, "logspace", 1, NULL, 0, &stop, &fl) || !arg_int(I, a, "logspace", 2, "num", 50, &num) ||
-        !arg_bool(I, a, "logspace", 3, "endpoint", true, &endpoint) ||
-        !real_arg(I, a, "logspace", 4, "base", 10.0, &base, &fl) || !arg_dtype(I, a, "logspace", 5, "dtype", TL_F64, &dt))
+    if (!real_arg(I, a, 0, 0, &start, &fl) || !real_arg(I, a, 1, 0, &stop, &fl) || !arg_int(I, a, 2, 50, &num) ||
+        !arg_bool(I, a, 3, true, &endpoint) || !real_arg(I, a, 4, 10.0, &base, &fl) || !arg_dtype(I, a, 5, TL_F64, &dt))
         return false;
     tl_tensor *y = tl_linspace(start, stop, num, endpoint, TL_F64);
     tl_tensor *b = y ? tl_tensor_scalar(TL_F64, &base) : NULL;
@@ -263,9 +232,7 @@ static bool bi_identity(Interp *I, CallArgs *a, Value *out)
 {
     int64_t n;
     tl_dtype dt;
-    if (!args_check(I, a, "identity", 1, 2, dtype_kw) || !arg_int(I, a, "identity", 0, NULL, 0, &n) ||
-        !arg_dtype(I, a, "identity", 1, "dtype", TL_F64, &dt))
-        return false;
+    if (!arg_int(I, a, 0, 0, &n) || !arg_dtype(I, a, 1, TL_F64, &dt)) return false;
     return ret_tensor(I, a, tl_eye(n, n, 0, dt), out);
 }
 
@@ -274,24 +241,21 @@ static bool bi_identity(Interp *I, CallArgs *a, Value *out)
    broadcast views; sparse=true the reshaped inputs themselves (views), as numpy. */
 static bool bi_meshgrid(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "indexing", "sparse", "copy", NULL };
     const char *indexing;
     bool sparse, copy;
-    int n = a->npos;
-    if (!args_check(I, a, "meshgrid", 0, -1, kws) || !arg_string(I, a, "meshgrid", -1, "indexing", "xy", &indexing) ||
-        !arg_bool(I, a, "meshgrid", -1, "sparse", false, &sparse) || !arg_bool(I, a, "meshgrid", -1, "copy", true, &copy))
-        return false;
+    int n = a->nrest;
+    if (!arg_string(I, a, 1, "xy", &indexing) || !arg_bool(I, a, 2, false, &sparse) || !arg_bool(I, a, 3, true, &copy)) return false;
     bool xy = strcmp(indexing, "xy") == 0;
-    if (!xy && strcmp(indexing, "ij") != 0)
-        return interp_error(I, a->at, ValueError, "meshgrid(): indexing must be \"xy\" or \"ij\", not \"%s\"", indexing);
-    if (n > TL_MAXDIM) return interp_error(I, a->at, ShapeError, "meshgrid(): too many inputs (%d; at most %d)", n, TL_MAXDIM);
+    if (!xy && strcmp(indexing, "ij") != 0) return bi_fail(I, a, ValueError, "indexing must be \"xy\" or \"ij\", not \"%s\"", indexing);
+    if (n > TL_MAXDIM) return bi_fail(I, a, ShapeError, "too many inputs (%d; at most %d)", n, TL_MAXDIM);
     tl_tensor *ts[TL_MAXDIM] = { 0 };
     int64_t full[TL_MAXDIM];
     for (int i = 0; i < n; i++) {
         tl_tensor *t;
-        if (!arg_tensor(I, a, "meshgrid", i, NULL, &t)) {
+        if (!val_is_numeric(a->rest[i]) || !(t = val_to_tensor(a->rest[i]))) {
             for (int k = 0; k < i; k++) tl_tensor_release(ts[k]);
-            return false;
+            if (val_is_numeric(a->rest[i])) return interp_error_rt(I, a->at);
+            return bi_fail(I, a, TypeError, "xs must be tensors or numbers, not a %s", val_kind_name(a->rest[i]));
         }
         /* input i varies along output axis i, except that "xy" swaps the first two */
         int axis = xy && n >= 2 && i < 2 ? 1 - i : i;
@@ -327,75 +291,71 @@ enum { RANDOM_UNIFORM, RANDOM_NORMAL };
 
 static bool bi_random_float(Interp *I, CallArgs *a, Value *out)
 {
-    const char *fname = a->self->name;
     int nd;
     int64_t shape[TL_MAXDIM];
     tl_dtype dt;
-    if (!shape_and_dtype(I, a, fname, TL_F64, &nd, shape, &dt)) return false;
-    if (!tl_is_float(dt)) return interp_error(I, a->at, TypeError, "%s(): dtype must be a float dtype, not %s", fname, tl_dtype_name(dt));
+    if (!shape_and_dtype(I, a, TL_F64, &nd, shape, &dt)) return false;
+    if (!tl_is_float(dt)) return bi_fail(I, a, TypeError, "dtype must be a float dtype, not %s", tl_dtype_name(dt));
     return ret_tensor(I, a, a->self->tag == RANDOM_NORMAL ? tl_randn(dt, nd, shape) : tl_rand(dt, nd, shape), out);
 }
 
 /* randint(low, high=none, size=none, dtype="i64"): integers in [low, high), or [0, low) without high. */
 static bool bi_randint(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "high", "size", "dtype", NULL };
     int64_t lo, hi, shape[TL_MAXDIM];
     int nd = 0;
     tl_dtype dt;
-    if (!args_check(I, a, "randint", 1, 3, kws) || !arg_int(I, a, "randint", 0, NULL, 0, &lo) ||
-        !arg_dtype(I, a, "randint", -1, "dtype", TL_I64, &dt))
-        return false;
-    if (arg_find(a, 1, "high")) {
-        if (!arg_int(I, a, "randint", 1, "high", 0, &hi)) return false;
+    if (!arg_int(I, a, 0, 0, &lo) || !arg_dtype(I, a, 3, TL_I64, &dt)) return false;
+    if (arg_at(a, 1)) {
+        if (!arg_int(I, a, 1, 0, &hi)) return false;
     } else {
         hi = lo;
         lo = 0;
     }
-    Value *size = arg_find(a, 2, "size");
+    Value *size = arg_at(a, 2);
     if (size && !value_to_shape(I, a->at, *size, &nd, shape)) return false;
     for (int k = 0; k < nd; k++)
-        if (shape[k] < 0) return interp_error(I, a->at, ShapeError, "randint(): negative dimensions are not allowed");
-    if (!tl_is_int(dt)) return interp_error(I, a->at, TypeError, "randint(): dtype must be an integer dtype, not %s", tl_dtype_name(dt));
-    if (lo >= hi) return interp_error(I, a->at, ValueError, "randint(): low >= high (%lld >= %lld)", (long long)lo, (long long)hi);
+        if (shape[k] < 0) return bi_fail(I, a, ShapeError, "negative dimensions are not allowed");
+    if (!tl_is_int(dt)) return bi_fail(I, a, TypeError, "dtype must be an integer dtype, not %s", tl_dtype_name(dt));
+    if (lo >= hi) return bi_fail(I, a, ValueError, "low >= high (%lld >= %lld)", (long long)lo, (long long)hi);
     return ret_tensor(I, a, tl_randint(lo, hi, dt, nd, shape), out);
 }
 
 static bool bi_seed(Interp *I, CallArgs *a, Value *out)
 {
     int64_t s;
-    if (!args_check(I, a, "seed", 1, 1, NULL) || !arg_int(I, a, "seed", 0, NULL, 0, &s)) return false;
+    if (!arg_int(I, a, 0, 0, &s)) return false;
     tl_seed((uint64_t)s);
     *out = val_none();
     return true;
 }
 
 const Builtin bi_make_table[] = {
-    { "zeros", bi_shaped, "zeros(*shape, dtype=\"f64\")", "a tensor of zeros; zeros(2, 3) or zeros((2, 3))", SHAPED_ZEROS },
-    { "ones", bi_shaped, "ones(*shape, dtype=\"f64\")", "a tensor of ones", SHAPED_ONES },
-    { "empty", bi_shaped, "empty(*shape, dtype=\"f64\")", "an uninitialized tensor", SHAPED_EMPTY },
-    { "full", bi_full, "full(shape, value, dtype=none)", "a tensor filled with value (dtype defaults to value's)", 0 },
-    { "arange", bi_arange, "arange([start,] stop, step=1, dtype=none)",
-      "evenly spaced values in [start, stop); i64 for integer arguments, else f64", 0 },
-    { "linspace", bi_linspace, "linspace(start, stop, num=50, endpoint=true, dtype=\"f64\")",
-      "num evenly spaced values from start to stop", 0 },
-    { "eye", bi_eye, "eye(n, m=n, k=0, dtype=\"f64\")", "an n x m tensor with ones on diagonal k", 0 },
-    { "array", bi_array, "array(x, dtype=none)", "a new tensor (always a copy) from a tensor, a number or nested tuples", ARRAY_COPY },
-    { "asarray", bi_array, "asarray(x, dtype=none)", "x itself when it is a tensor of that dtype, else a new tensor", ARRAY_AS },
-    { "zeros_like", bi_like, "zeros_like(a, dtype=none, shape=none)", "zeros with a's dtype and shape (unless given)", LIKE_ZEROS },
-    { "ones_like", bi_like, "ones_like(a, dtype=none, shape=none)", "ones with a's dtype and shape (unless given)", LIKE_ONES },
-    { "empty_like", bi_like, "empty_like(a, dtype=none, shape=none)", "an uninitialized tensor with a's dtype and shape", LIKE_EMPTY },
+    { "zeros", bi_shaped, "zeros(*shape, dtype=\"f64\")", "a tensor of zeros; zeros(2, 3) or zeros((2, 3))", SHAPED_ZEROS, BF_OTHER, BT_NO },
+    { "ones", bi_shaped, "ones(*shape, dtype=\"f64\")", "a tensor of ones", SHAPED_ONES, BF_OTHER, BT_NO },
+    { "empty", bi_shaped, "empty(*shape, dtype=\"f64\")", "an uninitialized tensor", SHAPED_EMPTY, BF_OTHER, BT_NO },
+    { "full", bi_full, "full(shape, value, *, dtype=none)", "a tensor filled with value (dtype defaults to value's)", 0, BF_OTHER, BT_NO },
+    { "arange", bi_arange, "arange([start,] stop, step=1, *, dtype=none)",
+      "evenly spaced values in [start, stop); i64 for integer arguments, else f64", 0, BF_OTHER, BT_NO },
+    { "linspace", bi_linspace, "linspace(start, stop, num=50, *, endpoint=true, dtype=\"f64\")",
+      "num evenly spaced values from start to stop", 0, BF_OTHER, BT_NO },
+    { "eye", bi_eye, "eye(n, m=n, k=0, *, dtype=\"f64\")", "an n x m tensor with ones on diagonal k", 0, BF_OTHER, BT_NO },
+    { "array", bi_array, "array(x, dtype=none)", "a new tensor (always a copy) from a tensor, a number or nested tuples", ARRAY_COPY, BF_OTHER, BT_NO },
+    { "asarray", bi_array, "asarray(x, dtype=none)", "x itself when it is a tensor of that dtype, else a new tensor", ARRAY_AS, BF_OTHER, BT_NO },
+    { "zeros_like", bi_like, "zeros_like(a, dtype=none, shape=none)", "zeros with a's dtype and shape (unless given)", LIKE_ZEROS, BF_OTHER, BT_NO },
+    { "ones_like", bi_like, "ones_like(a, dtype=none, shape=none)", "ones with a's dtype and shape (unless given)", LIKE_ONES, BF_OTHER, BT_NO },
+    { "empty_like", bi_like, "empty_like(a, dtype=none, shape=none)", "an uninitialized tensor with a's dtype and shape", LIKE_EMPTY, BF_OTHER, BT_NO },
     { "full_like", bi_like, "full_like(a, fill_value, dtype=none, shape=none)",
-      "fill_value (cast to the dtype) with a's dtype and shape (unless given)", LIKE_FULL },
+      "fill_value (cast to the dtype) with a's dtype and shape (unless given)", LIKE_FULL, BF_OTHER, BT_NO },
     { "logspace", bi_logspace, "logspace(start, stop, num=50, endpoint=true, base=10.0, dtype=\"f64\")",
-      "base ** linspace(start, stop, num): numbers spaced evenly on a log scale", 0 },
-    { "identity", bi_identity, "identity(n, dtype=\"f64\")", "the n x n identity matrix", 0 },
+      "base ** linspace(start, stop, num): numbers spaced evenly on a log scale", 0, BF_OTHER, BT_NO },
+    { "identity", bi_identity, "identity(n, dtype=\"f64\")", "the n x n identity matrix", 0, BF_OTHER, BT_NO },
     { "meshgrid", bi_meshgrid, "meshgrid(*xs, indexing=\"xy\", sparse=false, copy=true)",
-      "a tuple of coordinate grids from 1-d coordinates (\"xy\": Cartesian, \"ij\": matrix indexing)", 0 },
-    { "rand", bi_random_float, "rand(*shape, dtype=\"f64\")", "uniform random numbers in [0, 1)", RANDOM_UNIFORM },
-    { "randn", bi_random_float, "randn(*shape, dtype=\"f64\")", "standard normal random numbers", RANDOM_NORMAL },
-    { "randint", bi_randint, "randint(low, high=none, size=none, dtype=\"i64\")",
-      "random integers in [low, high) (or [0, low))", 0 },
-    { "seed", bi_seed, "seed(n)", "seeds the random generator (results do not depend on thread count)", 0 },
-    { NULL, NULL, NULL, NULL, 0 },
+      "a tuple of coordinate grids from 1-d coordinates (\"xy\": Cartesian, \"ij\": matrix indexing)", 0, BF_OTHER, BT_NO },
+    { "rand", bi_random_float, "rand(*shape, dtype=\"f64\")", "uniform random numbers in [0, 1)", RANDOM_UNIFORM, BF_OTHER, BT_NO },
+    { "randn", bi_random_float, "randn(*shape, dtype=\"f64\")", "standard normal random numbers", RANDOM_NORMAL, BF_OTHER, BT_NO },
+    { "randint", bi_randint, "randint(low, high=none, size=none, *, dtype=\"i64\")",
+      "random integers in [low, high) (or [0, low))", 0, BF_OTHER, BT_NO },
+    { "seed", bi_seed, "seed(n)", "seeds the random generator (results do not depend on thread count)", 0, BF_OTHER, BT_NO },
+    { 0 },
 };

@@ -52,11 +52,11 @@ static bool round_decimals(Interp *I, CallArgs *a, tl_tensor *t, int64_t decimal
     if (integer && decimals >= 0) return unary_result(I, a, TL_ROUND, t, out);
     if (t->dtype == TL_BOOL) {
         tl_tensor_release(t);
-        return interp_error(I, a->at, TypeError, "round(): negative decimals are not supported for bool tensors");
+        return bi_fail(I, a, TypeError, "negative decimals are not supported for bool tensors");
     }
     if (decimals > 400 || decimals < -400) {
         tl_tensor_release(t);
-        return interp_error(I, a->at, ValueError, "round(): decimals must be between -400 and 400");
+        return bi_fail(I, a, ValueError, "decimals must be between -400 and 400");
     }
     tl_tensor *wide = integer ? tl_cast(t, TL_F64) : t;
     tl_tensor *z = wide ? scaled_round(wide, decimals) : NULL;
@@ -75,23 +75,17 @@ static bool round_decimals(Interp *I, CallArgs *a, tl_tensor *t, int64_t decimal
 /* abs, sqrt, sin, ..., gelu: one builtin per tl_unop (the row's tag). */
 static bool bi_unary(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const gelu_kws[] = { "approximate", NULL };
-    static const char *const round_kws[] = { "decimals", NULL };
     tl_unop op = (tl_unop)a->self->tag;
-    const char *fname = a->self->name;
-    const char *const *kws = op == TL_GELU ? gelu_kws : op == TL_ROUND ? round_kws : NULL;
     tl_tensor *t;
-    if (!args_check(I, a, fname, 1, op == TL_ROUND ? 2 : 1, kws)) return false;
-    if (op == TL_GELU) {
+    if (op == TL_GELU) {   /* gelu(x, *, approximate="none") */
         const char *approx;
-        if (!arg_string(I, a, fname, -1, "approximate", "none", &approx)) return false;
+        if (!arg_string(I, a, 1, "none", &approx)) return false;
         if (strcmp(approx, "tanh") == 0) op = TL_GELU_TANH;
-        else if (strcmp(approx, "none") != 0)
-            return interp_error(I, a->at, ValueError, "gelu(): approximate must be \"none\" or \"tanh\", not \"%s\"", approx);
+        else if (strcmp(approx, "none") != 0) return bi_fail(I, a, ValueError, "approximate must be \"none\" or \"tanh\", not \"%s\"", approx);
     }
     int64_t decimals = 0;
-    if (op == TL_ROUND && !arg_int(I, a, fname, 1, "decimals", 0, &decimals)) return false;
-    if (!arg_tensor(I, a, fname, 0, NULL, &t)) return false;
+    if (op == TL_ROUND && !arg_int(I, a, 1, 0, &decimals)) return false;   /* round(x, decimals=0) */
+    if (!arg_tensor(I, a, 0, &t)) return false;
     if (decimals != 0) return round_decimals(I, a, t, decimals, out);
     return unary_result(I, a, op, t, out);
 }
@@ -119,33 +113,30 @@ static bool bits_only(tl_binop op)
 /* The error of a bitwise function given a float or complex dtype, as numpy's TypeError. */
 static bool bits_dtype_error(Interp *I, CallArgs *a, tl_dtype dt)
 {
-    return interp_error(I, a->at, TypeError, "%s() is not supported for dtype %s (only bool and integers)", a->self->name,
-                        tl_dtype_name(dt));
+    return interp_error(I, a->at, TypeError, "%s() is not supported for dtype %s (only bool and integers)", a->self->name, tl_dtype_name(dt));
 }
 
 /* add, pow, minimum, bitwise_and, ...: one builtin per tl_binop (the row's tag), the operator's own row. */
 static bool bi_binary(Interp *I, CallArgs *a, Value *out)
 {
-    const char *fname = a->self->name;
     tl_binop op = (tl_binop)a->self->tag;
-    if (!args_check(I, a, fname, 2, 2, NULL)) return false;
+    Value x = *arg_given(a, 0), y = *arg_given(a, 1);
     for (int i = 0; i < 2; i++)
-        if (!val_is_numeric(a->pos[i]))
-            return interp_error(I, a->at, TypeError, "%s(): argument %d must be a tensor or number, not a %s", fname, i + 1,
-                                val_kind_name(a->pos[i]));
+        if (!val_is_numeric(*arg_given(a, i)))
+            return bi_fail(I, a, TypeError, "%s must be a tensor or number, not a %s", arg_name(a, i), val_kind_name(*arg_given(a, i)));
     if (bits_only(op)) {
         tl_dtype dt;
-        if (!interp_result_dtype(I, op, a->pos[0], a->pos[1], a->at, &dt)) return false;
+        if (!interp_result_dtype(I, op, x, y, a->at, &dt)) return false;
         if (!tl_is_int(dt) && dt != TL_BOOL) return bits_dtype_error(I, a, dt);
     }
-    return binary_values(I, a, op, a->pos[0], a->pos[1], out);
+    return binary_values(I, a, op, x, y, out);
 }
 
 /* invert(x): ~x, bitwise for integers and logical for bool. */
 static bool bi_invert(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *t;
-    if (!args_check(I, a, "invert", 1, 1, NULL) || !arg_tensor(I, a, "invert", 0, NULL, &t)) return false;
+    if (!arg_tensor(I, a, 0, &t)) return false;
     if (!tl_is_int(t->dtype) && t->dtype != TL_BOOL) {
         tl_dtype dt = t->dtype;
         tl_tensor_release(t);
@@ -158,7 +149,7 @@ static bool bi_invert(Interp *I, CallArgs *a, Value *out)
 static bool bi_square(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *t;
-    if (!args_check(I, a, "square", 1, 1, NULL) || !arg_tensor(I, a, "square", 0, NULL, &t)) return false;
+    if (!arg_tensor(I, a, 0, &t)) return false;
     tl_dtype dt = t->dtype == TL_BOOL ? TL_I8 : t->dtype;
     tl_tensor *r = tl_binary_to(TL_MUL, t, t, dt, a->into);
     tl_tensor_release(t);
@@ -198,13 +189,10 @@ bool common_dtype(Interp *I, Span at, int n, Value *const *vs, tl_dtype *dt, boo
 /* clip(a, lo=none, hi=none): minimum(maximum(a, lo), hi) in the common dtype, as numpy. */
 static bool bi_clip(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "lo", "hi", NULL };
-    if (!args_check(I, a, "clip", 1, 3, kws)) return false;
-    Value *vs[3] = { arg_find(a, 0, NULL), arg_find(a, 1, "lo"), arg_find(a, 2, "hi") };
+    Value *vs[3] = { arg_at(a, 0), arg_at(a, 1), arg_at(a, 2) };
     for (int i = 0; i < 3; i++)
-        if (vs[i] && !val_is_numeric(*vs[i]))
-            return interp_error(I, a->at, TypeError, "clip(): arguments must be tensors or numbers, not a %s", val_kind_name(*vs[i]));
-    if (!vs[0]) return interp_error(I, a->at, TypeError, "clip() missing argument 1");
+        if (vs[i] && !val_is_numeric(*vs[i])) return bi_fail(I, a, TypeError, "arguments must be tensors or numbers, not a %s", val_kind_name(*vs[i]));
+    if (!vs[0]) return interp_error(I, a->at, TypeError, "%s() missing argument 'a'", a->self->name);
     tl_dtype dt;
     bool weak;
     if (!common_dtype(I, a->at, 3, vs, &dt, &weak)) return false;
@@ -224,19 +212,17 @@ static bool bi_clip(Interp *I, CallArgs *a, Value *out)
    where(cond) alone is nonzero(cond), as numpy. */
 static bool bi_where(Interp *I, CallArgs *a, Value *out)
 {
-    if (!args_check(I, a, "where", 1, 3, NULL)) return false;
-    if (a->npos == 1) return bi_nonzero(I, a, out);
-    if (a->npos == 2) return interp_error(I, a->at, ValueError, "where(): give both x and y, or neither");
+    if (!arg_given(a, 1) && !arg_given(a, 2)) return bi_nonzero(I, a, out);
+    if (!arg_given(a, 1) || !arg_given(a, 2)) return bi_fail(I, a, ValueError, "give both x and y, or neither");
     for (int i = 0; i < 3; i++)
-        if (!val_is_numeric(a->pos[i]))
-            return interp_error(I, a->at, TypeError, "where(): argument %d must be a tensor or number, not a %s", i + 1,
-                                val_kind_name(a->pos[i]));
-    Value *vs[2] = { &a->pos[1], &a->pos[2] };
+        if (!val_is_numeric(*arg_given(a, i)))
+            return bi_fail(I, a, TypeError, "%s must be a tensor or number, not a %s", arg_name(a, i), val_kind_name(*arg_given(a, i)));
+    Value *vs[2] = { arg_given(a, 1), arg_given(a, 2) };
     tl_dtype dt;
     bool weak;
     if (!common_dtype(I, a->at, 2, vs, &dt, &weak)) return false;
-    tl_tensor *c = val_to_tensor(a->pos[0]), *x = c ? val_to_tensor(a->pos[1]) : NULL;
-    tl_tensor *y = x ? val_to_tensor(a->pos[2]) : NULL;
+    tl_tensor *c = val_to_tensor(*arg_given(a, 0)), *x = c ? val_to_tensor(*vs[0]) : NULL;
+    tl_tensor *y = x ? val_to_tensor(*vs[1]) : NULL;
     tl_tensor *r = y ? tl_where_to(c, x, y, dt, a->into) : NULL;
     if (c) tl_tensor_release(c);
     if (x) tl_tensor_release(x);
@@ -248,9 +234,9 @@ static bool bi_where(Interp *I, CallArgs *a, Value *out)
 
 /* One row per unop_list.h function with a builtin (BI column UN). */
 #define UN_ROW(arg, ENUM, STEM, NAME, COMPUTE, RESULT, FLOAT, CPLX, SIMDF, SIMDD, BI, SIG, HELP) UN_ROW_##BI(ENUM, NAME, SIG, HELP)
-#define UN_ROW_UN(ENUM, NAME, SIG, HELP) { NAME, bi_unary, SIG, HELP, ENUM },
+#define UN_ROW_UN(ENUM, NAME, SIG, HELP) { NAME, bi_unary, SIG, HELP, ENUM, BF_UNARY, BT_INTO },
 #define UN_ROW_NONE(...)
-#define BIN(NAME, OP, SIG, HELP) { NAME, bi_binary, SIG, HELP, OP }
+#define BIN(NAME, OP, SIG, HELP) { NAME, bi_binary, SIG, HELP, OP, BF_BINARY, BT_INTO }
 
 const Builtin bi_math_table[] = {
     TL_UNOP_LIST(UN_ROW, )
@@ -270,13 +256,14 @@ const Builtin bi_math_table[] = {
     BIN("bitwise_xor", TL_XOR, "bitwise_xor(x, y)", "x ^ y: bitwise xor of integers, logical of bools"),
     BIN("left_shift", TL_LSHIFT, "left_shift(x, y)", "x << y (0 once y reaches the bit width)"),
     BIN("right_shift", TL_RSHIFT, "right_shift(x, y)", "x >> y, arithmetic for signed integers"),
-    { "invert", bi_invert, "invert(x)", "~x: bitwise not of integers, logical not of bools", 0 },
-    { "square", bi_square, "square(x)", "x * x, in x's dtype", 0 },
+    { "invert", bi_invert, "invert(x)", "~x: bitwise not of integers, logical not of bools", 0, BF_ELEMENTWISE, BT_INTO },
+    { "square", bi_square, "square(x)", "x * x, in x's dtype", 0, BF_ELEMENTWISE, BT_INTO },
     BIN("atan2", TL_ATAN2, "atan2(y, x)", "the angle of the point (x, y), elementwise"),
     BIN("pow", TL_POW, "pow(x, y)", "x ** y, elementwise"),
     BIN("minimum", TL_MINIMUM, "minimum(x, y)", "the smaller of x and y, elementwise (nan propagates)"),
     BIN("maximum", TL_MAXIMUM, "maximum(x, y)", "the larger of x and y, elementwise (nan propagates)"),
-    { "clip", bi_clip, "clip(a, lo=none, hi=none)", "limits values to [lo, hi]", 0 },
-    { "where", bi_where, "where(cond, x, y)", "x where cond is true, else y (broadcast); where(cond) is nonzero(cond)", 0 },
-    { NULL, NULL, NULL, NULL, 0 },
+    { "clip", bi_clip, "clip(a, lo=none, hi=none)", "limits values to [lo, hi]", 0, BF_ELEMENTWISE, BT_INTO },
+    { "where", bi_where, "where(cond, x=none, y=none)", "x where cond is true, else y (broadcast); where(cond) is nonzero(cond)", 0,
+      BF_WHERE, BT_INTO },
+    { 0 },
 };

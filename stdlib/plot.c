@@ -15,18 +15,19 @@ typedef struct picture_opts {
     int64_t width, height;    /* 0: the default */
 } picture_opts;
 
-static const char *const picture_kws[] = { "title", "width", "height", "to", NULL };
+/* The options every picture's signature ends with, from parameter `first` on. */
+#define PICTURE_OPTS "title=none, width=none, height=none, to=none"
+enum { OPT_TITLE, OPT_WIDTH, OPT_HEIGHT, OPT_TO };
 
-/* Reads title=, width=, height= and to=. */
-static bool read_opts(Interp *I, CallArgs *a, const char *fname, picture_opts *o)
+/* Reads title=, width=, height= and to=, parameters first.. first+3. */
+static bool read_opts(Interp *I, CallArgs *a, int first, picture_opts *o)
 {
-    if (!arg_string(I, a, fname, -1, "title", "", &o->title) || !arg_string(I, a, fname, -1, "to", "", &o->to) ||
-        !arg_int(I, a, fname, -1, "width", 0, &o->width) || !arg_int(I, a, fname, -1, "height", 0, &o->height))
+    if (!arg_string(I, a, first + OPT_TITLE, "", &o->title) || !arg_string(I, a, first + OPT_TO, "", &o->to) ||
+        !arg_int(I, a, first + OPT_WIDTH, 0, &o->width) || !arg_int(I, a, first + OPT_HEIGHT, 0, &o->height))
         return false;
-    if ((arg_find(a, -1, "width") && (o->width < 1 || o->width > 16384)) ||
-        (arg_find(a, -1, "height") && (o->height < 1 || o->height > 16384)))
-        return interp_error(I, a->at, ValueError, "%s(): width and height must be between 1 and 16384 (got %lld x %lld)", fname,
-                            (long long)o->width, (long long)o->height);
+    if ((arg_at(a, first + OPT_WIDTH) && (o->width < 1 || o->width > 16384)) ||
+        (arg_at(a, first + OPT_HEIGHT) && (o->height < 1 || o->height > 16384)))
+        return bi_fail(I, a, ValueError, "width and height must be between 1 and 16384 (got %lld x %lld)", (long long)o->width, (long long)o->height);
     return true;
 }
 
@@ -81,11 +82,10 @@ static bool show(Interp *I, CallArgs *a, const picture_opts *o, draw_figure *f, 
 
 /* Reads tensor argument i, refusing complex and empty ones and checking its ndim
    (min_ndim..max_ndim; 0-d counts as 1-d). */
-static bool picture_tensor(Interp *I, CallArgs *a, int i, const char *name, int min_ndim, int max_ndim, tl_tensor **t)
+static bool picture_tensor(Interp *I, CallArgs *a, int i, int min_ndim, int max_ndim, tl_tensor **t)
 {
-    const char *fname = a->self->name;
-    if (!arg_find(a, i, NULL)) return interp_error(I, a->at, TypeError, "%s() missing %s", fname, name);
-    if (!arg_tensor(I, a, fname, i, NULL, t)) return false;
+    const char *fname = a->self->name, *name = arg_name(a, i);
+    if (!arg_tensor(I, a, i, t)) return false;
     int nd = (*t)->ndim ? (*t)->ndim : 1;
     bool complex = tl_is_complex((*t)->dtype), bad_ndim = nd < min_ndim || nd > max_ndim;
     bool empty = tl_tensor_size(*t) == 0;
@@ -101,22 +101,18 @@ static bool picture_tensor(Interp *I, CallArgs *a, int i, const char *name, int 
 /* hist(x, bins=50, ...): counts of x's finite values in equal bins over their range. */
 static bool bi_hist(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "bins", "title", "width", "height", "to", NULL };
     picture_opts o;
     int64_t bins;
     tl_tensor *x;
-    if (!args_check(I, a, "hist", 1, 2, kws) || !read_opts(I, a, "hist", &o) ||
-        !arg_int(I, a, "hist", 1, "bins", 50, &bins))
-        return false;
-    if (bins < 1 || bins > 10000000)
-        return interp_error(I, a->at, ValueError, "hist(): bins must be between 1 and 10000000, not %lld", (long long)bins);
-    if (!picture_tensor(I, a, 0, "x", 0, TL_MAXDIM, &x)) return false;
+    if (!read_opts(I, a, 2, &o) || !arg_int(I, a, 1, 50, &bins)) return false;
+    if (bins < 1 || bins > 10000000) return bi_fail(I, a, ValueError, "bins must be between 1 and 10000000, not %lld", (long long)bins);
+    if (!picture_tensor(I, a, 0, 0, TL_MAXDIM, &x)) return false;
     tl_plot_stats st;
     int64_t *counts = malloc((size_t)bins * sizeof *counts);
     bool ok = counts && tl_plot_stats_of(x, &st) == 0;
     if (ok && st.finite == 0) {
         ok = false;
-        tl_seterr(ValueError, "hist(): x has no finite values");
+        tl_seterr(ValueError, "%s(): x has no finite values", a->self->name);
     }
     double lo = st.lo, hi = st.hi;
     if (ok && lo == hi) lo -= 0.5, hi += 0.5;   /* numpy.histogram's range for one value */
@@ -140,17 +136,16 @@ static double *f64_values(const tl_tensor *t, tl_tensor **keep, draw_figure *f)
     return tl_tensor_data(*keep);
 }
 
-/* plot(y) / plot(x, y) (lines; each row of a 2-d y is a series) and scatter(x, y) (points); the tag says which. */
+/* plot([x,] y) (lines; each row of a 2-d y is a series) and scatter(x, y) (points); the tag says which. */
 static bool bi_plot(Interp *I, CallArgs *a, Value *out)
 {
     const char *fname = a->self->name;
     bool scatter = a->self->tag == DRAW_SCATTER;
     picture_opts o;
     tl_tensor *x = NULL, *y = NULL, *xd = NULL, *yd = NULL;
-    if (!args_check(I, a, fname, scatter ? 2 : 1, 2, picture_kws) || !read_opts(I, a, fname, &o)) return false;
-    int yi = a->npos == 2 ? 1 : 0;
-    if (yi == 1 && !picture_tensor(I, a, 0, "x", 1, 1, &x)) return false;
-    if (!picture_tensor(I, a, yi, "y", 1, scatter ? 1 : 2, &y)) {
+    if (!read_opts(I, a, 2, &o)) return false;
+    if (arg_at(a, 0) && !picture_tensor(I, a, 0, 1, 1, &x)) return false;
+    if (!picture_tensor(I, a, 1, 1, scatter ? 1 : 2, &y)) {
         if (x) tl_tensor_release(x);
         return false;
     }
@@ -177,18 +172,17 @@ done:
 /* bar(values, labels=none): one horizontal bar per value, labelled by a tuple of strings. */
 static bool bi_bar(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "labels", "title", "width", "height", "to", NULL };
     picture_opts o;
     tl_tensor *v, *vd = NULL;
-    if (!args_check(I, a, "bar", 1, 2, kws) || !read_opts(I, a, "bar", &o)) return false;
-    Value *lv = arg_find(a, 1, "labels");
-    if (!picture_tensor(I, a, 0, "values", 1, 1, &v)) return false;
+    if (!read_opts(I, a, 2, &o)) return false;
+    Value *lv = arg_at(a, 1);
+    if (!picture_tensor(I, a, 0, 1, 1, &v)) return false;
     int64_t n = tl_tensor_size(v);
     bool r = false;
     const char **labels = NULL;
     if (lv) {
         if (lv->kind != V_TUPLE || lv->as.tu->n != n) {
-            interp_error(I, a->at, TypeError, "bar(): labels must be a tuple of %lld strings, one per value", (long long)n);
+            bi_fail(I, a, TypeError, "labels must be a tuple of %lld strings, one per value", (long long)n);
             goto done;
         }
         if (!(labels = malloc((size_t)n * sizeof *labels))) {
@@ -197,7 +191,7 @@ static bool bi_bar(Interp *I, CallArgs *a, Value *out)
         }
         for (int64_t i = 0; i < n; i++) {
             if (lv->as.tu->items[i].kind != V_STR) {
-                interp_error(I, a->at, TypeError, "bar(): label %lld is not a string", (long long)i);
+                bi_fail(I, a, TypeError, "label %lld is not a string", (long long)i);
                 goto done;
             }
             labels[i] = lv->as.tu->items[i].as.s->data;
@@ -241,16 +235,12 @@ static bool show_blocks(Interp *I, CallArgs *a, const picture_opts *o, const tl_
 /* heatmap(m, reduce="mean"): a 2-d tensor as coloured cells, larger ones reduced by block means or maxima. */
 static bool bi_heatmap(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "reduce", "title", "width", "height", "to", NULL };
     picture_opts o;
     const char *red;
     tl_tensor *m;
-    if (!args_check(I, a, "heatmap", 1, 1, kws) || !read_opts(I, a, "heatmap", &o) ||
-        !arg_string(I, a, "heatmap", -1, "reduce", "mean", &red))
-        return false;
-    if (strcmp(red, "mean") != 0 && strcmp(red, "max") != 0)
-        return interp_error(I, a->at, ValueError, "heatmap(): reduce must be \"mean\" or \"max\", not \"%s\"", red);
-    if (!picture_tensor(I, a, 0, "m", 2, 2, &m)) return false;
+    if (!read_opts(I, a, 2, &o) || !arg_string(I, a, 1, "mean", &red)) return false;
+    if (strcmp(red, "mean") != 0 && strcmp(red, "max") != 0) return bi_fail(I, a, ValueError, "reduce must be \"mean\" or \"max\", not \"%s\"", red);
+    if (!picture_tensor(I, a, 0, 2, 2, &m)) return false;
     draw_figure f = { .kind = DRAW_HEATMAP, .mrows = m->shape[0], .mcols = m->shape[1], .block_max = *red == 'm' && red[1] == 'a' };
     draw_term t = picture_size(I, &o, false);
     bool r = draw_heatmap_cells(&t, *o.to, f.mrows, f.mcols, &f.grows, &f.gcols) == 0
@@ -265,9 +255,7 @@ static bool bi_spark(Interp *I, CallArgs *a, Value *out)
 {
     picture_opts o;
     tl_tensor *x;
-    if (!args_check(I, a, "spark", 1, 1, picture_kws) || !read_opts(I, a, "spark", &o) ||
-        !picture_tensor(I, a, 0, "x", 1, 1, &x))
-        return false;
+    if (!read_opts(I, a, 1, &o) || !picture_tensor(I, a, 0, 1, 1, &x)) return false;
     draw_term t = picture_size(I, &o, true);
     int64_t n = tl_tensor_size(x), room = t.width - (*o.to ? 0 : (int64_t)strlen(o.title) + (*o.title ? 1 : 0));
     tl_tensor *row = tl_reshape(x, 2, (int64_t[]){ 1, n });
@@ -275,7 +263,7 @@ static bool bi_spark(Interp *I, CallArgs *a, Value *out)
     if (!row) return interp_error_rt(I, a->at);
     if (room < 1) {
         tl_tensor_release(row);
-        return interp_error(I, a->at, ValueError, "spark(): width %d leaves no room after the title", t.width);
+        return bi_fail(I, a, ValueError, "width %d leaves no room after the title", t.width);
     }
     draw_figure f = { .kind = DRAW_SPARK, .nseries = 1, .grows = 1, .gcols = n < room ? n : room };
     f.n = f.gcols;
@@ -285,11 +273,11 @@ static bool bi_spark(Interp *I, CallArgs *a, Value *out)
 }
 
 const Builtin bi_plot_table[] = {
-    { "hist", bi_hist, "hist(x, bins=50, title=, width=, height=, to=)", "draws a histogram of x's finite values (in the terminal, or to=\"f.png\"/\"f.svg\")", 0 },
-    { "plot", bi_plot, "plot(y) or plot(x, y, title=, width=, height=, to=)", "draws lines (each row of a 2-d y is a series)", DRAW_LINES },
-    { "scatter", bi_plot, "scatter(x, y, title=, width=, height=, to=)", "draws the points (x[i], y[i])", DRAW_SCATTER },
-    { "bar", bi_bar, "bar(values, labels=none, title=, width=, height=, to=)", "draws one horizontal bar per value", 0 },
-    { "heatmap", bi_heatmap, "heatmap(m, reduce=\"mean\", title=, width=, height=, to=)", "draws a 2-d tensor as coloured cells; larger ones are reduced by block means (or \"max\")", 0 },
-    { "spark", bi_spark, "spark(x, title=, width=, to=)", "draws a one-line sparkline of a 1-d tensor", 0 },
-    { NULL, NULL, NULL, NULL, 0 },
+    { "hist", bi_hist, "hist(x, bins=50, *, " PICTURE_OPTS ")", "draws a histogram of x's finite values (in the terminal, or to=\"f.png\"/\"f.svg\")", 0, BF_OTHER, BT_NO },
+    { "plot", bi_plot, "plot([x,] y, *, " PICTURE_OPTS ")", "draws lines (each row of a 2-d y is a series)", DRAW_LINES, BF_OTHER, BT_NO },
+    { "scatter", bi_plot, "scatter(x, y, *, " PICTURE_OPTS ")", "draws the points (x[i], y[i])", DRAW_SCATTER, BF_OTHER, BT_NO },
+    { "bar", bi_bar, "bar(values, labels=none, *, " PICTURE_OPTS ")", "draws one horizontal bar per value", 0, BF_OTHER, BT_NO },
+    { "heatmap", bi_heatmap, "heatmap(m, *, reduce=\"mean\", " PICTURE_OPTS ")", "draws a 2-d tensor as coloured cells; larger ones are reduced by block means (or \"max\")", 0, BF_OTHER, BT_NO },
+    { "spark", bi_spark, "spark(x, *, " PICTURE_OPTS ")", "draws a one-line sparkline of a 1-d tensor", 0, BF_OTHER, BT_NO },
+    { 0 },
 };

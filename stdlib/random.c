@@ -3,16 +3,16 @@
 
 #include "builtins.h"
 
-/* size= as a shape (none: *given false); negative entries are an error. */
-static bool size_arg(Interp *I, CallArgs *a, const char *fname, int i, int *nd, int64_t *shape, bool *given)
+/* Parameter i (size=) as a shape (none: *given false); negative entries are an error. */
+static bool size_arg(Interp *I, CallArgs *a, int i, int *nd, int64_t *shape, bool *given)
 {
-    Value *v = arg_find(a, i, "size");
+    Value *v = arg_at(a, i);
     *given = v != NULL;
     *nd = 0;
     if (!v) return true;
     if (!value_to_shape(I, a->at, *v, nd, shape)) return false;
     for (int k = 0; k < *nd; k++)
-        if (shape[k] < 0) return interp_error(I, a->at, ShapeError, "%s(): negative dimensions are not allowed", fname);
+        if (shape[k] < 0) return bi_fail(I, a, ShapeError, "negative dimensions are not allowed");
     return true;
 }
 
@@ -22,21 +22,16 @@ enum { DIST_UNIFORM, DIST_NORMAL };
 
 static bool bi_distribution(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const uniform_kws[] = { "low", "high", "size", NULL };
-    static const char *const normal_kws[] = { "loc", "scale", "size", NULL };
     bool normal = a->self->tag == DIST_NORMAL;
-    const char *fname = a->self->name;
-    const char *const *kws = normal ? normal_kws : uniform_kws;
     int nd;
     int64_t shape[TL_MAXDIM];
     bool sized;
-    if (!args_check(I, a, fname, 0, 3, kws) || !size_arg(I, a, fname, 2, &nd, shape, &sized)) return false;
+    if (!size_arg(I, a, 2, &nd, shape, &sized)) return false;
     tl_tensor *p[2] = { NULL, NULL };   /* (low, high) or (loc, scale) */
     double defaults[2] = { 0, 1 };
     for (int k = 0; k < 2; k++) {
-        bool ok = arg_find(a, k, kws[k]) ? arg_tensor(I, a, fname, k, kws[k], &p[k])
-                                          : (p[k] = tl_tensor_scalar(TL_F64, &defaults[k])) || interp_error_rt(I, a->at);
-        if (ok && tl_is_complex(p[k]->dtype)) ok = interp_error(I, a->at, TypeError, "%s(): %s must be real", fname, kws[k]);
+        bool ok = arg_at(a, k) ? arg_tensor(I, a, k, &p[k]) : (p[k] = tl_tensor_scalar(TL_F64, &defaults[k])) || interp_error_rt(I, a->at);
+        if (ok && tl_is_complex(p[k]->dtype)) ok = bi_fail(I, a, TypeError, "%s must be real", arg_name(a, k));
         if (!ok) {
             if (p[0]) tl_tensor_release(p[0]);
             if (k == 1 && p[1]) tl_tensor_release(p[1]);
@@ -50,7 +45,7 @@ static bool bi_distribution(Interp *I, CallArgs *a, Value *out)
         double v = 0;
         if (least) tl_scalar_convert(&v, TL_F64, tl_tensor_data(least), least->dtype);
         if (least) tl_tensor_release(least);
-        if (v < 0) ok = interp_error(I, a->at, ValueError, "normal(): scale < 0");
+        if (v < 0) ok = bi_fail(I, a, ValueError, "scale < 0");
     }
     if (ok && !sized && tl_broadcast_shapes(p[0]->ndim, p[0]->shape, p[1]->ndim, p[1]->shape, &nd, shape) < 0)
         ok = interp_error_rt(I, a->at);
@@ -82,26 +77,23 @@ static tl_tensor *take_rows(const tl_tensor *t, const tl_tensor *idx)
 /* choice(a, size=none, replace=true, p=none): samples of a's elements (a 1-d tensor) or of arange(a). */
 static bool bi_choice(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "size", "replace", "p", NULL };
     int nd;
     int64_t shape[TL_MAXDIM], n;
     bool sized, replace;
     tl_tensor *pop = NULL, *p = NULL;
-    if (!args_check(I, a, "choice", 1, 4, kws) || !size_arg(I, a, "choice", 1, &nd, shape, &sized) ||
-        !arg_bool(I, a, "choice", 2, "replace", true, &replace))
-        return false;
-    Value *av = &a->pos[0];
+    if (!size_arg(I, a, 1, &nd, shape, &sized) || !arg_bool(I, a, 2, true, &replace)) return false;
+    Value *av = arg_given(a, 0);
     if (av->kind == V_NUM && tl_is_int((tl_dtype)av->dtype)) {
         n = tl_scalar_to_i64(av->as.num.bytes, (tl_dtype)av->dtype);
-    } else if (!arg_tensor(I, a, "choice", 0, NULL, &pop)) {
+    } else if (!arg_tensor(I, a, 0, &pop)) {
         return false;
     } else if (pop->ndim != 1) {
         tl_tensor_release(pop);
-        return interp_error(I, a->at, ValueError, "choice(): a must be 1-dimensional (or an integer)");
+        return bi_fail(I, a, ValueError, "a must be 1-dimensional (or an integer)");
     } else {
         n = pop->shape[0];
     }
-    if (arg_find(a, 3, "p") && !arg_tensor(I, a, "choice", 3, "p", &p)) {
+    if (arg_at(a, 3) && !arg_tensor(I, a, 3, &p)) {
         if (pop) tl_tensor_release(pop);
         return false;
     }
@@ -119,18 +111,14 @@ enum { PERMUTE_COPY, PERMUTE_IN_PLACE };
 
 static bool bi_permutation(Interp *I, CallArgs *a, Value *out)
 {
-    const char *fname = a->self->name;
     bool in_place = a->self->tag == PERMUTE_IN_PLACE;
-    if (!args_check(I, a, fname, 1, 1, NULL)) return false;
-    Value v = a->pos[0];
+    Value v = *arg_given(a, 0);
     if (!in_place && v.kind == V_NUM && tl_is_int((tl_dtype)v.dtype))
         return ret_tensor(I, a, tl_permutation_indices(tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype)), out);
     if (v.kind != V_TENSOR) {
-        if (!val_is_numeric(v))
-            return interp_error(I, a->at, TypeError, "%s(): x must be a tensor%s, not a %s", fname, in_place ? "" : " or an integer",
-                                val_kind_name(v));
-        return in_place ? interp_error(I, a->at, TypeError, "shuffle(): x must be a tensor of at least 1 dimension, not a number")
-                        : interp_error(I, a->at, IndexError, "permutation(): x is neither an integer nor a tensor of at least 1 dimension");
+        if (!val_is_numeric(v)) return bi_fail(I, a, TypeError, "x must be a tensor%s, not a %s", in_place ? "" : " or an integer", val_kind_name(v));
+        return in_place ? bi_fail(I, a, TypeError, "x must be a tensor of at least 1 dimension, not a number")
+                        : bi_fail(I, a, IndexError, "x is neither an integer nor a tensor of at least 1 dimension");
     }
     tl_tensor *t = v.as.t;
     tl_tensor *idx = tl_permutation_indices(t->shape[0]);
@@ -146,12 +134,12 @@ static bool bi_permutation(Interp *I, CallArgs *a, Value *out)
 
 const Builtin bi_random_table[] = {
     { "uniform", bi_distribution, "uniform(low=0, high=1, size=none)",
-      "uniform random numbers in [low, high) (f64; tl's own stream, not numpy's)", DIST_UNIFORM },
+      "uniform random numbers in [low, high) (f64; tl's own stream, not numpy's)", DIST_UNIFORM, BF_OTHER, BT_NO },
     { "normal", bi_distribution, "normal(loc=0, scale=1, size=none)",
-      "normal random numbers with mean loc and standard deviation scale (f64; tl's own stream)", DIST_NORMAL },
+      "normal random numbers with mean loc and standard deviation scale (f64; tl's own stream)", DIST_NORMAL, BF_OTHER, BT_NO },
     { "choice", bi_choice, "choice(a, size=none, replace=true, p=none)",
-      "random samples of a 1-d tensor's elements, or of arange(a), with probabilities p", 0 },
-    { "permutation", bi_permutation, "permutation(x)", "arange(x) shuffled, or a copy of x with its rows (axis 0) shuffled", PERMUTE_COPY },
-    { "shuffle", bi_permutation, "shuffle(x)", "shuffles x's rows (axis 0) in place", PERMUTE_IN_PLACE },
-    { NULL, NULL, NULL, NULL, 0 },
+      "random samples of a 1-d tensor's elements, or of arange(a), with probabilities p", 0, BF_OTHER, BT_NO },
+    { "permutation", bi_permutation, "permutation(x)", "arange(x) shuffled, or a copy of x with its rows (axis 0) shuffled", PERMUTE_COPY, BF_OTHER, BT_NO },
+    { "shuffle", bi_permutation, "shuffle(x)", "shuffles x's rows (axis 0) in place", PERMUTE_IN_PLACE, BF_OTHER, BT_NO },
+    { 0 },
 };

@@ -7,15 +7,12 @@
    the flattened elements roll and the shape is kept. shift and axis are ints or tuples that broadcast. */
 static bool bi_roll(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "shift", "axis", NULL };
     tl_tensor *t;
     int ns, na = 1, axes[TL_MAXDIM];
     int64_t shifts[TL_MAXDIM], raw_axes[TL_MAXDIM] = { 0 };
-    if (!args_check(I, a, "roll", 1, 3, kws)) return false;
-    Value *sv = arg_find(a, 1, "shift"), *av = arg_find(a, 2, "axis");
-    if (!sv) return interp_error(I, a->at, TypeError, "roll() missing shift");
-    if (!value_to_shape(I, a->at, *sv, &ns, shifts) || (av && !value_to_shape(I, a->at, *av, &na, raw_axes)) ||
-        !arg_tensor(I, a, "roll", 0, NULL, &t))
+    Value *sv = arg_at(a, 1), *av = arg_at(a, 2);
+    if (!sv) return interp_error(I, a->at, TypeError, "%s() missing argument 'shift'", a->self->name);
+    if (!value_to_shape(I, a->at, *sv, &ns, shifts) || (av && !value_to_shape(I, a->at, *av, &na, raw_axes)) || !arg_tensor(I, a, 0, &t))
         return false;
     tl_tensor *src = t;
     if (!av) {   /* roll the flattened elements along their one axis */
@@ -27,13 +24,12 @@ static bool bi_roll(Interp *I, CallArgs *a, Value *out)
     }
     bool ok = true;
     if (ns != na && ns != 1 && na != 1)
-        ok = interp_error(I, a->at, ShapeError, "roll(): %d shifts and %d axes cannot be paired", ns, na);
+        ok = bi_fail(I, a, ShapeError, "%d shifts and %d axes cannot be paired", ns, na);
     int n = ns > na ? ns : na;
     for (int k = 0; ok && k < n; k++) {
         int64_t ax = raw_axes[na == 1 ? 0 : k];
         if (ax < -src->ndim || ax >= src->ndim)
-            ok = interp_error(I, a->at, IndexError, "roll(): axis %lld is out of bounds for a tensor of dimension %d",
-                              (long long)ax, src->ndim);
+            ok = bi_fail(I, a, IndexError, "axis %lld is out of bounds for a tensor of dimension %d", (long long)ax, src->ndim);
         axes[k] = (int)(ax < 0 ? ax + src->ndim : ax);
         shifts[k] = shifts[ns == 1 ? 0 : k];
     }
@@ -67,8 +63,7 @@ static bool pair_entry(Interp *I, CallArgs *a, const char *what, Value v, int nd
         rows = -1;
     }
     if (!(rows == 1 || rows == ndim) || !(cols == 1 || cols == 2))
-        return interp_error(I, a->at, ValueError, "pad(): %s must be a number, a pair (before, after), or one pair per axis "
-                            "(%d axes)", what, ndim);
+        return bi_fail(I, a, ValueError, "%s must be a number, a pair (before, after), or one pair per axis (%d axes)", what, ndim);
     int r = rows == 1 ? 0 : k, c = cols == 1 ? 0 : side;
     if (v.kind == V_NUM) {
         *out = v;
@@ -81,7 +76,7 @@ static bool pair_entry(Interp *I, CallArgs *a, const char *what, Value v, int nd
         Value row = v.as.tu->items[0].kind == V_TUPLE ? v.as.tu->items[r] : v;
         *out = row.as.tu->items[c];
     }
-    if (out->kind != V_NUM) return interp_error(I, a->at, TypeError, "pad(): %s must hold numbers", what);
+    if (out->kind != V_NUM) return bi_fail(I, a, TypeError, "%s must hold numbers", what);
     return true;
 }
 
@@ -89,22 +84,19 @@ static bool pair_entry(Interp *I, CallArgs *a, const char *what, Value v, int nd
    symmetric and wrap. */
 static bool bi_pad(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "pad_width", "mode", "constant_values", NULL };
     static const char *const modes[] = { "constant", "edge", "reflect", "symmetric", "wrap" };
     const char *mode_name;
     tl_tensor *t;
-    if (!args_check(I, a, "pad", 1, 4, kws) || !arg_string(I, a, "pad", 2, "mode", "constant", &mode_name)) return false;
-    Value *wv = arg_find(a, 1, "pad_width"), *cv = arg_find(a, 3, "constant_values");
-    if (!wv) return interp_error(I, a->at, TypeError, "pad() missing pad_width");
+    if (!arg_string(I, a, 2, "constant", &mode_name)) return false;
+    Value *wv = arg_at(a, 1), *cv = arg_at(a, 3);
+    if (!wv) return interp_error(I, a->at, TypeError, "%s() missing argument 'pad_width'", a->self->name);
     int mode = -1;
     for (int m = 0; m < 5; m++)
         if (strcmp(modes[m], mode_name) == 0) mode = m;
     if (mode < 0)
-        return interp_error(I, a->at, ValueError, "pad(): mode \"%s\" is not supported (tl has constant, edge, reflect, "
-                            "symmetric and wrap)", mode_name);
-    if (cv && mode != TL_PAD_CONSTANT)
-        return interp_error(I, a->at, ValueError, "pad(): constant_values is only for mode \"constant\"");
-    if (!arg_tensor(I, a, "pad", 0, NULL, &t)) return false;
+        return bi_fail(I, a, ValueError, "mode \"%s\" is not supported (tl has constant, edge, reflect, symmetric and wrap)", mode_name);
+    if (cv && mode != TL_PAD_CONSTANT) return bi_fail(I, a, ValueError, "constant_values is only for mode \"constant\"");
+    if (!arg_tensor(I, a, 0, &t)) return false;
     int64_t widths[TL_MAXDIM][2];
     tl_tensor *values[2 * TL_MAXDIM] = { 0 };
     bool ok = true;
@@ -112,7 +104,7 @@ static bool bi_pad(Interp *I, CallArgs *a, Value *out)
         for (int side = 0; ok && side < 2; side++) {
             Value w;
             ok = pair_entry(I, a, "pad_width", *wv, t->ndim, k, side, &w);
-            if (ok && !tl_is_int((tl_dtype)w.dtype)) ok = interp_error(I, a->at, TypeError, "pad(): pad_width must be integers");
+            if (ok && !tl_is_int((tl_dtype)w.dtype)) ok = bi_fail(I, a, TypeError, "pad_width must be integers");
             if (ok) widths[k][side] = tl_scalar_to_i64(w.as.num.bytes, (tl_dtype)w.dtype);
             if (ok && mode == TL_PAD_CONSTANT) {
                 Value c = val_i64(0);
@@ -132,12 +124,9 @@ enum { TRI_LOWER, TRI_UPPER };
 
 static bool bi_tri(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "k", NULL };
-    const char *fname = a->self->name;
     tl_tensor *t;
     int64_t k;
-    if (!args_check(I, a, fname, 1, 2, kws) || !arg_int(I, a, fname, 1, "k", 0, &k) || !arg_tensor(I, a, fname, 0, NULL, &t))
-        return false;
+    if (!arg_int(I, a, 1, 0, &k) || !arg_tensor(I, a, 0, &t)) return false;
     tl_tensor *r = tl_tri_to(t, k, a->self->tag == TRI_UPPER, a->into);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
@@ -145,22 +134,20 @@ static bool bi_tri(Interp *I, CallArgs *a, Value *out)
 
 static bool bi_diag(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "k", NULL };
     tl_tensor *t;
     int64_t k;
-    if (!args_check(I, a, "diag", 1, 2, kws) || !arg_int(I, a, "diag", 1, "k", 0, &k) || !arg_tensor(I, a, "diag", 0, NULL, &t))
-        return false;
+    if (!arg_int(I, a, 1, 0, &k) || !arg_tensor(I, a, 0, &t)) return false;
     tl_tensor *r = tl_diag_to(t, k, a->into);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
 }
 
 const Builtin bi_rearrange_table[] = {
-    { "roll", bi_roll, "roll(a, shift, axis=none)", "elements shifted along axes, wrapping around (flattened when axis is none): a copy", 0 },
+    { "roll", bi_roll, "roll(a, shift, axis=none)", "elements shifted along axes, wrapping around (flattened when axis is none): a copy", 0, BF_OTHER, BT_INTO },
     { "pad", bi_pad, "pad(a, pad_width, mode=\"constant\", constant_values=0)",
-      "a padded copy; modes constant, edge, reflect, symmetric, wrap", 0 },
-    { "tril", bi_tri, "tril(m, k=0)", "a copy with the elements above diagonal k of the last two axes zeroed", TRI_LOWER },
-    { "triu", bi_tri, "triu(m, k=0)", "a copy with the elements below diagonal k of the last two axes zeroed", TRI_UPPER },
-    { "diag", bi_diag, "diag(v, k=0)", "a 2-d v's diagonal k (a view), or a 1-d v placed on diagonal k of a square matrix", 0 },
-    { NULL, NULL, NULL, NULL, 0 },
+      "a padded copy; modes constant, edge, reflect, symmetric, wrap", 0, BF_OTHER, BT_INTO },
+    { "tril", bi_tri, "tril(m, k=0)", "a copy with the elements above diagonal k of the last two axes zeroed", TRI_LOWER, BF_OTHER, BT_INTO },
+    { "triu", bi_tri, "triu(m, k=0)", "a copy with the elements below diagonal k of the last two axes zeroed", TRI_UPPER, BF_OTHER, BT_INTO },
+    { "diag", bi_diag, "diag(v, k=0)", "a 2-d v's diagonal k (a view), or a 1-d v placed on diagonal k of a square matrix", 0, BF_OTHER, BT_INTO },
+    { NULL, NULL, NULL, NULL, 0, BF_OTHER, BT_INTO },
 };

@@ -9,11 +9,11 @@ static tl_tensor *reduce_no_axes(tl_redop op, const tl_tensor *t, tl_tensor *int
     return NULL;
 }
 
-/* x cast to dtype= when given (numpy computes in it); *t is replaced. */
-static bool apply_dtype(Interp *I, CallArgs *a, const char *fname, int pos, tl_tensor **t, bool *given, tl_dtype *dt)
+/* x cast to dtype= (parameter i) when given (numpy computes in it); *t is replaced. */
+static bool apply_dtype(Interp *I, CallArgs *a, int i, tl_tensor **t, bool *given, tl_dtype *dt)
 {
-    *given = arg_find(a, pos, "dtype") != NULL;
-    if (!arg_dtype(I, a, fname, pos, "dtype", (*t)->dtype, dt)) {
+    *given = arg_at(a, i) != NULL;
+    if (!arg_dtype(I, a, i, (*t)->dtype, dt)) {
         tl_tensor_release(*t);
         return false;
     }
@@ -36,34 +36,31 @@ static tl_tensor *finish_dtype(tl_tensor *r, bool given, tl_dtype dt, tl_tensor 
     return c;
 }
 
-/* sum(x, axis=none, dtype=none, keepdims=false) and the rest of the family; the row's tag is the tl_redop. */
+/* sum(x, axis=none, dtype=none, *, keepdims=false) and the rest of the family; the row's tag is the
+   tl_redop. Every row's signature (redop_list.h) is x, axis, then dtype when it takes one, then ddof
+   for the variances, and keepdims last. */
 static bool bi_reduce(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "axis", "keepdims", NULL };
-    static const char *const dtype_kws[] = { "axis", "dtype", "keepdims", NULL };
-    static const char *const ddof_kws[] = { "axis", "dtype", "keepdims", "ddof", NULL };
     tl_redop op = (tl_redop)a->self->tag;
     if (op == TL_RNORM) return bi_norm(I, a, out);     /* numpy's ord comes before axis */
-    const char *fname = a->self->name;
     bool has_ddof = op == TL_RVAR || op == TL_RSTD || op == TL_RNANVAR || op == TL_RNANSTD;
     bool has_dtype = tl_redop_takes_dtype(op);
     bool arg_op = op == TL_RARGMIN || op == TL_RARGMAX;
     tl_tensor *t;
     bool keepdims, all, dt_given = false;
     tl_dtype dt;
-    int64_t ddof;
+    int64_t ddof = 0;
     int naxes, axes[TL_MAXDIM];
-    if (!args_check(I, a, fname, 1, has_dtype ? 3 : 2, has_ddof ? ddof_kws : has_dtype ? dtype_kws : kws) ||
-        !arg_bool(I, a, fname, -1, "keepdims", false, &keepdims) || !arg_int(I, a, fname, -1, "ddof", 0, &ddof) ||
-        !arg_tensor(I, a, fname, 0, NULL, &t))
+    if (!arg_bool(I, a, a->params->n - 1, false, &keepdims) || (has_ddof && !arg_int(I, a, 3, 0, &ddof)) ||
+        !arg_tensor(I, a, 0, &t))
         return false;
-    if (has_dtype && !apply_dtype(I, a, fname, 2, &t, &dt_given, &dt)) return false;
-    Value *axis = arg_find(a, 1, "axis");
+    if (has_dtype && !apply_dtype(I, a, 2, &t, &dt_given, &dt)) return false;
+    Value *axis = arg_at(a, 1);
     if (arg_op && axis && axis->kind != V_NUM) {
         tl_tensor_release(t);
-        return interp_error(I, a->at, TypeError, "%s(): axis must be an integer or none", fname);
+        return bi_fail(I, a, TypeError, "axis must be an integer or none");
     }
-    if (!arg_axes(I, a, fname, 1, "axis", t->ndim, &naxes, axes, &all)) {
+    if (!arg_axes(I, a, 1, t->ndim, &naxes, axes, &all)) {
         tl_tensor_release(t);
         return false;
     }
@@ -78,18 +75,15 @@ static bool bi_reduce(Interp *I, CallArgs *a, Value *out)
    flattened tensor, as numpy. The row's tag is TL_RSUM or TL_RPROD. */
 static bool bi_cumulative(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "axis", "dtype", NULL };
-    const char *fname = a->self->name;
     int64_t axis;
     tl_tensor *t;
     bool dt_given;
     tl_dtype dt;
-    if (!args_check(I, a, fname, 1, 3, kws) || !arg_int(I, a, fname, 1, "axis", TL_AXIS_NONE, &axis) ||
-        !arg_tensor(I, a, fname, 0, NULL, &t) || !apply_dtype(I, a, fname, 2, &t, &dt_given, &dt))
-        return false;
+    if (!arg_int(I, a, 1, TL_AXIS_NONE, &axis) || !arg_tensor(I, a, 0, &t) || !apply_dtype(I, a, 2, &t, &dt_given, &dt)) return false;
     if (axis != TL_AXIS_NONE && (axis < -t->ndim || axis >= t->ndim)) {
+        int ndim = t->ndim;   /* read before t is released */
         tl_tensor_release(t);
-        return interp_error(I, a->at, IndexError, "%s(): axis %lld is out of bounds for tensor of dimension %d", fname, (long long)axis, t->ndim);
+        return bi_fail(I, a, IndexError, "axis %lld is out of bounds for tensor of dimension %d", (long long)axis, ndim);
     }
     tl_tensor *r = tl_cumulative_to((tl_redop)a->self->tag, t, (int)axis, a->into);
     tl_tensor_release(t);
@@ -97,11 +91,11 @@ static bool bi_cumulative(Interp *I, CallArgs *a, Value *out)
 }
 
 /* One row per reduction of redop_list.h. */
-#define RED_ROW(arg, ENUM, NAME, WHAT, RESULT, NOAXES, DT, SIG, HELP) { NAME, bi_reduce, SIG, HELP, ENUM },
+#define RED_ROW(arg, ENUM, NAME, WHAT, RESULT, NOAXES, DT, SIG, HELP) { NAME, bi_reduce, SIG, HELP, ENUM, BF_REDUCE, BT_INTO },
 
 const Builtin bi_reduce_table[] = {
     TL_REDOP_LIST(RED_ROW, )
-    { "cumsum", bi_cumulative, "cumsum(x, axis=none, dtype=none)", "running sums along axis (of the flattened tensor if none)", TL_RSUM },
-    { "cumprod", bi_cumulative, "cumprod(x, axis=none, dtype=none)", "running products along axis (of the flattened tensor if none)", TL_RPROD },
-    { NULL, NULL, NULL, NULL, 0 },
+    { "cumsum", bi_cumulative, "cumsum(x, axis=none, dtype=none)", "running sums along axis (of the flattened tensor if none)", TL_RSUM, BF_OTHER, BT_INTO },
+    { "cumprod", bi_cumulative, "cumprod(x, axis=none, dtype=none)", "running products along axis (of the flattened tensor if none)", TL_RPROD, BF_OTHER, BT_INTO },
+    { 0 },
 };

@@ -1,10 +1,13 @@
-/* registry.c — the list of builtin tables; a new stdlib file adds its table here */
+/* registry.c — the builtins: the stdlib's tables in one list, each signature parsed once, arguments bound by it */
+#include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "builtins.h"
 #include "registry.h"
 
-const Builtin *const stdlib_tables[] = {
+/* The stdlib's tables, one per file; a new stdlib file adds its table here. */
+static const Builtin *const stdlib_tables[] = {
     bi_core_table,
     bi_introspect_table,
     bi_make_table,
@@ -28,10 +31,234 @@ const Builtin *const stdlib_tables[] = {
     NULL,
 };
 
+/* The registry: each row copied beside its parsed parameters (so the tables stay constant data
+   and a row's parameters are found from the row itself), and a hash of the names. */
+typedef struct BuiltinEntry {
+    Builtin row;                /* first: a row's address is its entry's */
+    BuiltinParams params;
+} BuiltinEntry;
+static BuiltinEntry *rows;
+static int nrows;
+static int *by_name;          /* open addressing: row index + 1, 0 empty */
+static unsigned name_mask;
+static bool init_ok;
+static once_flag init_once = ONCE_FLAG_INIT;
+
+static unsigned name_hash(const char *s)
+{
+    unsigned h = 2166136261u;   /* FNV-1a */
+    while (*s) h = (h ^ (unsigned char)*s++) * 16777619u;
+    return h;
+}
+
+/* ---- parsing a signature ------------------------------------------------------- */
+
+/* The end of one parameter starting at p: the next comma or the closing parenthesis at
+   depth 0, outside quotes (defaults may hold tuples and strings). */
+static const char *param_end(const char *p)
+{
+    int depth = 0;
+    char quote = 0;
+    for (; *p; p++) {
+        if (quote) {
+            if (*p == '\\' && p[1]) p++;
+            else if (*p == quote) quote = 0;
+        } else if (*p == '"' || *p == '\'') {
+            quote = *p;
+        } else if (*p == '(' || *p == '[') {
+            depth++;
+        } else if ((*p == ')' || *p == ']') && depth > 0) {
+            depth--;
+        } else if ((*p == ',' && depth == 0) || *p == ')') {
+            return p;
+        }
+    }
+    return p;
+}
+
+/* Copies the name [s, e) into the pool; NULL when it is not a name. */
+static const char *param_name(const char *s, const char *e, char **pool)
+{
+    size_t n = (size_t)(e - s);
+    if (n == 0 || n >= 32) return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (i && s[i] >= '0' && s[i] <= '9')))
+            return NULL;
+    char *d = *pool;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    *pool += n + 1;
+    return d;
+}
+
+/* Parses "name(p, q=1, *rest, *, kw=none)" and "[p,] q" into *ps, the names copied into *pool
+   (which has room for the whole signature); false when it does not parse. */
+static bool parse_signature(const char *sig, BuiltinParams *ps, char **pool)
+{
+    memset(ps, 0, sizeof *ps);
+    ps->rest = -1;
+    const char *p = sig ? strchr(sig, '(') : NULL;
+    if (!p) return false;
+    p++;
+    bool kwonly = false, leading = true;
+    while (*p == ' ') p++;
+    while (*p && *p != ')') {
+        bool bracket = *p == '[';
+        const char *s = p + bracket, *e = param_end(s);
+        if (bracket) {   /* "[start,] stop": the item is "start," up to the "]" */
+            const char *close = strchr(s, ']');
+            if (!close || !leading || close < e) return false;
+            e = close - (close[-1] == ',');
+        }
+        const char *eq = memchr(s, '=', (size_t)(e - s));
+        bool star = *s == '*';
+        if (star && e == s + 1) {   /* a bare "*": the rest are keyword-only */
+            kwonly = true;
+        } else {
+            if (ps->n == BUILTIN_MAX_PARAMS) return false;
+            int i = ps->n++;
+            const char *name_end = eq ? eq : e;
+            while (name_end > s && name_end[-1] == ' ') name_end--;
+            if (!(ps->name[i] = param_name(s + star, name_end, pool))) return false;
+            ps->required[i] = !eq && !star && !bracket;
+            if (star) {
+                if (ps->rest >= 0 || kwonly) return false;
+                ps->rest = i;
+                kwonly = true;
+            } else if (!kwonly) {
+                ps->npositional = i + 1;
+                if (bracket) ps->nleading++;
+                else if (!eq) ps->nrequired_pos++;
+            }
+            if (!bracket) leading = false;
+        }
+        p = bracket ? strchr(s, ']') + 1 : e;
+        if (*p == ',') p++;
+        while (*p == ' ') p++;
+    }
+    return *p == ')' && p[1] == '\0';
+}
+
+/* ---- the registry --------------------------------------------------------------- */
+
+static void build_registry(void)
+{
+    size_t pool_bytes = 0;
+    for (const Builtin *const *tab = stdlib_tables; *tab; tab++)
+        for (const Builtin *b = *tab; b->name; b++) {
+            nrows++;
+            pool_bytes += strlen(b->signature ? b->signature : "") + 1;
+        }
+    unsigned cap = 16;
+    while (cap < 2u * (unsigned)nrows) cap *= 2;
+    rows = calloc((size_t)nrows, sizeof *rows);
+    by_name = calloc(cap, sizeof *by_name);
+    char *pool = malloc(pool_bytes);
+    if (!rows || !by_name || !pool) return;
+    name_mask = cap - 1;
+    int i = 0;
+    for (const Builtin *const *tab = stdlib_tables; *tab; tab++)
+        for (const Builtin *b = *tab; b->name; b++, i++) {
+            rows[i].row = *b;
+            if (!parse_signature(b->signature, &rows[i].params, &pool)) {
+                fprintf(stderr, "tl: the signature of builtin %s does not parse: %s\n", b->name, b->signature);
+                return;
+            }
+            unsigned h = name_hash(b->name) & name_mask;
+            while (by_name[h]) h = (h + 1) & name_mask;
+            by_name[h] = i + 1;
+        }
+    init_ok = true;
+}
+
+bool builtins_init(void)
+{
+    call_once(&init_once, build_registry);
+    return init_ok;
+}
+
+int builtin_count(void) { return nrows; }
+
+const Builtin *builtin_at(int i) { return &rows[i].row; }
+
+const BuiltinParams *builtin_params(const Builtin *b) { return &((const BuiltinEntry *)b)->params; }
+
 const Builtin *builtin_find(const char *name)
 {
-    for (const Builtin *const *tab = stdlib_tables; *tab; tab++)
-        for (const Builtin *b = *tab; b->name; b++)
-            if (strcmp(b->name, name) == 0) return b;
+    if (!by_name) return NULL;
+    for (unsigned h = name_hash(name) & name_mask; by_name[h]; h = (h + 1) & name_mask)
+        if (strcmp(rows[by_name[h] - 1].row.name, name) == 0) return &rows[by_name[h] - 1].row;
     return NULL;
+}
+
+/* ---- binding arguments ----------------------------------------------------------- */
+
+/* The parameter of ps named name, or -1. */
+static int param_index(const BuiltinParams *ps, const char *name)
+{
+    for (int i = 0; i < ps->n; i++)
+        if (strcmp(ps->name[i], name) == 0) return i;
+    return -1;
+}
+
+/* Binds a's positional and keyword values to b's parameters in slot[] (and a->rest), with
+   Python's errors for too many, unknown, repeated and missing arguments. Unlike Python, a
+   keyword may name the *rest parameter and gives it that one value, as numpy's keywords do:
+   zeros(shape=(2, 3)), transpose(x, axes=(1, 0)). */
+static bool bind_arguments(Interp *I, CallArgs *a, const Builtin *b, const BuiltinParams *ps, Value **slot)
+{
+    for (int i = 0; i < ps->n; i++) slot[i] = NULL;
+    int npos = a->npos, fixed = ps->rest >= 0 ? ps->rest : ps->npositional;
+    if (ps->rest < 0 && npos > fixed)
+        return interp_error(I, a->at, TypeError, "%s() takes at most %d positional argument%s (%d given)", b->name, fixed,
+                            fixed == 1 ? "" : "s", npos);
+    /* bracketed leading parameters take values only when more come than the required ones after
+       them need (arange(2, stop=5): start is 2) */
+    int need = ps->nrequired_pos;
+    for (int j = 0; j < a->nkw && ps->nleading; j++) {
+        int i = param_index(ps, a->kwnames[j]);
+        need -= i >= ps->nleading && i < ps->npositional && ps->required[i];
+    }
+    int skip = npos > need ? 0 : ps->nleading;
+    int k = 0;
+    for (int i = skip; i < fixed && k < npos; i++) slot[i] = &a->pos[k++];
+    a->rest = a->pos + k;
+    a->nrest = npos - k;
+    for (int j = 0; j < a->nkw; j++) {
+        const char *name = a->kwnames[j];
+        int i = param_index(ps, name);
+        if (i < 0) return interp_error(I, a->at, TypeError, "%s() got an unexpected keyword argument '%s'", b->name, name);
+        if (i == ps->rest) {
+            if (a->nrest > 0) return interp_error(I, a->at, TypeError, "%s() got multiple values for argument '%s'", b->name, name);
+            a->rest = &a->kw[j];
+            a->nrest = 1;
+            continue;
+        }
+        if (slot[i]) {
+            bool twice = false;
+            for (int m = 0; m < j; m++) twice = twice || strcmp(a->kwnames[m], name) == 0;
+            if (twice) return interp_error(I, a->at, TypeError, "%s() got keyword argument '%s' twice", b->name, name);
+            return interp_error(I, a->at, TypeError, "%s() got multiple values for argument '%s'", b->name, name);
+        }
+        slot[i] = &a->kw[j];
+    }
+    for (int i = 0; i < ps->n; i++) {
+        if (!ps->required[i] || slot[i]) continue;
+        if (a->nkw == 0 && npos < ps->nrequired_pos)
+            return interp_error(I, a->at, TypeError, "%s() takes at least %d argument%s (%d given)", b->name, ps->nrequired_pos,
+                                ps->nrequired_pos == 1 ? "" : "s", npos);
+        return interp_error(I, a->at, TypeError, "%s() missing argument '%s'", b->name, ps->name[i]);
+    }
+    return true;
+}
+
+bool builtin_call(Interp *I, CallArgs *a, Value *out)
+{
+    Value *slot[BUILTIN_MAX_PARAMS];
+    a->params = builtin_params(a->self);
+    if (!bind_arguments(I, a, a->self, a->params, slot)) return false;
+    a->slot = slot;
+    bool ok = a->self->fn(I, a, out);
+    a->slot = NULL;
+    return ok;
 }

@@ -36,23 +36,21 @@ static tl_tensor *diff_edge(Value *v, const tl_tensor *t, int axis)
 /* diff(x, n=1, axis=-1, prepend=none, append=none): n-th differences along axis. */
 static bool bi_diff(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "n", "axis", "prepend", "append", NULL };
     int64_t n, axis;
     int ax;
     tl_tensor *t;
-    if (!args_check(I, a, "diff", 1, 5, kws) || !arg_int(I, a, "diff", 1, "n", 1, &n) ||
-        !arg_int(I, a, "diff", 2, "axis", -1, &axis) || !arg_tensor(I, a, "diff", 0, NULL, &t))
-        return false;
+    if (!arg_int(I, a, 1, 1, &n) || !arg_int(I, a, 2, -1, &axis) || !arg_tensor(I, a, 0, &t)) return false;
     if (t->ndim == 0 || n < 0) {
         tl_tensor_release(t);
-        return n < 0 ? interp_error(I, a->at, ValueError, "diff(): order must be non-negative but got %lld", (long long)n)
-                     : interp_error(I, a->at, ValueError, "diff(): diff requires input that is at least one dimensional");
+        return n < 0 ? bi_fail(I, a, ValueError, "order must be non-negative but got %lld", (long long)n)
+                     : bi_fail(I, a, ValueError, "diff requires input that is at least one dimensional");
     }
     if (tl_normalize_axis((int)axis, t->ndim, &ax) < 0 || axis != (int)axis) {
+        int ndim = t->ndim;
         tl_tensor_release(t);
-        return interp_error(I, a->at, IndexError, "diff(): axis %lld is out of bounds for a tensor of dimension %d", (long long)axis, t->ndim);
+        return bi_fail(I, a, IndexError, "axis %lld is out of bounds for a tensor of dimension %d", (long long)axis, ndim);
     }
-    Value *pre = arg_find(a, 3, "prepend"), *app = arg_find(a, 4, "append");
+    Value *pre = arg_at(a, 3), *app = arg_at(a, 4);
     if (pre || app) {
         tl_tensor *parts[3];
         int k = 0;
@@ -80,14 +78,11 @@ static bool bi_diff(Interp *I, CallArgs *a, Value *out)
 /* x, its axes and keepdims: the arguments (x, axis=none, keepdims=false) of ptp and count_nonzero. */
 typedef struct AxisArgs { tl_tensor *t; bool keepdims, all; int naxes; int axes[TL_MAXDIM]; } AxisArgs;
 
-/* Reads fname(x, axis=none, keepdims=false) into r; false (error raised) when they do not check. */
-static bool axis_args(Interp *I, CallArgs *a, const char *fname, AxisArgs *r)
+/* Reads (x, axis=none, *, keepdims=false) into r; false (error raised) when they do not check. */
+static bool axis_args(Interp *I, CallArgs *a, AxisArgs *r)
 {
-    static const char *const kws[] = { "axis", "keepdims", NULL };
-    if (!args_check(I, a, fname, 1, 2, kws) || !arg_bool(I, a, fname, -1, "keepdims", false, &r->keepdims) ||
-        !arg_tensor(I, a, fname, 0, NULL, &r->t))
-        return false;
-    if (!arg_axes(I, a, fname, 1, "axis", r->t->ndim, &r->naxes, r->axes, &r->all)) {
+    if (!arg_bool(I, a, 2, false, &r->keepdims) || !arg_tensor(I, a, 0, &r->t)) return false;
+    if (!arg_axes(I, a, 1, r->t->ndim, &r->naxes, r->axes, &r->all)) {
         tl_tensor_release(r->t);
         return false;
     }
@@ -98,11 +93,11 @@ static bool axis_args(Interp *I, CallArgs *a, const char *fname, AxisArgs *r)
 static bool bi_ptp(Interp *I, CallArgs *a, Value *out)
 {
     AxisArgs x;
-    if (!axis_args(I, a, "ptp", &x)) return false;
+    if (!axis_args(I, a, &x)) return false;
     tl_tensor *t = x.t;
     if (t->dtype == TL_BOOL) {
         tl_tensor_release(t);
-        return interp_error(I, a->at, TypeError, "ptp(): boolean subtract is not supported (numpy refuses it too)");
+        return bi_fail(I, a, TypeError, "boolean subtract is not supported (numpy refuses it too)");
     }
     bool reduce = x.all || x.naxes;
     int na = x.all ? 0 : x.naxes;
@@ -117,7 +112,7 @@ static bool bi_ptp(Interp *I, CallArgs *a, Value *out)
 static bool bi_count_nonzero(Interp *I, CallArgs *a, Value *out)
 {
     AxisArgs x;
-    if (!axis_args(I, a, "count_nonzero", &x)) return false;
+    if (!axis_args(I, a, &x)) return false;
     tl_tensor *t = x.t;
     tl_tensor *zero = scalar_of(t->dtype, 0.0), *nz = zero ? tl_binary(TL_NE, t, zero, t->dtype) : NULL;
     tl_tensor *r = !nz ? NULL
@@ -130,14 +125,14 @@ static bool bi_count_nonzero(Interp *I, CallArgs *a, Value *out)
 /* average's weights, checked and laid along axis as numpy (wgt.shape == x.shape, or 1-d along one axis). */
 static bool average_weights(Interp *I, CallArgs *a, const tl_tensor *t, bool all, int naxes, const int *axes, tl_tensor **w)
 {
-    if (!arg_tensor(I, a, "average", 2, "weights", w)) return false;
+    if (!arg_tensor(I, a, 2, w)) return false;
     if ((*w)->ndim == t->ndim && !memcmp((*w)->shape, t->shape, (size_t)t->ndim * sizeof(int64_t))) return true;
     bool length = !all && (*w)->ndim == 1 && (naxes != 1 || (*w)->shape[0] != t->shape[axes[0]]);
     if (all || (*w)->ndim != 1 || length) {
         tl_tensor_release(*w);
-        if (length) return interp_error(I, a->at, ValueError, "average(): Length of weights not compatible with specified axis.");
-        return interp_error(I, a->at, TypeError, "average(): %s", all ? "Axis must be specified when shapes of a and weights differ."
-                                                                      : "1D weights expected when shapes of a and weights differ.");
+        if (length) return bi_fail(I, a, ValueError, "Length of weights not compatible with specified axis.");
+        return bi_fail(I, a, TypeError, "%s", all ? "Axis must be specified when shapes of a and weights differ."
+                                                  : "1D weights expected when shapes of a and weights differ.");
     }
     int64_t shape[TL_MAXDIM];
     for (int d = 0; d < t->ndim; d++) shape[d] = d == axes[0] ? t->shape[d] : 1;
@@ -150,15 +145,11 @@ static bool average_weights(Interp *I, CallArgs *a, const tl_tensor *t, bool all
 /* average(x, axis=none, weights=none, returned=false, keepdims=false); returned gives (average, sum of weights). */
 static bool bi_average(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "axis", "weights", "returned", "keepdims", NULL };
     tl_tensor *t, *w = NULL, *avg = NULL, *scl = NULL;
     bool returned, keepdims, all;
     int naxes, axes[TL_MAXDIM];
-    if (!args_check(I, a, "average", 1, 4, kws) || !arg_bool(I, a, "average", 3, "returned", false, &returned) ||
-        !arg_bool(I, a, "average", -1, "keepdims", false, &keepdims) || !arg_tensor(I, a, "average", 0, NULL, &t))
-        return false;
-    if (!arg_axes(I, a, "average", 1, "axis", t->ndim, &naxes, axes, &all) ||
-        (arg_find(a, 2, "weights") && !average_weights(I, a, t, all, naxes, axes, &w))) {
+    if (!arg_bool(I, a, 3, false, &returned) || !arg_bool(I, a, 4, false, &keepdims) || !arg_tensor(I, a, 0, &t)) return false;
+    if (!arg_axes(I, a, 1, t->ndim, &naxes, axes, &all) || (arg_at(a, 2) && !average_weights(I, a, t, all, naxes, axes, &w))) {
         tl_tensor_release(t);
         return false;
     }
@@ -181,7 +172,7 @@ static bool bi_average(Interp *I, CallArgs *a, Value *out)
             release4(wb, wc, prod, zero);
             release4(isz, anyz, scl, w);
             tl_tensor_release(t);
-            return interp_error(I, a->at, ZeroDivisionError, "average(): Weights sum to zero, can't be normalized (division by zero)");
+            return bi_fail(I, a, ZeroDivisionError, "Weights sum to zero, can't be normalized (division by zero)");
         }
         tl_tensor *sum = anyz && prod ? tl_reduce(TL_RSUM, prod, na, axes, keepdims, 0) : NULL;
         avg = sum ? tl_binary(TL_DIV, sum, scl, rdt) : NULL;
@@ -252,17 +243,12 @@ static tl_tensor *cov_matrix(const tl_tensor *m, const tl_tensor *y, bool rowvar
 /* cov(m, y=none, rowvar=true, bias=false, ddof=none) and corrcoef(x, y=none, rowvar=true); tag 1: corrcoef. */
 static bool bi_cov(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const cov_kws[] = { "y", "rowvar", "bias", "ddof", NULL };
-    static const char *const corr_kws[] = { "y", "rowvar", NULL };
-    bool corr = a->self->tag == 1, rowvar, bias;
-    const char *fname = a->self->name;
+    bool corr = a->self->tag == 1, rowvar, bias;   /* corrcoef's signature stops after rowvar */
     int64_t ddof;
     tl_tensor *m, *y = NULL;
-    if (!args_check(I, a, fname, 1, corr ? 3 : 5, corr ? corr_kws : cov_kws) ||
-        !arg_bool(I, a, fname, 2, "rowvar", true, &rowvar) || !arg_bool(I, a, fname, 3, "bias", false, &bias))
-        return false;
-    if (!arg_int(I, a, fname, 4, "ddof", bias ? 0 : 1, &ddof) || !arg_tensor(I, a, fname, 0, NULL, &m)) return false;
-    if (arg_find(a, 1, "y") && !arg_tensor(I, a, fname, 1, "y", &y)) {
+    if (!arg_bool(I, a, 2, true, &rowvar) || !arg_bool(I, a, 3, false, &bias)) return false;
+    if (!arg_int(I, a, 4, bias ? 0 : 1, &ddof) || !arg_tensor(I, a, 0, &m)) return false;
+    if (arg_at(a, 1) && !arg_tensor(I, a, 1, &y)) {
         tl_tensor_release(m);
         return false;
     }
@@ -290,16 +276,15 @@ static bool bi_cov(Interp *I, CallArgs *a, Value *out)
 /* convolve(a, v, mode="full"): the discrete linear convolution of two 1-d tensors. */
 static bool bi_convolve(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "mode", NULL };
     static const char *const modes[] = { "full", "same", "valid" };
     const char *mode;
     tl_tensor *x, *v;
-    if (!args_check(I, a, "convolve", 2, 3, kws) || !arg_string(I, a, "convolve", 2, "mode", "full", &mode)) return false;
+    if (!arg_string(I, a, 2, "full", &mode)) return false;
     int m = 0;
     while (m < 3 && strcmp(mode, modes[m]) != 0) m++;
-    if (m == 3) return interp_error(I, a->at, ValueError, "convolve(): mode must be \"full\", \"same\" or \"valid\", not \"%s\"", mode);
-    if (!arg_tensor(I, a, "convolve", 0, NULL, &x)) return false;
-    if (!arg_tensor(I, a, "convolve", 1, NULL, &v)) {
+    if (m == 3) return bi_fail(I, a, ValueError, "mode must be \"full\", \"same\" or \"valid\", not \"%s\"", mode);
+    if (!arg_tensor(I, a, 0, &x)) return false;
+    if (!arg_tensor(I, a, 1, &v)) {
         tl_tensor_release(x);
         return false;
     }
@@ -311,35 +296,32 @@ static bool bi_convolve(Interp *I, CallArgs *a, Value *out)
 /* interp(x, xp, fp, left=none, right=none): piecewise-linear interpolation of (xp, fp) at x. */
 static bool bi_interp(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "left", "right", NULL };
     double left, right;
     tl_tensor *t[3] = { NULL, NULL, NULL };
-    if (!args_check(I, a, "interp", 3, 5, kws) || !arg_double(I, a, "interp", 3, "left", 0, &left) ||
-        !arg_double(I, a, "interp", 4, "right", 0, &right))
-        return false;
+    if (!arg_double(I, a, 3, 0, &left) || !arg_double(I, a, 4, 0, &right)) return false;
     for (int i = 0; i < 3; i++)
-        if (!arg_tensor(I, a, "interp", i, NULL, &t[i])) {
+        if (!arg_tensor(I, a, i, &t[i])) {
             release4(t[0], t[1], t[2], NULL);
             return false;
         }
-    tl_tensor *r = tl_interp(t[0], t[1], t[2], arg_find(a, 3, "left") ? &left : NULL, arg_find(a, 4, "right") ? &right : NULL);
+    tl_tensor *r = tl_interp(t[0], t[1], t[2], arg_at(a, 3) ? &left : NULL, arg_at(a, 4) ? &right : NULL);
     release4(t[0], t[1], t[2], NULL);
     return ret_tensor(I, a, r, out);
 }
 
 const Builtin bi_samples_table[] = {
     { "diff", bi_diff, "diff(x, n=1, axis=-1, prepend=none, append=none)",
-      "n-th differences along axis (x[1:] - x[:-1]; != for bool), after joining prepend and append", 0 },
-    { "ptp", bi_ptp, "ptp(x, axis=none, keepdims=false)", "peak to peak: max - min along axis, in x's dtype", 0 },
-    { "count_nonzero", bi_count_nonzero, "count_nonzero(x, axis=none, keepdims=false)",
-      "how many elements along axis are not zero (i64)", 0 },
-    { "average", bi_average, "average(x, axis=none, weights=none, returned=false, keepdims=false)",
-      "weighted mean along axis; returned=true gives (average, sum of weights)", 0 },
+      "n-th differences along axis (x[1:] - x[:-1]; != for bool), after joining prepend and append", 0, BF_OTHER, BT_NO },
+    { "ptp", bi_ptp, "ptp(x, axis=none, *, keepdims=false)", "peak to peak: max - min along axis, in x's dtype", 0, BF_OTHER, BT_NO },
+    { "count_nonzero", bi_count_nonzero, "count_nonzero(x, axis=none, *, keepdims=false)",
+      "how many elements along axis are not zero (i64)", 0, BF_OTHER, BT_NO },
+    { "average", bi_average, "average(x, axis=none, weights=none, returned=false, *, keepdims=false)",
+      "weighted mean along axis; returned=true gives (average, sum of weights)", 0, BF_OTHER, BT_NO },
     { "cov", bi_cov, "cov(m, y=none, rowvar=true, bias=false, ddof=none)",
-      "covariance matrix of the rows (columns if rowvar=false) of m and y", 0 },
-    { "corrcoef", bi_cov, "corrcoef(x, y=none, rowvar=true)", "Pearson correlation coefficients of the rows of x and y", 1 },
-    { "convolve", bi_convolve, "convolve(a, v, mode=\"full\")", "discrete linear convolution of two 1-d tensors (full, same or valid)", 0 },
+      "covariance matrix of the rows (columns if rowvar=false) of m and y", 0, BF_OTHER, BT_NO },
+    { "corrcoef", bi_cov, "corrcoef(x, y=none, rowvar=true)", "Pearson correlation coefficients of the rows of x and y", 1, BF_OTHER, BT_NO },
+    { "convolve", bi_convolve, "convolve(a, v, mode=\"full\")", "discrete linear convolution of two 1-d tensors (full, same or valid)", 0, BF_OTHER, BT_NO },
     { "interp", bi_interp, "interp(x, xp, fp, left=none, right=none)",
-      "piecewise-linear interpolation at x of the points (xp, fp), xp increasing", 0 },
-    { NULL, NULL, NULL, NULL, 0 },
+      "piecewise-linear interpolation at x of the points (xp, fp), xp increasing", 0, BF_OTHER, BT_NO },
+    { 0 },
 };

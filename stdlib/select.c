@@ -3,37 +3,26 @@
 
 #include "builtins.h"
 
-/* True when the argument at i or keyword kw was passed at all (a `none` counts). */
-static bool arg_passed(CallArgs *a, int i, const char *kw)
-{
-    if (i < a->npos) return true;
-    for (int k = 0; k < a->nkw; k++)
-        if (strcmp(a->kwnames[k], kw) == 0) return true;
-    return false;
-}
-
-/* axis= at position i: an int checked against ndim and normalized, or TL_AXIS_NONE when it
+/* Parameter i (axis=): an int checked against ndim and normalized, or TL_AXIS_NONE when it
    is none (or absent and def_none; else absent means def). */
-static bool get_axis(Interp *I, CallArgs *a, const char *fname, int i, int ndim, bool def_none, int64_t def, int *axis)
+static bool get_axis(Interp *I, CallArgs *a, int i, int ndim, bool def_none, int64_t def, int *axis)
 {
     int64_t ax;
-    if (!arg_find(a, i, "axis") && (def_none || arg_passed(a, i, "axis"))) {
+    if (!arg_at(a, i) && (def_none || arg_given(a, i))) {
         *axis = TL_AXIS_NONE;
         return true;
     }
-    if (!arg_int(I, a, fname, i, "axis", def, &ax)) return false;
-    if (ax < -ndim || ax >= ndim)
-        return interp_error(I, a->at, IndexError, "%s(): axis %lld is out of bounds for tensor of dimension %d", fname,
-                            (long long)ax, ndim);
+    if (!arg_int(I, a, i, def, &ax)) return false;
+    if (ax < -ndim || ax >= ndim) return bi_fail(I, a, IndexError, "axis %lld is out of bounds for tensor of dimension %d", (long long)ax, ndim);
     *axis = (int)(ax < 0 ? ax + ndim : ax);
     return true;
 }
 
-/* Two tensor arguments at positions 0 and 1 (or keyword kw1): x, then y (x released on failure). */
-static bool two_tensors(Interp *I, CallArgs *a, const char *fname, const char *kw1, tl_tensor **x, tl_tensor **y)
+/* Parameters 0 and 1 as tensors: x, then y (x released on failure). */
+static bool two_tensors(Interp *I, CallArgs *a, tl_tensor **x, tl_tensor **y)
 {
-    if (!arg_tensor(I, a, fname, 0, NULL, x)) return false;
-    if (arg_tensor(I, a, fname, 1, kw1, y)) return true;
+    if (!arg_tensor(I, a, 0, x)) return false;
+    if (arg_tensor(I, a, 1, y)) return true;
     tl_tensor_release(*x);
     return false;
 }
@@ -41,17 +30,15 @@ static bool two_tensors(Interp *I, CallArgs *a, const char *fname, const char *k
 /* take(a, indices, axis=none, mode="raise"): a's elements at indices along axis (numpy's take). */
 static bool bi_take(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "indices", "axis", "mode", NULL };
     const char *mode;
     tl_tensor *x, *idx;
     int axis;
-    if (!args_check(I, a, "take", 2, 4, kws) || !arg_string(I, a, "take", 3, "mode", "raise", &mode)) return false;
+    if (!arg_string(I, a, 3, "raise", &mode)) return false;
     tl_take_mode m = strcmp(mode, "raise") == 0 ? TL_TAKE_RAISE : strcmp(mode, "wrap") == 0 ? TL_TAKE_WRAP
                    : strcmp(mode, "clip") == 0 ? TL_TAKE_CLIP : (tl_take_mode)-1;
-    if ((int)m < 0)
-        return interp_error(I, a->at, ValueError, "take(): mode must be \"raise\", \"wrap\" or \"clip\", not \"%s\"", mode);
-    if (!two_tensors(I, a, "take", "indices", &x, &idx)) return false;
-    bool got = get_axis(I, a, "take", 2, x->ndim, true, 0, &axis);
+    if ((int)m < 0) return bi_fail(I, a, ValueError, "mode must be \"raise\", \"wrap\" or \"clip\", not \"%s\"", mode);
+    if (!two_tensors(I, a, &x, &idx)) return false;
+    bool got = get_axis(I, a, 2, x->ndim, true, 0, &axis);
     tl_tensor *r = got ? tl_take_to(x, idx, axis, m, a->into) : NULL;
     tl_tensor_release(x);
     tl_tensor_release(idx);
@@ -63,19 +50,13 @@ enum { ALONG_TAKE, ALONG_PUT };
 /* take_along_axis(arr, indices, axis) and put_along_axis(arr, indices, values, axis) (the tag). */
 static bool bi_along(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const take_kws[] = { "indices", "axis", NULL }, *const put_kws[] = { "indices", "values", "axis", NULL };
-    const char *fname = a->self->name;
     bool put = a->self->tag == ALONG_PUT;
-    int apos = put ? 3 : 2, axis;
-    if (!args_check(I, a, fname, 2, apos + 1, put ? put_kws : take_kws)) return false;
-    if (!arg_passed(a, apos, "axis")) return interp_error(I, a->at, TypeError, "%s() missing axis", fname);
-    if (put && !arg_passed(a, 2, "values")) return interp_error(I, a->at, TypeError, "put_along_axis() missing values");
-    if (put && a->pos[0].kind != V_TENSOR)
-        return interp_error(I, a->at, TypeError, "put_along_axis(): arr must be a tensor of 1 or more dimensions, not a %s",
-                            val_kind_name(a->pos[0]));
+    int apos = put ? 3 : 2, axis;   /* the signatures: (arr, indices, axis) and (arr, indices, values, axis) */
+    if (put && arg_given(a, 0)->kind != V_TENSOR)
+        return bi_fail(I, a, TypeError, "arr must be a tensor of 1 or more dimensions, not a %s", val_kind_name(*arg_given(a, 0)));
     tl_tensor *x, *idx, *v = NULL;
-    if (!two_tensors(I, a, fname, "indices", &x, &idx)) return false;
-    bool ok = get_axis(I, a, fname, apos, x->ndim, false, 0, &axis) && (!put || arg_tensor(I, a, fname, 2, "values", &v));
+    if (!two_tensors(I, a, &x, &idx)) return false;
+    bool ok = get_axis(I, a, apos, x->ndim, false, 0, &axis) && (!put || arg_tensor(I, a, 2, &v));
     tl_tensor *r = NULL;
     if (ok && put) ok = tl_put_along_axis(x, idx, v, axis) == 0 || interp_error_rt(I, a->at);
     else if (ok) r = tl_take_along_axis_to(x, idx, axis, a->into);
@@ -94,7 +75,7 @@ static bool bi_along(Interp *I, CallArgs *a, Value *out)
 bool bi_nonzero(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *x, *cols[TL_MAXDIM];
-    if (!arg_tensor(I, a, a->self->name, 0, NULL, &x)) return false;
+    if (!arg_tensor(I, a, 0, &x)) return false;
     int n = tl_nonzero(x, cols);
     tl_tensor_release(x);
     if (n < 0) return interp_error_rt(I, a->at);
@@ -105,10 +86,9 @@ bool bi_nonzero(Interp *I, CallArgs *a, Value *out)
 enum { NZ_TUPLE, NZ_ROWS };
 static bool bi_argwhere(Interp *I, CallArgs *a, Value *out)
 {
-    if (!args_check(I, a, a->self->name, 1, 1, NULL)) return false;
     if (a->self->tag == NZ_TUPLE) return bi_nonzero(I, a, out);
     tl_tensor *x;
-    if (!arg_tensor(I, a, "argwhere", 0, NULL, &x)) return false;
+    if (!arg_tensor(I, a, 0, &x)) return false;
     tl_tensor *r = tl_argwhere(x);
     tl_tensor_release(x);
     return ret_tensor(I, a, r, out);
@@ -120,15 +100,15 @@ static int seq_tensors(Interp *I, CallArgs *a, Value v, const char *what, tl_ten
     int n;
     if (v.kind == V_TUPLE) n = v.as.tu->n;
     else if (v.kind == V_TENSOR) n = v.as.t->shape[0] > max ? max + 1 : (int)v.as.t->shape[0];
-    else return interp_error(I, a->at, TypeError, "select(): %s must be a tuple or a tensor, not a %s", what, val_kind_name(v)), -1;
-    if (n > max) return interp_error(I, a->at, ValueError, "select(): at most %d entries in %s", max, what), -1;
+    else return bi_fail(I, a, TypeError, "%s must be a tuple or a tensor, not a %s", what, val_kind_name(v)), -1;
+    if (n > max) return bi_fail(I, a, ValueError, "at most %d entries in %s", max, what), -1;
     for (int i = 0; i < n; i++) {
         ts[i] = v.kind == V_TUPLE ? val_to_tensor(v.as.tu->items[i]) : tl_view_index(v.as.t, 0, i);
         if (!ts[i]) {
             for (int j = 0; j < i; j++) tl_tensor_release(ts[j]);
             if (v.kind == V_TUPLE && !val_is_numeric(v.as.tu->items[i]))
-                return interp_error(I, a->at, TypeError, "select(): entry %d of %s must be a tensor or number, not a %s", i,
-                                    what, val_kind_name(v.as.tu->items[i])), -1;
+                return bi_fail(I, a, TypeError, "entry %d of %s must be a tensor or number, not a %s", i, what,
+                               val_kind_name(v.as.tu->items[i])), -1;
             return interp_error_rt(I, a->at), -1;
         }
     }
@@ -140,25 +120,21 @@ static int seq_tensors(Interp *I, CallArgs *a, Value v, const char *what, tl_ten
 /* select(condlist, choicelist, default=0): where the first true condition picks its choice, else default. */
 static bool bi_select(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "condlist", "choicelist", "default", NULL };
-    if (!args_check(I, a, "select", 2, 3, kws)) return false;
-    Value *cv = arg_find(a, 0, "condlist"), *chv = arg_find(a, 1, "choicelist"), *dv = arg_find(a, 2, "default");
+    Value *cv = arg_at(a, 0), *chv = arg_at(a, 1), *dv = arg_at(a, 2);
     Value zero = val_i64(0);
     zero.weak = true;
     if (!dv) dv = &zero;
-    if (!cv || !chv) return interp_error(I, a->at, TypeError, "select() missing argument %d", cv ? 2 : 1);
-    if (!val_is_numeric(*dv))
-        return interp_error(I, a->at, TypeError, "select(): default must be a tensor or number, not a %s", val_kind_name(*dv));
+    if (!cv || !chv) return interp_error(I, a->at, TypeError, "%s() missing argument '%s'", a->self->name, arg_name(a, cv ? 1 : 0));
+    if (!val_is_numeric(*dv)) return bi_fail(I, a, TypeError, "default must be a tensor or number, not a %s", val_kind_name(*dv));
     tl_tensor *conds[SELECT_MAX + 1], *choices[SELECT_MAX + 1];
     int nc = seq_tensors(I, a, *cv, "condlist", conds, SELECT_MAX);
     if (nc < 0) return false;
     int nch = seq_tensors(I, a, *chv, "choicelist", choices, SELECT_MAX);
     bool ok = nch >= 0;
-    if (ok && nc != nch) ok = interp_error(I, a->at, ValueError, "select(): choicelist has %d entries and condlist %d: they must match", nch, nc);
-    else if (ok && nc == 0) ok = interp_error(I, a->at, ValueError, "select(): condlist is empty");
+    if (ok && nc != nch) ok = bi_fail(I, a, ValueError, "choicelist has %d entries and condlist %d: they must match", nch, nc);
+    else if (ok && nc == 0) ok = bi_fail(I, a, ValueError, "condlist is empty");
     for (int i = 0; ok && i < nc; i++)
-        if (conds[i]->dtype != TL_BOOL)
-            ok = interp_error(I, a->at, TypeError, "select(): condition %d must be bool, not %s", i, tl_dtype_name(conds[i]->dtype));
+        if (conds[i]->dtype != TL_BOOL) ok = bi_fail(I, a, TypeError, "condition %d must be bool, not %s", i, tl_dtype_name(conds[i]->dtype));
     /* the result's dtype: the choices' and default's, a number default weak as in arithmetic */
     tl_dtype dt = TL_BOOL;
     if (ok) {
@@ -204,18 +180,14 @@ static bool pair_dtype(Interp *I, CallArgs *a, const Value *v0, const Value *v1,
 /* searchsorted(a, v, side="left", sorter=none): where v's values would go in the sorted 1-d a. */
 static bool bi_searchsorted(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "v", "side", "sorter", NULL };
     const char *side;
-    if (!args_check(I, a, "searchsorted", 2, 4, kws) || !arg_string(I, a, "searchsorted", 2, "side", "left", &side)) return false;
+    if (!arg_string(I, a, 2, "left", &side)) return false;
     bool right = strcmp(side, "right") == 0;
-    if (!right && strcmp(side, "left") != 0)
-        return interp_error(I, a->at, ValueError, "searchsorted(): side must be \"left\" or \"right\", not \"%s\"", side);
+    if (!right && strcmp(side, "left") != 0) return bi_fail(I, a, ValueError, "side must be \"left\" or \"right\", not \"%s\"", side);
     tl_tensor *x, *v, *sorter = NULL;
     tl_dtype dt;
-    if (!arg_find(a, 1, "v")) return interp_error(I, a->at, TypeError, "searchsorted() missing v");
-    if (!two_tensors(I, a, "searchsorted", "v", &x, &v)) return false;
-    bool ok = pair_dtype(I, a, &a->pos[0], arg_find(a, 1, "v"), x, v, &dt) &&
-              (!arg_find(a, 3, "sorter") || arg_tensor(I, a, "searchsorted", 3, "sorter", &sorter));
+    if (!two_tensors(I, a, &x, &v)) return false;
+    bool ok = pair_dtype(I, a, arg_given(a, 0), arg_given(a, 1), x, v, &dt) && (!arg_at(a, 3) || arg_tensor(I, a, 3, &sorter));
     tl_tensor *r = ok ? tl_searchsorted(x, v, dt, right, sorter) : NULL;
     tl_tensor_release(x);
     tl_tensor_release(v);
@@ -226,14 +198,11 @@ static bool bi_searchsorted(Interp *I, CallArgs *a, Value *out)
 /* isin(element, test_elements, invert=false): true where element's value is among test_elements'. */
 static bool bi_isin(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "test_elements", "invert", NULL };
     bool invert;
     tl_dtype dt;
     tl_tensor *x, *t;
-    if (!args_check(I, a, "isin", 2, 3, kws) || !arg_bool(I, a, "isin", 2, "invert", false, &invert)) return false;
-    if (!arg_find(a, 1, "test_elements")) return interp_error(I, a->at, TypeError, "isin() missing test_elements");
-    if (!two_tensors(I, a, "isin", "test_elements", &x, &t)) return false;
-    bool ok = pair_dtype(I, a, &a->pos[0], arg_find(a, 1, "test_elements"), x, t, &dt);
+    if (!arg_bool(I, a, 2, false, &invert) || !two_tensors(I, a, &x, &t)) return false;
+    bool ok = pair_dtype(I, a, arg_given(a, 0), arg_given(a, 1), x, t, &dt);
     tl_tensor *r = ok ? tl_isin(x, t, dt, invert) : NULL;
     tl_tensor_release(x);
     tl_tensor_release(t);
@@ -242,16 +211,16 @@ static bool bi_isin(Interp *I, CallArgs *a, Value *out)
 
 #define KTH_MAX 4096
 
-/* kth as an int, a tuple of ints or an integer tensor (at most KTH_MAX of them). */
-static bool get_kth(Interp *I, CallArgs *a, const char *fname, int64_t *kth, int *n)
+/* kth (parameter 1) as an int, a tuple of ints or an integer tensor (at most KTH_MAX of them). */
+static bool get_kth(Interp *I, CallArgs *a, int64_t *kth, int *n)
 {
-    Value *v = arg_find(a, 1, "kth");
-    if (!v) return interp_error(I, a->at, TypeError, "%s() missing kth", fname);
+    Value *v = arg_at(a, 1);
+    if (!v) return interp_error(I, a->at, TypeError, "%s() missing argument 'kth'", a->self->name);
     tl_tensor *t = val_is_numeric(*v) ? val_to_tensor(*v) : NULL;
     if (!t && v->kind == V_TUPLE) {
         int ndim;
         int64_t shape[TL_MAXDIM];
-        if (v->as.tu->n > TL_MAXDIM) return interp_error(I, a->at, ValueError, "%s(): at most %d kth in a tuple", fname, TL_MAXDIM);
+        if (v->as.tu->n > TL_MAXDIM) return bi_fail(I, a, ValueError, "at most %d kth in a tuple", TL_MAXDIM);
         if (!value_to_shape(I, a->at, *v, &ndim, shape)) return false;
         for (int i = 0; i < ndim; i++) kth[i] = shape[i];
         *n = ndim;
@@ -259,12 +228,12 @@ static bool get_kth(Interp *I, CallArgs *a, const char *fname, int64_t *kth, int
     }
     if (!t || !(tl_is_int(t->dtype)) || t->ndim > 1) {
         if (t) tl_tensor_release(t);
-        return interp_error(I, a->at, TypeError, "%s(): kth must be an integer or a tuple of integers", fname);
+        return bi_fail(I, a, TypeError, "kth must be an integer or a tuple of integers");
     }
     int64_t m = tl_tensor_size(t);
     tl_tensor *c = m <= KTH_MAX ? tl_cast(t, TL_I64) : NULL;
     tl_tensor_release(t);
-    if (m > KTH_MAX) return interp_error(I, a->at, ValueError, "%s(): at most %d kth", fname, KTH_MAX);
+    if (m > KTH_MAX) return bi_fail(I, a, ValueError, "at most %d kth", KTH_MAX);
     if (!c) return interp_error_rt(I, a->at);
     if (m) memcpy(kth, tl_tensor_data(c), sizeof(int64_t) * (size_t)m);
     tl_tensor_release(c);
@@ -277,14 +246,11 @@ enum { PART_VALUES, PART_INDICES };
 /* partition(a, kth, axis=-1) and argpartition (the tag): numpy's selection along axis (none: flattened). */
 static bool bi_partition(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "kth", "axis", NULL };
-    const char *fname = a->self->name;
     int64_t kth[KTH_MAX];
     int nk = 0, axis;
     tl_tensor *x;
-    if (!args_check(I, a, fname, 2, 3, kws) || !get_kth(I, a, fname, kth, &nk) || !arg_tensor(I, a, fname, 0, NULL, &x))
-        return false;
-    if (!get_axis(I, a, fname, 2, x->ndim, false, -1, &axis)) {
+    if (!get_kth(I, a, kth, &nk) || !arg_tensor(I, a, 0, &x)) return false;
+    if (!get_axis(I, a, 2, x->ndim, false, -1, &axis)) {
         tl_tensor_release(x);
         return false;
     }
@@ -303,15 +269,12 @@ static bool bi_partition(Interp *I, CallArgs *a, Value *out)
 /* unique(ar, return_index=false, return_inverse=false, return_counts=false, axis=none): sorted distinct values. */
 static bool bi_unique(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "return_index", "return_inverse", "return_counts", "axis", NULL };
     bool wi, wv, wc;
     int axis;
     tl_tensor *x;
-    if (!args_check(I, a, "unique", 1, 5, kws) || !arg_bool(I, a, "unique", 1, "return_index", false, &wi) ||
-        !arg_bool(I, a, "unique", 2, "return_inverse", false, &wv) || !arg_bool(I, a, "unique", 3, "return_counts", false, &wc) ||
-        !arg_tensor(I, a, "unique", 0, NULL, &x))
+    if (!arg_bool(I, a, 1, false, &wi) || !arg_bool(I, a, 2, false, &wv) || !arg_bool(I, a, 3, false, &wc) || !arg_tensor(I, a, 0, &x))
         return false;
-    if (!get_axis(I, a, "unique", 4, x->ndim, true, 0, &axis)) {
+    if (!get_axis(I, a, 4, x->ndim, true, 0, &axis)) {
         tl_tensor_release(x);
         return false;
     }
@@ -331,22 +294,23 @@ static bool bi_unique(Interp *I, CallArgs *a, Value *out)
 
 const Builtin bi_select_table[] = {
     { "take", bi_take, "take(a, indices, axis=none, mode=\"raise\")",
-      "a's elements at indices along axis (flattened if none); mode \"wrap\" or \"clip\" for indices outside", 0 },
+      "a's elements at indices along axis (flattened if none); mode \"wrap\" or \"clip\" for indices outside", 0,
+      BF_OTHER, BT_INTO },
     { "take_along_axis", bi_along, "take_along_axis(arr, indices, axis)",
-      "arr's elements at indices matched along axis (as argsort's output)", ALONG_TAKE },
+      "arr's elements at indices matched along axis (as argsort's output)", ALONG_TAKE, BF_OTHER, BT_INTO },
     { "put_along_axis", bi_along, "put_along_axis(arr, indices, values, axis)",
-      "writes values into arr at indices matched along axis, in place", ALONG_PUT },
-    { "nonzero", bi_argwhere, "nonzero(a)", "a tuple of i64 index tensors, one per axis, of the nonzero elements", NZ_TUPLE },
-    { "argwhere", bi_argwhere, "argwhere(a)", "the (count, ndim) i64 indices of the nonzero elements", NZ_ROWS },
+      "writes values into arr at indices matched along axis, in place", ALONG_PUT, BF_OTHER, BT_NO },
+    { "nonzero", bi_argwhere, "nonzero(a)", "a tuple of i64 index tensors, one per axis, of the nonzero elements", NZ_TUPLE, BF_OTHER, BT_NO },
+    { "argwhere", bi_argwhere, "argwhere(a)", "the (count, ndim) i64 indices of the nonzero elements", NZ_ROWS, BF_OTHER, BT_NO },
     { "select", bi_select, "select(condlist, choicelist, default=0)",
-      "per element, the choice of the first true condition, else default", 0 },
+      "per element, the choice of the first true condition, else default", 0, BF_OTHER, BT_NO },
     { "searchsorted", bi_searchsorted, "searchsorted(a, v, side=\"left\", sorter=none)",
-      "where v's values would be inserted into the sorted 1-d a to keep it sorted", 0 },
+      "where v's values would be inserted into the sorted 1-d a to keep it sorted", 0, BF_OTHER, BT_NO },
     { "partition", bi_partition, "partition(a, kth, axis=-1)",
-      "a copy with the kth element where a sort puts it, smaller before and larger after", PART_VALUES },
-    { "argpartition", bi_partition, "argpartition(a, kth, axis=-1)", "the indices that would partition a", PART_INDICES },
+      "a copy with the kth element where a sort puts it, smaller before and larger after", PART_VALUES, BF_OTHER, BT_NO },
+    { "argpartition", bi_partition, "argpartition(a, kth, axis=-1)", "the indices that would partition a", PART_INDICES, BF_OTHER, BT_NO },
     { "unique", bi_unique, "unique(ar, return_index=false, return_inverse=false, return_counts=false, axis=none)",
-      "the sorted distinct values (or sub-tensors along axis); more with the return_ flags", 0 },
-    { "isin", bi_isin, "isin(element, test_elements, invert=false)", "true where element's value is in test_elements", 0 },
-    { NULL, NULL, NULL, NULL, 0 },
+      "the sorted distinct values (or sub-tensors along axis); more with the return_ flags", 0, BF_OTHER, BT_NO },
+    { "isin", bi_isin, "isin(element, test_elements, invert=false)", "true where element's value is in test_elements", 0, BF_OTHER, BT_NO },
+    { 0 },
 };

@@ -1,25 +1,14 @@
 /* sort.c — sort argsort topk */
-#include <string.h>
-
 #include "builtins.h"
 
-/* True when the argument at i or keyword kw was given explicitly as `none` (arg_find treats that as absent). */
-static bool given_none(CallArgs *a, int i, const char *kw)
-{
-    if (i < a->npos) return a->pos[i].kind == V_NONE;
-    for (int k = 0; k < a->nkw; k++)
-        if (strcmp(a->kwnames[k], kw) == 0) return a->kw[k].kind == V_NONE;
-    return false;
-}
-
-/* Reads x and axis= (position axis_pos): default -1, `none` sorts the flattened tensor (numpy);
+/* Reads x and axis= (parameter axis_pos): default -1, `none` sorts the flattened tensor (numpy);
    *t is the tensor to sort and *axis a valid axis of it (a 0-d value has none, as in numpy). */
-static bool sort_input(Interp *I, CallArgs *a, const char *fname, int axis_pos, tl_tensor **t, int *axis)
+static bool sort_input(Interp *I, CallArgs *a, int axis_pos, tl_tensor **t, int *axis)
 {
     int64_t ax;
     tl_tensor *x;
-    if (!arg_int(I, a, fname, axis_pos, "axis", -1, &ax) || !arg_tensor(I, a, fname, 0, NULL, &x)) return false;
-    if (given_none(a, axis_pos, "axis")) {
+    if (!arg_int(I, a, axis_pos, -1, &ax) || !arg_tensor(I, a, 0, &x)) return false;
+    if (arg_given(a, axis_pos) && !arg_at(a, axis_pos)) {   /* axis=none */
         *t = tl_reshape(x, 1, (int64_t[]){ -1 });
         tl_tensor_release(x);
         *axis = 0;
@@ -28,8 +17,7 @@ static bool sort_input(Interp *I, CallArgs *a, const char *fname, int axis_pos, 
     if (ax < -x->ndim || ax >= x->ndim) {
         int ndim = x->ndim;   /* read before x is released */
         tl_tensor_release(x);
-        return interp_error(I, a->at, IndexError, "%s(): axis %lld is out of bounds for tensor of dimension %d", fname, (long long)ax,
-                            ndim);
+        return bi_fail(I, a, IndexError, "axis %lld is out of bounds for tensor of dimension %d", (long long)ax, ndim);
     }
     *axis = (int)(ax < 0 ? ax + x->ndim : ax);
     *t = x;
@@ -41,14 +29,10 @@ enum { SORT_VALUES, SORT_INDICES };
 
 static bool bi_sort(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "axis", "descending", NULL };
-    const char *fname = a->self->name;
     bool desc;
     int axis;
     tl_tensor *t;
-    if (!args_check(I, a, fname, 1, 2, kws) || !arg_bool(I, a, fname, -1, "descending", false, &desc) ||
-        !sort_input(I, a, fname, 1, &t, &axis))
-        return false;
+    if (!arg_bool(I, a, 2, false, &desc) || !sort_input(I, a, 1, &t, &axis)) return false;
     tl_tensor *r = tl_sort_to(t, axis, desc, a->self->tag == SORT_INDICES, a->into);
     tl_tensor_release(t);
     return ret_tensor(I, a, r, out);
@@ -58,18 +42,15 @@ static bool bi_sort(Interp *I, CallArgs *a, Value *out)
    (equal values keep their order, as a stable descending sort). */
 static bool bi_topk(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "k", "axis", NULL };
     int64_t k;
     int axis;
     tl_tensor *t;
-    if (!args_check(I, a, "topk", 2, 3, kws)) return false;
-    if (!arg_find(a, 1, "k")) return interp_error(I, a->at, TypeError, "topk() missing k");
-    if (!arg_int(I, a, "topk", 1, "k", 0, &k) || !sort_input(I, a, "topk", 2, &t, &axis)) return false;
+    if (!arg_at(a, 1)) return interp_error(I, a->at, TypeError, "%s() missing argument 'k'", a->self->name);
+    if (!arg_int(I, a, 1, 0, &k) || !sort_input(I, a, 2, &t, &axis)) return false;
     int64_t n = t->shape[axis];
     if (k < 0 || k > n) {
         tl_tensor_release(t);
-        return interp_error(I, a->at, IndexError, "topk(): k = %lld is out of range for axis %d of size %lld", (long long)k, axis,
-                            (long long)n);
+        return bi_fail(I, a, IndexError, "k = %lld is out of range for axis %d of size %lld", (long long)k, axis, (long long)n);
     }
     tl_tensor *vs = tl_sort(t, axis, true), *is = vs ? tl_argsort(t, axis, true) : NULL;
     tl_tensor *v = is ? tl_view_slice(vs, axis, 0, k, 1, true, true) : NULL;
@@ -90,8 +71,8 @@ static bool bi_topk(Interp *I, CallArgs *a, Value *out)
 }
 
 const Builtin bi_sort_table[] = {
-    { "sort", bi_sort, "sort(x, axis=-1, descending=false)", "a sorted copy along axis (flattened if axis=none); stable", SORT_VALUES },
-    { "argsort", bi_sort, "argsort(x, axis=-1, descending=false)", "the indices that would sort x along axis; stable", SORT_INDICES },
-    { "topk", bi_topk, "topk(x, k, axis=-1)", "(values, indices) of the k largest along axis, largest first", 0 },
-    { NULL, NULL, NULL, NULL, 0 },
+    { "sort", bi_sort, "sort(x, axis=-1, descending=false)", "a sorted copy along axis (flattened if axis=none); stable", SORT_VALUES, BF_OTHER, BT_INTO },
+    { "argsort", bi_sort, "argsort(x, axis=-1, descending=false)", "the indices that would sort x along axis; stable", SORT_INDICES, BF_OTHER, BT_INTO },
+    { "topk", bi_topk, "topk(x, k, axis=-1)", "(values, indices) of the k largest along axis, largest first", 0, BF_OTHER, BT_NO },
+    { 0 },
 };

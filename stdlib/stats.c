@@ -6,11 +6,11 @@
 
 enum { Q_MEDIAN, Q_PERCENTILE, Q_QUANTILE };
 
-/* axis= as a list of axes (all of them for none). */
-static bool stat_axes(Interp *I, CallArgs *a, const char *fname, int pos, int ndim, int *naxes, int *axes)
+/* Parameter i (axis=) as a list of axes (all of them for none). */
+static bool stat_axes(Interp *I, CallArgs *a, int i, int ndim, int *naxes, int *axes)
 {
     bool all;
-    if (!arg_axes(I, a, fname, pos, "axis", ndim, naxes, axes, &all)) return false;
+    if (!arg_axes(I, a, i, ndim, naxes, axes, &all)) return false;
     if (all) {
         *naxes = ndim;
         for (int i = 0; i < ndim; i++) axes[i] = i;
@@ -19,13 +19,13 @@ static bool stat_axes(Interp *I, CallArgs *a, const char *fname, int pos, int nd
 }
 
 /* q of percentile/quantile as fractions (percent / 100), checked against numpy's range. */
-static bool quantile_fractions(Interp *I, CallArgs *a, const char *fname, bool percent, tl_tensor **qd)
+static bool quantile_fractions(Interp *I, CallArgs *a, bool percent, tl_tensor **qd)
 {
     tl_tensor *q, *c;
-    if (!arg_tensor(I, a, fname, 1, "q", &q)) return false;
+    if (!arg_tensor(I, a, 1, &q)) return false;
     if (tl_is_complex(q->dtype)) {
         tl_tensor_release(q);
-        return interp_error(I, a->at, TypeError, "%s(): q must be real", fname);
+        return bi_fail(I, a, TypeError, "q must be real");
     }
     c = tl_cast(q, TL_F64);
     tl_tensor_release(q);
@@ -38,32 +38,24 @@ static bool quantile_fractions(Interp *I, CallArgs *a, const char *fname, bool p
         if (percent) v[i] /= 100.0;
         if (!(v[i] >= 0.0 && v[i] <= 1.0)) {
             tl_tensor_release(*qd);
-            return interp_error(I, a->at, ValueError, percent ? "%s(): Percentiles must be in the range [0, 100]"
-                                                              : "%s(): Quantiles must be in the range [0, 1]", fname);
+            return bi_fail(I, a, ValueError, "%s", percent ? "Percentiles must be in the range [0, 100]" : "Quantiles must be in the range [0, 1]");
         }
     }
     return true;
 }
 
-/* median(x, axis=none, keepdims=false), percentile(x, q, axis=none, method="linear", keepdims=false)
+/* median(x, axis=none, *, keepdims=false), percentile(x, q, axis=none, *, method="linear", keepdims=false)
    and quantile(...): the row's tag says which. */
 static bool bi_quantile(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const median_kws[] = { "axis", "keepdims", NULL };
-    static const char *const q_kws[] = { "q", "axis", "method", "keepdims", NULL };
-    const char *fname = a->self->name, *method;
+    const char *method = "linear";
     int tag = (int)a->self->tag, naxes, axes[TL_MAXDIM];
     bool median = tag == Q_MEDIAN, keepdims;
     tl_tensor *t, *q = NULL;
-    if (!args_check(I, a, fname, median ? 1 : 2, median ? 2 : 3, median ? median_kws : q_kws) ||
-        !arg_bool(I, a, fname, -1, "keepdims", false, &keepdims) ||
-        !arg_string(I, a, fname, -1, "method", "linear", &method))
-        return false;
-    if (strcmp(method, "linear") != 0)
-        return interp_error(I, a->at, ValueError, "%s(): method '%s' is not supported (tl has numpy's default, 'linear')", fname, method);
-    if (!arg_tensor(I, a, fname, 0, NULL, &t)) return false;
-    if (!stat_axes(I, a, fname, median ? 1 : 2, t->ndim, &naxes, axes) ||
-        (!median && !quantile_fractions(I, a, fname, tag == Q_PERCENTILE, &q))) {
+    if (!arg_bool(I, a, median ? 2 : 4, false, &keepdims) || (!median && !arg_string(I, a, 3, "linear", &method))) return false;
+    if (strcmp(method, "linear") != 0) return bi_fail(I, a, ValueError, "method '%s' is not supported (tl has numpy's default, 'linear')", method);
+    if (!arg_tensor(I, a, 0, &t)) return false;
+    if (!stat_axes(I, a, median ? 1 : 2, t->ndim, &naxes, axes) || (!median && !quantile_fractions(I, a, tag == Q_PERCENTILE, &q))) {
         tl_tensor_release(t);
         return false;
     }
@@ -78,7 +70,7 @@ static bool bi_quantile(Interp *I, CallArgs *a, Value *out)
 /* range=(lo, hi): two real numbers, as a tuple or a tensor. */
 static bool hist_range(Interp *I, CallArgs *a, tl_hist_bins *hb)
 {
-    Value *v = arg_find(a, 2, "range");
+    Value *v = arg_at(a, 2);
     if (!v) return true;
     double lh[2];
     tl_tensor *t = NULL;
@@ -95,7 +87,7 @@ static bool hist_range(Interp *I, CallArgs *a, tl_hist_bins *hb)
         }
     }
     if (t) tl_tensor_release(t);
-    if (!ok) return interp_error(I, a->at, ValueError, "histogram(): range must be two real numbers (lo, hi)");
+    if (!ok) return bi_fail(I, a, ValueError, "range must be two real numbers (lo, hi)");
     hb->has_range = true, hb->lo = lh[0], hb->hi = lh[1];
     return true;
 }
@@ -103,31 +95,28 @@ static bool hist_range(Interp *I, CallArgs *a, tl_hist_bins *hb)
 /* histogram(x, bins=10, range=none, weights=none, density=false) -> (hist, bin_edges) */
 static bool bi_histogram(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "bins", "range", "weights", "density", NULL };
     tl_hist_bins hb = { .count = 10 };
     tl_tensor *t, *w = NULL, *edges = NULL, *res[2];
     bool density;
-    if (!args_check(I, a, "histogram", 1, 5, kws) || !arg_bool(I, a, "histogram", 4, "density", false, &density) ||
-        !hist_range(I, a, &hb))
-        return false;
-    Value *bins = arg_find(a, 1, "bins");
+    if (!arg_bool(I, a, 4, false, &density) || !hist_range(I, a, &hb)) return false;
+    Value *bins = arg_at(a, 1);
     if (bins && bins->kind == V_TENSOR) {
         edges = val_to_tensor(*bins);
         if (edges && edges->ndim != 1) {
             tl_tensor_release(edges);
-            return interp_error(I, a->at, ValueError, "histogram(): `bins` must be 1d, when an array");
+            return bi_fail(I, a, ValueError, "`bins` must be 1d, when an array");
         }
         if (!edges) return interp_error_rt(I, a->at);
         hb.edges = edges;
     } else if (bins && !(bins->kind == V_NUM && (tl_is_int((tl_dtype)bins->dtype) || bins->dtype == TL_BOOL))) {
-        return interp_error(I, a->at, TypeError, "histogram(): `bins` must be an integer or an array of edges");
-    } else if (!arg_int(I, a, "histogram", 1, "bins", 10, &hb.count)) {
+        return bi_fail(I, a, TypeError, "`bins` must be an integer or an array of edges");
+    } else if (!arg_int(I, a, 1, 10, &hb.count)) {
         return false;
     } else if (hb.count < 1) {
-        return interp_error(I, a->at, ValueError, "histogram(): `bins` must be positive, when an integer");
+        return bi_fail(I, a, ValueError, "`bins` must be positive, when an integer");
     }
-    bool ok = arg_tensor(I, a, "histogram", 0, NULL, &t);
-    if (ok && arg_find(a, 3, "weights") && !arg_tensor(I, a, "histogram", 3, "weights", &w)) {
+    bool ok = arg_tensor(I, a, 0, &t);
+    if (ok && arg_at(a, 3) && !arg_tensor(I, a, 3, &w)) {
         tl_tensor_release(t);
         ok = false;
     }
@@ -145,13 +134,10 @@ static bool bi_histogram(Interp *I, CallArgs *a, Value *out)
 /* bincount(x, weights=none, minlength=0) */
 static bool bi_bincount(Interp *I, CallArgs *a, Value *out)
 {
-    static const char *const kws[] = { "weights", "minlength", NULL };
     tl_tensor *x, *w = NULL;
     int64_t minlength;
-    if (!args_check(I, a, "bincount", 1, 3, kws) || !arg_int(I, a, "bincount", 2, "minlength", 0, &minlength) ||
-        !arg_tensor(I, a, "bincount", 0, NULL, &x))
-        return false;
-    if (arg_find(a, 1, "weights") && !arg_tensor(I, a, "bincount", 1, "weights", &w)) {
+    if (!arg_int(I, a, 2, 0, &minlength) || !arg_tensor(I, a, 0, &x)) return false;
+    if (arg_at(a, 1) && !arg_tensor(I, a, 1, &w)) {
         tl_tensor_release(x);
         return false;
     }
@@ -162,15 +148,15 @@ static bool bi_bincount(Interp *I, CallArgs *a, Value *out)
 }
 
 const Builtin bi_stats_table[] = {
-    { "median", bi_quantile, "median(x, axis=none, keepdims=false)",
-      "the median along axis (all of x if none), by selection; nan if a lane holds nan", Q_MEDIAN },
-    { "percentile", bi_quantile, "percentile(x, q, axis=none, method=\"linear\", keepdims=false)",
-      "the q-th percentiles (q in [0, 100], a number or a tensor) by numpy's linear method", Q_PERCENTILE },
-    { "quantile", bi_quantile, "quantile(x, q, axis=none, method=\"linear\", keepdims=false)",
-      "the q-th quantiles (q in [0, 1], a number or a tensor) by numpy's linear method", Q_QUANTILE },
+    { "median", bi_quantile, "median(x, axis=none, *, keepdims=false)",
+      "the median along axis (all of x if none), by selection; nan if a lane holds nan", Q_MEDIAN, BF_OTHER, BT_NO },
+    { "percentile", bi_quantile, "percentile(x, q, axis=none, *, method=\"linear\", keepdims=false)",
+      "the q-th percentiles (q in [0, 100], a number or a tensor) by numpy's linear method", Q_PERCENTILE, BF_OTHER, BT_NO },
+    { "quantile", bi_quantile, "quantile(x, q, axis=none, *, method=\"linear\", keepdims=false)",
+      "the q-th quantiles (q in [0, 1], a number or a tensor) by numpy's linear method", Q_QUANTILE, BF_OTHER, BT_NO },
     { "histogram", bi_histogram, "histogram(x, bins=10, range=none, weights=none, density=false)",
-      "(counts, edges): equal bins over range (default x's min..max) or the given edges; last bin closed", 0 },
+      "(counts, edges): equal bins over range (default x's min..max) or the given edges; last bin closed", 0, BF_OTHER, BT_NO },
     { "bincount", bi_bincount, "bincount(x, weights=none, minlength=0)",
-      "occurrences of each non-negative integer of the 1-d x (sums of weights if given)", 0 },
-    { NULL, NULL, NULL, NULL, 0 },
+      "occurrences of each non-negative integer of the 1-d x (sums of weights if given)", 0, BF_OTHER, BT_NO },
+    { 0 },
 };

@@ -2,7 +2,7 @@
 """check_error_kinds.py — every error message tl can raise has a valid kind that fits it.
 
 Walks runtime/, src/ and stdlib/ for every call that raises an error (tl_seterr,
-interp_error, interp_error_kind, tl_seterr_kind, diag_set, io_fail, io_fail_path),
+interp_error, interp_error_kind, bi_fail, tl_seterr_kind, diag_set, io_fail, io_fail_path),
 reads each one's kind and message, and fails when a kind is missing or not in
 runtime/error.h's list, or when a message matches a rule below but has another kind
 (or a kind whose rule its message does not meet). Prints the count per kind.
@@ -30,7 +30,7 @@ KIND_RULES = {
     'ZeroDivisionError': r'by zero',
     'Interrupt': r'^interrupted$|step limit reached',
     'RecursionError': r'recursion too deep|nested too deeply',
-    'FileError': r'include\(\)|zlib|%s%s: %s',
+    'FileError': r'include\(\)|zlib|%s%s: %s|^cannot write %s: %s$',
     'Error': r'is not defined|no function named',
     'AssertionError': r'^assertion failed$',   # only assert() raises it
     'SyntaxError': r'outside|cannot assign to this|only allowed inside',
@@ -38,10 +38,11 @@ KIND_RULES = {
 # Functions whose kind is fixed by the function itself.
 FIXED_KIND = {'io_fail': 'FileError', 'io_fail_path': 'FileError'}
 # Calls that pass a kind held in a variable (an error passed on, or a user's own kind): file -> count.
-PASS_THROUGH = {'runtime/error.c', 'runtime/kernels/threads.c', 'src/interp.c', 'src/diag.c', 'src/parse.c', 'stdlib/core.c'}
+PASS_THROUGH = {'runtime/error.c', 'runtime/kernels/threads.c', 'src/interp.c', 'src/diag.c', 'src/parse.c', 'stdlib/core.c',
+                'stdlib/args.c'}
 
 
-CALL = re.compile(r'\b(tl_seterr|tl_seterr_kind|interp_error|interp_error_kind|diag_set|diag_vset|io_fail|io_fail_path)\(')
+CALL = re.compile(r'\b(tl_seterr|tl_seterr_kind|interp_error|interp_error_kind|bi_fail|diag_set|diag_vset|io_fail|io_fail_path)\(')
 LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 
@@ -89,7 +90,7 @@ def check_file(path, rel, text, kinds, macros, counts, problems):
             kind, fmt = FIXED_KIND[fn], args[1] if len(args) > 1 else ''
         elif fn == 'tl_seterr':
             kind, fmt = (args[0] if args else ''), (args[1] if len(args) > 1 else '')
-        elif fn == 'interp_error':
+        elif fn in ('interp_error', 'bi_fail'):   # bi_fail(I, a, Kind, ...): "NAME(): " + the message
             kind, fmt = (args[2] if len(args) > 2 else ''), (args[3] if len(args) > 3 else '')
         else:   # the _kind forms and diag_set name the enum constant, or pass a variable on
             pos = {'tl_seterr_kind': 0, 'interp_error_kind': 2, 'diag_set': 2, 'diag_vset': 2}[fn]
