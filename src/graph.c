@@ -22,8 +22,10 @@ static void node_clear(GNode *nd)
     val_release(nd->leaf);
 }
 
-static void graph_free(Graph *g)
+/* Frees a graph whose last reference went (its head's free). */
+static void graph_free(void *self)
 {
+    Graph *g = self;
     for (int i = 0; i < g->n; i++) node_clear(&g->nodes[i]);
     free(g->nodes);
     val_release(g->out);
@@ -31,13 +33,6 @@ static void graph_free(Graph *g)
     if (g->arena) tl_storage_release(g->arena);
     free(g->fname);
     free(g);
-}
-
-void graph_retain(Graph *g) { g->refcount++; }
-
-void graph_release(Graph *g)
-{
-    if (--g->refcount == 0) graph_free(g);
 }
 
 /* A new node of g (zeroed, kind set); -1 with the error set when out of memory. */
@@ -378,7 +373,7 @@ bool interp_graph_build(Interp *I, CallArgs *a, Value *out)
     if (graph_tracing) return interp_error(I, a->at, ValueError, "graph() cannot be called while another graph is traced");
     Graph *g = calloc(1, sizeof *g);
     if (!g) return interp_error(I, a->at, MemoryError, "out of memory");
-    g->refcount = 1;
+    g->head = (ObjHead){ .refcount = 1, .free = graph_free, .write = graph_write };
     g->out = val_none();
     g->fname = strdup(f.kind == V_FUNC ? f.as.fn->def->name : f.kind == V_BUILTIN ? f.as.bi->name : "graph");
     int nin = a->npos - 1;

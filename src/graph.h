@@ -8,8 +8,8 @@
    evaluator on V_TRACE values. A V_TRACE carries the tensor eager code would
    have computed for the examples (so shapes, dtypes and every rule come from
    the same code eager runs) and the number of the graph node it stands for.
-   Operators (arith.c), indexing (subscript.c) and traceable builtins (the
-   list in graph.c, checked in call.c's call_value) record a node each; a
+   Operators (arith.c), indexing (subscript.c) and traceable builtins (their
+   rows' trace column, checked in call.c's call_value) record a node each; a
    branch on a traced value, or a builtin that is not traceable, is an error.
    A call g(...) replays the nodes with the same evaluator functions, so the
    bits are the ones f(...) gives. */
@@ -17,15 +17,8 @@
 /* Nonzero while graph() traces (a builtin call then checks its arguments). */
 extern uint32_t graph_tracing;
 
-/* The message for a branch, print or index that needs a traced tensor's values. */
-#define GRAPH_NEEDS_VALUES "graph cannot depend on a tensor's values"
-
 /* g(values...): checks the arguments against the examples and computes. */
 bool graph_call(Interp *I, Graph *g, CallArgs *a, Value *out);
-void graph_retain(Graph *g);
-void graph_release(Graph *g);
-/* Writes print(g): the node table and totals. 0, or -1 with the tl error set. */
-int graph_write(const Graph *g, tl_write_fn w, void *ctx);
 
 /* ---- recording (called only when an operand is a V_TRACE) ------------- */
 

@@ -65,7 +65,7 @@ typedef struct GFused {
 } GFused;
 
 struct Graph {
-    int64_t refcount;
+    ObjHead head;               /* first: a value holds a graph through it (value.h) */
     char *fname;                /* f's name, for print */
     int n, cap;
     GNode *nodes;
@@ -94,6 +94,9 @@ static inline bool gnode_elementwise(const GNode *nd)
 
 /* True for a node of a reduction builtin (sum, mean, ...). */
 static inline bool gnode_reduction(const GNode *nd) { return nd->kind == GN_CALL && nd->bi->family == BF_REDUCE; }
+
+/* Writes print(g): the node table and totals. 0, or -1 with the tl error set. */
+int graph_write(const void *g, tl_write_fn w, void *ctx);
 
 /* Computes lifetimes, fused groups and arena offsets for g's nodes. */
 void graph_plan(Graph *g);

@@ -257,8 +257,9 @@ static void node_line(Out *o, const Graph *g, int k)
                (long long)(size * (int64_t)tl_dtype_size(nd->dtype)), inputs, group);
 }
 
-int graph_write(const Graph *g, tl_write_fn w, void *ctx)
+int graph_write(const void *self, tl_write_fn w, void *ctx)
 {
+    const Graph *g = self;
     Out o = { w, ctx, 0 };
     char outs[200];
     arg_form(g->out, outs, sizeof outs);

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "format.h"
-#include "graph.h"
 #include "interp.h"
 #include "value.h"
 
@@ -21,7 +20,7 @@ Value val_retain_obj(Value v)
     case V_DICT: v.as.d->refcount++; break;
     case V_FUNC: v.as.fn->refcount++; break;
     case V_ERROR: v.as.err->refcount++; break;
-    case V_GRAPH: graph_retain(v.as.g); break;
+    case V_GRAPH: ((ObjHead *)v.as.g)->refcount++; break;
     case V_TRACE: if (v.as.tr.t) tl_tensor_retain(v.as.tr.t); break;
     default: break;
     }
@@ -61,9 +60,11 @@ void val_release_obj(Value v)
             free(v.as.err);
         }
         break;
-    case V_GRAPH:
-        graph_release(v.as.g);
+    case V_GRAPH: {
+        ObjHead *h = (ObjHead *)v.as.g;
+        if (--h->refcount == 0) h->free(h);
         break;
+    }
     case V_TRACE:
         if (v.as.tr.t) tl_tensor_release(v.as.tr.t);
         break;
@@ -366,7 +367,7 @@ int val_write(Value v, tl_write_fn w, void *ctx)
     case V_ERROR:
         snprintf(buf, sizeof buf, ":%d:%d: error: ", v.as.err->line, v.as.err->col);
         return write_str(w, ctx, v.as.err->file) || write_str(w, ctx, buf) ? -1 : write_str(w, ctx, v.as.err->message);
-    case V_GRAPH: return graph_write(v.as.g, w, ctx);
+    case V_GRAPH: return ((const ObjHead *)v.as.g)->write(v.as.g, w, ctx);
     case V_TRACE: tl_seterr(TypeError, GRAPH_NEEDS_VALUES " (printing reads them)"); return -1;
     default: return write_str(w, ctx, "<undefined>");
     }

@@ -56,6 +56,17 @@ typedef struct Value {
 
 struct Tuple { int64_t refcount; int n; Value items[]; };
 
+/* The head a graph starts with, so value.c keeps and prints graphs without knowing them
+   (graph.c fills it): its references, and what releasing its last one and printing it do. */
+typedef struct ObjHead {
+    int64_t refcount;
+    void (*free)(void *self);
+    int (*write)(const void *self, tl_write_fn w, void *ctx);
+} ObjHead;
+
+/* The message for a branch, print or index that needs a traced tensor's values (V_TRACE). */
+#define GRAPH_NEEDS_VALUES "graph cannot depend on a tensor's values"
+
 /* A caught error: what SPEC section 10 gives a handler as e.kind, e.message, e.file, e.line, e.col. */
 struct ErrorVal { int64_t refcount; tl_errkind kind; int line, col; char *file; char *message; };
 
