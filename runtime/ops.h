@@ -79,6 +79,26 @@ typedef enum tl_unop {
 } tl_unop;
 #undef TL_UNOP_ENUM_
 
+/* ---- the rules every path shares (op_rules.c): eager, fused and graph paths ask these ---- */
+
+/* Whether unary op applies to dtype d: its loops exist for the dtype it computes in, and numpy's
+   own refusal holds (- of bool). */
+bool tl_unop_accepts(tl_unop op, tl_dtype d);
+/* Whether binary op applies to operands promoted to dt: the list's column for the kind of the
+   dtype it computes in (bool + bool computes in i64, so + accepts bool). */
+bool tl_binop_accepts(tl_binop op, tl_dtype dt);
+/* numpy's fast_scalar_power: what x ** e is computed as, for x computing in cdt and a one-element
+   exponent e of dtype edt (its bytes): a float x to 2, 0.5, 1 or -1 is x*x, sqrt(x), x or 1/x (so
+   (-0.) ** 0.5 is -0., as numpy); a complex x to a real 0.5 is sqrt(x) (so (-4+0j) ** 0.5 is
+   exactly 2j). Anything else, and integers, take the general power. */
+typedef enum tl_pow_shortcut { TL_POW_GENERAL, TL_POW_SQUARE, TL_POW_SQRT, TL_POW_COPY, TL_POW_RECIPROCAL } tl_pow_shortcut;
+tl_pow_shortcut tl_pow_shortcut_of(tl_dtype cdt, const void *e, tl_dtype edt);
+/* The dtype n operands combine to, as numpy's result_type with NEP 50 weak operands: the strong
+   ones promote among themselves, then each weak one joins as an operand of a binary operator
+   would (tl_binop_dtype: an integer literal out of range of an integer dtype is an error); when
+   all are weak they promote among themselves. values[i]: weak operand i's bytes. -1: error set. */
+int tl_result_dtype_n(int n, const tl_dtype *dts, const bool *weak, const void *const *values, tl_dtype *dt);
+
 /* Dtype of `op` applied to a tensor of dtype d (after the caller's promotion). */
 tl_dtype tl_binop_result_dtype(tl_binop op, tl_dtype computation);
 tl_dtype tl_unop_result_dtype(tl_unop op, tl_dtype input);

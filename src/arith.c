@@ -204,10 +204,10 @@ bool arith_unary_to(Interp *I, UnaryOp op, Value a, Span at, tl_tensor *into, Va
         *out = val_retain(a);
         return true;
     }
-    if (op == UOP_NEG && d == TL_BOOL)
-        return interp_error(I, at, TypeError, "the - operator is not supported for bool; use ~ or not");
-    if (op == UOP_INVERT && (tl_is_float(d) || tl_is_complex(d)))
+    if (!tl_unop_accepts(op_unary_function(op), d)) {
+        if (op == UOP_NEG) return interp_error(I, at, TypeError, "the - operator is not supported for bool; use ~ or not");
         return interp_error(I, at, TypeError, "~ is not supported for %s (only bool and integers)", tl_dtype_name(d));
+    }
     if (a.kind == V_NUM && (d == TL_I64 || d == TL_F64 || d == TL_BOOL)) {
         if (d == TL_F64) *out = val_f64(-a.as.num.f64);
         else if (d == TL_I64) *out = val_i64(op == UOP_INVERT ? ~a.as.num.i64 : (int64_t)(0 - (uint64_t)a.as.num.i64));
@@ -216,7 +216,7 @@ bool arith_unary_to(Interp *I, UnaryOp op, Value a, Span at, tl_tensor *into, Va
         return true;
     }
     tl_tensor *ta = val_to_tensor(a);
-    tl_tensor *r = ta ? tl_unary_to(op == UOP_INVERT ? TL_NOT : TL_NEG, ta, into) : NULL;
+    tl_tensor *r = ta ? tl_unary_to(op_unary_function(op), ta, into) : NULL;
     if (ta) tl_tensor_release(ta);
     if (!r) return interp_error_rt(I, at);
     *out = val_from_tensor(r);

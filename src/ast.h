@@ -42,6 +42,9 @@ static inline const char *op_unary_symbol(UnaryOp op)
     return (unsigned)op <= UOP_NOT ? symbols[op] : "?";
 }
 
+/* The runtime function of - and ~ (+ and not have none). */
+static inline tl_unop op_unary_function(UnaryOp op) { return op == UOP_INVERT ? TL_NOT : TL_NEG; }
+
 typedef enum NodeKind {
     /* expressions */
     N_INT,        /* ival: integer literal (i64, weak); too large for i64 is a parse error */

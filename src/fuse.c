@@ -182,9 +182,9 @@ static int unary_node(Run *r, int i)
     if (r->s[a].node < 0 && tl_tensor_size(r->s[a].v.as.t) < FUSE_MIN_ELEMENTS) return -1;   /* small: eager */
     bool weak;
     tl_dtype d = slot_dtype(r, a, &weak);
-    bool refused = it->op == UOP_NEG ? d == TL_BOOL : (tl_is_float(d) || tl_is_complex(d));   /* arith_unary's errors */
-    int na = refused ? -1 : as_node(r, a);
-    return na < 0 ? -1 : tl_fuse_unary(r->prog, it->op == UOP_NEG ? TL_NEG : TL_NOT, na);
+    tl_unop op = op_unary_function((UnaryOp)it->op);
+    int na = tl_unop_accepts(op, d) ? as_node(r, a) : -1;   /* refused: arith_unary reports it */
+    return na < 0 ? -1 : tl_fuse_unary(r->prog, op, na);
 }
 
 /* The fused node for call item i (a unary builtin or where over tensors), or -1. */
@@ -207,10 +207,10 @@ static int call_node(Run *r, int i)
     bool wa, wb;
     tl_dtype da = slot_dtype(r, a, &wa), db = slot_dtype(r, b, &wb), dt;
     if (wa && wb) return -1;   /* where's dtype of two literals: the builtin's own rule */
-    if (!wa && !wb) dt = tl_promote(da, db);
-    else if (tl_binop_dtype(TL_MINIMUM, wa ? db : da, false, wa ? da : db, true,
-                            (wa ? r->s[a].v : r->s[b].v).as.num.bytes, &dt) < 0)
-        return -1;   /* the builtin reports it */
+    tl_dtype dts[2] = { da, db };
+    bool weak[2] = { wa, wb };
+    const void *values[2] = { wa ? r->s[a].v.as.num.bytes : NULL, wb ? r->s[b].v.as.num.bytes : NULL };
+    if (tl_result_dtype_n(2, dts, weak, values, &dt) < 0) return -1;   /* the builtin reports it */
     int nc = as_node(r, c), na = nc < 0 ? -1 : as_node(r, a), nb = na < 0 ? -1 : as_node(r, b);
     return nb < 0 ? -1 : tl_fuse_where(r->prog, dt, nc, na, nb);
 }

@@ -94,9 +94,7 @@ static int add_binary(Build *b, tl_binop op, const Value *ta, const Value *tb, b
     if (c < 0 || (sa && sb)) return -1;
     if (!builtin && !sa && !sb && da == db && da != TL_BOOL) dt = da;   /* arith.c's tensor pair rule */
     else if (tl_binop_dtype(op, da, wa, db, wb, wa && !wb ? la : wb && !wa ? lb : NULL, &dt) < 0) return -1;
-    if (builtin && (op == TL_AND || op == TL_OR || op == TL_XOR || op == TL_LSHIFT || op == TL_RSHIFT) &&
-        !tl_is_int(dt) && dt != TL_BOOL)
-        return -1;   /* the builtin reports it */
+    if (builtin && !tl_binop_accepts(op, dt)) return -1;   /* the builtin reports it */
     int va = var_node_of(b, a), vb = var_node_of(b, c);
     if ((va >= 0 || vb >= 0) && (op == TL_POW || tl_int_operand_checked(op))) return -1;   /* built from its value */
     if ((va >= 0 && wa) || (vb >= 0 && wb)) {   /* a weak argument: its value may change the dtype */
@@ -145,8 +143,8 @@ static int add_node(Build *b, int k)
         r = add_binary(b, (tl_binop)nd->op, &nd->args[0], &nd->args[1], false);
     } else if (nd->kind == GN_UNARY && (nd->op == UOP_NEG || nd->op == UOP_INVERT)) {
         int a = operand(b, &nd->args[0], &da, &wa, &la, &sa);
-        bool refused = nd->op == UOP_NEG ? da == TL_BOOL : (tl_is_float(da) || tl_is_complex(da));   /* arith_unary's errors */
-        if (a >= 0 && !sa && !refused) r = tl_fuse_unary(b->p, nd->op == UOP_NEG ? TL_NEG : TL_NOT, a);
+        tl_unop op = op_unary_function((UnaryOp)nd->op);
+        if (a >= 0 && !sa && tl_unop_accepts(op, da)) r = tl_fuse_unary(b->p, op, a);   /* refused: arith_unary reports it */
     } else if (nd->kind == GN_CALL && nd->nkw == 0) {
         BuiltinFamily kind = (BuiltinFamily)nd->bi->family;   /* a family's rows name their op by the tag */
         if ((kind == BF_UNARY || kind == BF_CAST) && nd->npos == 1) {
@@ -164,8 +162,12 @@ static int add_node(Build *b, int k)
             int e = a < 0 ? -1 : operand(b, &nd->args[2], &db, &wb, &lb, &sb);
             bool vars = var_node_of(b, c) >= 0 || var_node_of(b, a) >= 0 || var_node_of(b, e) >= 0;
             bool ok = e >= 0 && !(wa && wb) && !(vars && (wa || wb));
-            if (ok && !wa && !wb) dt = tl_promote(da, db);
-            else if (ok) ok = tl_binop_dtype(TL_MINIMUM, wa ? db : da, false, wa ? da : db, true, wa ? la : lb, &dt) == 0;
+            if (ok) {   /* as the builtin's common_dtype */
+                tl_dtype dts[2] = { da, db };
+                bool weak[2] = { wa, wb };
+                const void *values[2] = { wa ? la : NULL, wb ? lb : NULL };
+                ok = tl_result_dtype_n(2, dts, weak, values, &dt) == 0;
+            }
             if (ok) r = tl_fuse_where(b->p, dt, c, a, e);
         }
     }

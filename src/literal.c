@@ -5,24 +5,28 @@
 #include "literal.h"
 #include "ops.h"
 
-/* The dtype of a list literal: strong items promote among themselves; weak ones adopt it. */
-static tl_dtype literal_dtype(int n, const Value *items)
+/* The dtype of a list literal: its items' common dtype as operators promote them
+   (tl_result_dtype_n: strong items by result_type, weak ones joining as literals). */
+static bool literal_dtype(Interp *I, Span at, int n, const Value *items, tl_dtype *dt)
 {
-    bool any_strong = false, any_weak = false;
-    tl_dtype strong = TL_BOOL, weak = TL_BOOL;
-    for (int i = 0; i < n; i++) {
-        tl_dtype d = val_dtype(items[i]);
-        if (items[i].kind == V_NUM && items[i].weak) {
-            weak = any_weak ? tl_promote(weak, d) : d;
-            any_weak = true;
-        } else {
-            strong = any_strong ? tl_promote(strong, d) : d;
-            any_strong = true;
-        }
+    enum { SMALL = 16 };
+    tl_dtype small_dts[SMALL] = { 0 }, *dts = n > SMALL ? malloc(sizeof *dts * (size_t)n) : small_dts;
+    bool small_weak[SMALL] = { 0 }, *weak = n > SMALL ? malloc(sizeof *weak * (size_t)n) : small_weak;
+    const void *small_values[SMALL] = { 0 }, **values = n > SMALL ? malloc(sizeof *values * (size_t)n) : small_values;
+    bool ok = dts && weak && values;
+    for (int i = 0; ok && i < n; i++) {
+        dts[i] = val_dtype(items[i]);
+        weak[i] = items[i].kind == V_NUM && items[i].weak;
+        values[i] = weak[i] ? items[i].as.num.bytes : NULL;
     }
-    if (!any_strong) return weak;
-    if (!any_weak) return strong;
-    return tl_promote_weak(strong, weak);
+    if (!ok) interp_error(I, at, MemoryError, "out of memory");
+    else if (tl_result_dtype_n(n, dts, weak, values, dt) < 0) ok = interp_error_rt(I, at);
+    if (n > SMALL) {
+        free(dts);
+        free(weak);
+        free((void *)values);
+    }
+    return ok;
 }
 
 bool literal_tensor(Interp *I, Span at, int n, const Value *items, Value *out)
@@ -40,7 +44,8 @@ bool literal_tensor(Interp *I, Span at, int n, const Value *items, Value *out)
             return interp_error(I, at, TypeError, "a tensor literal holds numbers or tensors, not a %s", val_kind_name(items[i]));
         if (items[i].kind != V_NUM) all_scalars = false;
     }
-    tl_dtype dt = literal_dtype(n, items);
+    tl_dtype dt;
+    if (!literal_dtype(I, at, n, items, &dt)) return false;
     if (all_scalars) {
         int64_t shape[1] = { n };
         tl_tensor *t = tl_tensor_empty(dt, 1, shape);

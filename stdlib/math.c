@@ -1,5 +1,6 @@
 /* math.c — elementwise functions: the unary family (one C function, the row's tag is the op), binary ones, clip, where */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtins.h"
@@ -104,11 +105,9 @@ static bool binary_values(Interp *I, CallArgs *a, tl_binop op, Value x, Value y,
     return true;
 }
 
-/* True for the operators numpy defines on bool and integers only (& | ^ << >>). */
-static bool bits_only(tl_binop op)
-{
-    return op == TL_AND || op == TL_OR || op == TL_XOR || op == TL_LSHIFT || op == TL_RSHIFT;
-}
+/* True for the operators numpy defines on bool and integers only (& | ^ << >>): their rows of the
+   operator list have neither float nor complex kernels. */
+static bool bits_only(tl_binop op) { return !tl_binop_accepts(op, TL_F64) && !tl_binop_accepts(op, TL_C128); }
 
 /* The error of a bitwise function given a float or complex dtype, as numpy's TypeError. */
 static bool bits_dtype_error(Interp *I, CallArgs *a, tl_dtype dt)
@@ -127,7 +126,7 @@ static bool bi_binary(Interp *I, CallArgs *a, Value *out)
     if (bits_only(op)) {
         tl_dtype dt;
         if (!interp_result_dtype(I, op, x, y, a->at, &dt)) return false;
-        if (!tl_is_int(dt) && dt != TL_BOOL) return bits_dtype_error(I, a, dt);
+        if (!tl_binop_accepts(op, dt)) return bits_dtype_error(I, a, dt);
     }
     return binary_values(I, a, op, x, y, out);
 }
@@ -137,7 +136,7 @@ static bool bi_invert(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *t;
     if (!arg_tensor(I, a, 0, &t)) return false;
-    if (!tl_is_int(t->dtype) && t->dtype != TL_BOOL) {
+    if (!tl_unop_accepts(TL_NOT, t->dtype)) {
         tl_dtype dt = t->dtype;
         tl_tensor_release(t);
         return bits_dtype_error(I, a, dt);
@@ -158,32 +157,38 @@ static bool bi_square(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
-/* The common dtype of several values (NULL entries skipped) as operators promote them:
-   strong ones by result_type, then each weak one joins as a literal (NEP 50). */
+/* The common dtype of several values (NULL entries skipped) as operators promote them
+   (tl_result_dtype_n: strong ones by result_type, then each weak one joins as a literal, NEP 50). */
 bool common_dtype(Interp *I, Span at, int n, Value *const *vs, tl_dtype *dt, bool *all_weak)
 {
-    bool any_strong = false, any = false;
-    tl_dtype acc = TL_BOOL;
-    for (int i = 0; i < n; i++) {
+    enum { SMALL = 16 };
+    tl_dtype small_dts[SMALL], *dts = small_dts;
+    bool small_weak[SMALL], *weak = small_weak;
+    const void *small_values[SMALL], **values = small_values;
+    if (n > SMALL) {
+        dts = malloc(sizeof *dts * (size_t)n);
+        weak = malloc(sizeof *weak * (size_t)n);
+        values = malloc(sizeof *values * (size_t)n);
+    }
+    bool ok = dts && weak && values;
+    int m = 0;
+    *all_weak = true;
+    for (int i = 0; ok && i < n; i++) {
         if (!vs[i]) continue;
-        bool weak = vs[i]->kind == V_NUM && vs[i]->weak;
-        if (weak) continue;
-        acc = any_strong ? tl_promote(acc, val_dtype(*vs[i])) : val_dtype(*vs[i]);
-        any_strong = true;
+        dts[m] = val_dtype(*vs[i]);
+        weak[m] = vs[i]->kind == V_NUM && vs[i]->weak;
+        values[m] = weak[m] ? vs[i]->as.num.bytes : NULL;
+        *all_weak = *all_weak && weak[m];
+        m++;
     }
-    for (int i = 0; i < n; i++) {
-        if (!vs[i] || !(vs[i]->kind == V_NUM && vs[i]->weak)) continue;
-        if (!any_strong) {
-            acc = any ? tl_promote(acc, val_dtype(*vs[i])) : val_dtype(*vs[i]);
-        } else {
-            Value strong = { .kind = V_NUM, .dtype = (uint8_t)acc };
-            if (!interp_result_dtype(I, TL_MINIMUM, strong, *vs[i], at, &acc)) return false;
-        }
-        any = true;
+    if (!ok) interp_error(I, at, MemoryError, "out of memory");
+    else if (tl_result_dtype_n(m, dts, weak, values, dt) < 0) ok = interp_error_rt(I, at);
+    if (n > SMALL) {
+        free(dts);
+        free(weak);
+        free((void *)values);
     }
-    *dt = acc;
-    *all_weak = !any_strong;
-    return true;
+    return ok;
 }
 
 /* clip(a, lo=none, hi=none): minimum(maximum(a, lo), hi) in the common dtype, as numpy. */

@@ -320,30 +320,22 @@ static tl_tensor *binary_via_f32(tl_binop op, const tl_tensor *a, const tl_tenso
     return finish_half(r, tl_binop_result_dtype(op, cdt));
 }
 
-/* numpy's fast_scalar_power: a float tensor to the scalar power 2, 0.5, 1 or
-   -1 is x*x, sqrt(x), x or 1/x (so (-0.) ** 0.5 is -0., as numpy); a complex
-   one to a real 0.5 is sqrt(x) (so (-4+0j) ** 0.5 is exactly 2j; for 2, 1 and
-   -1 the complex power already gives numpy's bits). Returns NULL with *done
-   false when the exponent is none of those. */
+/* a ** b for a one-element b whose value numpy computes another way (tl_pow_shortcut_of:
+   x*x, sqrt(x), x or 1/x). Returns NULL with *done false when the exponent is none of those. */
 static tl_tensor *scalar_power(const tl_tensor *a, const tl_tensor *b, tl_dtype cdt, bool *done)
 {
     *done = false;
-    bool complex = tl_is_complex(cdt);
-    if ((!tl_is_float(cdt) && !complex) || tl_tensor_size(b) != 1 || b->ndim > a->ndim) return NULL;
-    if (complex && tl_is_complex(b->dtype)) return NULL;
-    double e = tl_scalar_to_f64(tl_tensor_data(b), b->dtype);
-    tl_scalar es;
-    tl_scalar_convert(&es, complex ? tl_dtype_real(cdt) : cdt, &e, TL_F64);   /* the exponent as cdt sees it */
-    e = tl_scalar_to_f64(&es, complex ? tl_dtype_real(cdt) : cdt);
-    if (complex ? e != 0.5 : (e != 2 && e != 0.5 && e != 1 && e != -1)) return NULL;
+    if (tl_tensor_size(b) != 1 || b->ndim > a->ndim) return NULL;
+    tl_pow_shortcut how = tl_pow_shortcut_of(cdt, tl_tensor_data(b), b->dtype);
+    if (how == TL_POW_GENERAL) return NULL;
     *done = true;
     tl_tensor *x = tl_as_dtype(a, cdt), *r = NULL;
     if (!x) return NULL;
-    if (e == 2) {
+    if (how == TL_POW_SQUARE) {
         r = tl_binary(TL_MUL, x, x, cdt);
-    } else if (e == 0.5) {
+    } else if (how == TL_POW_SQRT) {
         r = tl_unary(TL_SQRT, x);
-    } else if (e == 1) {
+    } else if (how == TL_POW_COPY) {
         r = tl_cast(x, cdt);
     } else {
         double one = 1;
@@ -587,7 +579,7 @@ tl_tensor *tl_unary_to(tl_unop op, const tl_tensor *a, tl_tensor *into)
     tl_dtype cdt = tl_unop_compute_dtype(op, a->dtype);
     tl_inner_fn fn = tl_simd_unary_loop(op, cdt);
     if (!fn) fn = tl_unary_loop(op, cdt);
-    if (!fn) {
+    if (!fn || !tl_unop_accepts(op, a->dtype)) {
         tl_seterr(TypeError, "%s is not supported for dtype %s", tl_unop_name(op), tl_dtype_name(a->dtype));
         return NULL;
     }

@@ -89,18 +89,18 @@ static double scalar_as(const tl_fuse_prog *p, int s, tl_dtype dt)
     return tl_scalar_to_f64(&v, dt);
 }
 
-/* x ** e for a scalar e that tl_binary turns into another operation (its
-   scalar_power: x*x, sqrt(x), x, 1/x); -2 when e is not one of those. */
+/* x ** e for a scalar e that tl_binary turns into another operation (tl_pow_shortcut_of:
+   x*x, sqrt(x), x, 1/x); -2 when e is not one of those. */
 static int power_shortcut(tl_fuse_prog *p, tl_dtype cdt, int a, int b)
 {
-    double e = scalar_as(p, b, cdt);
-    if (e == 2) return tl_fuse_binary(p, TL_MUL, cdt, a, a);
-    if (e == 1) return tl_fuse_cast(p, cdt, a);
-    if (e == 0.5) {
+    tl_pow_shortcut how = tl_pow_shortcut_of(cdt, p->node[b].bytes, p->node[b].dtype);
+    if (how == TL_POW_SQUARE) return tl_fuse_binary(p, TL_MUL, cdt, a, a);
+    if (how == TL_POW_COPY) return tl_fuse_cast(p, cdt, a);
+    if (how == TL_POW_SQRT) {
         int x = p->node[a].dtype == cdt ? a : tl_fuse_cast(p, cdt, a);
         return x < 0 ? -1 : tl_fuse_unary(p, TL_SQRT, x);
     }
-    if (e == -1) {
+    if (how == TL_POW_RECIPROCAL) {
         double one = 1;
         tl_scalar o;
         tl_scalar_convert(&o, cdt, &one, TL_F64);
