@@ -54,14 +54,20 @@ typedef struct Value {
     } as;
 } Value;
 
-struct Tuple { int64_t refcount; int n; Value items[]; };
+/* A tuple or dict whose last reference has gone waits for its contents' release on a list
+   linked through the field that held its count (value.c: releasing never recurses). */
+struct Tuple {
+    union { int64_t refcount; Tuple *next_dead; };
+    int n;
+    Value items[];
+};
 
 /* A caught error: what SPEC section 10 gives a handler as e.kind, e.message, e.file, e.line, e.col. */
 struct ErrorVal { int64_t refcount; tl_errkind kind; int line, col; char *file; char *message; };
 
 /* Insertion-ordered string-keyed dictionary. */
 struct Dict {
-    int64_t refcount;
+    union { int64_t refcount; Dict *next_dead; };
     int n, cap;
     Str **keys;
     Value *vals;

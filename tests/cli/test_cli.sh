@@ -82,6 +82,19 @@ head -c 20000 /dev/urandom > "$work/random.tl"
 "$tl" "$work/random.tl" >/dev/null 2>&1 </dev/null; st=$?
 if [ $st -ge 128 ]; then echo "FAIL random_bytes: signal $((st - 128))"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 
+# deep nesting on the ordinary 8 MB stack (under ulimit -v tl cannot map its 1 GiB stack):
+# releasing a tuple or dict nested 1,000,000 deep nests no calls (it overflowed the stack), and
+# printing one is a RecursionError. A sanitizer build cannot start under ulimit -v (its shadow
+# memory is reserved up front), so there these checks are skipped.
+if (ulimit -v 800000; "$tl" -e 'print(1)') >/dev/null 2>&1; then
+  small_stack() { bash -c 'ulimit -v 800000; ulimit -s 8192; "$0" -e "$1"' "$tl" "$1"; }
+  check deep_tuple_release 0 "released" "" -- small_stack 't = (); for i in range(1000000) { t = (t, i) }; t = 0; print("released")'
+  check deep_dict_release 0 "released" "" -- small_stack 'd = {}; for i in range(1000000) { e = {}; e["d"] = d; d = e }; d = 0; e = 0; print("released")'
+  check deep_tuple_print 1 "" "a value nested more than 1000 deep cannot be printed" -- small_stack 't = (); for i in range(1000000) { t = (t,) }; print(t)'
+else
+  echo "skipped deep nesting on a small stack: this build cannot start under ulimit -v"
+fi
+
 # a 0-d value has no axis to sort along: numpy's axis error, and the value is not read after it is released
 check sort_0d 1 "" "sort(): axis 0 is out of bounds for tensor of dimension 0" -- "$tl" -e 'sort(0, 0)'
 check argsort_0d 1 "" "argsort(): axis -1 is out of bounds for tensor of dimension 0" -- "$tl" -e 'argsort(0.5)'
