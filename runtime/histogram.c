@@ -227,6 +227,12 @@ static int hist_edges(const tl_tensor *a, const tl_tensor *flat, const tl_hist_b
     memcpy(e, tl_tensor_data(ed), (size_t)(hb->count + 1) * sizeof(double));
     tl_tensor_release(ed);
     *u = (uniform){ B, hb->count, tl_round_to(B, first), tl_round_to(B, last), tl_round_to(B, (double)hb->count / width), e };
+    if (!isfinite(u->norm)) {   /* the range is too narrow to split in B ([1e17, 1e17] after the +-0.5): numpy 2's error */
+        free(e);
+        tl_tensor_release(et);
+        tl_seterr(ValueError, "Too many bins for data range. Cannot create %lld finite-sized bins.", (long long)hb->count);
+        return -1;
+    }
     *edges_t = et, *edges = e, *nedges = hb->count + 1;
     return 0;
 }
