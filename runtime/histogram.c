@@ -457,7 +457,9 @@ tl_tensor *tl_bincount(const tl_tensor *x, const tl_tensor *weights, int64_t min
     }
     free(j.mn), free(j.mx);
     if (rc == 0 && low < 0) rc = (tl_seterr(ValueError, "'list' argument must have no negative elements"), -1);
-    int64_t len = top + 1 > minlength ? top + 1 : minlength;
+    if (rc == 0 && top == INT64_MAX)   /* max(x) + 1 counts: as tl_tensor_zeros says of any other too-big length */
+        rc = (tl_seterr(ShapeError, "shape (%llu,) of i64 is too big", (unsigned long long)top + 1), -1);
+    int64_t len = rc == 0 && top + 1 > minlength ? top + 1 : minlength;
     j.len = len;
     /* numpy: an empty x gives int64 counts even with weights */
     tl_tensor *r = rc == 0 ? tl_tensor_zeros(weights && n > 0 ? TL_F64 : TL_I64, 1, &len) : NULL, *w = NULL;
