@@ -360,7 +360,7 @@ static int write_nested(Value v, tl_write_fn w, void *ctx, int depth)
 {
     if (v.kind == V_STR) return write_quoted(w, ctx, v.as.s);
     if (depth >= MAX_PRINT_DEPTH && (v.kind == V_TUPLE || v.kind == V_DICT)) {
-        tl_seterr(RecursionError, "a value nested more than %d deep cannot be printed", MAX_PRINT_DEPTH);
+        tl_seterr(RecursionError, "a value nested too deeply to print (more than %d levels)", MAX_PRINT_DEPTH);
         return -1;
     }
     return write_value(v, w, ctx, depth);
