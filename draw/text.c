@@ -66,7 +66,9 @@ static void put(canvas *cv, int r, int c, uint32_t ch, int32_t fg)
     if (p) p->ch = ch, p->fg = fg;
 }
 
-/* Decodes the UTF-8 code point at *s, advancing *s (a bad byte reads as U+FFFD). */
+/* Decodes the UTF-8 code point at *s, advancing *s. Text reaches the terminal through here, so a
+   control character (C0, DEL, C1: clear screen, set the title, bell) or a bad byte reads as '?',
+   as error messages show them. */
 static uint32_t utf8_next(const char **s)
 {
     const unsigned char *p = (const unsigned char *)*s;
@@ -74,18 +76,18 @@ static uint32_t utf8_next(const char **s)
     int n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : -1;
     if (n < 0) {
         (*s)++;
-        return 0xfffd;
+        return '?';
     }
     c = n == 0 ? c : c & (0x3f >> n);
     for (int i = 1; i <= n; i++) {
         if ((p[i] & 0xc0) != 0x80) {
             *s += i;
-            return 0xfffd;
+            return '?';
         }
         c = c << 6 | (p[i] & 0x3f);
     }
     *s += n + 1;
-    return c;
+    return c < 0x20 || (c >= 0x7f && c < 0xa0) ? '?' : c;
 }
 
 /* Columns the text takes (one per code point). */
@@ -414,7 +416,8 @@ static int draw_spark_text(const draw_figure *f, FILE *out)
     static const char *const level[8] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
     double lo, hi;
     draw_finite_range(f->y, f->n, &lo, &hi);
-    if (f->title && *f->title) fprintf(out, "%s ", f->title);
+    for (const char *p = f->title; p && *p;) put_utf8(out, utf8_next(&p));
+    if (f->title && *f->title) fputc(' ', out);
     for (int64_t i = 0; i < f->n; i++) {
         double v = f->y[i];
         if (!isfinite(v)) fputc(' ', out);

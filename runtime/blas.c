@@ -27,7 +27,10 @@ static void load_blas(void)
 {
     static const char *const names[] = { TL_CBLAS_FNS(TL_BLAS_NAME) NULL };
     static void **const slots[] = { TL_CBLAS_FNS(TL_BLAS_SLOT) NULL };
+    char *saved;
+    bool one = tl_blas_env_one_thread(&saved);   /* under a memory limit, its constructor starts no worker */
     void *h = tl_dynlib_open(&blas_lib, "BLAS", "TL_BLAS_LIBRARY", TL_BLAS_LIBRARY_DEFAULT, names, slots);
+    tl_blas_env_restore(one, saved, h != NULL);
     if (!h) return;
     *(void **)&tl_blas.set_num_threads = dlsym(h, "openblas_set_num_threads");   /* optional */
     blas_lib.status = 0;
@@ -54,6 +57,8 @@ static atomic_int blas_threads_set;
 
 void tl_blas_threads(int n)
 {
-    if (n < 1 || !tl_blas.set_num_threads || atomic_exchange(&blas_threads_set, n) == n) return;
+    if (n < 1 || !tl_blas.set_num_threads) return;
+    n = tl_blas_threads_fit(n);
+    if (atomic_exchange(&blas_threads_set, n) == n) return;
     tl_blas.set_num_threads(n);
 }

@@ -7,6 +7,8 @@
 #error "blas.h is private to tl's runtime library"
 #endif
 
+#include <stdbool.h>
+
 #include <cblas.h>
 #include <lapacke.h>
 
@@ -48,7 +50,26 @@ int tl_blas_load(void);
 /* Opens LAPACKE (and BLAS) the same way: 0, or -1 with a FileError (TL_LAPACKE_LIBRARY). */
 int tl_lapack_load(void);
 /* Tells BLAS (when it is OpenBLAS) to use n threads from now on: 1 inside tl's own parallel
-   GEMM blocks, tl's thread count for LAPACK, whose BLAS calls are its only parallelism. */
+   GEMM blocks, tl's thread count for LAPACK, whose BLAS calls are its only parallelism.
+   Under a memory limit, no more than tl_blas_threads_fit(n). */
 void tl_blas_threads(int n);
+
+/* OpenBLAS under a memory limit (ulimit -v or -d; blas_limit.c): a thread that calls it, and
+   each worker thread it starts, allocates a 128 MiB buffer and retries forever when that fails
+   (a hang at full CPU, then another at exit joining such a worker). So room is checked first. */
+
+/* Before BLAS is opened: under a limit, sets OPENBLAS_NUM_THREADS=1 (keeping its value in
+   *saved), so that opening it starts no worker; true when it did. */
+bool tl_blas_env_one_thread(char **saved);
+/* After opening: puts OPENBLAS_NUM_THREADS back as it was (when set is true) and notes
+   whether BLAS was opened with its one thread. */
+void tl_blas_env_restore(bool set, char *saved, bool loaded);
+/* The most BLAS threads, up to n, whose workers have room for their buffers and stacks (n
+   without a limit, or when BLAS was opened without one: its workers started then). */
+int tl_blas_threads_fit(int n);
+/* Before running BLAS or LAPACK calls from `callers` of tl's threads at once: callers when
+   their buffers have room (or there is no limit), fewer (at least 1) when only those have,
+   or -1 with a MemoryError when not even one has. */
+int tl_blas_reserve(int callers);
 
 #endif

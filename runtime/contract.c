@@ -1,4 +1,5 @@
 /* contract.c — products built on matmul: einsum and tensordot (subscripts become labels, each pairwise contraction one GEMM), kron, matrix_power */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,20 @@ static char label_char(int l)
     return (char)(l < 26 ? 'A' + l : 'a' + (l - 26));
 }
 
+/* The subscript at s as a message shows it (into buf): its whole UTF-8 character, or \xNN for
+   a byte that is neither printable ASCII nor the start of a valid UTF-8 character. */
+static const char *subscript_text(const char *s, char buf[8])
+{
+    const unsigned char *u = (const unsigned char *)s;
+    int len = u[0] >= 0x20 && u[0] < 0x7f ? 1 : u[0] >= 0xc2 && u[0] < 0xe0 ? 2 : u[0] >= 0xe0 && u[0] < 0xf0 ? 3
+            : u[0] >= 0xf0 && u[0] < 0xf5 ? 4 : 0;
+    for (int i = 1; i < len; i++)
+        if ((u[i] & 0xc0) != 0x80) len = 0;
+    if (len == 0) snprintf(buf, 8, "\\x%02x", u[0]);
+    else memcpy(buf, s, (size_t)len), buf[len] = 0;
+    return buf;
+}
+
 /* Parses one operand's (or the output's) subscripts up to a ',' or "->" or the end;
    *n labels (ES_ELLIPSIS for "...") into lab. Returns the position after them, NULL on error. */
 static const char *parse_term(const char *s, int which, uint8_t *lab, int *n, int max)
@@ -47,7 +62,9 @@ static const char *parse_term(const char *s, int which, uint8_t *lab, int *n, in
             continue;
         }
         if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
-            tl_seterr(ValueError, "invalid subscript '%c' in einstein sum subscripts string, subscripts must be letters", c);
+            char buf[8];
+            tl_seterr(ValueError, "invalid subscript '%s' in einstein sum subscripts string, subscripts must be letters",
+                      subscript_text(s, buf));
             return NULL;
         }
         if (*n >= max) goto too_many;

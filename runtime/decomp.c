@@ -339,36 +339,92 @@ int tl_lstsq(const tl_tensor *a, const tl_tensor *b, double rcond, tl_tensor *ou
     return rc;
 }
 
+/* Element e of a contiguous matrix of dt as a complex double. */
+static double complex elem_at(tl_dtype dt, const char *x, size_t e)
+{
+    if (dt == TL_F32) return ((const float *)x)[e];
+    if (dt == TL_F64) return ((const double *)x)[e];
+    if (dt == TL_C64) return CMPLX(((const float *)x)[2 * e], ((const float *)x)[2 * e + 1]);
+    return CMPLX(((const double *)x)[2 * e], ((const double *)x)[2 * e + 1]);
+}
+
+/* The sign (complex phase) and log|det| of an LU factorization's n x n matrix x and pivots: per
+   pivot d, a real d's own sign (so an infinite pivot still has one, as in numpy) or d / |d| (the
+   direction of an infinite complex d), and log |d|. */
+static void factored_diagonal(tl_dtype dt, const char *x, const lp_int *ipiv, int64_t n, double complex *ph, double *lg)
+{
+    *ph = 1;
+    *lg = 0;
+    for (int64_t j = 0; j < n; j++) {
+        double complex d = elem_at(dt, x, (size_t)(j * n + j));
+        double ad = cabs(d);
+        if (!tl_is_complex(dt)) *ph *= creal(d) < 0 ? -1 : 1;
+        else *ph *= isinf(ad) ? cexp(I * carg(d)) : d / ad;
+        if (ipiv[j] != j + 1) *ph = -*ph;
+        *lg += log(ad);
+    }
+}
+
+/* Multiplies each row of the n x n matrix x whose largest magnitude is below 1/2 by the power
+   of two that brings it into [1/2, 1) (exactly), adding the exponents to *shift; false when x
+   holds a nan or an infinity. */
+static bool scale_rows_up(tl_dtype dt, char *x, int64_t n, int64_t *shift)
+{
+    bool cplx = tl_is_complex(dt), single = dt == TL_F32 || dt == TL_C64;
+    int64_t per_row = n * (cplx ? 2 : 1);
+    for (int64_t r = 0; r < n; r++) {
+        double big = 0;
+        for (int64_t c = 0; c < per_row; c++) {
+            double v = single ? ((float *)x)[r * per_row + c] : ((double *)x)[r * per_row + c];
+            if (!isfinite(v)) return false;
+            big = fabs(v) > big ? fabs(v) : big;
+        }
+        int e;
+        frexp(big, &e);
+        if (big == 0 || e >= 0) continue;
+        for (int64_t c = 0; c < per_row; c++) {
+            if (single) ((float *)x)[r * per_row + c] = ldexpf(((float *)x)[r * per_row + c], -e);
+            else ((double *)x)[r * per_row + c] = ldexp(((double *)x)[r * per_row + c], -e);
+        }
+        *shift -= e;
+    }
+    return true;
+}
+
 int tl_slogdet(const tl_tensor *a, tl_tensor **sign, tl_tensor **logdet)
 {
     mstack s;
     if (lp_check_square(a) < 0 || stack_copy(a, lp_dtype(a->dtype), &s) < 0) return -1;
     int64_t n = s.n;
     tl_dtype dt = s.dt, rdt = tl_dtype_real(dt);
+    size_t bytes = (size_t)(n * n) * tl_dtype_size(dt);
     tl_tensor *out[2] = { batch_new(dt, a, 0, 0, 0, false), batch_new(rdt, a, 0, 0, 0, false) };
     lp_int *ipiv = malloc(sizeof *ipiv * (size_t)(n > 0 ? n : 1));
-    int rc = out[0] && out[1] && ipiv ? 0 : -1;
-    if (out[1] && !ipiv) tl_seterr(MemoryError, "out of memory");
+    char *keep = malloc(bytes > 0 ? bytes : 1);   /* the matrix before LAPACK overwrites it */
+    int rc = out[0] && out[1] && ipiv && keep ? 0 : -1;
+    if (out[1] && (!ipiv || !keep)) tl_seterr(MemoryError, "out of memory");
     for (int64_t i = 0; rc == 0 && i < s.count; i++) {
         char *x = mat_at(s.t, i, n * n);
+        memcpy(keep, x, bytes);
         int info = n > 0 ? lp_getrf(dt, (lp_int)n, x, ipiv) : 0;
         if (info < 0) {
             rc = lapack_failed(info, "LU factorization failed");
             break;
         }
-        double complex ph = 1;       /* sign (complex phase) and log|det| from U's diagonal and the pivots */
-        double lg = 0;
-        for (int64_t j = 0; j < n && info == 0; j++) {
-            double complex d;
-            size_t e = (size_t)(j * n + j);
-            if (dt == TL_F32) d = ((float *)x)[e];
-            else if (dt == TL_F64) d = ((double *)x)[e];
-            else if (dt == TL_C64) d = CMPLX(((float *)x)[2 * e], ((float *)x)[2 * e + 1]);
-            else d = CMPLX(((double *)x)[2 * e], ((double *)x)[2 * e + 1]);
-            double ad = cabs(d);
-            ph *= d / ad;
-            if (ipiv[j] != j + 1) ph = -ph;
-            lg += log(ad);
+        double complex ph;           /* sign (complex phase) and log|det| from U's diagonal and the pivots */
+        double lg;
+        factored_diagonal(dt, x, ipiv, n, &ph, &lg);
+        int64_t shift = 0;
+        /* A pivot below 1 / the largest float: OpenBLAS scales the column under it by 1 / pivot,
+           which overflows, and a nan reaches U. The same matrix with its small rows scaled up by
+           powers of two has the same sign, and its log|det| is larger by shift log 2. */
+        if (info == 0 && isnan(lg)) {
+            memcpy(x, keep, bytes);
+            if (scale_rows_up(dt, x, n, &shift) && shift > 0) {
+                info = lp_getrf(dt, (lp_int)n, x, ipiv);
+                factored_diagonal(dt, x, ipiv, n, &ph, &lg);
+                lg -= (double)shift * M_LN2;
+            }
         }
         if (info > 0) {              /* an exact zero pivot: singular */
             ph = 0;
@@ -382,6 +438,7 @@ int tl_slogdet(const tl_tensor *a, tl_tensor **sign, tl_tensor **logdet)
         if (rdt == TL_F32) *(float *)lo = (float)lg;
         else *(double *)lo = lg;
     }
+    free(keep);
     free(ipiv);
     tl_tensor_release(s.t);
     if (rc < 0) {

@@ -227,6 +227,12 @@ static int hist_edges(const tl_tensor *a, const tl_tensor *flat, const tl_hist_b
     memcpy(e, tl_tensor_data(ed), (size_t)(hb->count + 1) * sizeof(double));
     tl_tensor_release(ed);
     *u = (uniform){ B, hb->count, tl_round_to(B, first), tl_round_to(B, last), tl_round_to(B, (double)hb->count / width), e };
+    if (!isfinite(u->norm)) {   /* the range is too narrow to split in B ([1e17, 1e17] after the +-0.5): numpy 2's error */
+        free(e);
+        tl_tensor_release(et);
+        tl_seterr(ValueError, "Too many bins for data range. Cannot create %lld finite-sized bins.", (long long)hb->count);
+        return -1;
+    }
     *edges_t = et, *edges = e, *nedges = hb->count + 1;
     return 0;
 }
@@ -451,7 +457,9 @@ tl_tensor *tl_bincount(const tl_tensor *x, const tl_tensor *weights, int64_t min
     }
     free(j.mn), free(j.mx);
     if (rc == 0 && low < 0) rc = (tl_seterr(ValueError, "'list' argument must have no negative elements"), -1);
-    int64_t len = top + 1 > minlength ? top + 1 : minlength;
+    if (rc == 0 && top == INT64_MAX)   /* max(x) + 1 counts: as tl_tensor_zeros says of any other too-big length */
+        rc = (tl_seterr(ShapeError, "shape (%llu,) of i64 is too big", (unsigned long long)top + 1), -1);
+    int64_t len = rc == 0 && top + 1 > minlength ? top + 1 : minlength;
     j.len = len;
     /* numpy: an empty x gives int64 counts even with weights */
     tl_tensor *r = rc == 0 ? tl_tensor_zeros(weights && n > 0 ? TL_F64 : TL_I64, 1, &len) : NULL, *w = NULL;

@@ -117,6 +117,7 @@ int lp_check_matrix(const tl_tensor *a)
         return -1;
     }
     if (tl_lapack_load() < 0) return -1;   /* every decomposition asks here first: LAPACKE is opened on first use */
+    if (tl_blas_reserve(1) < 0) return -1; /* under a memory limit: room for this thread's BLAS buffer */
     tl_blas_threads(tl_get_threads());    /* LAPACK's parallelism is its BLAS calls' */
     return 0;
 }

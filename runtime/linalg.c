@@ -160,6 +160,9 @@ static int matmul_core(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, con
     bool single = cdt == TL_F32 || cdt == TL_C64;   /* twice the flops per second of double */
     int64_t block = (GEMM_BLOCK_FLOPS << (single ? 1 : 0)) / (flops_per_row > 0 ? flops_per_row : 1);
     int threads = n * flops_per_row * bt->size >= GEMM_THREAD_FLOPS ? tl_get_threads() : 1;
+    int fit = tl_blas_reserve(threads);   /* under a memory limit, each thread calling BLAS needs room for a buffer */
+    if (fit < 0) return -1;
+    if (fit < threads) threads = 1;
     if (threads > 1 && bt->size < threads) {
         int64_t share = (n * bt->size + threads - 1) / threads;   /* rows per thread */
         if (share < block) block = share;

@@ -12,10 +12,11 @@ typedef struct key_layout {
     uint64_t sign, exp, mant;
 } key_layout;
 
+/* The key layout of dt; a complex dtype (keys are c128 pairs, compared as such) gets zero masks. */
 static key_layout layout_of(tl_dtype dt)
 {
     key_layout L = { .w = (int)tl_dtype_size(dt), .kind = tl_dtype_kind(dt) };
-    L.sign = UINT64_C(1) << (8 * L.w - 1);
+    if (L.w <= 8) L.sign = UINT64_C(1) << (8 * L.w - 1);
     if (dt == TL_F16) L.exp = 0x7C00, L.mant = 0x03FF;
     else if (dt == TL_BF16) L.exp = 0x7F80, L.mant = 0x007F;
     else if (dt == TL_F32) L.exp = 0x7F800000u, L.mant = 0x007FFFFFu;

@@ -201,8 +201,8 @@ tl_tensor *tl_diag_to(const tl_tensor *v, int64_t k, tl_tensor *into)
         tl_seterr(ValueError, "diag(): the input must be 1-d or 2-d, not %d-d", v->ndim);
         return NULL;
     }
-    int64_t n = v->shape[0], ak = k < 0 ? -k : k, side;
-    if (k == INT64_MIN || __builtin_add_overflow(n, ak, &side)) {
+    int64_t n = v->shape[0], side;   /* n + |k|; -k is taken only once k > INT64_MIN */
+    if (k == INT64_MIN || __builtin_add_overflow(n, k < 0 ? -k : k, &side)) {
         tl_seterr(MemoryError, "diag(): the result is too large");
         return NULL;
     }

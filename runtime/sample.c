@@ -12,30 +12,100 @@ static tl_tensor *uniforms(int64_t n)
     return tl_rand(TL_F64, 1, (int64_t[]){ n });
 }
 
-/* The first k entries of a random permutation of 0..n-1, by Fisher-Yates on the generator's uniforms. */
+/* Below this population, or when it is within SPARSE_RATIO times the sample, a draw keeps the whole
+   population as a table of n indices; above both, only the entries its swaps have moved. */
+#define DENSE_MAX_N ((int64_t)1 << 16)
+#define SPARSE_RATIO 4
+
+/* The positions Fisher-Yates has moved, as an open-addressed table from position to index: a
+   position not in it still holds itself. */
+typedef struct moved {
+    int64_t *pos, *val;   /* pos -1: an empty slot */
+    uint64_t mask;
+    int shift;            /* 64 - log2 of the slots: a hash's top bits pick the slot */
+} moved;
+
+/* A table for up to k moves (at most half full); false when it cannot be allocated. */
+static bool moved_init(moved *m, int64_t k)
+{
+    uint64_t cap = 16;
+    m->shift = 60;
+    while (cap / 2 < (uint64_t)k && cap <= SIZE_MAX / 16) cap *= 2, m->shift--;
+    m->mask = cap - 1;
+    m->pos = cap / 2 >= (uint64_t)k ? malloc(cap * sizeof(int64_t)) : NULL;
+    m->val = m->pos ? malloc(cap * sizeof(int64_t)) : NULL;
+    if (!m->val) {
+        free(m->pos);
+        m->pos = NULL;
+        return false;
+    }
+    memset(m->pos, 0xff, cap * sizeof(int64_t));
+    return true;
+}
+
+/* The slot of position p: where it is, or the empty slot where it would go. */
+static uint64_t moved_slot(const moved *m, int64_t p)
+{
+    uint64_t h = (uint64_t)p * UINT64_C(0x9E3779B97F4A7C15) >> m->shift;
+    while (m->pos[h] >= 0 && m->pos[h] != p) h = (h + 1) & m->mask;
+    return h;
+}
+
+/* Fisher-Yates's steps on a table of n indices: idx[i] and idx[j] swap and idx[i] is drawn. */
+static void draw_dense(int64_t *idx, int64_t i, int64_t j, int64_t *dst)
+{
+    int64_t tmp = idx[i];
+    idx[i] = idx[j];
+    idx[j] = tmp;
+    dst[i] = idx[i];
+}
+
+/* The same step on the moved positions alone: position i is never read again, so only j is
+   written; the index drawn is the one the table would hold, so the draws are the same. */
+static void draw_sparse(moved *m, int64_t i, int64_t j, int64_t *dst)
+{
+    uint64_t si = moved_slot(m, i), sj = moved_slot(m, j);
+    int64_t vi = m->pos[si] >= 0 ? m->val[si] : i, vj = m->pos[sj] >= 0 ? m->val[sj] : j;
+    m->pos[sj] = j;
+    m->val[sj] = vi;
+    dst[i] = vj;
+}
+
+/* The first k entries of a random permutation of 0..n-1, by Fisher-Yates on the generator's
+   uniforms: on a table of the population when it is small, else on the positions moved (the
+   same draws, in memory for k rather than n). */
 static tl_tensor *partial_permutation(int64_t n, int64_t k, int ndim, const int64_t *shape)
 {
+    bool dense = n <= DENSE_MAX_N || n / SPARSE_RATIO <= k;
     tl_tensor *out = tl_tensor_empty(TL_I64, ndim, shape);
-    int64_t *idx = n > 0 ? malloc(sizeof(int64_t) * (size_t)n) : NULL;
-    tl_tensor *u = out && (idx || n == 0) ? uniforms(k) : NULL;
+    if (!out) return NULL;
+    int64_t *idx = NULL;
+    moved m = { 0 };
+    bool table;
+    if (!dense) table = moved_init(&m, k);
+    else if (n == 0) table = true;
+    else table = (uint64_t)n <= SIZE_MAX / sizeof(int64_t) && (idx = malloc(sizeof(int64_t) * (size_t)n));
+    tl_tensor *u = table ? uniforms(k) : NULL;
     if (!u) {
-        if (out && n > 0 && !idx) tl_seterr(MemoryError, "out of memory");
+        if (!table) tl_seterr(MemoryError, "out of memory");
         free(idx);
-        if (out) tl_tensor_release(out);
+        free(m.pos);
+        free(m.val);
+        tl_tensor_release(out);
         return NULL;
     }
     const double *r = tl_tensor_data(u);
     int64_t *dst = tl_tensor_data(out);
-    for (int64_t i = 0; i < n; i++) idx[i] = i;
+    for (int64_t i = 0; dense && i < n; i++) idx[i] = i;
     for (int64_t i = 0; i < k; i++) {
         int64_t j = i + (int64_t)(r[i] * (double)(n - i));
         if (j >= n) j = n - 1;   /* guards the rounding of r * (n - i) */
-        int64_t tmp = idx[i];
-        idx[i] = idx[j];
-        idx[j] = tmp;
-        dst[i] = idx[i];
+        if (dense) draw_dense(idx, i, j, dst);
+        else draw_sparse(&m, i, j, dst);
     }
     free(idx);
+    free(m.pos);
+    free(m.val);
     tl_tensor_release(u);
     return out;
 }

@@ -178,10 +178,10 @@ double tl_round_to(tl_dtype dt, double v)
     return tl_scalar_to_f64(&h, dt);
 }
 
-/* The ranks a lane of n values needs: the middle one or two for the median, the
-   neighbours of each virtual index (n-1)q for the linear method (numpy's _get_indexes). */
+/* The ranks a lane of n values needs: the middle one or two for the median, those each
+   fraction q[i] reads by the method (prev[i], next[i], weighed by gamma[i]: quantile.c). */
 static int64_t lane_ranks(tl_quant_kind kind, int64_t n, int64_t nq, const double *q, int64_t *prev, int64_t *next,
-                          int64_t *ks)
+                          double *gamma, int64_t *ks)
 {
     int64_t nk = 0;
     if (kind == TL_QUANT_MEDIAN) {
@@ -189,14 +189,7 @@ static int64_t lane_ranks(tl_quant_kind kind, int64_t n, int64_t nq, const doubl
         if (n % 2 == 0) ks[nk++] = n / 2;
         return nk;
     }
-    for (int64_t i = 0; i < nq; i++) {
-        double v = (double)(n - 1) * q[i];
-        int64_t p = (int64_t)floor(v), x = p + 1;
-        if (v >= (double)(n - 1) || isnan(v)) p = x = -1;
-        if (v < 0) p = x = 0;
-        prev[i] = p;
-        next[i] = x;
-    }
+    for (int64_t i = 0; i < nq; i++) tl_quant_ranks(kind, n, q[i], &prev[i], &next[i], &gamma[i]);
     int64_t *all = ks;
     for (int64_t i = 0; i < nq; i++) {
         all[nk++] = prev[i] < 0 ? n - 1 : prev[i];
@@ -260,7 +253,7 @@ typedef struct lanes_ctx {
     bool own;                    /* base is a copy: lanes may be reordered in place */
     int64_t n, nk, nq, outer, per_task;
     const int64_t *ks, *prev, *next;
-    const double *q;
+    const double *gamma;
     double *rd;                  /* nq x outer results */
 } lanes_ctx;
 
@@ -287,8 +280,8 @@ static int lanes_task(void *ctx, int64_t task)
                 r = lane_median(c->in, n, vals);
             } else if (!nan) {
                 int64_t p = c->prev[i] < 0 ? n - 1 : c->prev[i], x = c->next[i] < 0 ? n - 1 : c->next[i];
-                double t = (double)(n - 1) * c->q[i] - (double)c->prev[i];
-                r = lerp(c->in, rank_value(c->nk, c->ks, vals, p), rank_value(c->nk, c->ks, vals, x), t);
+                double a = rank_value(c->nk, c->ks, vals, p);
+                r = tl_quant_discrete(c->kind) ? a : lerp(c->in, a, rank_value(c->nk, c->ks, vals, x), c->gamma[i]);
             }
             c->rd[i * c->outer + o] = r;
         }
@@ -306,13 +299,14 @@ tl_tensor *tl_quantile(const tl_tensor *a, int naxes, const int *axes, bool keep
         tl_seterr(TypeError, "%s of a complex tensor is not supported", kind == TL_QUANT_MEDIAN ? "median" : "quantile");
         return NULL;
     }
-    if (kind == TL_QUANT_LINEAR && in == TL_BOOL) {
+    bool discrete = tl_quant_discrete(kind);
+    if (kind != TL_QUANT_MEDIAN && !discrete && in == TL_BOOL) {
         tl_seterr(TypeError, "boolean subtract is not supported: interpolating between booleans needs a numeric tensor");
         return NULL;
     }
     if (kind == TL_QUANT_MEDIAN) nq = 1, qndim = 0;
     tl_dtype work = in == TL_F32 || in == TL_F16 || in == TL_BF16 ? TL_F32 : TL_F64;
-    tl_dtype out_dt = kind == TL_QUANT_MEDIAN && tl_is_float(in) ? in : TL_F64;
+    tl_dtype out_dt = discrete || (kind == TL_QUANT_MEDIAN && tl_is_float(in)) ? in : TL_F64;
     bool red[TL_MAXDIM] = { false };
     for (int i = 0; i < naxes; i++) red[axes[i]] = true;
     int perm[TL_MAXDIM], np = 0, rndim = 0;
@@ -328,8 +322,9 @@ tl_tensor *tl_quantile(const tl_tensor *a, int naxes, const int *axes, bool keep
         tl_seterr(ValueError, "the result would have %d dimensions (at most %d)", rndim, TL_MAXDIM);
         return NULL;
     }
-    if (n == 0 && kind == TL_QUANT_LINEAR && outer > 0 && nq > 0) {
-        tl_seterr(IndexError, "cannot do a non-empty take from an empty axes.");
+    if (n == 0 && kind != TL_QUANT_MEDIAN && outer > 0 && nq > 0) {   /* numpy's take, or its partition at -1 */
+        if (discrete) tl_seterr(IndexError, "index -1 is out of bounds for axis 0 with size 0");
+        else tl_seterr(IndexError, "cannot do a non-empty take from an empty axes.");
         return NULL;
     }
     tl_tensor *res = tl_tensor_empty(TL_F64, rndim, rshape);
@@ -338,8 +333,9 @@ tl_tensor *tl_quantile(const tl_tensor *a, int naxes, const int *axes, bool keep
     tl_tensor *view = tl_view_permute(a, perm), *own = NULL;
     int64_t *ks = malloc((size_t)(2 * nq + 2) * sizeof(int64_t)), *prev = malloc((size_t)(nq + 1) * sizeof(int64_t)),
             *next = malloc((size_t)(nq + 1) * sizeof(int64_t));
+    double *gamma = malloc((size_t)(nq + 1) * sizeof(double));
     bool ok = view != NULL;
-    if (ok && !(ks && prev && next)) ok = false, tl_seterr(MemoryError, "out of memory");
+    if (ok && !(ks && prev && next && gamma)) ok = false, tl_seterr(MemoryError, "out of memory");
     const char *base = NULL;
     if (ok && outer > 0 && n > 0) {
         if (in == work && tl_is_contiguous(view)) {
@@ -352,9 +348,9 @@ tl_tensor *tl_quantile(const tl_tensor *a, int naxes, const int *axes, bool keep
             if (own) base = tl_tensor_data(own);
         }
     }
-    int64_t nk = ok && n > 0 ? lane_ranks(kind, n, nq, q, prev, next, ks) : 0;
+    int64_t nk = ok && n > 0 ? lane_ranks(kind, n, nq, q, prev, next, gamma, ks) : 0;
     lanes_ctx lc = { .in = in, .work = work, .kind = kind, .base = base, .own = own != NULL, .n = n, .nk = nk,
-                    .nq = nq, .outer = outer, .ks = ks, .prev = prev, .next = next, .q = q, .rd = rd };
+                    .nq = nq, .outer = outer, .ks = ks, .prev = prev, .next = next, .gamma = gamma, .rd = rd };
     int64_t tasks = outer > 1 && n > 0 ? tl_threads_for(outer * n) : 1;
     if (tasks > 1) tasks = outer < 4 * tasks ? outer : 4 * tasks;   /* a few per thread: lanes finish unevenly */
     lc.per_task = (outer + tasks - 1) / tasks;
@@ -362,6 +358,7 @@ tl_tensor *tl_quantile(const tl_tensor *a, int naxes, const int *axes, bool keep
     free(ks);
     free(prev);
     free(next);
+    free(gamma);
     if (own) tl_tensor_release(own);
     if (view) tl_tensor_release(view);
     if (!ok) {

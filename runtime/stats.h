@@ -5,14 +5,32 @@
 #include "tensor.h"
 
 /* How a quantile is read off the ordered values: numpy's median (the mean of the middle
-   one or two, in the input's float dtype) or numpy's default "linear" method. */
-typedef enum tl_quant_kind { TL_QUANT_MEDIAN, TL_QUANT_LINEAR } tl_quant_kind;
+   one or two, in the input's float dtype) or one of numpy's thirteen methods of
+   percentile/quantile (quantile.c), in numpy's order; "linear" is numpy's default. */
+typedef enum tl_quant_kind {
+    TL_QUANT_MEDIAN,
+    TL_QUANT_INVERTED_CDF, TL_QUANT_AVERAGED_INVERTED_CDF, TL_QUANT_CLOSEST_OBSERVATION,
+    TL_QUANT_INTERPOLATED_INVERTED_CDF, TL_QUANT_HAZEN, TL_QUANT_WEIBULL, TL_QUANT_LINEAR,
+    TL_QUANT_MEDIAN_UNBIASED, TL_QUANT_NORMAL_UNBIASED, TL_QUANT_LOWER, TL_QUANT_HIGHER,
+    TL_QUANT_MIDPOINT, TL_QUANT_NEAREST,
+} tl_quant_kind;
+
+/* The method numpy calls name: 0, or -1 with numpy's ValueError naming the thirteen. */
+int tl_quant_method(const char *name, tl_quant_kind *kind);
+/* Whether a method takes one of the values as it is (inverted_cdf, closest_observation,
+   lower, higher, nearest) rather than interpolating between two. */
+bool tl_quant_discrete(tl_quant_kind kind);
+/* What a method reads off n ordered values (n > 0) for the fraction q, as numpy computes it:
+   the ranks prev and next (-1: the last, n - 1) and the weight gamma of next, for numpy's
+   _lerp; a discrete method gives its one rank as both, and gamma 0. */
+void tl_quant_ranks(tl_quant_kind kind, int64_t n, double q, int64_t *prev, int64_t *next, double *gamma);
 
 /* Quantiles of a over the naxes axes (normalized, distinct; all of them for the whole
    tensor) by selection on a copy of each lane, never a full sort. TL_QUANT_MEDIAN ignores
-   q; TL_QUANT_LINEAR takes nq fractions in [0, 1] shaped qshape (qndim 0: one value), and
-   the result's shape is qshape followed by the kept axes. A lane holding nan gives nan.
-   Result dtype: the median keeps f16/bf16/f32/f64, linear quantiles are f64 (numpy 1.24). */
+   q; a method takes nq fractions in [0, 1] shaped qshape (qndim 0: one value), and the
+   result's shape is qshape followed by the kept axes. A lane holding nan gives nan.
+   Result dtype: the median keeps f16/bf16/f32/f64, interpolating methods give f64 (numpy
+   1.24), discrete ones the input's dtype. */
 tl_tensor *tl_quantile(const tl_tensor *a, int naxes, const int *axes, bool keepdims, tl_quant_kind kind,
                        int64_t nq, const double *q, int qndim, const int64_t *qshape);
 

@@ -69,6 +69,8 @@ static const char environment_help[] =
     "                     (default: libsleef.so.3; without it the portable loops run)\n"
     "  TL_CAIRO_LIBRARY=F the cairo library opened on the first image written\n"
     "                     (default: libcairo.so.2)\n"
+    "  OPENBLAS_NUM_THREADS=N  OpenBLAS's thread count for decompositions; under a memory\n"
+    "                     limit (ulimit -v, -d) tl opens OpenBLAS with 1 and adds those that fit\n"
     "OpenBLAS reads its own variables (such as OPENBLAS_NUM_THREADS) for matrix products.\n";
 
 static void on_sigint(int sig)

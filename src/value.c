@@ -27,6 +27,54 @@ Value val_retain_obj(Value v)
     return v;
 }
 
+/* Tuples and dicts whose last reference has gone, not yet freed. The outermost release frees
+   them one at a time; one freed there may add its own contents here but never frees them
+   itself, so a value nested millions deep is released in a loop, not a recursion. */
+static _Thread_local struct {
+    Tuple *tuples;
+    Dict *dicts;
+    bool draining;
+} dead;
+
+/* Releases a dead tuple's items and frees it. */
+static void tuple_free(Tuple *t)
+{
+    for (int i = 0; i < t->n; i++) val_release(t->items[i]);
+    free(t);
+}
+
+/* Releases a dead dict's keys and values and frees it. */
+static void dict_free(Dict *d)
+{
+    for (int i = 0; i < d->n; i++) {
+        if (--d->keys[i]->refcount == 0) free(d->keys[i]);
+        val_release(d->vals[i]);
+    }
+    free(d->keys);
+    free(d->vals);
+    free(d->label);
+    free(d);
+}
+
+/* Frees the dead tuples and dicts, and those their contents add, unless an outer call is at it. */
+static void drain_dead(void)
+{
+    if (dead.draining) return;
+    dead.draining = true;
+    while (dead.tuples || dead.dicts) {
+        if (dead.tuples) {
+            Tuple *t = dead.tuples;
+            dead.tuples = t->next_dead;
+            tuple_free(t);
+        } else {
+            Dict *d = dead.dicts;
+            dead.dicts = d->next_dead;
+            dict_free(d);
+        }
+    }
+    dead.draining = false;
+}
+
 void val_release_obj(Value v)
 {
     switch (v.kind) {
@@ -36,21 +84,16 @@ void val_release_obj(Value v)
         break;
     case V_TUPLE:
         if (--v.as.tu->refcount == 0) {
-            for (int i = 0; i < v.as.tu->n; i++) val_release(v.as.tu->items[i]);
-            free(v.as.tu);
+            v.as.tu->next_dead = dead.tuples;
+            dead.tuples = v.as.tu;
+            drain_dead();
         }
         break;
     case V_DICT:
         if (--v.as.d->refcount == 0) {
-            Dict *d = v.as.d;
-            for (int i = 0; i < d->n; i++) {
-                if (--d->keys[i]->refcount == 0) free(d->keys[i]);
-                val_release(d->vals[i]);
-            }
-            free(d->keys);
-            free(d->vals);
-            free(d->label);
-            free(d);
+            v.as.d->next_dead = dead.dicts;
+            dead.dicts = v.as.d;
+            drain_dead();
         }
         break;
     case V_ERROR:
@@ -307,14 +350,25 @@ static int write_quoted(tl_write_fn w, void *ctx, const Str *s)
     return w(ctx, "\"", 1);
 }
 
-static int write_nested(Value v, tl_write_fn w, void *ctx)
+/* Tuples and dicts nested deeper than this are not printed (a RecursionError): each level is
+   a C frame, and the stack has room for many more levels than anyone reads. */
+#define MAX_PRINT_DEPTH 1000
+
+static int write_value(Value v, tl_write_fn w, void *ctx, int depth);
+
+/* Writes an item of a tuple or dict at the given depth: strings quoted. */
+static int write_nested(Value v, tl_write_fn w, void *ctx, int depth)
 {
     if (v.kind == V_STR) return write_quoted(w, ctx, v.as.s);
-    return val_write(v, w, ctx);
+    if (depth >= MAX_PRINT_DEPTH && (v.kind == V_TUPLE || v.kind == V_DICT)) {
+        tl_seterr(RecursionError, "a value nested too deeply to print (more than %d levels)", MAX_PRINT_DEPTH);
+        return -1;
+    }
+    return write_value(v, w, ctx, depth);
 }
 
 /* A one-line summary for dict listings: tensors as dtype and shape. */
-static int write_summary(Value v, tl_write_fn w, void *ctx)
+static int write_summary(Value v, tl_write_fn w, void *ctx, int depth)
 {
     if (v.kind == V_TENSOR) {
         char shp[TL_MAXDIM * 22 + 8];
@@ -327,10 +381,37 @@ static int write_summary(Value v, tl_write_fn w, void *ctx)
         snprintf(tmp, sizeof tmp, "dict with %d entries", v.as.d->n);
         return write_str(w, ctx, tmp);
     }
-    return write_nested(v, w, ctx);
+    return write_nested(v, w, ctx, depth);
+}
+
+/* Looks at most this many tuples and dicts ahead for one nested too deep, so that print fails
+   before it writes anything (a deeper find is still refused while writing). */
+#define PRINT_LOOKAHEAD 100000
+
+/* Whether printing v at the given depth reaches a tuple or dict below MAX_PRINT_DEPTH, looking
+   at no more than *budget of them (a dict's dicts print as a summary, so they are not entered). */
+static bool nested_too_deep(Value v, int depth, int64_t *budget)
+{
+    if (v.kind != V_TUPLE && v.kind != V_DICT) return false;
+    if (depth >= MAX_PRINT_DEPTH) return true;
+    if (--*budget < 0) return false;
+    int n = v.kind == V_TUPLE ? v.as.tu->n : v.as.d->n;
+    for (int i = 0; i < n; i++) {
+        Value x = v.kind == V_TUPLE ? v.as.tu->items[i] : v.as.d->vals[i];
+        if ((v.kind == V_TUPLE || x.kind == V_TUPLE) && nested_too_deep(x, depth + 1, budget)) return true;
+    }
+    return false;
 }
 
 int val_write(Value v, tl_write_fn w, void *ctx)
+{
+    int64_t budget = PRINT_LOOKAHEAD;
+    if (nested_too_deep(v, 0, &budget)) return write_nested(v, w, ctx, MAX_PRINT_DEPTH);
+    return write_value(v, w, ctx, 0);
+}
+
+/* val_write for a value inside depth tuples and dicts. */
+static int write_value(Value v, tl_write_fn w, void *ctx, int depth)
 {
     char buf[128];
     switch (v.kind) {
@@ -344,7 +425,7 @@ int val_write(Value v, tl_write_fn w, void *ctx)
         if (w(ctx, "(", 1)) return -1;
         for (int i = 0; i < v.as.tu->n; i++) {
             if (i && w(ctx, ", ", 2)) return -1;
-            if (write_nested(v.as.tu->items[i], w, ctx)) return -1;
+            if (write_nested(v.as.tu->items[i], w, ctx, depth + 1)) return -1;
         }
         return write_str(w, ctx, v.as.tu->n == 1 ? ",)" : ")");
     }
@@ -354,7 +435,7 @@ int val_write(Value v, tl_write_fn w, void *ctx)
         for (int i = 0; i < d->n; i++) {
             if (i && w(ctx, "\n", 1)) return -1;
             if (w(ctx, d->keys[i]->data, d->keys[i]->len) || w(ctx, ": ", 2)) return -1;
-            if (write_summary(d->vals[i], w, ctx)) return -1;
+            if (write_summary(d->vals[i], w, ctx, depth + 1)) return -1;
         }
         return 0;
     }

@@ -54,7 +54,13 @@ typedef struct Value {
     } as;
 } Value;
 
-struct Tuple { int64_t refcount; int n; Value items[]; };
+/* A tuple or dict whose last reference has gone waits for its contents' release on a list
+   linked through the field that held its count (value.c: releasing never recurses). */
+struct Tuple {
+    union { int64_t refcount; Tuple *next_dead; };
+    int n;
+    Value items[];
+};
 
 /* The head a graph starts with, so value.c keeps and prints graphs without knowing them
    (graph.c fills it): its references, and what releasing its last one and printing it do. */
@@ -72,7 +78,7 @@ struct ErrorVal { int64_t refcount; tl_errkind kind; int line, col; char *file; 
 
 /* Insertion-ordered string-keyed dictionary. */
 struct Dict {
-    int64_t refcount;
+    union { int64_t refcount; Dict *next_dead; };
     int n, cap;
     Str **keys;
     Value *vals;

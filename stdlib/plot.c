@@ -136,6 +136,15 @@ static double *f64_values(const tl_tensor *t, tl_tensor **keep, draw_figure *f)
     return tl_tensor_data(*keep);
 }
 
+/* Whether some point (x[i], y[s, i]) of f's series has both coordinates finite (x NULL: 0, 1, ...). */
+static bool any_finite_point(const draw_figure *f)
+{
+    for (int64_t i = 0; i < f->n; i++)
+        for (int s = 0; (!f->x || isfinite(f->x[i])) && s < f->nseries; s++)
+            if (isfinite(f->y[s * f->n + i])) return true;
+    return false;
+}
+
 /* plot([x,] y) (lines; each row of a 2-d y is a series) and scatter(x, y) (points); the tag says which. */
 static bool bi_plot(Interp *I, CallArgs *a, Value *out)
 {
@@ -160,6 +169,10 @@ static bool bi_plot(Interp *I, CallArgs *a, Value *out)
                       .int_x = !x || tl_is_intlike(x->dtype), .int_y = tl_is_intlike(y->dtype) };
     if ((x && !(f.x = f64_values(x, &xd, &f))) || !(f.y = f64_values(y, &yd, &f))) {
         interp_error_rt(I, a->at);
+        goto done;
+    }
+    if (!any_finite_point(&f)) {   /* as hist, heatmap and spark: nothing would be drawn */
+        interp_error(I, a->at, ValueError, "%s(): no finite values to draw", fname);
         goto done;
     }
     r = show(I, a, &o, &f, out);

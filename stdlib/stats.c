@@ -53,14 +53,15 @@ static bool bi_quantile(Interp *I, CallArgs *a, Value *out)
     bool median = tag == Q_MEDIAN, keepdims;
     tl_tensor *t, *q = NULL;
     if (!arg_bool(I, a, median ? 2 : 4, false, &keepdims) || (!median && !arg_string(I, a, 3, "linear", &method))) return false;
-    if (strcmp(method, "linear") != 0) return bi_fail(I, a, ValueError, "method '%s' is not supported (tl has numpy's default, 'linear')", method);
+    tl_quant_kind kind = TL_QUANT_MEDIAN;
+    if (!median && tl_quant_method(method, &kind) < 0) return interp_error_rt(I, a->at);
     if (!arg_tensor(I, a, 0, &t)) return false;
     if (!stat_axes(I, a, median ? 1 : 2, t->ndim, &naxes, axes) || (!median && !quantile_fractions(I, a, tag == Q_PERCENTILE, &q))) {
         tl_tensor_release(t);
         return false;
     }
     tl_tensor *r = median ? tl_quantile(t, naxes, axes, keepdims, TL_QUANT_MEDIAN, 1, NULL, 0, NULL)
-                          : tl_quantile(t, naxes, axes, keepdims, TL_QUANT_LINEAR, tl_tensor_size(q), tl_tensor_data(q),
+                          : tl_quantile(t, naxes, axes, keepdims, kind, tl_tensor_size(q), tl_tensor_data(q),
                                         q->ndim, q->shape);
     tl_tensor_release(t);
     if (q) tl_tensor_release(q);
@@ -151,9 +152,9 @@ const Builtin bi_stats_table[] = {
     { "median", bi_quantile, "median(x, axis=none, *, keepdims=false)",
       "the median along axis (all of x if none), by selection; nan if a lane holds nan", Q_MEDIAN, BF_OTHER, BT_NO },
     { "percentile", bi_quantile, "percentile(x, q, axis=none, *, method=\"linear\", keepdims=false)",
-      "the q-th percentiles (q in [0, 100], a number or a tensor) by numpy's linear method", Q_PERCENTILE, BF_OTHER, BT_NO },
+      "the q-th percentiles (q in [0, 100], a number or a tensor) by any of numpy's methods", Q_PERCENTILE, BF_OTHER, BT_NO },
     { "quantile", bi_quantile, "quantile(x, q, axis=none, *, method=\"linear\", keepdims=false)",
-      "the q-th quantiles (q in [0, 1], a number or a tensor) by numpy's linear method", Q_QUANTILE, BF_OTHER, BT_NO },
+      "the q-th quantiles (q in [0, 1], a number or a tensor) by any of numpy's methods", Q_QUANTILE, BF_OTHER, BT_NO },
     { "histogram", bi_histogram, "histogram(x, bins=10, range=none, weights=none, density=false)",
       "(counts, edges): equal bins over range (default x's min..max) or the given edges; last bin closed", 0, BF_OTHER, BT_NO },
     { "bincount", bi_bincount, "bincount(x, weights=none, minlength=0)",

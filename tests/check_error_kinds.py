@@ -37,9 +37,10 @@ KIND_RULES = {
 }
 # Functions whose kind is fixed by the function itself.
 FIXED_KIND = {'io_fail': 'FileError', 'io_fail_path': 'FileError'}
-# Calls that pass a kind held in a variable (an error passed on, or a user's own kind): file -> count.
-PASS_THROUGH = {'runtime/error.c', 'runtime/kernels/threads.c', 'src/interp.c', 'src/diag.c', 'src/parse.c', 'stdlib/core.c',
-                'stdlib/args.c'}
+# Calls that pass a kind held in a variable (an error passed on, a user's own kind, or a library load's
+# FileError or MemoryError): file -> count.
+PASS_THROUGH = {'runtime/dynlib.c', 'runtime/error.c', 'runtime/kernels/threads.c', 'src/interp.c', 'src/diag.c', 'src/parse.c',
+                'stdlib/core.c', 'stdlib/args.c'}
 
 
 CALL = re.compile(r'\b(tl_seterr|tl_seterr_kind|interp_error|interp_error_kind|bi_fail|diag_set|diag_vset|io_fail|io_fail_path)\(')

@@ -373,7 +373,9 @@ static int run_plan(mv_plan *p)
     int64_t ntasks = (p->n + per - 1) / per;
     int rc;
     if (tiles) {   /* the tiles' sgemm calls run on tl's pool, BLAS on one thread inside each */
-        if (tl_blas_load() < 0) return -1;
+        int fit = tl_blas_load() < 0 ? -1 : tl_blas_reserve(shared ? tl_get_threads() : 1);
+        if (fit < 0) return -1;
+        if (fit < tl_get_threads()) shared = false;
         tl_blas_threads(1);
     }
     if (shared)

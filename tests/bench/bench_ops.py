@@ -32,6 +32,17 @@ CASES = [
      lambda g: g.update(x=np.random.randn(M, M).astype(np.float32), w=np.random.rand(M).astype(np.float32),
                         b=np.random.rand(M).astype(np.float32)),
      "(lambda t: 0.5 * t * (1 + np.tanh(0.7978845608 * (t + 0.044715 * t * t * t))))(x * w + b)", 4.0),
+    # the same with x from rand (uniform [0, 1)): x * w + b lies in [0, 2)
+    ("gelu(x*w + b) 4096^2, x from rand", f"x = rand({M}, {M}, dtype=f32)\nw = rand({M}, dtype=f32)\nb = rand({M}, dtype=f32)",
+     "gelu(x * w + b)",
+     lambda g: g.update(x=np.random.rand(M, M).astype(np.float32), w=np.random.rand(M).astype(np.float32),
+                        b=np.random.rand(M).astype(np.float32)),
+     "(lambda t: 0.5 * t * (1 + np.tanh(0.7978845608 * (t + 0.044715 * t * t * t))))(x * w + b)", 4.0),
+    ("gelu(x*w + b) 4096^2, x from rand, 1 thread",
+     f"threads(1)\nx = rand({M}, {M}, dtype=f32)\nw = rand({M}, dtype=f32)\nb = rand({M}, dtype=f32)", "gelu(x * w + b)",
+     lambda g: g.update(x=np.random.rand(M, M).astype(np.float32), w=np.random.rand(M).astype(np.float32),
+                        b=np.random.rand(M).astype(np.float32)),
+     "(lambda t: 0.5 * t * (1 + np.tanh(0.7978845608 * (t + 0.044715 * t * t * t))))(x * w + b)", 4.0),
     ("exp(x - m) / s 4096^2, m s columns",
      f"x = rand({M}, {M}, dtype=f32)\nm = max(x, axis=-1, keepdims=true)\ns = sum(exp(x - m), axis=-1, keepdims=true)",
      "exp(x - m) / s",
@@ -48,6 +59,10 @@ CASES = [
     ("sum 1e7", f"a = rand({N}, dtype=f32)", "sum(a)",
      lambda g: g.update(a=np.random.rand(N).astype(np.float32)), "a.sum()", 1.5),
     ("sum axis 0 4096^2", f"X = rand({M}, {M}, dtype=f32)", "sum(X, axis=0)",
+     lambda g: g.update(X=np.random.rand(M, M).astype(np.float32)), "X.sum(axis=0)", 1.5),
+    # the same on one thread: what tl gets when the shared machine leaves it one core (the
+    # ratio above then falls to this one; the sum is bound by memory on one core or two)
+    ("sum axis 0 4096^2, 1 thread", f"threads(1)\nX = rand({M}, {M}, dtype=f32)", "sum(X, axis=0)",
      lambda g: g.update(X=np.random.rand(M, M).astype(np.float32)), "X.sum(axis=0)", 1.5),
     ("sum axis 1 4096^2", f"X = rand({M}, {M}, dtype=f32)", "sum(X, axis=1)",
      lambda g: g.update(X=np.random.rand(M, M).astype(np.float32)), "X.sum(axis=1)", 1.5),

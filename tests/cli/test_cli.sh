@@ -82,6 +82,33 @@ head -c 20000 /dev/urandom > "$work/random.tl"
 "$tl" "$work/random.tl" >/dev/null 2>&1 </dev/null; st=$?
 if [ $st -ge 128 ]; then echo "FAIL random_bytes: signal $((st - 128))"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 
+# deep nesting on the ordinary 8 MB stack (under ulimit -v tl cannot map its 1 GiB stack):
+# releasing a tuple or dict nested 1,000,000 deep nests no calls (it overflowed the stack), and
+# printing one is a RecursionError. A sanitizer build cannot start under ulimit -v (its shadow
+# memory is reserved up front), so there these checks are skipped.
+if (ulimit -v 800000; "$tl" -e 'print(1)') >/dev/null 2>&1; then
+  small_stack() { bash -c 'ulimit -v 800000; ulimit -s 8192; "$0" -e "$1"' "$tl" "$1"; }
+  check deep_tuple_release 0 "released" "" -- small_stack 't = (); for i in range(1000000) { t = (t, i) }; t = 0; print("released")'
+  check deep_dict_release 0 "released" "" -- small_stack 'd = {}; for i in range(1000000) { e = {}; e["d"] = d; d = e }; d = 0; e = 0; print("released")'
+  check deep_tuple_print 1 "" "a value nested too deeply to print (more than 1000 levels)" -- small_stack 't = (); for i in range(1000000) { t = (t,) }; print(t)'
+
+  # BLAS under a memory limit: OpenBLAS retried its 128 MiB buffer forever (150 MB: the product
+  # never returned) and its exit joined a worker stuck so (250 MB: the product, then a hang).
+  # Each run must end by itself with a MemoryError or a result, whatever the limit.
+  limited() { bash -c 'ulimit -v "$1"; timeout 60 "$0" -e "$2"' "$tl" "$1" "$2"; }
+  check blas_limit_error 0 "MemoryError out of memory" "" -- limited 150000 \
+    'try { x = ones(100, 100) @ ones(100, 100) } catch e { print(e.kind, e.message) }'
+  check blas_limit_product 0 "1000000.0" "" -- limited 250000 'print(sum(ones(100, 100) @ ones(100, 100)))'
+  blas_program='threads(2); for t in range(2) { for f in (fn() = ones(600, 600) @ ones(600, 600), fn() = inv(eye(300) * 2.0),
+    fn() = eigh(eye(200))[0], fn() = ones(3000, 100) @ ones(100, 50)) { try { f() } catch e { assert(e.kind == "MemoryError") } } }
+    print("end")'
+  for kb in 60000 140000 220000 300000 380000 460000 540000 620000 700000 780000 860000; do
+    check "blas_limit_$kb" 0 "end" "" -- limited "$kb" "$blas_program"
+  done
+else
+  echo "skipped deep nesting on a small stack and BLAS under a memory limit: this build cannot start under ulimit -v"
+fi
+
 # a 0-d value has no axis to sort along: numpy's axis error, and the value is not read after it is released
 check sort_0d 1 "" "sort(): axis 0 is out of bounds for tensor of dimension 0" -- "$tl" -e 'sort(0, 0)'
 check argsort_0d 1 "" "argsort(): axis -1 is out of bounds for tensor of dimension 0" -- "$tl" -e 'argsort(0.5)'
