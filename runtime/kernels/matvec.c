@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../blas.h"
-#include "../io_internal.h"
+#include "../io/internal.h"
 #include "kern.h"
 #include "simd_x86.h"
 

@@ -1,10 +1,10 @@
-/* io_safetensors.c — .safetensors: the reference reader's checks, tensors mapped, writer in the reference layout */
+/* io/safetensors.c — .safetensors: the reference reader's checks, tensors mapped, writer in the reference layout */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io_internal.h"
-#include "io_json.h"
+#include "internal.h"
+#include "json.h"
 
 #define ST_MAX_HEADER 100000000ull   /* the reference's MAX_HEADER_SIZE */
 

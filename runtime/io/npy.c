@@ -1,9 +1,9 @@
-/* io_npy.c — .npy v1/v2/v3: header parsing (a strict reader of numpy's dict literal), load by mapping, save */
+/* io/npy.c — .npy v1/v2/v3: header parsing (a strict reader of numpy's dict literal), load by mapping, save */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io_internal.h"
+#include "internal.h"
 
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_MAX_HEADER (1u << 20)   /* numpy's own limit is 10000 characters; be generous, not absurd */

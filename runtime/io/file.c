@@ -1,4 +1,4 @@
-/* io_file.c — shared file plumbing: opening and mapping inputs, tensors over file bytes, atomic writes */
+/* io/file.c — shared file plumbing: opening and mapping inputs, tensors over file bytes, atomic writes */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io_internal.h"
-#include "ops.h"
+#include "../ops.h"
+#include "internal.h"
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the file formats are little-endian; tl assumes a little-endian host"

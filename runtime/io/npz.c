@@ -1,11 +1,11 @@
-/* io_npz.c — .npz: a zip of .npy members (stored or deflated), read with every offset checked, written via zlib */
+/* io/npz.c — .npz: a zip of .npy members (stored or deflated), read with every offset checked, written via zlib */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <zlib.h>
 
-#include "io_internal.h"
+#include "internal.h"
 
 #define SIG_LOCAL 0x04034b50u
 #define SIG_CENTRAL 0x02014b50u

@@ -1,9 +1,9 @@
-/* io_gguf.c — .gguf v2/v3 reader: header and tensor infos checked against the file, data mapped or dequantized lazily */
+/* io/gguf.c — .gguf v2/v3 reader: header and tensor infos checked against the file, data mapped or dequantized lazily */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io_internal.h"
+#include "internal.h"
 
 #define GGUF_MAX_DIMS 4
 #define GGUF_DEFAULT_ALIGNMENT 32

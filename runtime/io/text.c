@@ -1,12 +1,12 @@
-/* io_text.c — .csv/.txt: 2-d numeric text read as f64 (locale-independent), written with round-trip digits */
+/* io/text.c — .csv/.txt: 2-d numeric text read as f64 (locale-independent), written with round-trip digits */
 #include <locale.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "io_internal.h"
+#include "../format.h"
+#include "internal.h"
 
 #define MAX_TOKEN 128
 

@@ -1,18 +1,18 @@
-/* io_internal.h — helpers shared by the file-format readers and writers (not public API) */
+/* io/internal.h — helpers shared by the file-format readers and writers (not public API) */
 #ifndef TL_IO_INTERNAL_H
 #define TL_IO_INTERNAL_H
 
 /* Private to the file-format code in runtime/: runtime/meson.build defines TL_RUNTIME_INTERNAL
    only for the runtime's own files; everything else uses io.h. */
 #ifndef TL_RUNTIME_INTERNAL
-#error "io_internal.h is private to tl's runtime library: include io.h instead"
+#error "io/internal.h is private to tl's runtime library: include io.h instead"
 #endif
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io.h"
+#include "../io.h"
 
 /* ---- an opened input file ------------------------------------------------ */
 typedef struct io_src {
@@ -125,14 +125,14 @@ int io_npy_parse(const io_src *s, const uint8_t *buf, uint64_t avail, uint64_t t
 /* The npy header bytes for t (version chosen as numpy does); malloc'd into *out. */
 int io_npy_header_for(const tl_tensor *t, bool fortran, uint8_t **out, size_t *len);
 
-/* ---- ggml dequantization (io_quant.c) -------------------------------------- */
+/* ---- ggml dequantization (quant.c) -------------------------------------- */
 bool io_can_dequant(int ggml_type);
 /* Elements and bytes in one block of a dequantizable ggml type. */
 void io_quant_block(int ggml_type, int64_t *elems, size_t *bytes);
 /* Dequantizes elements [first, first + n) (whole blocks) of a tensor whose blocks start at src. */
 void io_dequant(const uint8_t *src, int ggml_type, int64_t first, int64_t n, float *dst);
 
-/* ---- lazily dequantized tensors (io_lazy.c) ---------------------------------- */
+/* ---- lazily dequantized tensors (lazy.c) ---------------------------------- */
 /* Fills dst (n floats) from the quantized blocks of element range [first, first + n). */
 typedef void (*io_fill_fn)(const uint8_t *src, int type, int64_t first, int64_t n, float *dst);
 /* An f32 tensor over lazy storage whose chunks fill() computes before their

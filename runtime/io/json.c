@@ -1,9 +1,9 @@
-/* io_json.c — a small strict JSON reader: UTF-8 checked, nesting bounded, sizes bounded by the input */
+/* io/json.c — a small strict JSON reader: UTF-8 checked, nesting bounded, sizes bounded by the input */
 #include <stdlib.h>
 #include <string.h>
 
-#include "io_internal.h"
-#include "io_json.h"
+#include "internal.h"
+#include "json.h"
 
 #define MAX_DEPTH 64
 

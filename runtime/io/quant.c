@@ -1,7 +1,7 @@
-/* io_quant.c — ggml block dequantization (Q4_0 … Q8_K) to f32, with ggml's arithmetic order for bit-exact results */
+/* io/quant.c — ggml block dequantization (Q4_0 … Q8_K) to f32, with ggml's arithmetic order for bit-exact results */
 #include <string.h>
 
-#include "io_internal.h"
+#include "internal.h"
 
 /* These fill chunks of lazy storage on whichever thread first reads them:
    pure arithmetic, no allocation, no locks, no failure. */
