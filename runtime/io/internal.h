@@ -125,6 +125,16 @@ int io_npy_parse(const io_src *s, const uint8_t *buf, uint64_t avail, uint64_t t
 /* The npy header bytes for t (version chosen as numpy does); malloc'd into *out. */
 int io_npy_header_for(const tl_tensor *t, bool fortran, uint8_t **out, size_t *len);
 
+/* ---- the formats' entry points: one row each in io.h's TL_FILE_FORMAT_LIST ---- */
+#define IO_DECLARE_(arg, S, NOUN, MAGIC, MAGIC2, HOLDS, SAVE, ...) \
+    tl_file *io_##S##_load(const char *path, bool meta_only); IO_DECLARE_SAVE_##SAVE(S)
+#define IO_DECLARE_SAVE_RW(S) int io_##S##_save(const char *path, int64_t n, const tl_named_in *items, const tl_save_opts *opts);
+#define IO_DECLARE_SAVE_RO(S)
+TL_FILE_FORMAT_LIST(IO_DECLARE_, _)
+
+/* One unnamed tensor as a file (t is taken over; NULL gives NULL, the error kept). */
+tl_file *io_file_one(tl_tensor *t);
+
 /* ---- ggml dequantization (quant.c) -------------------------------------- */
 bool io_can_dequant(int ggml_type);
 /* Elements and bytes in one block of a dequantizable ggml type. */

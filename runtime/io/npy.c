@@ -280,3 +280,17 @@ int tl_npy_save(const char *path, const tl_tensor *t)
     }
     return io_writer_commit(&w);
 }
+
+/* The format table's entry points (io.h): one tensor, no metadata. */
+tl_file *io_npy_load(const char *path, bool meta_only)
+{
+    (void)meta_only;
+    return io_file_one(tl_npy_load(path));
+}
+
+int io_npy_save(const char *path, int64_t n, const tl_named_in *items, const tl_save_opts *opts)
+{
+    (void)n;
+    (void)opts;
+    return tl_npy_save(path, items[0].tensor);
+}

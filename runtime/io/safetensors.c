@@ -157,8 +157,10 @@ static int read_metadata(io_src *s, const json *v, tl_file *f)
     return rc;
 }
 
-tl_file *tl_safetensors_load(const char *path)
+/* Metadata: __metadata__, a MAP of STR (an empty MAP when absent). */
+tl_file *io_safetensors_load(const char *path, bool meta_only)
 {
+    (void)meta_only;   /* the header is all that is read anyway: the tensors are mapped */
     io_src s;
     if (io_open(&s, path)) return NULL;
     json hdr = { 0 };
@@ -176,7 +178,6 @@ tl_file *tl_safetensors_load(const char *path)
     es = calloc((size_t)(hdr.n ? hdr.n : 1), sizeof *es);
     f = calloc(1, sizeof *f);
     if (!es || !f) { tl_seterr(MemoryError, "out of memory"); goto fail; }
-    f->format = TL_FILE_SAFETENSORS;
     int64_t ne = 0;
     for (int64_t i = 0; i < hdr.n; i++) {
         if (strcmp(hdr.keys[i], "__metadata__") == 0 && hdr.keylens[i] == 12) {
@@ -315,7 +316,8 @@ static int build_header(const char *path, st_out *os, int64_t n, const tl_meta *
     return 0;
 }
 
-int tl_safetensors_save(const char *path, int64_t n, const tl_named_in *items, const tl_meta *metadata)
+/* opts->metadata: a MAP of STR, or NULL. */
+int io_safetensors_save(const char *path, int64_t n, const tl_named_in *items, const tl_save_opts *opts)
 {
     st_out *os = calloc((size_t)(n ? n : 1), sizeof *os);
     if (!os) { tl_seterr(MemoryError, "out of memory"); return -1; }
@@ -336,7 +338,7 @@ int tl_safetensors_save(const char *path, int64_t n, const tl_named_in *items, c
     qsort(os, (size_t)n, sizeof *os, cmp_out);
     text h = { 0 };
     io_writer w;
-    int rc = build_header(path, os, n, metadata, &h);
+    int rc = build_header(path, os, n, opts->metadata, &h);
     if (rc || io_writer_open(&w, path)) {
         free(h.p);
         free(os);

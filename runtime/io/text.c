@@ -160,3 +160,31 @@ int tl_text_save(const char *path, const tl_tensor *t, char delim)
     }
     return io_writer_commit(&w);
 }
+
+/* The format table's entry points (io.h): .csv is comma-separated, .txt separated by spaces or
+   tabs; one tensor, no metadata. */
+tl_file *io_csv_load(const char *path, bool meta_only)
+{
+    (void)meta_only;
+    return io_file_one(tl_text_load(path, ','));
+}
+
+tl_file *io_txt_load(const char *path, bool meta_only)
+{
+    (void)meta_only;
+    return io_file_one(tl_text_load(path, 0));
+}
+
+int io_csv_save(const char *path, int64_t n, const tl_named_in *items, const tl_save_opts *opts)
+{
+    (void)n;
+    (void)opts;
+    return tl_text_save(path, items[0].tensor, ',');
+}
+
+int io_txt_save(const char *path, int64_t n, const tl_named_in *items, const tl_save_opts *opts)
+{
+    (void)n;
+    (void)opts;
+    return tl_text_save(path, items[0].tensor, 0);
+}

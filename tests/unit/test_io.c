@@ -273,7 +273,7 @@ static tl_file *load_lazy_q8(char *path)
     close(fd);
     write_q8_gguf(path);
     unsetenv("TL_GGUF_EAGER");
-    tl_file *f = tl_gguf_load(path);
+    tl_file *f = tl_load(path);
     cr_assert(f, "%s", tl_errmsg());
     cr_assert_eq(f->n, 1);
     tl_tensor *w = f->tensors[0].tensor;
