@@ -1,4 +1,4 @@
-/* cast.h — private inline element converters shared by dtype.c and kernels/convert.c */
+/* cast.h — private inline element converters shared by dtype.c, the cast kernels, the mat-vec kernels and GGUF dequantization */
 #ifndef TL_CAST_H
 #define TL_CAST_H
 
