@@ -61,7 +61,7 @@ dict_for() {
   case "$1" in
     fuzz_parse|fuzz_program) echo "$work/tl.dict" ;;
     fuzz_load_csv|fuzz_load_txt) echo "$here/dict/text.dict" ;;
-    fuzz_load_*) echo "$here/dict/${1#fuzz_load_}.dict" ;;
+    fuzz_load_*) local d="$here/dict/${1#fuzz_load_}.dict"; [ ! -e "$d" ] || echo "$d" ;;   # a format may have none
     *) echo "" ;;
   esac
 }
