@@ -441,6 +441,14 @@ fail:
     return -1;
 }
 
+int io_writer_finish(io_writer *w, int rc)
+{
+    if (rc == 0) return io_writer_commit(w);
+    if (!w->failed) io_fail_path(w->path, "%s", tl_errmsg());
+    io_writer_abort(w);
+    return -1;
+}
+
 int io_emit_writer(void *ctx, const void *p, size_t n) { return io_put(ctx, p, n); }
 
 /* ---- tensor bytes ------------------------------------------------------------------- */

@@ -99,6 +99,9 @@ int io_patch(io_writer *w, uint64_t at, const void *p, size_t n);
 int io_writer_commit(io_writer *w);
 /* Removes the temporary file; frees w. Keeps the current error message. */
 void io_writer_abort(io_writer *w);
+/* Ends a write: commits when rc is 0; else aborts, the error said with the path (the
+   writer's own failures already are). */
+int io_writer_finish(io_writer *w, int rc);
 
 /* Streams t's elements in C order as little-endian bytes (any strides), in pieces. */
 typedef int (*io_emit_fn)(void *ctx, const void *p, size_t n);

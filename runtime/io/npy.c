@@ -273,12 +273,7 @@ int tl_npy_save(const char *path, const tl_tensor *t)
         rc = src ? io_tensor_bytes(src, io_emit_writer, &w) : -1;
         if (fortran && src) tl_tensor_release(src);
     }
-    if (rc) {
-        if (!w.failed) io_fail_path(path, "%s", tl_errmsg());
-        io_writer_abort(&w);
-        return -1;
-    }
-    return io_writer_commit(&w);
+    return io_writer_finish(&w, rc);
 }
 
 /* The format table's entry points (io.h): one tensor, no metadata. */

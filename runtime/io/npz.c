@@ -543,10 +543,5 @@ int io_npz_save(const char *path, int64_t n, const tl_named_in *items, const tl_
     for (int64_t i = 0; i < n && !rc; i++) rc = write_central(&w, &items[i], &ws[i], tm, dt);
     if (!rc) rc = write_end(&w, (uint64_t)n, cd_off, w.pos - cd_off);
     free(ws);
-    if (rc) {
-        if (!w.failed) io_fail_path(path, "%s", tl_errmsg());
-        io_writer_abort(&w);
-        return -1;
-    }
-    return io_writer_commit(&w);
+    return io_writer_finish(&w, rc);
 }

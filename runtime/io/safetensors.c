@@ -350,10 +350,5 @@ int io_safetensors_save(const char *path, int64_t n, const tl_named_in *items, c
     for (int64_t i = 0; i < n && !rc; i++) rc = io_tensor_bytes(os[i].in->tensor, io_emit_writer, &w);
     free(h.p);
     free(os);
-    if (rc) {
-        if (!w.failed) io_fail_path(path, "%s", tl_errmsg());
-        io_writer_abort(&w);
-        return -1;
-    }
-    return io_writer_commit(&w);
+    return io_writer_finish(&w, rc);
 }

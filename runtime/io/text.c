@@ -153,12 +153,7 @@ int tl_text_save(const char *path, const tl_tensor *t, char delim)
         if (!rc) rc = tl_check_interrupt();
     }
     tl_tensor_release(c);
-    if (rc) {
-        if (!w.failed) io_fail_path(path, "%s", tl_errmsg());
-        io_writer_abort(&w);
-        return -1;
-    }
-    return io_writer_commit(&w);
+    return io_writer_finish(&w, rc);
 }
 
 /* The format table's entry points (io.h): .csv is comma-separated, .txt separated by spaces or
