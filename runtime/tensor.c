@@ -410,7 +410,7 @@ static void fill_run(tl_storage *s, int64_t c0, int64_t c1)
 }
 
 /* Runs of chunks this thread claims are filled one call each: a filler that reads a file
-   (io_lazy.c) then reads and releases its pages once per run, not once per chunk. Chunks
+   (io/lazy.c) then reads and releases its pages once per run, not once per chunk. Chunks
    another thread fills are waited for at the end. */
 void tl_storage_materialize(tl_storage *s, int64_t lo, int64_t hi)
 {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "utf8.h"
 
 /* Widest part of a source line shown; longer lines are cut around the caret. */
 #define LINE_WINDOW 120
@@ -41,16 +42,6 @@ static bool find_line(const Source *src, int line, const char **start, size_t *l
     return true;
 }
 
-/* Length of the valid UTF-8 sequence at p (at most n bytes), or 0 if invalid. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-    size_t len = p[0] < 0x80 ? 1 : (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3 : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
-    if (len == 0 || len > n || (len == 2 && p[0] < 0xC2)) return 0;
-    for (size_t i = 1; i < len; i++)
-        if ((p[i] & 0xC0) != 0x80) return 0;
-    return len;
-}
-
 /* Prints the source line (windowed when long; control bytes and invalid UTF-8 shown as '?')
    and a caret under byte column col, counting one column per character. */
 static void print_caret(FILE *out, const Span *at)
@@ -70,7 +61,7 @@ static void print_caret(FILE *out, const Span *at)
     fputs("  ", out);
     if (from > 0) fputs("...", out);
     for (size_t i = from; i < to;) {
-        size_t n = utf8_len(u + i, to - i);
+        size_t n = tl_utf8_len(u + i, to - i);
         if (n > 1) fwrite(u + i, 1, n, out);
         else fputc(u[i] == '\t' || (u[i] >= 0x20 && u[i] < 0x7F) ? u[i] : '?', out);
         i += n > 1 ? n : 1;
@@ -79,7 +70,7 @@ static void print_caret(FILE *out, const Span *at)
     fputs("\n  ", out);
     if (from > 0) fputs("   ", out);
     for (size_t i = from; i < col;) {   /* one column per character, tabs kept for alignment */
-        size_t n = utf8_len(u + i, len - i);
+        size_t n = tl_utf8_len(u + i, len - i);
         fputc(u[i] == '\t' ? '\t' : ' ', out);
         i += n > 1 ? n : 1;
     }

@@ -6,18 +6,7 @@
 #include <unistd.h>
 
 #include "golden_int.h"
-
-/* Length of the valid UTF-8 sequence at s (0 when invalid). */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    size_t k = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
-    if (!k || k > n || (k == 2 && s[0] < 0xC2)) return 0;
-    for (size_t i = 1; i < k; i++)
-        if ((s[i] & 0xC0) != 0x80) return 0;
-    if (k == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0))) return 0;   /* overlong, surrogate */
-    if (k == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || s[0] > 0xF4 || (s[0] == 0xF4 && s[1] >= 0x90))) return 0;
-    return k;
-}
+#include "utf8.h"
 
 /* Writes text escaped for XML; bytes XML 1.0 cannot hold (controls, invalid UTF-8) become '?'. */
 static void xml_text(FILE *f, const char *s, size_t n, bool attribute)
@@ -25,7 +14,7 @@ static void xml_text(FILE *f, const char *s, size_t n, bool attribute)
     const unsigned char *u = (const unsigned char *)s;
     for (size_t i = 0; i < n;) {
         unsigned char c = u[i];
-        size_t k = utf8_len(u + i, n - i);
+        size_t k = tl_utf8_len(u + i, n - i);
         if (c == '&') fputs("&amp;", f);
         else if (c == '<') fputs("&lt;", f);
         else if (c == '>') fputs("&gt;", f);

@@ -1,6 +1,7 @@
 /* files.c — builtins load, save and meta: the runtime's file formats as tl values */
 #include <errno.h>
 #include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -121,7 +122,7 @@ static bool bi_load(Interp *I, CallArgs *a, Value *out)
     if (!arg_string(I, a, 0, NULL, &path)) return false;
     tl_file *f = tl_load(path);
     if (!f) return interp_error_rt(I, a->at);
-    if (f->format == TL_FILE_NPY || f->format == TL_FILE_CSV || f->format == TL_FILE_TXT) {
+    if (f->format->flags & TL_FORMAT_ONE) {
         *out = val_from_tensor(f->tensors[0].tensor);
         f->tensors[0].tensor = NULL;
         tl_file_free(f);
@@ -184,21 +185,27 @@ static bool metadata_arg(Interp *I, CallArgs *a, tl_meta *m)
     return true;
 }
 
-static bool save_dict(Interp *I, CallArgs *a, const char *path, tl_file_format fmt, Value v)
+/* How messages name a format's files: ".npz", "text". */
+static const char *noun(const tl_format *fmt) { return fmt->noun ? fmt->noun : fmt->ext; }
+
+/* A save into a format holding named tensors (fmt's flags say which options it takes). */
+static bool save_dict(Interp *I, CallArgs *a, const char *path, const tl_format *fmt, Value v)
 {
     bool compress = false;
+    char exts[256];
     if (!arg_bool(I, a, 2, false, &compress)) return false;
-    if (fmt != TL_FILE_NPZ && arg_at(a, 2))
-        return bi_fail(I, a, ValueError, "compress= applies to .npz files only");
-    if (fmt != TL_FILE_SAFETENSORS && arg_at(a, 3))
-        return bi_fail(I, a, ValueError, "metadata= applies to .safetensors files only");
+    if (!(fmt->flags & TL_FORMAT_COMPRESS) && arg_at(a, 2))
+        return bi_fail(I, a, ValueError, "compress= applies to %s files only", tl_format_exts(exts, sizeof exts, TL_FORMAT_COMPRESS, TL_FORMAT_COMPRESS));
+    if (!(fmt->flags & TL_FORMAT_META) && arg_at(a, 3))
+        return bi_fail(I, a, ValueError, "metadata= applies to %s files only",
+                       tl_format_exts(exts, sizeof exts, TL_FORMAT_WRITES | TL_FORMAT_META, TL_FORMAT_WRITES | TL_FORMAT_META));
     tl_named_in *items = NULL, one;
     int64_t n;
     if (v.kind == V_DICT) {
         if (!dict_tensors(I, a, v.as.d, &items)) return false;
         n = v.as.d->n;
-    } else if (fmt == TL_FILE_NPZ && val_is_numeric(v)) {   /* np.savez(path, a) names it arr_0 */
-        one = (tl_named_in){ "arr_0", 5, val_to_tensor(v) };
+    } else if (fmt->lone_name && val_is_numeric(v)) {   /* np.savez(path, a) names it arr_0 */
+        one = (tl_named_in){ fmt->lone_name, strlen(fmt->lone_name), val_to_tensor(v) };
         items = malloc(sizeof *items);
         if (!items || !one.tensor) {
             free(items);
@@ -208,16 +215,17 @@ static bool save_dict(Interp *I, CallArgs *a, const char *path, tl_file_format f
         items[0] = one;
         n = 1;
     } else {
-        return bi_fail(I, a, TypeError, "%s files hold a dict of tensors, not a %s",
-                            fmt == TL_FILE_NPZ ? ".npz" : ".safetensors", val_kind_name(v));
+        return bi_fail(I, a, TypeError, "%s files hold a dict of tensors, not a %s", noun(fmt), val_kind_name(v));
     }
+    tl_save_opts opts = { .compress = compress };
     int rc;
-    if (fmt == TL_FILE_NPZ) {
-        rc = tl_npz_save(path, n, items, compress);
+    if (!(fmt->flags & TL_FORMAT_META)) {
+        rc = fmt->save(path, n, items, &opts);
     } else {
         tl_meta m;
         bool ok = metadata_arg(I, a, &m);
-        rc = ok ? tl_safetensors_save(path, n, items, &m) : 0;
+        opts.metadata = &m;
+        rc = ok ? fmt->save(path, n, items, &opts) : 0;
         free(m.items);
         free(m.keys);
         free(m.keylens);
@@ -258,26 +266,27 @@ static bool bi_save(Interp *I, CallArgs *a, Value *out)
     Value v = *arg_given(a, 1);
     *out = val_none();
     if (v.kind == V_GRAPH) return save_graph(I, a, path, v);
-    tl_file_format fmt = tl_file_format_of(path);
-    switch (fmt) {
-    case TL_FILE_NPZ:
-    case TL_FILE_SAFETENSORS:
-        return save_dict(I, a, path, fmt, v);
-    case TL_FILE_GGUF:
-        return bi_fail(I, a, ValueError, "tl reads .gguf files but does not write them (use .safetensors)");
-    case TL_FILE_UNKNOWN:
-        return bi_fail(I, a, ValueError, "cannot tell the format of \"%.200s\" (use .npy, .npz, .safetensors, .csv or .txt)", path);
-    default:
-        break;
+    const tl_format *fmt = tl_format_of(path);
+    char exts[256];
+    if (!fmt)
+        return bi_fail(I, a, ValueError, "cannot tell the format of \"%.200s\" (use %s)", path,
+                       tl_format_exts(exts, sizeof exts, TL_FORMAT_WRITES, TL_FORMAT_WRITES));
+    if (!(fmt->flags & TL_FORMAT_WRITES)) {   /* suggest the formats tl writes that hold what it holds */
+        unsigned holds = TL_FORMAT_ONE | TL_FORMAT_META;
+        return bi_fail(I, a, ValueError, "tl reads %s files but does not write them (use %s)", fmt->ext,
+                       tl_format_exts(exts, sizeof exts, TL_FORMAT_WRITES | holds, TL_FORMAT_WRITES | (fmt->flags & holds)));
     }
+    if (!(fmt->flags & TL_FORMAT_ONE)) return save_dict(I, a, path, fmt, v);
     if (save_option(a)) return bi_fail(I, a, TypeError, "%s takes no options", save_option(a));
-    if (!val_is_numeric(v))
-        return bi_fail(I, a, TypeError, "%s files hold one tensor, not a %s%s",
-                            fmt == TL_FILE_NPY ? ".npy" : "text", val_kind_name(v),
-                            v.kind == V_DICT ? " (use .npz or .safetensors for a dict)" : "");
+    if (!val_is_numeric(v)) {
+        char hint[300] = "";
+        if (v.kind == V_DICT)
+            snprintf(hint, sizeof hint, " (use %s for a dict)", tl_format_exts(exts, sizeof exts, TL_FORMAT_WRITES | TL_FORMAT_ONE, TL_FORMAT_WRITES));
+        return bi_fail(I, a, TypeError, "%s files hold one tensor, not a %s%s", noun(fmt), val_kind_name(v), hint);
+    }
     tl_tensor *t = val_to_tensor(v);
     if (!t) return interp_error_rt(I, a->at);
-    int rc = fmt == TL_FILE_NPY ? tl_npy_save(path, t) : tl_text_save(path, t, fmt == TL_FILE_CSV ? ',' : 0);
+    int rc = fmt->save(path, 1, &(tl_named_in){ "", 0, t }, &(tl_save_opts){ 0 });
     tl_tensor_release(t);
     return rc == 0 || interp_error_rt(I, a->at);
 }
@@ -297,29 +306,24 @@ static bool bi_meta(Interp *I, CallArgs *a, Value *out)
     if (g.kind != V_STR)
         return interp_error(I, a->at, TypeError, "%s() takes a dict returned by load() (or a file's path), not a %s", a->self->name, val_kind_name(g));
     const char *path = g.as.s->data;
-    tl_file_format fmt = tl_file_format_of(path);
-    if (fmt == TL_FILE_UNKNOWN) fmt = tl_file_sniff(path);
-    if (fmt == TL_FILE_GGUF) {
-        uint8_t *blob;
-        size_t len;
-        if (tl_gguf_read_meta(path, &blob, &len)) return interp_error_rt(I, a->at);
+    uint8_t *blob;
+    size_t len;
+    if (tl_load_meta(path, &blob, &len)) return interp_error_rt(I, a->at);   /* maps, reads nothing but headers */
+    if (blob) {
         bool ok = meta_to_value(I, a, blob, len, out);
         free(blob);
         return ok;
     }
-    tl_file *f = tl_load(path);   /* maps, reads nothing but headers */
-    if (!f) return interp_error_rt(I, a->at);
-    bool ok = f->meta ? meta_to_value(I, a, f->meta, f->meta_len, out) : (*out = val_dict_new()).kind == V_DICT;
-    tl_file_free(f);
-    return ok || interp_error_rt(I, a->at);
+    *out = val_dict_new();
+    return out->kind == V_DICT || interp_error_rt(I, a->at);
 }
 
 const Builtin bi_files_table[] = {
     { "load", bi_load, "load(path)",
-      "reads .npy .npz .safetensors .gguf .csv .txt: a tensor, or a dict of tensors (mapped; read when touched)", 0, BF_OTHER, BT_NO },
+      "reads" TL_FORMAT_EXTS(ALL) ": a tensor, or a dict of tensors (mapped; read when touched)", 0, BF_OTHER, BT_NO },
     { "save", bi_save, "save(path, value, *, compress=false, metadata=none)",
-      "writes .npy .npz .safetensors .csv .txt atomically (temporary file, then rename)", 0, BF_OTHER, BT_NO },
+      "writes" TL_FORMAT_EXTS(WRITTEN) " atomically (temporary file, then rename)", 0, BF_OTHER, BT_NO },
     { "meta", bi_meta, "meta(g)",
-      "the metadata of a loaded .gguf/.safetensors dict (or of a file's path) as a dict", 0, BF_OTHER, BT_NO },
+      "the metadata of a loaded" TL_FORMAT_EXTS(META) " dict (or of a file's path) as a dict", 0, BF_OTHER, BT_NO },
     { 0 },
 };

@@ -20,7 +20,7 @@ bad() { echo "check_includes: $1"; fail=1; }
 while read -r file inc; do
     [ -e "runtime/$inc" ] || [ -e "runtime/kernels/$inc" ] || [ -e "$(dirname "$file")/$inc" ] ||
         bad "$file includes \"$inc\", which is not a runtime header"
-done < <(quoted_includes runtime/*.[ch] runtime/kernels/*.[ch])
+done < <(quoted_includes runtime/*.[ch] runtime/kernels/*.[ch] runtime/io/*.[ch])
 
 # Builtins see the interpreter only through tlapi.h (Interp stays opaque); everything else
 # they include is the runtime's public headers or stdlib's own.
@@ -28,7 +28,7 @@ while read -r file inc; do
     case "$inc" in
         tlapi.h) continue ;;
         */*) bad "$file includes \"$inc\": stdlib/ names headers without a folder (its include path decides)"; continue ;;
-        io_internal.h | kern.h | loops.h | reduce_loops.h) bad "$file includes \"$inc\", which is private to the runtime"; continue ;;
+        internal.h | kern.h | loops.h | reduce_loops.h) bad "$file includes \"$inc\", which is private to the runtime"; continue ;;
     esac
     [ -e "stdlib/$inc" ] || [ -e "runtime/$inc" ] || [ "$inc" = draw.h ] ||
         bad "$file includes \"$inc\": stdlib/ may include tlapi.h, runtime headers, draw.h and its own headers only"
@@ -37,7 +37,7 @@ done < <(quoted_includes stdlib/*.[ch])
 # The pictures (draw/) know doubles, not tensors or the language: their own headers and the
 # runtime's public ones (for the number format and errors) only.
 while read -r file inc; do
-    case "$inc" in io_internal.h | kern.h | loops.h | reduce_loops.h) bad "$file includes \"$inc\", which is private to the runtime"; continue ;; esac
+    case "$inc" in internal.h | kern.h | loops.h | reduce_loops.h) bad "$file includes \"$inc\", which is private to the runtime"; continue ;; esac
     [ -e "draw/$inc" ] || [ -e "runtime/$inc" ] ||
         bad "$file includes \"$inc\": draw/ may include its own headers and the runtime's public ones only"
 done < <(quoted_includes draw/*.[ch])

@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "../blas.h"
-#include "../io_internal.h"
+#include "../cast.h"
+#include "../io/internal.h"
 #include "kern.h"
 #include "simd_x86.h"
 
@@ -83,21 +84,13 @@ static float dot_f32_c(const float *w, const float *x, int64_t k)
     return ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
 }
 
-static float bf16_to_f32(uint16_t h)
-{
-    uint32_t u = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 static float dot_bf16_c(const uint16_t *w, const float *x, int64_t k)
 {
     float s[8] = { 0 };
     int64_t i = 0;
     for (; i + 8 <= k; i += 8)
-        for (int j = 0; j < 8; j++) s[j] += bf16_to_f32(w[i + j]) * x[i + j];
-    for (; i < k; i++) s[0] += bf16_to_f32(w[i]) * x[i];
+        for (int j = 0; j < 8; j++) s[j] += cast_bf16_to_f32(w[i + j]) * x[i + j];
+    for (; i < k; i++) s[0] += cast_bf16_to_f32(w[i]) * x[i];
     return ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
 }
 
@@ -130,7 +123,7 @@ static inline float f32_id(float f) { return f; }
         return s;                                                                                  \
     }
 DOT_AVX2(dot_f32_avx2, float, load_f32x8, f32_id)
-DOT_AVX2(dot_bf16_avx2, uint16_t, load_bf16x8, bf16_to_f32)
+DOT_AVX2(dot_bf16_avx2, uint16_t, load_bf16x8, cast_bf16_to_f32)
 
 /* Sixteen bf16 at p widened to f32. */
 __attribute__((target("avx512f,avx2,fma"))) static inline __m512 load_bf16x16(const uint16_t *p)
@@ -162,7 +155,7 @@ __attribute__((target("avx512f,avx2,fma"), always_inline)) static inline float d
     for (; i + 8 <= k; i += 8) a0 = _mm256_fmadd_ps(load_bf16x8(w + i), _mm256_loadu_ps(x + i), a0);
     __m256 lo = _mm256_add_ps(a0, upper8(a)), hi = _mm256_add_ps(_mm512_castps512_ps256(b), upper8(b));
     float s = hsum256(_mm256_add_ps(lo, hi));
-    for (; i < k; i++) s += bf16_to_f32(w[i]) * x[i];
+    for (; i < k; i++) s += cast_bf16_to_f32(w[i]) * x[i];
     return s;
 }
 

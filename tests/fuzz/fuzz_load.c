@@ -1,5 +1,5 @@
-/* fuzz_load.c — libFuzzer target: bytes saved as a FUZZ_EXT file (.npy .npz .safetensors .gguf .csv
-   .txt), loaded through tl_load, then every tensor printed and the metadata decoded */
+/* fuzz_load.c — libFuzzer target: bytes saved as a FUZZ_EXT file (one target per format in
+   TL_FILE_FORMAT_LIST), loaded through tl_load, then every tensor printed and the metadata decoded */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -18,16 +18,21 @@ seconds="${TL_FUZZ_SECONDS:-60}"
 build="${TL_FUZZ_BUILD:-$root/build-fuzz}"
 case "$build" in /*) ;; *) build="$root/$build" ;; esac
 work="${TL_FUZZ_WORK:-$build/fuzz-work}"
-all=(fuzz_parse fuzz_program fuzz_print fuzz_load_npy fuzz_load_npz fuzz_load_safetensors
-     fuzz_load_gguf fuzz_load_csv fuzz_load_txt)
-targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 
 # ---- build: a separate clang build with libFuzzer, ASan and UBSan (every UBSan report is fatal)
 if [ ! -d "$build" ]; then
   CC=clang meson setup "$build" "$root" -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
     -Dc_args=-fno-sanitize-recover=all --buildtype=debugoptimized >/dev/null
 fi
+# every target: the language's three and one loader per file format (the fuzz_load_* that
+# tests/fuzz/meson.build makes from the format list; build.ninja first reconfigures if it changed)
+ninja -C "$build" build.ninja >/dev/null
+mapfile -t all < <(meson introspect --targets "$build" | /usr/bin/python3 -c '
+import json, sys
+for t in json.load(sys.stdin):
+    if t["name"].startswith("fuzz_") and t["type"] == "executable": print(t["name"])')
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 meson compile -C "$build" "${targets[@]}" tl >/dev/null
 
 # ---- seeds, made fresh: the golden and example programs, the test-file generator's files
@@ -56,7 +61,7 @@ dict_for() {
   case "$1" in
     fuzz_parse|fuzz_program) echo "$work/tl.dict" ;;
     fuzz_load_csv|fuzz_load_txt) echo "$here/dict/text.dict" ;;
-    fuzz_load_*) echo "$here/dict/${1#fuzz_load_}.dict" ;;
+    fuzz_load_*) local d="$here/dict/${1#fuzz_load_}.dict"; [ ! -e "$d" ] || echo "$d" ;;   # a format may have none
     *) echo "" ;;
   esac
 }

@@ -224,6 +224,27 @@ def test_bad_corpus():
     check(rc == 1 and "unknown file type" in err, "unknown file type: %r" % err)
 
 
+def test_format_by_magic():
+    """A path with another extension loads by the magic its bytes start with (npy, npz, gguf, as
+    docs/files.md says), an extension matches in any case, and a safetensors file, which has no
+    magic, needs its extension."""
+    for src, name in (("fortran.npy", "npy_magic.bin"), ("deflated.npz", "npz_magic.dat"),
+                      ("example.gguf", "gguf_magic.model"), ("fortran.npy", "UPPER.NPY")):
+        shutil.copy(os.path.join(GOOD, src), os.path.join(OUT, name))
+        rc, want, err, _ = run_tl('print(load("%s")); print(meta("%s"))' % ((os.path.join(GOOD, src),) * 2))
+        check(rc == 0 and want, "%s loads: %r" % (src, err))
+        rc, out, err, _ = run_tl('print(load("%s")); print(meta("%s"))' % (name, name))
+        check(rc == 0 and out == want, "%s (%s by its magic) loads as the original: %r" % (name, src, err or out))
+    with open(os.path.join(OUT, "empty_zip.dat"), "wb") as f:   # np.savez with no arrays
+        f.write(b"PK\x05\x06" + bytes(18))
+    rc, out, err, _ = run_tl('print(len(load("empty_zip.dat")))')
+    check(rc == 0 and out == "0\n", "an empty zip is an empty .npz by its magic: %r" % (err or out))
+    shutil.copy(os.path.join(GOOD, "model.safetensors"), os.path.join(OUT, "st_magic.bin"))
+    rc, out, err, _ = run_tl('load("st_magic.bin")')
+    check(rc == 1 and "st_magic.bin: unknown file type (expected .npy, .npz, .safetensors, .gguf, .csv or .txt)" in err,
+          "a safetensors file needs its extension: %r" % err)
+
+
 def mutations(data, rng):
     """Deterministic damage: truncation, flipped header bytes, runs of 0xFF or 0x00."""
     out = []
@@ -432,6 +453,7 @@ def main():
     test_views_and_meta()
     test_lazy_and_private()
     test_bad_corpus()
+    test_format_by_magic()
     n = test_damaged()
     test_writing()
     test_bool_bytes()

@@ -7,11 +7,11 @@
 #include <unistd.h>
 
 /* This test checks the file library's private helpers themselves, so it claims the runtime's
-   side of io_internal.h's guard on purpose; nothing outside runtime/ and this test does. */
+   side of io/internal.h's guard on purpose; nothing outside runtime/ and this test does. */
 #define TL_RUNTIME_INTERNAL
 #include "format.h"
-#include "io_internal.h"
-#include "io_json.h"
+#include "io/internal.h"
+#include "io/json.h"
 #include "ops.h"
 #include "tensor.h"
 #include "leak_check.h"
@@ -273,7 +273,7 @@ static tl_file *load_lazy_q8(char *path)
     close(fd);
     write_q8_gguf(path);
     unsetenv("TL_GGUF_EAGER");
-    tl_file *f = tl_gguf_load(path);
+    tl_file *f = tl_load(path);
     cr_assert(f, "%s", tl_errmsg());
     cr_assert_eq(f->n, 1);
     tl_tensor *w = f->tensors[0].tensor;
@@ -312,7 +312,7 @@ Test(io_lazy, reads_compute_only_the_chunks_they_cover)
     char path[] = "/tmp/tl_test_lazy_XXXXXX.gguf";
     tl_file *f = load_lazy_q8(path);
     tl_tensor *w = f->tensors[0].tensor;
-    const size_t chunk = (size_t)1 << 12;   /* io_lazy.c's CHUNK */
+    const size_t chunk = (size_t)1 << 12;   /* io/lazy.c's CHUNK */
     /* a slice inside the sixth chunk: that chunk only */
     tl_tensor *s = tl_view_slice(w, 0, 5 * 262144 + 7, 5 * 262144 + 11, 1, true, true);
     cr_assert(s);

@@ -1,12 +1,12 @@
-/* io_text.c — .csv/.txt: 2-d numeric text read as f64 (locale-independent), written with round-trip digits */
+/* io/text.c — .csv/.txt: 2-d numeric text read as f64 (locale-independent), written with round-trip digits */
 #include <locale.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "io_internal.h"
+#include "../format.h"
+#include "internal.h"
 
 #define MAX_TOKEN 128
 
@@ -153,10 +153,33 @@ int tl_text_save(const char *path, const tl_tensor *t, char delim)
         if (!rc) rc = tl_check_interrupt();
     }
     tl_tensor_release(c);
-    if (rc) {
-        if (!w.failed) io_fail_path(path, "%s", tl_errmsg());
-        io_writer_abort(&w);
-        return -1;
-    }
-    return io_writer_commit(&w);
+    return io_writer_finish(&w, rc);
+}
+
+/* The format table's entry points (io.h): .csv is comma-separated, .txt separated by spaces or
+   tabs; one tensor, no metadata. */
+tl_file *io_csv_load(const char *path, bool meta_only)
+{
+    (void)meta_only;
+    return io_file_one(tl_text_load(path, ','));
+}
+
+tl_file *io_txt_load(const char *path, bool meta_only)
+{
+    (void)meta_only;
+    return io_file_one(tl_text_load(path, 0));
+}
+
+int io_csv_save(const char *path, int64_t n, const tl_named_in *items, const tl_save_opts *opts)
+{
+    (void)n;
+    (void)opts;
+    return tl_text_save(path, items[0].tensor, ',');
+}
+
+int io_txt_save(const char *path, int64_t n, const tl_named_in *items, const tl_save_opts *opts)
+{
+    (void)n;
+    (void)opts;
+    return tl_text_save(path, items[0].tensor, 0);
 }

@@ -1,9 +1,9 @@
-/* io_meta.c — metadata trees, and GGUF key/value sections (parsed with every length checked; also tl's encoding) */
+/* io/meta.c — metadata trees, and GGUF key/value sections (parsed with every length checked; also tl's encoding) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io_internal.h"
+#include "internal.h"
 
 enum { GT_U8, GT_I8, GT_U16, GT_I16, GT_U32, GT_I32, GT_F32, GT_BOOL, GT_STRING, GT_ARRAY, GT_U64, GT_I64, GT_F64, GT_COUNT };
 

@@ -1,4 +1,4 @@
-/* io_json.h — a small strict JSON reader (for safetensors headers) */
+/* io/json.h — a small strict JSON reader (for safetensors headers) */
 #ifndef TL_IO_JSON_H
 #define TL_IO_JSON_H
 

@@ -1,9 +1,9 @@
-/* io_npy.c — .npy v1/v2/v3: header parsing (a strict reader of numpy's dict literal), load by mapping, save */
+/* io/npy.c — .npy v1/v2/v3: header parsing (a strict reader of numpy's dict literal), load by mapping, save */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io_internal.h"
+#include "internal.h"
 
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_MAX_HEADER (1u << 20)   /* numpy's own limit is 10000 characters; be generous, not absurd */
@@ -273,10 +273,19 @@ int tl_npy_save(const char *path, const tl_tensor *t)
         rc = src ? io_tensor_bytes(src, io_emit_writer, &w) : -1;
         if (fortran && src) tl_tensor_release(src);
     }
-    if (rc) {
-        if (!w.failed) io_fail_path(path, "%s", tl_errmsg());
-        io_writer_abort(&w);
-        return -1;
-    }
-    return io_writer_commit(&w);
+    return io_writer_finish(&w, rc);
+}
+
+/* The format table's entry points (io.h): one tensor, no metadata. */
+tl_file *io_npy_load(const char *path, bool meta_only)
+{
+    (void)meta_only;
+    return io_file_one(tl_npy_load(path));
+}
+
+int io_npy_save(const char *path, int64_t n, const tl_named_in *items, const tl_save_opts *opts)
+{
+    (void)n;
+    (void)opts;
+    return tl_npy_save(path, items[0].tensor);
 }

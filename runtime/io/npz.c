@@ -1,11 +1,11 @@
-/* io_npz.c — .npz: a zip of .npy members (stored or deflated), read with every offset checked, written via zlib */
+/* io/npz.c — .npz: a zip of .npy members (stored or deflated), read with every offset checked, written via zlib */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <zlib.h>
 
-#include "io_internal.h"
+#include "internal.h"
 
 #define SIG_LOCAL 0x04034b50u
 #define SIG_CENTRAL 0x02014b50u
@@ -286,8 +286,10 @@ static void free_members(zip_member *ms, uint64_t n)
     free(ms);
 }
 
-tl_file *tl_npz_load(const char *path)
+/* A zip of .npy members, stored or deflated; no metadata. */
+tl_file *io_npz_load(const char *path, bool meta_only)
 {
+    (void)meta_only;
     io_src s;
     if (io_open(&s, path)) return NULL;
     uint64_t eocd = 0, count = 0, cd_off = 0, cd_size = 0;
@@ -298,7 +300,6 @@ tl_file *tl_npz_load(const char *path)
     f = calloc(1, sizeof *f);
     if (f) f->tensors = calloc(count ? count : 1, sizeof *f->tensors);
     if (!ms || !f || !f->tensors) { tl_seterr(MemoryError, "out of memory"); goto fail; }
-    f->format = TL_FILE_NPZ;
     io_cur c = { s.base + cd_off, 0, cd_size, path };
     for (uint64_t i = 0; i < count; i++)
         if (read_central(&s, &c, &ms[i]) || locate_data(&s, &ms[i], cd_off)) { count = i + 1; goto fail; }
@@ -524,7 +525,8 @@ static int write_end(io_writer *w, uint64_t count, uint64_t cd_off, uint64_t cd_
     return io_put(w, e, sizeof e);
 }
 
-int tl_npz_save(const char *path, int64_t n, const tl_named_in *items, bool compress)
+/* Members stored, or deflated when opts->compress. */
+int io_npz_save(const char *path, int64_t n, const tl_named_in *items, const tl_save_opts *opts)
 {
     for (int64_t i = 0; i < n; i++)
         if (items[i].len > 65535 - 4)
@@ -536,15 +538,10 @@ int tl_npz_save(const char *path, int64_t n, const tl_named_in *items, bool comp
     uint16_t tm, dt;
     dos_time(&tm, &dt);
     int rc = 0;
-    for (int64_t i = 0; i < n && !rc; i++) rc = write_member(&w, &items[i], compress, tm, dt, &ws[i]);
+    for (int64_t i = 0; i < n && !rc; i++) rc = write_member(&w, &items[i], opts->compress, tm, dt, &ws[i]);
     uint64_t cd_off = w.pos;
     for (int64_t i = 0; i < n && !rc; i++) rc = write_central(&w, &items[i], &ws[i], tm, dt);
     if (!rc) rc = write_end(&w, (uint64_t)n, cd_off, w.pos - cd_off);
     free(ws);
-    if (rc) {
-        if (!w.failed) io_fail_path(path, "%s", tl_errmsg());
-        io_writer_abort(&w);
-        return -1;
-    }
-    return io_writer_commit(&w);
+    return io_writer_finish(&w, rc);
 }

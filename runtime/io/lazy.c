@@ -1,10 +1,10 @@
-/* io_lazy.c — dequantized GGUF tensors over lazy storage: each 4 KiB chunk is computed before its first access */
+/* io/lazy.c — dequantized GGUF tensors over lazy storage: each 4 KiB chunk is computed before its first access */
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "io_internal.h"
+#include "internal.h"
 
 /* A quantized GGUF tensor becomes an f32 tensor over a lazy storage
    (tensor.c): untouched chunks cost no memory, and the runtime computes the

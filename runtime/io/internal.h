@@ -1,18 +1,18 @@
-/* io_internal.h — helpers shared by the file-format readers and writers (not public API) */
+/* io/internal.h — helpers shared by the file-format readers and writers (not public API) */
 #ifndef TL_IO_INTERNAL_H
 #define TL_IO_INTERNAL_H
 
 /* Private to the file-format code in runtime/: runtime/meson.build defines TL_RUNTIME_INTERNAL
    only for the runtime's own files; everything else uses io.h. */
 #ifndef TL_RUNTIME_INTERNAL
-#error "io_internal.h is private to tl's runtime library: include io.h instead"
+#error "io/internal.h is private to tl's runtime library: include io.h instead"
 #endif
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io.h"
+#include "../io.h"
 
 /* ---- an opened input file ------------------------------------------------ */
 typedef struct io_src {
@@ -99,6 +99,9 @@ int io_patch(io_writer *w, uint64_t at, const void *p, size_t n);
 int io_writer_commit(io_writer *w);
 /* Removes the temporary file; frees w. Keeps the current error message. */
 void io_writer_abort(io_writer *w);
+/* Ends a write: commits when rc is 0; else aborts, the error said with the path (the
+   writer's own failures already are). */
+int io_writer_finish(io_writer *w, int rc);
 
 /* Streams t's elements in C order as little-endian bytes (any strides), in pieces. */
 typedef int (*io_emit_fn)(void *ctx, const void *p, size_t n);
@@ -125,14 +128,24 @@ int io_npy_parse(const io_src *s, const uint8_t *buf, uint64_t avail, uint64_t t
 /* The npy header bytes for t (version chosen as numpy does); malloc'd into *out. */
 int io_npy_header_for(const tl_tensor *t, bool fortran, uint8_t **out, size_t *len);
 
-/* ---- ggml dequantization (io_quant.c) -------------------------------------- */
+/* ---- the formats' entry points: one row each in io.h's TL_FILE_FORMAT_LIST ---- */
+#define IO_DECLARE_(arg, S, NOUN, MAGIC, MAGIC2, HOLDS, SAVE, ...) \
+    tl_file *io_##S##_load(const char *path, bool meta_only); IO_DECLARE_SAVE_##SAVE(S)
+#define IO_DECLARE_SAVE_RW(S) int io_##S##_save(const char *path, int64_t n, const tl_named_in *items, const tl_save_opts *opts);
+#define IO_DECLARE_SAVE_RO(S)
+TL_FILE_FORMAT_LIST(IO_DECLARE_, _)
+
+/* One unnamed tensor as a file (t is taken over; NULL gives NULL, the error kept). */
+tl_file *io_file_one(tl_tensor *t);
+
+/* ---- ggml dequantization (quant.c) -------------------------------------- */
 bool io_can_dequant(int ggml_type);
 /* Elements and bytes in one block of a dequantizable ggml type. */
 void io_quant_block(int ggml_type, int64_t *elems, size_t *bytes);
 /* Dequantizes elements [first, first + n) (whole blocks) of a tensor whose blocks start at src. */
 void io_dequant(const uint8_t *src, int ggml_type, int64_t first, int64_t n, float *dst);
 
-/* ---- lazily dequantized tensors (io_lazy.c) ---------------------------------- */
+/* ---- lazily dequantized tensors (lazy.c) ---------------------------------- */
 /* Fills dst (n floats) from the quantized blocks of element range [first, first + n). */
 typedef void (*io_fill_fn)(const uint8_t *src, int type, int64_t first, int64_t n, float *dst);
 /* An f32 tensor over lazy storage whose chunks fill() computes before their

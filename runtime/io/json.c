@@ -1,9 +1,10 @@
-/* io_json.c — a small strict JSON reader: UTF-8 checked, nesting bounded, sizes bounded by the input */
+/* io/json.c — a small strict JSON reader: UTF-8 checked, nesting bounded, sizes bounded by the input */
 #include <stdlib.h>
 #include <string.h>
 
-#include "io_internal.h"
-#include "io_json.h"
+#include "../utf8.h"
+#include "internal.h"
+#include "json.h"
 
 #define MAX_DEPTH 64
 
@@ -28,22 +29,6 @@ static int jlit(jparser *j, const char *word)
     if ((size_t)(j->end - j->p) < n || memcmp(j->p, word, n) != 0) return jfail(j, "unexpected character");
     j->p += n;
     return 0;
-}
-
-/* Length of a valid UTF-8 sequence at p (0 when invalid): no overlongs, no surrogates. */
-static int utf8_len(const unsigned char *p, const unsigned char *end)
-{
-    unsigned char c = p[0];
-    int n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-    if (n == 0 || end - p < n) return 0;
-    uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1Fu : n == 3 ? c & 0x0Fu : c & 0x07u;
-    for (int i = 1; i < n; i++) {
-        if ((p[i] & 0xC0) != 0x80) return 0;
-        cp = cp << 6 | (p[i] & 0x3Fu);
-    }
-    static const uint32_t min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
-    if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-    return n;
 }
 
 static size_t put_utf8(char *o, uint32_t cp)
@@ -85,10 +70,10 @@ static int jstring(jparser *j, char **out, size_t *outlen)
         unsigned char c = *j->p;
         if (c < 0x20) { free(s); return jfail(j, "control character in a string"); }
         if (c != '\\') {
-            int k = utf8_len(j->p, j->end);
+            size_t k = tl_utf8_len(j->p, (size_t)(j->end - j->p));
             if (!k) { free(s); return jfail(j, "invalid UTF-8"); }
-            memcpy(s + n, j->p, (size_t)k);
-            n += (size_t)k;
+            memcpy(s + n, j->p, k);
+            n += k;
             j->p += k;
             continue;
         }

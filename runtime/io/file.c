@@ -1,4 +1,4 @@
-/* io_file.c — shared file plumbing: opening and mapping inputs, tensors over file bytes, atomic writes */
+/* io/file.c — shared file plumbing: opening and mapping inputs, tensors over file bytes, atomic writes, loaded-file records */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -7,13 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io_internal.h"
-#include "ops.h"
+#include "../ops.h"
+#include "internal.h"
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the file formats are little-endian; tl assumes a little-endian host"
@@ -442,6 +441,14 @@ fail:
     return -1;
 }
 
+int io_writer_finish(io_writer *w, int rc)
+{
+    if (rc == 0) return io_writer_commit(w);
+    if (!w->failed) io_fail_path(w->path, "%s", tl_errmsg());
+    io_writer_abort(w);
+    return -1;
+}
+
 int io_emit_writer(void *ctx, const void *p, size_t n) { return io_put(ctx, p, n); }
 
 /* ---- tensor bytes ------------------------------------------------------------------- */
@@ -505,34 +512,7 @@ int io_tensor_bytes(const tl_tensor *t, io_emit_fn emit, void *ctx)
     return rc;
 }
 
-/* ---- formats and dispatch ------------------------------------------------------------ */
-
-tl_file_format tl_file_format_of(const char *path)
-{
-    static const struct { const char *ext; tl_file_format f; } exts[] = {
-        { ".npy", TL_FILE_NPY }, { ".npz", TL_FILE_NPZ }, { ".safetensors", TL_FILE_SAFETENSORS },
-        { ".gguf", TL_FILE_GGUF }, { ".csv", TL_FILE_CSV }, { ".txt", TL_FILE_TXT },
-    };
-    size_t n = strlen(path);
-    for (size_t i = 0; i < sizeof exts / sizeof *exts; i++) {
-        size_t k = strlen(exts[i].ext);
-        if (n >= k && strcasecmp(path + n - k, exts[i].ext) == 0) return exts[i].f;
-    }
-    return TL_FILE_UNKNOWN;
-}
-
-tl_file_format tl_file_sniff(const char *path)
-{
-    uint8_t m[6] = { 0 };
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return TL_FILE_UNKNOWN;
-    ssize_t k = read(fd, m, sizeof m);
-    close(fd);
-    if (k >= 6 && memcmp(m, "\x93NUMPY", 6) == 0) return TL_FILE_NPY;
-    if (k >= 4 && (memcmp(m, "PK\3\4", 4) == 0 || memcmp(m, "PK\5\6", 4) == 0)) return TL_FILE_NPZ;
-    if (k >= 4 && memcmp(m, "GGUF", 4) == 0) return TL_FILE_GGUF;
-    return TL_FILE_UNKNOWN;
-}
+/* ---- loaded files ------------------------------------------------------------------ */
 
 void tl_file_free(tl_file *f)
 {
@@ -546,8 +526,8 @@ void tl_file_free(tl_file *f)
     free(f);
 }
 
-/* One unnamed tensor as a file. */
-static tl_file *single(tl_tensor *t, tl_file_format fmt)
+/* One unnamed tensor as a file (for the single-tensor formats). */
+tl_file *io_file_one(tl_tensor *t)
 {
     if (!t) return NULL;
     tl_file *f = calloc(1, sizeof *f);
@@ -560,30 +540,7 @@ static tl_file *single(tl_tensor *t, tl_file_format fmt)
         tl_seterr(MemoryError, "out of memory");
         return NULL;
     }
-    f->format = fmt;
     f->n = 1;
     f->tensors[0].tensor = t;
     return f;
-}
-
-tl_file *tl_load(const char *path)
-{
-    tl_file_format fmt = tl_file_format_of(path);
-    if (fmt == TL_FILE_UNKNOWN) fmt = tl_file_sniff(path);
-    switch (fmt) {
-    case TL_FILE_NPY: return single(tl_npy_load(path), fmt);
-    case TL_FILE_NPZ: return tl_npz_load(path);
-    case TL_FILE_SAFETENSORS: return tl_safetensors_load(path);
-    case TL_FILE_GGUF: return tl_gguf_load(path);
-    case TL_FILE_CSV: return single(tl_text_load(path, ','), fmt);
-    case TL_FILE_TXT: return single(tl_text_load(path, 0), fmt);
-    default: {
-        io_src s;
-        if (io_open(&s, path) == 0) {   /* else its error says why the file cannot be opened */
-            io_close(&s);
-            io_fail_path(path, "unknown file type (expected .npy, .npz, .safetensors, .gguf, .csv or .txt)");
-        }
-        return NULL;
-    }
-    }
 }

@@ -1,24 +1,14 @@
-/* io_quant.c — ggml block dequantization (Q4_0 … Q8_K) to f32, with ggml's arithmetic order for bit-exact results */
+/* io/quant.c — ggml block dequantization (Q4_0 … Q8_K) to f32, with ggml's arithmetic order for bit-exact results */
 #include <string.h>
 
-#include "io_internal.h"
+#include "../cast.h"
+#include "internal.h"
 
 /* These fill chunks of lazy storage on whichever thread first reads them:
    pure arithmetic, no allocation, no locks, no failure. */
 
-/* IEEE binary16 to f32, exactly. */
-static inline float h2f(const uint8_t *p)
-{
-    uint16_t h = io_le16(p);
-    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = h >> 10 & 0x1F, man = h & 0x3FF;
-    union { uint32_t u; float f; } v;
-    if (exp == 0) {
-        float mag = (float)man * 0x1p-24f;   /* subnormals and zero: exact in f32 */
-        return sign ? -mag : mag;
-    }
-    v.u = sign | (exp == 31 ? 0x7F800000u | man << 13 : (exp + 112) << 23 | man << 13);
-    return v.f;
-}
+/* The little-endian IEEE binary16 at p as f32, exactly. */
+static inline float h2f(const uint8_t *p) { return cast_f16_to_f32(io_le16(p)); }
 
 static void q4_0(const uint8_t *b, float *y)
 {

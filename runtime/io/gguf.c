@@ -1,9 +1,9 @@
-/* io_gguf.c — .gguf v2/v3 reader: header and tensor infos checked against the file, data mapped or dequantized lazily */
+/* io/gguf.c — .gguf v2/v3 reader: header and tensor infos checked against the file, data mapped or dequantized lazily */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io_internal.h"
+#include "internal.h"
 
 #define GGUF_MAX_DIMS 4
 #define GGUF_DEFAULT_ALIGNMENT 32
@@ -188,8 +188,36 @@ static tl_tensor *load_tensor(io_src *s, const gguf_header *g, const tinfo *t, c
     return io_lazy_tensor(s, at, t->nbytes, (int)t->type, io_dequant, t->ndim, t->shape, sname);
 }
 
-tl_file *tl_gguf_load(const char *path)
+/* Only the header's metadata, not the tensor infos: so meta() works on files whose tensors tl cannot load. */
+static tl_file *load_meta(const char *path)
 {
+    io_src s;
+    if (io_open(&s, path)) return NULL;
+    gguf_header g;
+    io_cur c = { s.base, 0, s.size, s.path };
+    memset(&g, 0, sizeof g);
+    uint8_t *meta = NULL;
+    size_t len = 0;
+    int rc = read_prologue(&s, &c, &g);
+    if (!rc) rc = copy_meta(&s, &g, &meta, &len);
+    io_close(&s);
+    if (rc) return NULL;
+    tl_file *f = calloc(1, sizeof *f);
+    if (!f) {
+        free(meta);
+        tl_seterr(MemoryError, "out of memory");
+        return NULL;
+    }
+    f->meta = meta;
+    f->meta_len = len;
+    return f;
+}
+
+/* GGUF v2/v3, read only: ggml dims reversed into row-major shapes; quantized tensors load as f32,
+   dequantized block-wise when first touched. */
+tl_file *io_gguf_load(const char *path, bool meta_only)
+{
+    if (meta_only) return load_meta(path);
     io_src s;
     if (io_open(&s, path)) return NULL;
     gguf_header g;
@@ -198,7 +226,6 @@ tl_file *tl_gguf_load(const char *path)
     f = calloc(1, sizeof *f);
     if (f) f->tensors = calloc((size_t)(g.n_tensors ? g.n_tensors : 1), sizeof *f->tensors);
     if (!f || !f->tensors) { tl_seterr(MemoryError, "out of memory"); goto fail; }
-    f->format = TL_FILE_GGUF;
     if (copy_meta(&s, &g, &f->meta, &f->meta_len)) goto fail;
     for (uint64_t i = 0; i < g.n_tensors; i++) {
         tl_named *n = &f->tensors[i];
@@ -217,17 +244,4 @@ out:
     free(g.infos);
     io_close(&s);
     return f;
-}
-
-int tl_gguf_read_meta(const char *path, uint8_t **out, size_t *len)
-{
-    io_src s;
-    if (io_open(&s, path)) return -1;
-    gguf_header g;
-    io_cur c = { s.base, 0, s.size, s.path };
-    memset(&g, 0, sizeof g);
-    int rc = read_prologue(&s, &c, &g);
-    if (!rc) rc = copy_meta(&s, &g, out, len);
-    io_close(&s);
-    return rc;
 }

@@ -1,10 +1,10 @@
-/* io_safetensors.c — .safetensors: the reference reader's checks, tensors mapped, writer in the reference layout */
+/* io/safetensors.c — .safetensors: the reference reader's checks, tensors mapped, writer in the reference layout */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io_internal.h"
-#include "io_json.h"
+#include "internal.h"
+#include "json.h"
 
 #define ST_MAX_HEADER 100000000ull   /* the reference's MAX_HEADER_SIZE */
 
@@ -157,8 +157,10 @@ static int read_metadata(io_src *s, const json *v, tl_file *f)
     return rc;
 }
 
-tl_file *tl_safetensors_load(const char *path)
+/* Metadata: __metadata__, a MAP of STR (an empty MAP when absent). */
+tl_file *io_safetensors_load(const char *path, bool meta_only)
 {
+    (void)meta_only;   /* the header is all that is read anyway: the tensors are mapped */
     io_src s;
     if (io_open(&s, path)) return NULL;
     json hdr = { 0 };
@@ -176,7 +178,6 @@ tl_file *tl_safetensors_load(const char *path)
     es = calloc((size_t)(hdr.n ? hdr.n : 1), sizeof *es);
     f = calloc(1, sizeof *f);
     if (!es || !f) { tl_seterr(MemoryError, "out of memory"); goto fail; }
-    f->format = TL_FILE_SAFETENSORS;
     int64_t ne = 0;
     for (int64_t i = 0; i < hdr.n; i++) {
         if (strcmp(hdr.keys[i], "__metadata__") == 0 && hdr.keylens[i] == 12) {
@@ -315,7 +316,8 @@ static int build_header(const char *path, st_out *os, int64_t n, const tl_meta *
     return 0;
 }
 
-int tl_safetensors_save(const char *path, int64_t n, const tl_named_in *items, const tl_meta *metadata)
+/* opts->metadata: a MAP of STR, or NULL. */
+int io_safetensors_save(const char *path, int64_t n, const tl_named_in *items, const tl_save_opts *opts)
 {
     st_out *os = calloc((size_t)(n ? n : 1), sizeof *os);
     if (!os) { tl_seterr(MemoryError, "out of memory"); return -1; }
@@ -336,7 +338,7 @@ int tl_safetensors_save(const char *path, int64_t n, const tl_named_in *items, c
     qsort(os, (size_t)n, sizeof *os, cmp_out);
     text h = { 0 };
     io_writer w;
-    int rc = build_header(path, os, n, metadata, &h);
+    int rc = build_header(path, os, n, opts->metadata, &h);
     if (rc || io_writer_open(&w, path)) {
         free(h.p);
         free(os);
@@ -348,10 +350,5 @@ int tl_safetensors_save(const char *path, int64_t n, const tl_named_in *items, c
     for (int64_t i = 0; i < n && !rc; i++) rc = io_tensor_bytes(os[i].in->tensor, io_emit_writer, &w);
     free(h.p);
     free(os);
-    if (rc) {
-        if (!w.failed) io_fail_path(path, "%s", tl_errmsg());
-        io_writer_abort(&w);
-        return -1;
-    }
-    return io_writer_commit(&w);
+    return io_writer_finish(&w, rc);
 }
