@@ -295,21 +295,9 @@ void sb_free(StrBuf *b)
 
 static int write_str(tl_write_fn w, void *ctx, const char *s) { return w(ctx, s, strlen(s)); }
 
-/* Writes a string the way it appears inside a tuple or dict: quoted, escaped. */
-static int write_quoted(tl_write_fn w, void *ctx, const Str *s)
+int val_write_item(Value v, tl_write_fn w, void *ctx)
 {
-    if (w(ctx, "\"", 1)) return -1;
-    for (size_t i = 0; i < s->len; i++) {
-        char c = s->data[i];
-        const char *esc = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\\' ? "\\\\" : c == '"' ? "\\\"" : NULL;
-        if (esc ? write_str(w, ctx, esc) : w(ctx, &c, 1)) return -1;
-    }
-    return w(ctx, "\"", 1);
-}
-
-static int write_nested(Value v, tl_write_fn w, void *ctx)
-{
-    if (v.kind == V_STR) return write_quoted(w, ctx, v.as.s);
+    if (v.kind == V_STR) return str_write_repr(v.as.s->data, v.as.s->len, w, ctx);
     return val_write(v, w, ctx);
 }
 
@@ -327,7 +315,7 @@ static int write_summary(Value v, tl_write_fn w, void *ctx)
         snprintf(tmp, sizeof tmp, "dict with %d entries", v.as.d->n);
         return write_str(w, ctx, tmp);
     }
-    return write_nested(v, w, ctx);
+    return val_write_item(v, w, ctx);
 }
 
 int val_write(Value v, tl_write_fn w, void *ctx)
@@ -344,7 +332,7 @@ int val_write(Value v, tl_write_fn w, void *ctx)
         if (w(ctx, "(", 1)) return -1;
         for (int i = 0; i < v.as.tu->n; i++) {
             if (i && w(ctx, ", ", 2)) return -1;
-            if (write_nested(v.as.tu->items[i], w, ctx)) return -1;
+            if (val_write_item(v.as.tu->items[i], w, ctx)) return -1;
         }
         return write_str(w, ctx, v.as.tu->n == 1 ? ",)" : ")");
     }
