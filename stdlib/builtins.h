@@ -51,6 +51,8 @@ static inline Value *arg_at(const CallArgs *a, int i)
     Value *v = arg_given(a, i);
     return v && v->kind != V_NONE ? v : NULL;
 }
+/* Whether keyword j of the call (a->kwnames[j], a->kw[j]) is one the signature's **names takes. */
+bool arg_kw_extra(const CallArgs *a, int j);
 /* The name of parameter i, for messages. */
 static inline const char *arg_name(const CallArgs *a, int i) { return a->params->name[i]; }
 
