@@ -7,6 +7,7 @@
 
 /* Each stdlib file defines one {NULL}-terminated table; registry.c lists them. */
 extern const Builtin bi_core_table[];
+extern const Builtin bi_format_table[];
 extern const Builtin bi_introspect_table[];
 extern const Builtin bi_make_table[];
 extern const Builtin bi_shape_table[];

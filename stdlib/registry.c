@@ -9,6 +9,7 @@
 /* The stdlib's tables, one per file; a new stdlib file adds its table here. */
 static const Builtin *const stdlib_tables[] = {
     bi_core_table,
+    bi_format_table,
     bi_introspect_table,
     bi_make_table,
     bi_random_table,
