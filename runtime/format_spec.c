@@ -177,6 +177,15 @@ static void fo_fill(fout *o, const char *fill, size_t fill_len, int64_t count)
     }
 }
 
+/* A writer's buffer; only its header is set (zeroing 512 bytes would cost more than most formats). */
+static void fo_init(fout *o, tl_write_fn write, void *ctx)
+{
+    o->write = write;
+    o->ctx = ctx;
+    o->failed = 0;
+    o->n = 0;
+}
+
 static int fo_end(fout *o)
 {
     fo_flush(o);
@@ -320,14 +329,38 @@ static int check_width(int64_t width)
 
 /* ---- integers (CPython's format_long_internal) ----------------------------------------------- */
 
+/* Decimal digits of v at the end of buf, two at a time; returns where they start. */
+static char *dec_digits_of(char *end, uint64_t v)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+    char *p = end;
+    while (v >= 100) {
+        const char *d = pairs + 2 * (v % 100);
+        v /= 100;
+        *--p = d[1];
+        *--p = d[0];
+    }
+    if (v >= 10) {
+        *--p = pairs[2 * v + 1];
+        *--p = pairs[2 * v];
+    } else {
+        *--p = (char)('0' + v);
+    }
+    return p;
+}
+
 /* Digits of mag in base (upper-case letters when upper) at the end of buf; returns where they start. */
 static char *int_digits(char *end, uint64_t mag, unsigned base, bool upper)
 {
+    if (base == 10) return dec_digits_of(end, mag);
     const char *set = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    unsigned shift = base == 2 ? 1 : base == 8 ? 3 : 4;
     char *p = end;
     do {
-        *--p = set[mag % base];
-        mag /= base;
+        *--p = set[mag & (base - 1)];
+        mag >>= shift;
     } while (mag);
     return p;
 }
@@ -403,36 +436,116 @@ static void dec_trim(dec *x)
     while (x->n > 1 && x->d[x->n - 1] == '0') x->n--;
 }
 
-/* Mode 3 for |v| < 2^64 / 10^prec, prec <= 19: round(|v| * 10^prec) in integers, exact (ties to
-   even), without printf. False when the value is outside that range. */
-static bool frac_digits_exact(double a, int prec, dec *x)
+typedef unsigned __int128 u128;
+
+/* 10^k for k <= 38 (10^38 < 2^127). */
+static u128 pow10_u128(int k)
 {
-    static const uint64_t pow10[20] = { 1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u,
-        1000000000u, 10000000000u, 100000000000u, 1000000000000u, 10000000000000u, 100000000000000u,
-        1000000000000000u, 10000000000000000u, 100000000000000000u, 1000000000000000000u,
-        10000000000000000000u };
-    if (prec > 19 || !(a < 9.2e18 / (double)pow10[prec])) return false;
-    int e;
-    double m = frexp(a, &e);                 /* a = m * 2^e, 0.5 <= m < 1 */
-    uint64_t mant = (uint64_t)ldexp(m, 53);  /* a = mant * 2^(e - 53), exactly */
-    int shift = 53 - e;
-    unsigned __int128 prod = (unsigned __int128)mant * pow10[prec];
-    uint64_t q;
-    if (shift <= 0) {
-        q = (uint64_t)(prod << -shift);      /* an integer already (a < 9.2e18 keeps it in range) */
-    } else if (shift >= 128) {
-        q = 0;                               /* below 2^-75: rounds to zero at 19 digits */
-    } else {
-        unsigned __int128 r = prod & (((unsigned __int128)1 << shift) - 1), half = (unsigned __int128)1 << (shift - 1);
-        q = (uint64_t)(prod >> shift);
-        if (r > half || (r == half && (q & 1))) q++;
+    u128 p = 1;
+    while (k-- > 0) p *= 10;
+    return p;
+}
+
+static int bitlen(u128 x)
+{
+    uint64_t hi = (uint64_t)(x >> 64), lo = (uint64_t)x;
+    return hi ? 128 - __builtin_clzll(hi) : lo ? 64 - __builtin_clzll(lo) : 0;
+}
+
+/* round(a * 10^s), ties to even, in exact integer arithmetic, for 0 <= a finite: false when the
+   operands or the result (which must be below 2^64) do not fit 128-bit integers. */
+static bool scaled_round(double a, int s, uint64_t *q)
+{
+    if (s > 38 || s < -38) return false;
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    int bexp = (int)(bits >> 52);            /* a >= 0: no sign bit */
+    uint64_t mant = bits & ((UINT64_C(1) << 52) - 1);
+    if (bexp) mant |= UINT64_C(1) << 52;     /* a = mant * 2^-shift, exactly */
+    int shift = 1075 - (bexp ? bexp : 1);
+    if (mant == 0) {
+        *q = 0;
+        return true;
     }
-    char tmp[24];
-    char *end = tmp + sizeof tmp, *p = int_digits(end, q, 10, false);
-    x->n = (int)(end - p);
-    memcpy(x->d, p, (size_t)x->n);
-    x->decpt = x->n - prec;
+    u128 num = mant, den = 1, p10 = pow10_u128(s < 0 ? -s : s);
+    if (s > 0) {
+        if (bitlen(num) + bitlen(p10) > 127) return false;
+        num *= p10;
+    } else {
+        den = p10;
+    }
+    if (shift < 0) {
+        if (bitlen(num) - shift > 127) return false;
+        num <<= -shift;
+    } else if (bitlen(den) + shift > 127) {
+        if (bitlen(num) > 125) return false;
+        *q = 0;                              /* num < den / 2: rounds to zero */
+        return true;
+    } else if (den == 1) {                   /* a power of two: shifts, no division */
+        u128 r = shift ? num & (((u128)1 << shift) - 1) : 0, half = shift ? (u128)1 << (shift - 1) : 1;
+        u128 w = num >> shift;
+        if (w >> 64) return false;
+        *q = (uint64_t)w;
+        if (shift && (r > half || (r == half && (*q & 1)))) {
+            if (*q == UINT64_MAX) return false;
+            ++*q;
+        }
+        return true;
+    } else {
+        den <<= shift;
+    }
+    u128 w = num / den, r = num % den;
+    if (r > den - r || (r == den - r && (w & 1))) w++;
+    if (w >> 64) return false;
+    *q = (uint64_t)w;
     return true;
+}
+
+/* Mode 2 for n <= 19 significant digits without printf: the exponent estimated from the binary
+   one (never above the true one, at most one below), the digits by scaled_round. */
+static bool sig_digits_exact(double a, int n, dec *x)
+{
+    if (n > 19 || a == 0) return false;
+    int e2;
+    frexp(a, &e2);                           /* 2^(e2-1) <= a < 2^e2 */
+    int k = (int)floor((e2 - 1) * 0.30102999566398119521);
+    u128 top = pow10_u128(n);
+    for (int tries = 0; tries < 2; tries++, k++) {
+        int s = n - 1 - k;
+        uint64_t q;
+        if (!scaled_round(a, s, &q)) return false;
+        if (q > top) continue;               /* k was one too low: n + 1 digits */
+        char tmp[24], *end = tmp + sizeof tmp, *p = dec_digits_of(end, q);
+        x->n = (int)(end - p);
+        memcpy(x->d, p, (size_t)x->n);
+        x->decpt = x->n - s;
+        return true;
+    }
+    return false;
+}
+
+/* Type 'f' for a finite v whose scaled value fits scaled_round: the text straight from the rounded
+   integer (what format_float_short makes of its digits), into buf (>= 48 bytes); -1 otherwise. */
+static int64_t fixed_text(double v, int prec, int flags, char *buf)
+{
+    uint64_t q;
+    if (!scaled_round(fabs(v), prec, &q)) return -1;
+    char tmp[24], *end = tmp + sizeof tmp, *d = dec_digits_of(end, q), *p = buf;
+    int64_t n = end - d;
+    if (signbit(v) && !((flags & DTSF_NO_NEG_0) && q == 0)) *p++ = '-';
+    if (n <= prec) {   /* 0.00ddd */
+        *p++ = '0';
+        *p++ = '.';
+        memset(p, '0', (size_t)(prec - n));
+        p += prec - n;
+        memcpy(p, d, (size_t)n);
+        return p + n - buf;
+    }
+    memcpy(p, d, (size_t)(n - prec));
+    p += n - prec;
+    if (prec > 0 || (flags & DTSF_ALT)) *p++ = '.';
+    memcpy(p, d + n - prec, (size_t)prec);
+    return p + prec - buf;
 }
 
 /* The digits of |v| for mode 0 (shortest), 2 (ndigits significant) or 3 (ndigits after the point),
@@ -440,6 +553,7 @@ static bool frac_digits_exact(double a, int prec, dec *x)
 static void dec_digits(double v, int mode, int ndigits, dec *x)
 {
     double a = fabs(v);
+    uint64_t q;
     x->neg = signbit(v) != 0;
     if (mode == 0) {
         uint64_t bits;
@@ -447,6 +561,8 @@ static void dec_digits(double v, int mode, int ndigits, dec *x)
         int e;
         x->n = (int)tl_d4_shortest(x->d, sizeof x->d, bits, TL_F64, &e);
         x->decpt = e + 1;
+    } else if (mode == 2 && sig_digits_exact(a, ndigits, x)) {
+        /* done */
     } else if (mode == 2) {
         char t[MAX_SIG + 16];
         int nd = ndigits < MAX_SIG ? ndigits : MAX_SIG;
@@ -456,7 +572,12 @@ static void dec_digits(double v, int mode, int ndigits, dec *x)
         for (; *p != 'e'; p++)
             if (*p != '.') x->d[x->n++] = *p;
         x->decpt = atoi(p + 1) + 1;
-    } else if (!frac_digits_exact(a, ndigits, x)) {
+    } else if (scaled_round(a, ndigits, &q)) {
+        char tmp[24], *end = tmp + sizeof tmp, *p = dec_digits_of(end, q);
+        x->n = (int)(end - p);
+        memcpy(x->d, p, (size_t)x->n);
+        x->decpt = x->n - ndigits;
+    } else {
         int nd = ndigits < MAX_FRAC ? ndigits : MAX_FRAC;
         char t[sizeof x->d + 8];
         snprintf(t, sizeof t, "%.*f", nd, a);
@@ -480,6 +601,8 @@ static int64_t float_text(double v, char type, int precision, int flags, bool up
     *out = buf;
     if (isnan(v)) return (int64_t)snprintf(buf, cap, "%s", upper ? "NAN" : "nan");
     if (isinf(v)) return (int64_t)snprintf(buf, cap, "%s%s", v < 0 ? "-" : "", upper ? "INF" : "inf");
+    int64_t fixed = type == 'f' && cap >= 48 ? fixed_text(v, precision, flags, buf) : -1;
+    if (fixed >= 0) return fixed;
     int mode = type == 'r' ? 0 : type == 'f' ? 3 : 2;
     if (type == 'e') precision++;
     if (type == 'g' && precision == 0) precision = 1;
@@ -544,7 +667,14 @@ static int64_t float_text(double v, char type, int precision, int flags, bool up
         p += vend - n;
     }
     if (p[-1] == '.' && !alt) p--;
-    if (use_exp) p += sprintf(p, "%c%+.02d", upper ? 'E' : 'e', (int)exp);
+    if (use_exp) {   /* e+05: a sign and at least two digits */
+        *p++ = upper ? 'E' : 'e';
+        *p++ = exp < 0 ? '-' : '+';
+        char tmp[8], *end = tmp + sizeof tmp, *d = dec_digits_of(end, (uint64_t)(exp < 0 ? -exp : exp));
+        if (end - d < 2) *p++ = '0';
+        memcpy(p, d, (size_t)(end - d));
+        p += end - d;
+    }
     return p - start;
 }
 
@@ -609,9 +739,14 @@ static int format_double(fout *o, const tl_fmtspec *s, uint32_t type, double v)
     int64_t n = float_text(m.pct ? v * 100 : v, m.type, m.precision, m.flags, m.upper, small, sizeof small - 1, &text);
     if (n < 0) return -1;
     if (m.pct) text[n++] = '%';
-    numtext t = float_parts(text, (size_t)n);
-    numwidths w = number_widths(&L, &t);
-    write_number(o, &L, &w, &t);
+    if (L.sign != '+' && L.sign != ' ' && L.width == -1 && !L.sep) {   /* nothing to lay out (CPython's fast path) */
+        if (o->n == 0 && o->write(o->ctx, text, (size_t)n) < 0) o->failed = 1;
+        else if (o->n) fo_put(o, text, (size_t)n);
+    } else {
+        numtext t = float_parts(text, (size_t)n);
+        numwidths w = number_widths(&L, &t);
+        write_number(o, &L, &w, &t);
+    }
     if (text != small) free(text);
     return 0;
 }
@@ -707,7 +842,8 @@ static int format_string(fout *o, const tl_fmtspec *s, const char *p, size_t n)
 int tl_format_int(const tl_fmtspec *s, bool neg, uint64_t mag, bool is_bool, tl_write_fn write, void *ctx)
 {
     const char *tname = is_bool ? "bool" : "int";
-    fout o = { .write = write, .ctx = ctx };
+    fout o;
+    fo_init(&o, write, ctx);
     if (is_bool && s->len == 0) {
         fo_put(&o, mag ? "True" : "False", mag ? 4 : 5);
         return fo_end(&o);
@@ -731,12 +867,16 @@ int tl_format_int(const tl_fmtspec *s, bool neg, uint64_t mag, bool is_bool, tl_
 /* The float and complex presentation types. */
 static bool is_float_type(uint32_t type)
 {
-    return type == 0 || (type < 128 && strchr("eEfFgGn%", (int)type) != NULL);
+    switch (type) {
+    case 0: case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': case 'n': case '%': return true;
+    default: return false;
+    }
 }
 
 int tl_format_float(const tl_fmtspec *s, double v, tl_write_fn write, void *ctx)
 {
-    fout o = { .write = write, .ctx = ctx };
+    fout o;
+    fo_init(&o, write, ctx);
     if (spec_errors(s, "float", s->type) < 0) return -1;
     if (!is_float_type(s->type)) return unknown_type(s->type, "float");
     return format_double(&o, s, s->type, v) < 0 ? -1 : fo_end(&o);
@@ -744,7 +884,8 @@ int tl_format_float(const tl_fmtspec *s, double v, tl_write_fn write, void *ctx)
 
 int tl_format_complex(const tl_fmtspec *s, double re, double im, tl_write_fn write, void *ctx)
 {
-    fout o = { .write = write, .ctx = ctx };
+    fout o;
+    fo_init(&o, write, ctx);
     if (spec_errors(s, "complex", s->type) < 0) return -1;
     if (!is_float_type(s->type) || s->type == '%') return unknown_type(s->type, "complex");
     return format_complex(&o, s, s->type, re, im) < 0 ? -1 : fo_end(&o);
@@ -752,7 +893,8 @@ int tl_format_complex(const tl_fmtspec *s, double re, double im, tl_write_fn wri
 
 int tl_format_str(const tl_fmtspec *s, const char *p, size_t n, tl_write_fn write, void *ctx)
 {
-    fout o = { .write = write, .ctx = ctx };
+    fout o;
+    fo_init(&o, write, ctx);
     uint32_t type = s->type ? s->type : 's';
     if (spec_errors(s, "str", type) < 0) return -1;
     if (type != 's') return unknown_type(type, "str");

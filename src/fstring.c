@@ -345,7 +345,8 @@ static bool field_write(Ctx *C, Node *f, FBuf *b)
     Value v;
     bool ok = eval_expr(C, f->a, &v);
     if (ok) {
-        ok = val_write_field(v, f->op, spec, fbuf_write, b) == 0 || interp_error_rt(C->I, f->at);
+        int rc = f->op ? val_write_field(v, f->op, spec, fbuf_write, b) : val_write_spec(v, spec, fbuf_write, b);
+        ok = rc == 0 || interp_error_rt(C->I, f->at);
         val_release(v);
     }
     fbuf_free(&text);

@@ -33,6 +33,15 @@ static void out_put(Out *o, const char *s, size_t n)
     o->n += n;
 }
 
+/* A writer's buffer; only its header is set. */
+static void out_init(Out *o, tl_write_fn w, void *ctx)
+{
+    o->w = w;
+    o->ctx = ctx;
+    o->failed = 0;
+    o->n = 0;
+}
+
 static int out_end(Out *o)
 {
     out_flush(o);
@@ -67,7 +76,8 @@ int str_write_repr(const char *s, size_t n, tl_write_fn w, void *ctx)
 {
     bool single = memchr(s, '\'', n) != NULL, dbl = memchr(s, '"', n) != NULL;
     char quote = single && !dbl ? '"' : '\'';
-    Out o = { .w = w, .ctx = ctx };
+    Out o;
+    out_init(&o, w, ctx);
     out_put(&o, &quote, 1);
     for (size_t i = 0; i < n && !o.failed;) {
         uint32_t c;
@@ -94,7 +104,8 @@ typedef struct AsciiFilter {
 static int ascii_write(void *ctx, const char *s, size_t n)
 {
     AsciiFilter *f = ctx;
-    Out o = { .w = f->w, .ctx = f->ctx };
+    Out o;
+    out_init(&o, f->w, f->ctx);
     for (size_t i = 0; i < n && !o.failed;) {
         size_t run = i;
         while (run < n && (unsigned char)s[run] < 0x80) run++;
@@ -124,7 +135,9 @@ int val_write_spec(Value v, const tl_fmtspec *spec, tl_write_fn w, void *ctx)
 {
     if (!spec || spec->len == 0) return val_write(v, w, ctx);
     switch (v.kind) {
-    case V_NUM: return tl_format_scalar(spec, v.as.num.bytes, (tl_dtype)v.dtype, w, ctx);
+    case V_NUM:   /* an f64, the commonest, without the dtype dispatch */
+        if (v.dtype == TL_F64) return tl_format_float(spec, v.as.num.f64, w, ctx);
+        return tl_format_scalar(spec, v.as.num.bytes, (tl_dtype)v.dtype, w, ctx);
     case V_TENSOR: return tl_fmt_tensor_spec(v.as.t, spec, &tl_print_options, w, ctx);
     case V_STR: return tl_format_str(spec, v.as.s->data, v.as.s->len, w, ctx);
     case V_TRACE: return val_write(v, w, ctx);   /* its error: a traced tensor has no values yet */
