@@ -114,6 +114,7 @@ static bool is_word_or_punct(TokenKind k)
 
 static _Noreturn void fail_unexpected(Parser *p)
 {
+    if (p->sub_expr && p->tok.kind == TK_EOF) fail_here(p, "f-string: the expression ends unfinished");
     char buf[64];
     const char *what = describe(&p->tok, buf, sizeof buf);
     if (is_word_or_punct(p->tok.kind)) fail_here(p, "unexpected token %s", what);

@@ -142,8 +142,8 @@ int val_write_spec(Value v, const tl_fmtspec *spec, tl_write_fn w, void *ctx)
     case V_STR: return tl_format_str(spec, v.as.s->data, v.as.s->len, w, ctx);
     case V_TRACE: return val_write(v, w, ctx);   /* its error: a traced tensor has no values yet */
     default:
-        tl_seterr(TypeError, "a %s takes no format spec (got '%.*s'); format str(x) for its print form",
-                  val_kind_name(v), spec->len > 40 ? 40 : (int)spec->len, spec->text);
+        tl_seterr(TypeError, "%s%s takes no format spec (got '%.*s'); format str(x) for its print form",
+                  v.kind == V_NONE ? "" : "a ", val_kind_name(v), spec->len > 40 ? 40 : (int)spec->len, spec->text);
         return -1;
     }
 }
