@@ -20,6 +20,22 @@ void tl_printopts_default(tl_printopts *o);
    returns 0, or -1 to stop (the writer sets the error it wants reported). */
 typedef int (*tl_write_fn)(void *ctx, const char *s, size_t n);
 
+/* A small buffer in front of a writer, so text made a few bytes at a time (escapes, padding,
+   a number's parts) reaches it in pieces (format_spec.c). Put text, then end (which flushes): 0, or -1 when
+   the writer failed. */
+typedef struct tl_wbuf {
+    tl_write_fn write;
+    void *ctx;
+    int failed;
+    size_t n;
+    char buf[512];
+} tl_wbuf;
+void tl_wbuf_init(tl_wbuf *b, tl_write_fn write, void *ctx);
+void tl_wbuf_put(tl_wbuf *b, const char *s, size_t n);
+/* count copies of the character c (len bytes: a UTF-8 fill character). */
+void tl_wbuf_fill(tl_wbuf *b, const char *c, size_t len, int64_t count);
+int tl_wbuf_end(tl_wbuf *b);
+
 /* Writes str(t) as numpy 1.24 would (bools as true/false, bf16 like f16 at
    bf16 precision, 0-d as numpy's scalar str). Streams: memory use does not
    grow with the tensor's size. Returns 0, or -1 (error set; interrupted too). */

@@ -138,58 +138,48 @@ static int unknown_type(uint32_t type, const char *tname)
     return -1;
 }
 
-/* ---- output: a small buffer in front of the writer --------------------------------------- */
+/* ---- output: tl_wbuf (format.h), a small buffer in front of the writer ------------------- */
 
-typedef struct fout {
-    tl_write_fn write;
-    void *ctx;
-    int failed;
-    size_t n;
-    char buf[512];
-} fout;
-
-static void fo_flush(fout *o)
+void tl_wbuf_init(tl_wbuf *b, tl_write_fn write, void *ctx)
 {
-    if (o->n && !o->failed && o->write(o->ctx, o->buf, o->n) < 0) o->failed = 1;
-    o->n = 0;
+    b->write = write;   /* only the header: zeroing the buffer would cost more than most uses */
+    b->ctx = ctx;
+    b->failed = 0;
+    b->n = 0;
 }
 
-static void fo_put(fout *o, const char *s, size_t n)
+static void wbuf_flush(tl_wbuf *b)
 {
-    if (n > sizeof o->buf - o->n) {
-        fo_flush(o);
-        if (n > sizeof o->buf) {
-            if (!o->failed && o->write(o->ctx, s, n) < 0) o->failed = 1;
+    if (b->n && !b->failed && b->write(b->ctx, b->buf, b->n) < 0) b->failed = 1;
+    b->n = 0;
+}
+
+void tl_wbuf_put(tl_wbuf *b, const char *s, size_t n)
+{
+    if (n > sizeof b->buf - b->n) {
+        wbuf_flush(b);
+        if (n > sizeof b->buf) {
+            if (!b->failed && b->write(b->ctx, s, n) < 0) b->failed = 1;
             return;
         }
     }
-    memcpy(o->buf + o->n, s, n);
-    o->n += n;
+    memcpy(b->buf + b->n, s, n);
+    b->n += n;
 }
 
-/* count copies of the fill character (fill_len bytes). */
-static void fo_fill(fout *o, const char *fill, size_t fill_len, int64_t count)
+void tl_wbuf_fill(tl_wbuf *b, const char *c, size_t len, int64_t count)
 {
-    for (; count > 0 && !o->failed; count--) {
-        if (o->n + fill_len > sizeof o->buf) fo_flush(o);
-        memcpy(o->buf + o->n, fill, fill_len);
-        o->n += fill_len;
+    for (; count > 0 && !b->failed; count--) {
+        if (b->n + len > sizeof b->buf) wbuf_flush(b);
+        memcpy(b->buf + b->n, c, len);
+        b->n += len;
     }
 }
 
-/* A writer's buffer; only its header is set (zeroing 512 bytes would cost more than most formats). */
-static void fo_init(fout *o, tl_write_fn write, void *ctx)
+int tl_wbuf_end(tl_wbuf *b)
 {
-    o->write = write;
-    o->ctx = ctx;
-    o->failed = 0;
-    o->n = 0;
-}
-
-static int fo_end(fout *o)
-{
-    fo_flush(o);
-    return o->failed ? -1 : 0;
+    wbuf_flush(b);
+    return b->failed ? -1 : 0;
 }
 
 /* ---- laying out a number (CPython's calc_number_widths and fill_number) ----------------- */
@@ -288,35 +278,35 @@ static numwidths number_widths(const layout *L, const numtext *t)
 }
 
 /* The digit places: zeros, then the digits, a separator between groups. */
-static void write_grouped(fout *o, const layout *L, const numwidths *w, const numtext *t)
+static void write_grouped(tl_wbuf *o, const layout *L, const numwidths *w, const numtext *t)
 {
     int64_t zeros = w->places - (int64_t)t->ndigits;
     int64_t first = L->sep ? w->places - (int64_t)L->group * (w->groups - 1) : w->places;
     int64_t left = first;   /* places left in the current group */
     for (int64_t i = 0; i < w->places && !o->failed; i++) {
         if (left == 0) {
-            fo_put(o, &L->sep, 1);
+            tl_wbuf_put(o, &L->sep, 1);
             left = L->group;
         }
         char c = i < zeros ? '0' : t->digits[i - zeros];
-        fo_put(o, &c, 1);
+        tl_wbuf_put(o, &c, 1);
         left--;
     }
 }
 
-static void write_number(fout *o, const layout *L, const numwidths *w, const numtext *t)
+static void write_number(tl_wbuf *o, const layout *L, const numwidths *w, const numtext *t)
 {
-    fo_fill(o, L->fill, L->fill_len, w->lpad);
-    if (w->sign) fo_put(o, &w->sign, 1);
-    fo_put(o, t->prefix, t->nprefix);
-    fo_fill(o, L->fill, L->fill_len, w->spad);
+    tl_wbuf_fill(o, L->fill, L->fill_len, w->lpad);
+    if (w->sign) tl_wbuf_put(o, &w->sign, 1);
+    tl_wbuf_put(o, t->prefix, t->nprefix);
+    tl_wbuf_fill(o, L->fill, L->fill_len, w->spad);
     if (t->ndigits > 0) {
-        if (!L->sep && w->places == (int64_t)t->ndigits) fo_put(o, t->digits, t->ndigits);
+        if (!L->sep && w->places == (int64_t)t->ndigits) tl_wbuf_put(o, t->digits, t->ndigits);
         else write_grouped(o, L, w, t);
     }
-    if (t->decimal) fo_put(o, ".", 1);
-    fo_put(o, t->rest, t->nrest);
-    fo_fill(o, L->fill, L->fill_len, w->rpad);
+    if (t->decimal) tl_wbuf_put(o, ".", 1);
+    tl_wbuf_put(o, t->rest, t->nrest);
+    tl_wbuf_fill(o, L->fill, L->fill_len, w->rpad);
 }
 
 /* Fails for a width no text can have. */
@@ -365,7 +355,7 @@ static char *int_digits(char *end, uint64_t mag, unsigned base, bool upper)
     return p;
 }
 
-static int format_long(fout *o, const tl_fmtspec *s, uint32_t type, bool neg, uint64_t mag)
+static int format_long(tl_wbuf *o, const tl_fmtspec *s, uint32_t type, bool neg, uint64_t mag)
 {
     if (s->precision != -1) {
         tl_seterr(ValueError, "Precision not allowed in integer format specifier");
@@ -728,7 +718,7 @@ static floatmode float_mode(const tl_fmtspec *s, uint32_t type, bool complex)
     return m;
 }
 
-static int format_double(fout *o, const tl_fmtspec *s, uint32_t type, double v)
+static int format_double(tl_wbuf *o, const tl_fmtspec *s, uint32_t type, double v)
 {
     if (precision_error(s) < 0) return -1;
     floatmode m = float_mode(s, type, false);
@@ -740,8 +730,7 @@ static int format_double(fout *o, const tl_fmtspec *s, uint32_t type, double v)
     if (n < 0) return -1;
     if (m.pct) text[n++] = '%';
     if (L.sign != '+' && L.sign != ' ' && L.width == -1 && !L.sep) {   /* nothing to lay out (CPython's fast path) */
-        if (o->n == 0 && o->write(o->ctx, text, (size_t)n) < 0) o->failed = 1;
-        else if (o->n) fo_put(o, text, (size_t)n);
+        tl_wbuf_put(o, text, (size_t)n);
     } else {
         numtext t = float_parts(text, (size_t)n);
         numwidths w = number_widths(&L, &t);
@@ -753,7 +742,7 @@ static int format_double(fout *o, const tl_fmtspec *s, uint32_t type, double v)
 
 /* ---- complex numbers (CPython's format_complex_internal) --------------------------------- */
 
-static int format_complex(fout *o, const tl_fmtspec *s, uint32_t type, double re, double im)
+static int format_complex(tl_wbuf *o, const tl_fmtspec *s, uint32_t type, double re, double im)
 {
     if (precision_error(s) < 0) return -1;
     layout L = layout_of(s, '>');
@@ -789,13 +778,13 @@ static int format_complex(fout *o, const tl_fmtspec *s, uint32_t type, double re
     int64_t body = (skip_re ? 0 : rw.total) + iw.total + 1 + 2 * parens;
     int64_t pad = L.width > body ? L.width - body : 0;
     int64_t lpad = L.align == '>' ? pad : L.align == '^' ? pad / 2 : 0;
-    fo_fill(o, L.fill, L.fill_len, lpad);
-    if (parens) fo_put(o, "(", 1);
+    tl_wbuf_fill(o, L.fill, L.fill_len, lpad);
+    if (parens) tl_wbuf_put(o, "(", 1);
     if (!skip_re) write_number(o, &P, &rw, &rt_parts);
     write_number(o, &P, &iw, &it_parts);
-    fo_put(o, "j", 1);
-    if (parens) fo_put(o, ")", 1);
-    fo_fill(o, L.fill, L.fill_len, pad - lpad);
+    tl_wbuf_put(o, "j", 1);
+    if (parens) tl_wbuf_put(o, ")", 1);
+    tl_wbuf_fill(o, L.fill, L.fill_len, pad - lpad);
     if (rt != rs) free(rt);
     if (it != is) free(it);
     return 0;
@@ -803,7 +792,7 @@ static int format_complex(fout *o, const tl_fmtspec *s, uint32_t type, double re
 
 /* ---- strings (CPython's format_string_internal) -------------------------------------------- */
 
-static int format_string(fout *o, const tl_fmtspec *s, const char *p, size_t n)
+static int format_string(tl_wbuf *o, const tl_fmtspec *s, const char *p, size_t n)
 {
     if (s->sign) {
         tl_seterr(ValueError, s->sign == ' ' ? "Space not allowed in string format specifier"
@@ -831,9 +820,9 @@ static int format_string(fout *o, const tl_fmtspec *s, const char *p, size_t n)
     }
     int64_t pad = L.width > len ? L.width - len : 0;
     int64_t lpad = L.align == '>' ? pad : L.align == '^' ? pad / 2 : 0;
-    fo_fill(o, L.fill, L.fill_len, lpad);
-    fo_put(o, p, n);
-    fo_fill(o, L.fill, L.fill_len, pad - lpad);
+    tl_wbuf_fill(o, L.fill, L.fill_len, lpad);
+    tl_wbuf_put(o, p, n);
+    tl_wbuf_fill(o, L.fill, L.fill_len, pad - lpad);
     return 0;
 }
 
@@ -842,11 +831,11 @@ static int format_string(fout *o, const tl_fmtspec *s, const char *p, size_t n)
 int tl_format_int(const tl_fmtspec *s, bool neg, uint64_t mag, bool is_bool, tl_write_fn write, void *ctx)
 {
     const char *tname = is_bool ? "bool" : "int";
-    fout o;
-    fo_init(&o, write, ctx);
+    tl_wbuf o;
+    tl_wbuf_init(&o, write, ctx);
     if (is_bool && s->len == 0) {
-        fo_put(&o, mag ? "True" : "False", mag ? 4 : 5);
-        return fo_end(&o);
+        tl_wbuf_put(&o, mag ? "True" : "False", mag ? 4 : 5);
+        return tl_wbuf_end(&o);
     }
     uint32_t type = s->type ? s->type : 'd';
     if (spec_errors(s, tname, type) < 0) return -1;
@@ -861,7 +850,7 @@ int tl_format_int(const tl_fmtspec *s, bool neg, uint64_t mag, bool is_bool, tl_
     default:
         return unknown_type(type, tname);
     }
-    return rc < 0 ? -1 : fo_end(&o);
+    return rc < 0 ? -1 : tl_wbuf_end(&o);
 }
 
 /* The float and complex presentation types. */
@@ -875,30 +864,30 @@ static bool is_float_type(uint32_t type)
 
 int tl_format_float(const tl_fmtspec *s, double v, tl_write_fn write, void *ctx)
 {
-    fout o;
-    fo_init(&o, write, ctx);
+    tl_wbuf o;
+    tl_wbuf_init(&o, write, ctx);
     if (spec_errors(s, "float", s->type) < 0) return -1;
     if (!is_float_type(s->type)) return unknown_type(s->type, "float");
-    return format_double(&o, s, s->type, v) < 0 ? -1 : fo_end(&o);
+    return format_double(&o, s, s->type, v) < 0 ? -1 : tl_wbuf_end(&o);
 }
 
 int tl_format_complex(const tl_fmtspec *s, double re, double im, tl_write_fn write, void *ctx)
 {
-    fout o;
-    fo_init(&o, write, ctx);
+    tl_wbuf o;
+    tl_wbuf_init(&o, write, ctx);
     if (spec_errors(s, "complex", s->type) < 0) return -1;
     if (!is_float_type(s->type) || s->type == '%') return unknown_type(s->type, "complex");
-    return format_complex(&o, s, s->type, re, im) < 0 ? -1 : fo_end(&o);
+    return format_complex(&o, s, s->type, re, im) < 0 ? -1 : tl_wbuf_end(&o);
 }
 
 int tl_format_str(const tl_fmtspec *s, const char *p, size_t n, tl_write_fn write, void *ctx)
 {
-    fout o;
-    fo_init(&o, write, ctx);
+    tl_wbuf o;
+    tl_wbuf_init(&o, write, ctx);
     uint32_t type = s->type ? s->type : 's';
     if (spec_errors(s, "str", type) < 0) return -1;
     if (type != 's') return unknown_type(type, "str");
-    return format_string(&o, s, p, n) < 0 ? -1 : fo_end(&o);
+    return format_string(&o, s, p, n) < 0 ? -1 : tl_wbuf_end(&o);
 }
 
 int tl_format_scalar(const tl_fmtspec *s, const void *p, tl_dtype d, tl_write_fn write, void *ctx)

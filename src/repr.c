@@ -7,47 +7,6 @@
 
 #include "unicode_printable.inc"
 
-/* A small buffer in front of a writer, so escapes do not become one call per character. */
-typedef struct Out {
-    tl_write_fn w;
-    void *ctx;
-    int failed;
-    size_t n;
-    char buf[256];
-} Out;
-
-static void out_flush(Out *o)
-{
-    if (o->n && !o->failed && o->w(o->ctx, o->buf, o->n) < 0) o->failed = 1;
-    o->n = 0;
-}
-
-static void out_put(Out *o, const char *s, size_t n)
-{
-    if (n > sizeof o->buf - o->n) out_flush(o);
-    if (n > sizeof o->buf) {
-        if (!o->failed && o->w(o->ctx, s, n) < 0) o->failed = 1;
-        return;
-    }
-    memcpy(o->buf + o->n, s, n);
-    o->n += n;
-}
-
-/* A writer's buffer; only its header is set. */
-static void out_init(Out *o, tl_write_fn w, void *ctx)
-{
-    o->w = w;
-    o->ctx = ctx;
-    o->failed = 0;
-    o->n = 0;
-}
-
-static int out_end(Out *o)
-{
-    out_flush(o);
-    return o->failed ? -1 : 0;
-}
-
 /* Whether Python's repr keeps code point c as it is (str.isprintable()). */
 static bool printable(uint32_t c)
 {
@@ -63,36 +22,36 @@ static bool printable(uint32_t c)
 }
 
 /* Code point c as \xhh, \uhhhh or \Uhhhhhhhh (Python's lower-case hex). */
-static void put_escape(Out *o, uint32_t c)
+static void put_escape(tl_wbuf *o, uint32_t c)
 {
     char e[12];
     int n = c <= 0xFF ? snprintf(e, sizeof e, "\\x%02x", (unsigned)c)
           : c <= 0xFFFF ? snprintf(e, sizeof e, "\\u%04x", (unsigned)c)
                         : snprintf(e, sizeof e, "\\U%08x", (unsigned)c);
-    out_put(o, e, (size_t)n);
+    tl_wbuf_put(o, e, (size_t)n);
 }
 
 int str_write_repr(const char *s, size_t n, tl_write_fn w, void *ctx)
 {
     bool single = memchr(s, '\'', n) != NULL, dbl = memchr(s, '"', n) != NULL;
     char quote = single && !dbl ? '"' : '\'';
-    Out o;
-    out_init(&o, w, ctx);
-    out_put(&o, &quote, 1);
+    tl_wbuf o;
+    tl_wbuf_init(&o, w, ctx);
+    tl_wbuf_put(&o, &quote, 1);
     for (size_t i = 0; i < n && !o.failed;) {
         uint32_t c;
         size_t len = tl_utf8_next(s + i, n - i, &c);
         if (c == TL_UTF8_BAD) put_escape(&o, (unsigned char)s[i]);   /* a byte that is no character */
-        else if (c == (uint32_t)quote || c == '\\') out_put(&o, "\\", 1), out_put(&o, s + i, 1);
-        else if (c == '\t') out_put(&o, "\\t", 2);
-        else if (c == '\n') out_put(&o, "\\n", 2);
-        else if (c == '\r') out_put(&o, "\\r", 2);
-        else if (printable(c)) out_put(&o, s + i, len);
+        else if (c == (uint32_t)quote || c == '\\') tl_wbuf_put(&o, "\\", 1), tl_wbuf_put(&o, s + i, 1);
+        else if (c == '\t') tl_wbuf_put(&o, "\\t", 2);
+        else if (c == '\n') tl_wbuf_put(&o, "\\n", 2);
+        else if (c == '\r') tl_wbuf_put(&o, "\\r", 2);
+        else if (printable(c)) tl_wbuf_put(&o, s + i, len);
         else put_escape(&o, c);
         i += len;
     }
-    out_put(&o, &quote, 1);
-    return out_end(&o);
+    tl_wbuf_put(&o, &quote, 1);
+    return tl_wbuf_end(&o);
 }
 
 /* Python's ascii(): text passed through with every non-ASCII character (or invalid byte) escaped. */
@@ -104,19 +63,19 @@ typedef struct AsciiFilter {
 static int ascii_write(void *ctx, const char *s, size_t n)
 {
     AsciiFilter *f = ctx;
-    Out o;
-    out_init(&o, f->w, f->ctx);
+    tl_wbuf o;
+    tl_wbuf_init(&o, f->w, f->ctx);
     for (size_t i = 0; i < n && !o.failed;) {
         size_t run = i;
         while (run < n && (unsigned char)s[run] < 0x80) run++;
-        out_put(&o, s + i, run - i);
+        tl_wbuf_put(&o, s + i, run - i);
         if (run == n) break;
         uint32_t c;
         size_t len = tl_utf8_next(s + run, n - run, &c);
         put_escape(&o, c == TL_UTF8_BAD ? (unsigned char)s[run] : c);
         i = run + len;
     }
-    return out_end(&o);
+    return tl_wbuf_end(&o);
 }
 
 int val_write_repr(Value v, tl_write_fn w, void *ctx)
