@@ -156,6 +156,7 @@ static void wbuf_flush(tl_wbuf *b)
 
 void tl_wbuf_put(tl_wbuf *b, const char *s, size_t n)
 {
+    if (n == 0) return;   /* s may be NULL then (a number without a prefix) */
     if (n > sizeof b->buf - b->n) {
         wbuf_flush(b);
         if (n > sizeof b->buf) {
