@@ -17,6 +17,7 @@
 
 enum { SPEC_OK, SPEC_TOO_MANY_DIGITS, SPEC_BOTH_SEPARATORS, SPEC_MISSING_PRECISION, SPEC_INVALID };
 
+/* An alignment character: < > = ^. */
 static bool is_align(uint32_t c) { return c == '<' || c == '>' || c == '=' || c == '^'; }
 
 /* Reads decimal digits at text[*pos]: the count read (0 for none), -1 past INT64_MAX. */
@@ -131,6 +132,7 @@ static int spec_errors(const tl_fmtspec *s, const char *tname, uint32_t type)
     return parse_error(s, tname) < 0 || separator_error(s, type) < 0 ? -1 : 0;
 }
 
+/* The error for a type code the value does not take: -1. */
 static int unknown_type(uint32_t type, const char *tname)
 {
     char b[16];
@@ -148,6 +150,7 @@ void tl_wbuf_init(tl_wbuf *b, tl_write_fn write, void *ctx)
     b->n = 0;
 }
 
+/* Hands the buffered text to the writer. */
 static void wbuf_flush(tl_wbuf *b)
 {
     if (b->n && !b->failed && b->write(b->ctx, b->buf, b->n) < 0) b->failed = 1;
@@ -195,6 +198,7 @@ typedef struct layout {
     int group;       /* digits per group: 3, or 4 for '_' with b/o/x/X */
 } layout;
 
+/* Whether the fill is '0' (given, or by the '0' flag): it pads inside the digits. */
 static bool fill_is_zero(const layout *L) { return L->fill_len == 1 && L->fill[0] == '0'; }
 
 /* The layout a spec gives: default alignment def_align, the '0' flag meaning '=' for numbers. */
@@ -252,6 +256,7 @@ static void count_groups(int64_t ndigits, int64_t min_width, int group, int64_t 
     *groups = k;
 }
 
+/* CPython's calc_number_widths: the sign shown, the padding's place and size, the digit places. */
 static numwidths number_widths(const layout *L, const numtext *t)
 {
     numwidths w = { 0 };
@@ -295,6 +300,7 @@ static void write_grouped(tl_wbuf *o, const layout *L, const numwidths *w, const
     }
 }
 
+/* CPython's fill_number: padding, sign, prefix, padding, digits, point, the rest, padding. */
 static void write_number(tl_wbuf *o, const layout *L, const numwidths *w, const numtext *t)
 {
     tl_wbuf_fill(o, L->fill, L->fill_len, w->lpad);
@@ -356,6 +362,7 @@ static char *int_digits(char *end, uint64_t mag, unsigned base, bool upper)
     return p;
 }
 
+/* An integer (-mag when neg) with an integer type (b c d o x X n). */
 static int format_long(tl_wbuf *o, const tl_fmtspec *s, uint32_t type, bool neg, uint64_t mag)
 {
     if (s->precision != -1) {
@@ -437,6 +444,7 @@ static u128 pow10_u128(int k)
     return p;
 }
 
+/* The number of bits x needs. */
 static int bitlen(u128 x)
 {
     uint64_t hi = (uint64_t)(x >> 64), lo = (uint64_t)x;
@@ -692,6 +700,7 @@ typedef struct floatmode {
     int precision, flags;
 } floatmode;
 
+/* CPython's limit on a float's precision: -1 past INT_MAX. */
 static int precision_error(const tl_fmtspec *s)
 {
     if (s->precision <= INT_MAX) return 0;
@@ -699,6 +708,7 @@ static int precision_error(const tl_fmtspec *s)
     return -1;
 }
 
+/* How a float (or a complex part) is written for a spec and type. */
 static floatmode float_mode(const tl_fmtspec *s, uint32_t type, bool complex)
 {
     floatmode m = { 0 };
@@ -719,6 +729,7 @@ static floatmode float_mode(const tl_fmtspec *s, uint32_t type, bool complex)
     return m;
 }
 
+/* A float (or an int through a float type) laid out by the spec. */
 static int format_double(tl_wbuf *o, const tl_fmtspec *s, uint32_t type, double v)
 {
     if (precision_error(s) < 0) return -1;

@@ -18,6 +18,7 @@ static FsItem scan_error(FsScan *sc, const char *at, const char *msg)
     return FS_ERROR;
 }
 
+/* ASCII whitespace, as CPython's Py_ISSPACE. */
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 /* A field's expression from sc->s (after the '{'): where it ends, as CPython's fstring_find_expr
@@ -165,6 +166,7 @@ static void *fs_alloc(const FsParser *fp, size_t n)
     return m;
 }
 
+/* A new node placed at byte `at` of the f-string. */
 static Node *fs_node(const FsParser *fp, NodeKind kind, const char *at)
 {
     Node *n = fs_alloc(fp, sizeof *n);
@@ -180,6 +182,7 @@ typedef struct FsText {
     const char *at;
 } FsText;
 
+/* Appends text [s, e) to t, its escapes decoded (checked first) when decode. */
 static void text_add(const FsParser *fp, FsText *t, const char *s, const char *e, bool decode)
 {
     if (decode) {
@@ -205,6 +208,7 @@ typedef struct FsList {
     int n, cap;
 } FsList;
 
+/* Appends a part, growing the list in the arena. */
 static void list_push(const FsParser *fp, FsList *l, Node *x)
 {
     if (l->n == l->cap) {
@@ -293,6 +297,7 @@ typedef struct FBuf {
     char small[240];
 } FBuf;
 
+/* An empty buffer on its own stack space. */
 static void fbuf_init(FBuf *b)
 {
     b->p = b->small;
@@ -300,6 +305,7 @@ static void fbuf_init(FBuf *b)
     b->cap = sizeof b->small;
 }
 
+/* The tl_write_fn that appends to an FBuf (moving to the heap when it outgrows the stack). */
 static int fbuf_write(void *ctx, const char *s, size_t n)
 {
     FBuf *b = ctx;
@@ -320,6 +326,7 @@ static int fbuf_write(void *ctx, const char *s, size_t n)
     return 0;
 }
 
+/* Frees an FBuf's heap memory, if it took any. */
 static void fbuf_free(FBuf *b)
 {
     if (b->p != b->small) free(b->p);

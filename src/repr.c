@@ -60,6 +60,7 @@ typedef struct AsciiFilter {
     void *ctx;
 } AsciiFilter;
 
+/* The tl_write_fn of an AsciiFilter: ASCII runs as they are, every other character escaped. */
 static int ascii_write(void *ctx, const char *s, size_t n)
 {
     AsciiFilter *f = ctx;

@@ -18,6 +18,7 @@ typedef struct Template {
     int auto_fields;
 } Template;
 
+/* The tl_write_fn that appends to a StrBuf. */
 static int sb_write(void *ctx, const char *s, size_t n) { return sb_append(ctx, s, n) ? 0 : -1; }
 
 /* A part of the template: [s, e). */
@@ -280,6 +281,7 @@ static bool build(Template *T, const char *s, const char *end, int depth, StrBuf
     return true;
 }
 
+/* Runs the template again only counting its {} fields (up to a syntax error, if any). */
 static int count_auto_fields(Template *T)
 {
     Template C = { T->I, T->a, NUMBERING_NONE, 0, true, 0 };
