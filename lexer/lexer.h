@@ -30,4 +30,13 @@ void lexer_set_alloc(Lexer *lx, LexAllocFn alloc, void *ctx);
    carries its message in `error` and its position at the offending byte. */
 Token lexer_next(Lexer *lx);
 
+/* The message for an escape a string literal may not hold. */
+#define LEX_BAD_ESCAPE "unknown escape sequence (use \\n \\t \\\\ \\\" or \\')"
+
+/* The first escape in s[0..n) that string literals do not know (its backslash), or NULL. */
+const char *lexer_bad_escape(const char *s, size_t n);
+/* Decodes the escapes of s[0..n) (checked by lexer_bad_escape) into out (n bytes suffice);
+   returns the decoded length. */
+size_t lexer_unescape(const char *s, size_t n, char *out);
+
 #endif

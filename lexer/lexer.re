@@ -134,32 +134,51 @@ static void *lex_alloc(Lexer *lx, size_t n)
     return lx->alloc ? lx->alloc(lx->alloc_ctx, n) : malloc(n);
 }
 
-/* A complete quoted string [s, e): checks its escapes, then decodes it into fresh memory. */
-static Token string_token(Lexer *lx, Pos s, Pos e)
+const char *lexer_bad_escape(const char *s, size_t n)
 {
-    Pos body = s + 1, body_end = e - 1;
-    for (Pos p = body; p < body_end; p++) {
-        if (*p != '\\') continue;
-        p++;
-        if (!strchr("nt\\\"'", *p) || *p == '\0')
-            return error_token(lx, s, p - 1, e,
-                               "unknown escape sequence (use \\n \\t \\\\ \\\" or \\')");
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '\\') continue;
+        if (++i == n || !strchr("nt\\\"'", s[i]) || s[i] == '\0') return s + i - 1;
     }
-    char *out = lex_alloc(lx, (size_t)(body_end - body) + 1);
-    if (!out) return error_token(lx, s, s, e, "out of memory");
+    return NULL;
+}
+
+size_t lexer_unescape(const char *s, size_t n, char *out)
+{
     size_t k = 0;
-    for (Pos p = body; p < body_end; p++) {
-        unsigned char c = *p;
-        if (c == '\\') {
-            c = *++p;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\\' && i + 1 < n) {
+            c = (unsigned char)s[++i];
             c = c == 'n' ? '\n' : c == 't' ? '\t' : c;
         }
         out[k++] = (char)c;
     }
+    return k;
+}
+
+/* A complete quoted string [s, e): checks its escapes, then decodes it into fresh memory. */
+static Token string_token(Lexer *lx, Pos s, Pos e)
+{
+    Pos body = s + 1, body_end = e - 1;
+    const char *bad = lexer_bad_escape((const char *)body, (size_t)(body_end - body));
+    if (bad) return error_token(lx, s, (Pos)bad, e, LEX_BAD_ESCAPE);
+    char *out = lex_alloc(lx, (size_t)(body_end - body) + 1);
+    if (!out) return error_token(lx, s, s, e, "out of memory");
+    size_t k = lexer_unescape((const char *)body, (size_t)(body_end - body), out);
     out[k] = '\0';
     Token t = make_token(lx, TK_STRING, s, e);
     t.str = out;
     t.slen = k;
+    advance_to(lx, e);
+    return t;
+}
+
+/* A complete f-string [s, e) (its f, rf or fr prefix included): the parser splits it into its
+   text and fields (src/fstring.c), so the token carries only its place. */
+static Token fstring_token(Lexer *lx, Pos s, Pos e)
+{
+    Token t = make_token(lx, TK_FSTRING, s, e);
     advance_to(lx, e);
     return t;
 }
@@ -207,6 +226,11 @@ Token lexer_next(Lexer *lx)
             ["] ([^"\\] | "\\" [^])* ["]  { return string_token(lx, start, YYCURSOR); }
             ['] ([^'\\] | "\\" [^])* [']  { return string_token(lx, start, YYCURSOR); }
             ["']              { return error_token(lx, start, start, lx->lim, "unterminated string"); }
+
+            fpre = [fF] | [rR] [fF] | [fF] [rR];
+            fpre ["] ([^"\\] | "\\" [^])* ["]  { return fstring_token(lx, start, YYCURSOR); }
+            fpre ['] ([^'\\] | "\\" [^])* [']  { return fstring_token(lx, start, YYCURSOR); }
+            fpre ["']         { return error_token(lx, start, start, lx->lim, "unterminated string"); }
 
             "fn"       { TOKEN(TK_FN); }
             "return"   { TOKEN(TK_RETURN); }
@@ -287,7 +311,7 @@ static const char *const kind_names[TK_COUNT] = {
     [TK_DSLASH] = "'//'", [TK_PERCENT] = "'%'", [TK_AT] = "'@'", [TK_DSTAR] = "'**'",
     [TK_EQ] = "'=='", [TK_NE] = "'!='", [TK_LT] = "'<'", [TK_LE] = "'<='",
     [TK_GT] = "'>'", [TK_GE] = "'>='", [TK_AMP] = "'&'", [TK_PIPE] = "'|'", [TK_TILDE] = "'~'",
-    [TK_CARET] = "'^'", [TK_SHL] = "'<<'", [TK_SHR] = "'>>'",
+    [TK_CARET] = "'^'", [TK_SHL] = "'<<'", [TK_SHR] = "'>>'", [TK_FSTRING] = "f-string",
 };
 
 const char *token_kind_name(TokenKind k)

@@ -19,6 +19,7 @@ typedef enum TokenKind {
     TK_PLUS, TK_MINUS, TK_STAR, TK_SLASH, TK_DSLASH, TK_PERCENT, TK_AT, TK_DSTAR,
     TK_EQ, TK_NE, TK_LT, TK_LE, TK_GT, TK_GE,
     TK_AMP, TK_PIPE, TK_TILDE, TK_CARET, TK_SHL, TK_SHR,
+    TK_FSTRING,                                  /* f"...": start/len span it, prefix and quotes included */
     TK_COUNT
 } TokenKind;
 

@@ -5,6 +5,7 @@
 
 #include "format.h"
 #include "format_float.h"
+#include "utf8.h"
 
 /* numpy's defaults (arrayprint._format_options) */
 tl_printopts tl_print_options = { 8, 1000, 3, 75, false };
@@ -19,6 +20,32 @@ void tl_printopts_default(tl_printopts *o)
 }
 
 enum { INTERRUPT_EVERY = 4096 };
+
+/* A growing text buffer behind a tl_write_fn. */
+typedef struct strbuf {
+    char *p;
+    size_t n, cap;
+} strbuf;
+
+static int strbuf_write(void *ctx, const char *s, size_t n)
+{
+    strbuf *b = ctx;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->n + n + 1) cap *= 2;
+        char *p = realloc(b->p, cap);
+        if (!p) {
+            tl_seterr(MemoryError, "out of memory");
+            return -1;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = '\0';
+    return 0;
+}
 
 /* ---- element access ------------------------------------------------------ */
 
@@ -221,6 +248,8 @@ typedef struct tfmt {
     /* floats: re is the only column of a real tensor */
     float_col re, im;
     char word[2 * TL_D4_MAX + 8];   /* the element being written */
+    const tl_fmtspec *spec;         /* NULL, or each element's format spec (tl_fmt_tensor_spec) */
+    strbuf custom;                  /* an element formatted with spec */
 } tfmt;
 
 typedef int (*visit_fn)(tfmt *f, const char *p);
@@ -359,8 +388,8 @@ static void em_spaces(emitter *e, int64_t n)
     }
 }
 
-/* Appends text to the current line. */
-static void em_text(emitter *e, const char *s, size_t n)
+/* Appends text of cols characters to the current line. */
+static void em_text_cols(emitter *e, const char *s, size_t n, int64_t cols)
 {
     size_t body = n;
     while (body > 0 && s[body - 1] == ' ') body--;
@@ -370,8 +399,11 @@ static void em_text(emitter *e, const char *s, size_t n)
         em_raw(e, s, body);
     }
     e->spaces += (int64_t)(n - body);
-    e->col += (int64_t)n;
+    e->col += cols;
 }
+
+/* Appends ASCII text to the current line. */
+static void em_text(emitter *e, const char *s, size_t n) { em_text_cols(e, s, n, (int64_t)n); }
 
 /* Ends the line, dropping its trailing spaces (numpy's line.rstrip()). */
 static void em_newline(emitter *e)
@@ -388,15 +420,30 @@ static void em_indent(emitter *e, int64_t n)
     e->col += n;
 }
 
-/* numpy's _extendLine: a word goes on a new line (after the hanging indent)
-   when it would pass width, unless the line holds nothing but the indent. */
-static void em_word(emitter *e, const char *w, size_t n, int64_t width, int64_t indent)
+/* numpy's _extendLine: a word of cols characters goes on a new line (after the hanging
+   indent) when it would pass width, unless the line holds nothing but the indent. */
+static void em_word(emitter *e, const char *w, size_t n, int64_t cols, int64_t width, int64_t indent)
 {
-    if (e->col + (int64_t)n > width && e->col > indent) {
+    if (e->col + cols > width && e->col > indent) {
         em_newline(e);
         em_indent(e, indent);
     }
-    em_text(e, w, n);
+    em_text_cols(e, w, n, cols);
+}
+
+/* One element as a word of its row: numpy's text, or the spec's (whose width counts characters). */
+static int emit_elem(tfmt *f, emitter *e, const char *q, int64_t width, int64_t indent)
+{
+    if (!f->spec) {
+        size_t len = format_elem(f, q, f->word, sizeof f->word);
+        em_word(e, f->word, len, (int64_t)len, width, indent);
+        return 0;
+    }
+    f->custom.n = 0;
+    if (tl_format_scalar(f->spec, q, f->d, strbuf_write, &f->custom) < 0) return -1;
+    const char *w = f->custom.p ? f->custom.p : "";
+    em_word(e, w, f->custom.n, (int64_t)tl_utf8_count(w, f->custom.n), width, indent);
+    return 0;
 }
 
 /* Writes the block of axis `axis` starting at p (numpy's _formatArray recurser). */
@@ -419,11 +466,10 @@ static int emit_block(tfmt *f, emitter *e, int axis, const char *p)
         if (axes_left == 1) {
             int64_t width = (int64_t)f->linewidth - axis - 1;
             if (is_summary) {
-                em_word(e, "...", 3, width, indent);
+                em_word(e, "...", 3, 3, width, indent);
             } else {
                 if (++f->visited % INTERRUPT_EVERY == 0 && tl_check_interrupt() < 0) return -1;
-                size_t len = format_elem(f, q, f->word, sizeof f->word);
-                em_word(e, f->word, len, width, indent);
+                if (emit_elem(f, e, q, width, indent) < 0) return -1;
             }
             if (k + 1 < count) em_text(e, " ", 1);
         } else {
@@ -550,7 +596,8 @@ static int materialize_elem(tfmt *f, const char *p)
     return 0;
 }
 
-int tl_fmt_tensor(const tl_tensor *t, const tl_printopts *o, tl_write_fn write, void *ctx)
+/* tl_fmt_tensor, each element through spec when spec is not NULL. */
+static int fmt_tensor(const tl_tensor *t, const tl_fmtspec *spec, const tl_printopts *o, tl_write_fn write, void *ctx)
 {
     if (!o) o = &tl_print_options;
     if (check_opts(o) < 0) return -1;
@@ -560,6 +607,7 @@ int tl_fmt_tensor(const tl_tensor *t, const tl_printopts *o, tl_write_fn write, 
     const char *p0 = lazy_edges ? (const char *)t->storage->data + t->offset * (int64_t)tl_dtype_size(t->dtype)
                                 : (const char *)tl_tensor_data(t);
 
+    if (t->ndim == 0 && spec) return tl_format_scalar(spec, p0, t->dtype, write, ctx);
     if (t->ndim == 0) {
         char buf[160];
         int len = tl_fmt_scalar(p0, t->dtype, buf, sizeof buf);
@@ -582,12 +630,13 @@ int tl_fmt_tensor(const tl_tensor *t, const tl_printopts *o, tl_write_fn write, 
     f->summarize = size > o->threshold;
     f->edge = o->edgeitems;
     f->linewidth = o->linewidth;
+    f->spec = spec;
     tl_dtype c = tl_dtype_real(t->dtype);
     col_init(&f->re, c, false, o->precision);
     col_init(&f->im, c, true, o->precision);
 
     int rc = lazy_edges ? walk_shown(f, 0, p0, materialize_elem) : 0;
-    if (rc == 0) rc = plan_columns(f, p0, o->suppress);
+    if (rc == 0 && !spec) rc = plan_columns(f, p0, o->suppress);
     if (rc == 0) {
         e->write = write;
         e->ctx = ctx;
@@ -599,34 +648,20 @@ int tl_fmt_tensor(const tl_tensor *t, const tl_printopts *o, tl_write_fn write, 
         em_flush(e);
         if (e->failed) rc = -1;
     }
+    free(f->custom.p);
     free(f);
     free(e);
     return rc;
 }
 
-typedef struct strbuf {
-    char *p;
-    size_t n, cap;
-} strbuf;
-
-static int strbuf_write(void *ctx, const char *s, size_t n)
+int tl_fmt_tensor(const tl_tensor *t, const tl_printopts *o, tl_write_fn write, void *ctx)
 {
-    strbuf *b = ctx;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->n + n + 1) cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            tl_seterr(MemoryError, "out of memory");
-            return -1;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = '\0';
-    return 0;
+    return fmt_tensor(t, NULL, o, write, ctx);
+}
+
+int tl_fmt_tensor_spec(const tl_tensor *t, const tl_fmtspec *spec, const tl_printopts *o, tl_write_fn write, void *ctx)
+{
+    return fmt_tensor(t, spec, o, write, ctx);
 }
 
 char *tl_fmt_tensor_string(const tl_tensor *t, const tl_printopts *o)

@@ -369,6 +369,17 @@ static void d4_generate(const d4_value *v, bool fractional, int cutoff_max, int 
     d4_last_digit(out, n, digit, round_down);
 }
 
+size_t tl_d4_shortest(char *buf, size_t cap, uint64_t bits, tl_dtype d, int *exp10)
+{
+    d4_value v = d4_decompose(bits, d);
+    static _Thread_local d4_digits dg;
+    d4_generate(&v, false, -1, -1, &dg);
+    size_t n = (size_t)dg.n < cap ? (size_t)dg.n : cap;
+    memcpy(buf, dg.d, n);
+    *exp10 = dg.exp;
+    return n;
+}
+
 /* ---- text layout ---------------------------------------------------------- */
 
 /* A bounded string builder: writes past cap-1 are dropped. */

@@ -34,6 +34,12 @@ typedef struct tl_d4_opts {
 size_t tl_d4_positional(char *buf, size_t cap, uint64_t bits, tl_dtype d, const tl_d4_opts *o);
 size_t tl_d4_scientific(char *buf, size_t cap, uint64_t bits, tl_dtype d, const tl_d4_opts *o);
 
+/* The shortest digits that identify a finite value of dtype d among its neighbours (Dragon4 in
+   unique mode, no cutoff: what Python's repr() gives for an f64): at most cap digit characters
+   (no sign, no point; "0" for zero) into buf, their count returned; *exp10 is the power of ten
+   of the first digit. 17 digits always suffice for an f64. */
+size_t tl_d4_shortest(char *buf, size_t cap, uint64_t bits, tl_dtype d, int *exp10);
+
 /* Options with every field "not given" and trim '.'. */
 static inline tl_d4_opts tl_d4_defaults(void)
 {

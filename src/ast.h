@@ -81,6 +81,11 @@ typedef enum NodeKind {
     N_RETURN,     /* a = value or NULL */
     N_TRY,        /* try a catch name b: a = body block, name = the error's variable (resolved like N_FOR), b = handler */
     N_BLOCK,      /* list[0..n) statements */
+
+    /* f-strings (src/fstring.c) */
+    N_FSTRING,    /* f"...": list[0..n) = its parts, N_STR (text) and N_FIELD; also a spec holding fields */
+    N_FIELD,      /* {a!c:spec} in an f-string: a = the expression, op = the conversion ('r' 's' 'a' or 0),
+                     b = NULL, the spec as N_STR (parsed once into fspec) or as N_FSTRING (built each time) */
     N_NODE_COUNT
 } NodeKind;
 
@@ -115,6 +120,7 @@ typedef struct Node {
     int depth;              /* frames to walk out (0 = current); -1 = global */
     int slot;
     struct FusePlan *fuse;  /* N_BINARY or N_CALL rooting an elementwise tree (fuse.h) */
+    const struct tl_fmtspec *fspec;   /* N_FIELD with a constant spec: it parsed (by the parser, in the arena) */
     /* the evaluator's handler for this expression, chosen once by the resolver
        (eval_choose, from the kind, the slot and the spec); NULL: the general dispatcher */
     bool (*eval)(struct Ctx *C, struct Node *n, struct Value *out);

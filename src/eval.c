@@ -4,6 +4,7 @@
 
 #include "arith.h"
 #include "eval_int.h"
+#include "fstring.h"
 #include "fuse.h"
 #include "literal.h"
 #include "subscript.h"
@@ -398,6 +399,7 @@ void eval_choose(Node *n)
         else n->eval = call_global_handler(n);
         break;
     case N_INDEX: n->eval = subscript_is_simple(n) ? ev_index_simple : eval_index; break;
+    case N_FSTRING: n->eval = eval_fstring; break;
     default: n->eval = eval_any; break;
     }
 }

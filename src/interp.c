@@ -343,14 +343,8 @@ static int file_writer(void *ctx, const char *s, size_t n) { return fwrite(s, 1,
 bool interp_echo(Interp *I, Value v, FILE *out)
 {
     (void)I;
-    if (val_write(v, file_writer, out) != 0) {
-        fputc('\n', out);
-        return false;
-    }
-    if (val_is_numeric(v)) {
-        tl_dtype d = val_dtype(v);
-        if (d != TL_I64 && d != TL_F64 && d != TL_C128 && d != TL_BOOL) fprintf(out, ", dtype=%s", tl_dtype_name(d));
-    }
+    /* a string echoes raw; anything else as its repr (the print form, and the dtype when not a default) */
+    int rc = v.kind == V_STR ? val_write(v, file_writer, out) : val_write_repr(v, file_writer, out);
     fputc('\n', out);
-    return true;
+    return rc == 0;
 }

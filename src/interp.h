@@ -60,7 +60,7 @@ void source_release(Source *s);
    argument already filled is "got multiple values". params: the parameter names in positional order. */
 bool interp_check_repeated(Interp *I, CallArgs *a, const char *fname, int nparams, const char *const *params);
 
-/* Writes the echo form of v (print form, plus ", dtype=NAME" when not a default dtype). */
+/* Writes the echo form of v: a string raw, anything else as repr() gives it (val_write_repr). */
 bool interp_echo(Interp *I, Value v, FILE *out);
 
 #endif

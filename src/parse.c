@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fstring.h"
 #include "lexer.h"
 #include "parse.h"
 
@@ -27,6 +28,7 @@ typedef struct Parser {
     int loop_depth;            /* loops around here within the current function */
     int fn_depth;
     bool incomplete;
+    bool sub_expr;             /* parsing an f-string field's expression: its end of input is the field's end */
     jmp_buf fail;
 } Parser;
 
@@ -88,7 +90,7 @@ static Span span_of(const Parser *p, const Token *t)
    open bracket or block means the input is merely unfinished. */
 #define fail_here(p, ...) \
     do { \
-        if ((p)->tok.kind == TK_EOF && (p)->nctx > 0) (p)->incomplete = true; \
+        if ((p)->tok.kind == TK_EOF && (p)->nctx > 0 && !(p)->sub_expr) (p)->incomplete = true; \
         fail_at((p), span_of((p), &(p)->tok), __VA_ARGS__); \
     } while (0)
 
@@ -112,6 +114,7 @@ static bool is_word_or_punct(TokenKind k)
 
 static _Noreturn void fail_unexpected(Parser *p)
 {
+    if (p->sub_expr && p->tok.kind == TK_EOF) fail_here(p, "f-string: the expression ends unfinished");
     char buf[64];
     const char *what = describe(&p->tok, buf, sizeof buf);
     if (is_word_or_punct(p->tok.kind)) fail_here(p, "unexpected token %s", what);
@@ -569,6 +572,71 @@ static Node *index_expr(Parser *p, Node *left)
     return n;
 }
 
+/* ---- f-strings: src/fstring.c splits them; the parser parses each field's expression ---- */
+
+/* The place of byte `at` of the current token's text (an f-string may span lines). */
+static Span span_in_token(const Parser *p, const char *at)
+{
+    const Token *t = &p->tok;
+    Span sp = span_of(p, t);
+    const char *line_start = t->start - (t->col - 1);
+    for (const char *q = t->start; q < at; q++)
+        if (*q == '\n') sp.line++, line_start = q + 1;
+    sp.col = (int32_t)(at - line_start) + 1;
+    return sp;
+}
+
+static Span fs_span_at(void *p, const char *at) { return span_in_token(p, at); }
+
+static void fs_fail(void *pv, const char *at, const char *msg)
+{
+    Parser *p = pv;
+    fail_at(p, at ? span_in_token(p, at) : span_of(p, &p->tok), "%s", msg);
+}
+
+/* A field's expression [start, end) of the current f-string token, lexed from a copy of its line
+   (so columns stay those of the source) as if inside parentheses; the token is kept. */
+static Node *fs_expression(void *pv, const char *start, const char *end)
+{
+    Parser *p = pv;
+    Span where = span_in_token(p, start);
+    const char *line_start = start - (where.col - 1);
+    size_t len = (size_t)(end - line_start);
+    char *copy = alloc(p, len + 1);
+    memcpy(copy, line_start, len);
+    copy[len] = '\0';
+    Lexer saved_lx = p->lx;
+    Token saved_tok = p->tok;
+    bool saved_sub = p->sub_expr;
+    p->lx.cur = (const unsigned char *)copy + (start - line_start);
+    p->lx.lim = (const unsigned char *)copy + len;
+    p->lx.line_start = (const unsigned char *)copy;
+    p->lx.line = where.line;
+    p->sub_expr = true;
+    if (p->nctx >= (int)sizeof p->ctx) fail_final(p, "nesting too deep");
+    p->ctx[p->nctx++] = CTX_PAREN;
+    advance(p);
+    Node *e = parse_expr(p, BP_NONE);
+    if (!at(p, TK_EOF)) fail_unexpected(p);
+    p->nctx--;
+    p->lx = saved_lx;
+    p->tok = saved_tok;
+    p->sub_expr = saved_sub;
+    return e;
+}
+
+/* f"..." (also f'...', rf"...", fr"..."): an N_FSTRING of text and fields. */
+static Node *fstring_expr(Parser *p)
+{
+    const Token *t = &p->tok;
+    size_t prefix = t->start[1] == '"' || t->start[1] == '\'' ? 1 : 2;
+    bool raw = prefix == 2;
+    FsParser fp = { p, p->arena, fs_span_at, fs_expression, fs_fail };
+    Node *n = fs_build(&fp, t->start + prefix + 1, t->start + t->len - 1, raw, t->start);
+    advance(p);
+    return n;
+}
+
 /* a.name is N_ATTR; a.name(args) is N_METHOD. Both point at the name. */
 static Node *attr_expr(Parser *p, Node *left)
 {
@@ -590,6 +658,7 @@ static const Rule rules[TK_COUNT] = {
     [TK_FLOAT] = { literal, NULL, 0 },
     [TK_IMAG] = { literal, NULL, 0 },
     [TK_STRING] = { literal, NULL, 0 },
+    [TK_FSTRING] = { fstring_expr, NULL, 0 },
     [TK_TRUE] = { literal, NULL, 0 },
     [TK_FALSE] = { literal, NULL, 0 },
     [TK_NONE] = { literal, NULL, 0 },

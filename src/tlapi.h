@@ -29,6 +29,9 @@ typedef struct BuiltinParams {
     int nleading;            /* leading parameters in brackets, "[start,] stop": given only when more
                                 positional values come than the required ones after them */
     int nrequired_pos;       /* required positional parameters, bracketed ones excluded */
+    int nposonly;            /* parameters before a bare "/": never bound by keyword */
+    int kwrest;              /* the **names parameter's index (it takes the keywords no other parameter
+                                takes: the builtin reads them with arg_kw_extra), or -1 */
 } BuiltinParams;
 
 /* Arguments of one call, as a builtin sees them. The call site gives pos and kw; before the
@@ -83,7 +86,9 @@ struct Builtin {
     BuiltinFn fn;
     const char *signature;   /* "sum(x, axis=none, dtype=none, keepdims=false)": name=default is optional,
                                 "*rest" takes the remaining positional values, a bare "*" makes the
-                                parameters after it keyword-only, "[p,] q" makes a leading p optional */
+                                parameters after it keyword-only, "[p,] q" makes a leading p optional,
+                                a bare "/" makes the parameters before it positional-only, "**names"
+                                (last) takes the keywords no parameter names */
     const char *help;        /* one line */
     int tag;                 /* lets one C function serve a family (casts, unary math): an op, a dtype
                                 or a variant named by an enum beside the function; 0 when unused */

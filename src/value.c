@@ -338,34 +338,24 @@ void sb_free(StrBuf *b)
 
 static int write_str(tl_write_fn w, void *ctx, const char *s) { return w(ctx, s, strlen(s)); }
 
-/* Writes a string the way it appears inside a tuple or dict: quoted, escaped. */
-static int write_quoted(tl_write_fn w, void *ctx, const Str *s)
-{
-    if (w(ctx, "\"", 1)) return -1;
-    for (size_t i = 0; i < s->len; i++) {
-        char c = s->data[i];
-        const char *esc = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\\' ? "\\\\" : c == '"' ? "\\\"" : NULL;
-        if (esc ? write_str(w, ctx, esc) : w(ctx, &c, 1)) return -1;
-    }
-    return w(ctx, "\"", 1);
-}
-
 /* Tuples and dicts nested deeper than this are not printed (a RecursionError): each level is
    a C frame, and the stack has room for many more levels than anyone reads. */
 #define MAX_PRINT_DEPTH 1000
 
 static int write_value(Value v, tl_write_fn w, void *ctx, int depth);
 
-/* Writes an item of a tuple or dict at the given depth: strings quoted. */
+/* Writes an item of a tuple or dict at the given depth: strings as their repr. */
 static int write_nested(Value v, tl_write_fn w, void *ctx, int depth)
 {
-    if (v.kind == V_STR) return write_quoted(w, ctx, v.as.s);
+    if (v.kind == V_STR) return str_write_repr(v.as.s->data, v.as.s->len, w, ctx);
     if (depth >= MAX_PRINT_DEPTH && (v.kind == V_TUPLE || v.kind == V_DICT)) {
         tl_seterr(RecursionError, "a value nested too deeply to print (more than %d levels)", MAX_PRINT_DEPTH);
         return -1;
     }
     return write_value(v, w, ctx, depth);
 }
+
+int val_write_item(Value v, tl_write_fn w, void *ctx) { return write_nested(v, w, ctx, 0); }
 
 /* A one-line summary for dict listings: tensors as dtype and shape. */
 static int write_summary(Value v, tl_write_fn w, void *ctx, int depth)

@@ -152,5 +152,25 @@ void sb_free(StrBuf *b);
 bool val_format(StrBuf *b, Value v);
 /* Streams the print form of v; returns 0, or -1 with the tl error set. */
 int val_write(Value v, tl_write_fn w, void *ctx);
+/* Streams v as an item of a tuple, list or dict prints: a string as its repr, anything else in
+   its print form (Python's str() of a container); 0, or -1 with the tl error set. */
+int val_write_item(Value v, tl_write_fn w, void *ctx);
+
+/* ---- repr.c: text forms beyond print -------------------------------------------------- */
+/* A string's repr, as Python writes it: quoted ('abc', "it's"), \\ \t \n \r and the quote
+   escaped, other characters str.isprintable() refuses as \xhh \uhhhh \Uhhhhhhhh, an invalid
+   byte as \xhh. */
+int str_write_repr(const char *s, size_t n, tl_write_fn w, void *ctx);
+/* repr(v): the echo form (the print form, ", dtype=NAME" after a number or tensor of a dtype
+   other than i64 f64 c128 bool), a string as its repr. */
+int val_write_repr(Value v, tl_write_fn w, void *ctx);
+/* format(v, spec): a number, tensor or string through the spec (tl_format_scalar,
+   tl_fmt_tensor_spec, tl_format_str); NULL or an empty spec gives the print form; any other
+   value with a spec is a TypeError. */
+int val_write_spec(Value v, const tl_fmtspec *spec, tl_write_fn w, void *ctx);
+/* A replacement field {v!c:spec}: conversion 'r' (repr), 's' (print form) or 'a' (repr with
+   non-ASCII escaped, Python's ascii()) makes a string that the spec then formats; 0: v itself
+   through the spec. */
+int val_write_field(Value v, int conversion, const tl_fmtspec *spec, tl_write_fn w, void *ctx);
 
 #endif

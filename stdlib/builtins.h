@@ -7,6 +7,7 @@
 
 /* Each stdlib file defines one {NULL}-terminated table; registry.c lists them. */
 extern const Builtin bi_core_table[];
+extern const Builtin bi_format_table[];
 extern const Builtin bi_introspect_table[];
 extern const Builtin bi_make_table[];
 extern const Builtin bi_shape_table[];
@@ -51,6 +52,8 @@ static inline Value *arg_at(const CallArgs *a, int i)
     Value *v = arg_given(a, i);
     return v && v->kind != V_NONE ? v : NULL;
 }
+/* Whether keyword j of the call (a->kwnames[j], a->kw[j]) is one the signature's **names takes. */
+bool arg_kw_extra(const CallArgs *a, int j);
 /* The name of parameter i, for messages. */
 static inline const char *arg_name(const CallArgs *a, int i) { return a->params->name[i]; }
 

@@ -1,4 +1,4 @@
-/* core.c — builtins about the language itself: print, str, error, assert, fmt, len, keys, range, include, help, time, printopts */
+/* core.c — builtins about the language itself: print, str, error, assert, len, keys, range, include, help, time, printopts */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,40 +87,6 @@ static bool bi_assert(Interp *I, CallArgs *a, Value *out)
     interp_error_kind(I, a->at, TL_E_AssertionError, "%s", text);
     free(text);
     return false;
-}
-
-/* fmt("{} has shape {}", a, b): each {} takes the next argument's print form; {{ and }} are braces. */
-static bool bi_fmt(Interp *I, CallArgs *a, Value *out)
-{
-    if (arg_given(a, 0)->kind != V_STR) return bi_fail(I, a, TypeError, "the first argument must be a string");
-    const Str *f = arg_given(a, 0)->as.s;
-    StrBuf b = { 0 };
-    int next = 0;
-    bool ok = true;
-    for (size_t i = 0; i < f->len && ok; i++) {
-        char c = f->data[i];
-        if ((c == '{' || c == '}') && i + 1 < f->len && f->data[i + 1] == c) {
-            ok = sb_append(&b, &c, 1);
-            i++;
-        } else if (c == '{' && i + 1 < f->len && f->data[i + 1] == '}') {
-            if (next >= a->nrest) {
-                sb_free(&b);
-                return bi_fail(I, a, ValueError, "more {} than arguments (%d given)", a->nrest);
-            }
-            ok = val_format(&b, a->rest[next++]);
-            i++;
-        } else {
-            ok = sb_append(&b, &c, 1);
-        }
-    }
-    if (ok && next < a->nrest) {
-        sb_free(&b);
-        return bi_fail(I, a, ValueError, "%d arguments but only %d {}", a->nrest, next);
-    }
-    if (ok) *out = val_str(b.data ? b.data : "", b.len);
-    sb_free(&b);
-    if (!ok || out->kind != V_STR) return interp_error_rt(I, a->at);
-    return true;
 }
 
 static bool bi_len(Interp *I, CallArgs *a, Value *out)
@@ -258,7 +224,6 @@ static bool bi_printopts(Interp *I, CallArgs *a, Value *out)
 const Builtin bi_core_table[] = {
     { "print", bi_print, "print(*values)", "writes its arguments separated by spaces, then a newline", 0, BF_OTHER, BT_NO },
     { "str", bi_str, "str(x)", "the print form of any value, as a string", 0, BF_OTHER, BT_NO },
-    { "fmt", bi_fmt, "fmt(template, *args)", "replaces each {} in template with the next argument's print form", 0, BF_OTHER, BT_NO },
     { "len", bi_len, "len(x)", "length of a string, tuple, dict, or a tensor's first axis", 0, BF_OTHER, BT_STATIC },
     { "keys", bi_keys, "keys(d)", "the keys of a dict, as a tuple of strings", 0, BF_OTHER, BT_NO },
     { "range", bi_range, "range([start,] stop, step=1)", "integers from start to stop (lazy in a for loop)", 0, BF_OTHER, BT_NO },

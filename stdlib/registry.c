@@ -9,6 +9,7 @@
 /* The stdlib's tables, one per file; a new stdlib file adds its table here. */
 static const Builtin *const stdlib_tables[] = {
     bi_core_table,
+    bi_format_table,
     bi_introspect_table,
     bi_make_table,
     bi_random_table,
@@ -91,12 +92,13 @@ static const char *param_name(const char *s, const char *e, char **pool)
     return d;
 }
 
-/* Parses "name(p, q=1, *rest, *, kw=none)" and "[p,] q" into *ps, the names copied into *pool
-   (which has room for the whole signature); false when it does not parse. */
+/* Parses "name(p, q=1, *rest, *, kw=none)", "[p,] q", "p, /" and "**names" into *ps, the names
+   copied into *pool (which has room for the whole signature); false when it does not parse. */
 static bool parse_signature(const char *sig, BuiltinParams *ps, char **pool)
 {
     memset(ps, 0, sizeof *ps);
     ps->rest = -1;
+    ps->kwrest = -1;
     const char *p = sig ? strchr(sig, '(') : NULL;
     if (!p) return false;
     p++;
@@ -111,9 +113,16 @@ static bool parse_signature(const char *sig, BuiltinParams *ps, char **pool)
             e = close - (close[-1] == ',');
         }
         const char *eq = memchr(s, '=', (size_t)(e - s));
-        bool star = *s == '*';
+        bool star = *s == '*', dstar = star && s[1] == '*';
+        if (ps->kwrest >= 0) return false;   /* **names comes last */
         if (star && e == s + 1) {   /* a bare "*": the rest are keyword-only */
             kwonly = true;
+        } else if (*s == '/' && e == s + 1) {   /* a bare "/": the ones before are positional-only */
+            if (ps->nposonly || kwonly || ps->n == 0) return false;
+            ps->nposonly = ps->n;
+        } else if (dstar) {
+            if (ps->n == BUILTIN_MAX_PARAMS || eq || !(ps->name[ps->n] = param_name(s + 2, e, pool))) return false;
+            ps->kwrest = ps->n++;
         } else {
             if (ps->n == BUILTIN_MAX_PARAMS) return false;
             int i = ps->n++;
@@ -193,12 +202,18 @@ const Builtin *builtin_find(const char *name)
 
 /* ---- binding arguments ----------------------------------------------------------- */
 
-/* The parameter of ps named name, or -1. */
+/* The parameter of ps a keyword called name binds (positional-only ones and **names are bound
+   by no keyword), or -1. */
 static int param_index(const BuiltinParams *ps, const char *name)
 {
-    for (int i = 0; i < ps->n; i++)
-        if (strcmp(ps->name[i], name) == 0) return i;
+    for (int i = ps->nposonly; i < ps->n; i++)
+        if (i != ps->kwrest && strcmp(ps->name[i], name) == 0) return i;
     return -1;
+}
+
+bool arg_kw_extra(const CallArgs *a, int j)
+{
+    return a->params->kwrest >= 0 && param_index(a->params, a->kwnames[j]) < 0;
 }
 
 /* Binds a's positional and keyword values to b's parameters in slot[] (and a->rest), with
@@ -227,6 +242,7 @@ static bool bind_arguments(Interp *I, CallArgs *a, const Builtin *b, const Built
     for (int j = 0; j < a->nkw; j++) {
         const char *name = a->kwnames[j];
         int i = param_index(ps, name);
+        if (i < 0 && ps->kwrest >= 0) continue;   /* the builtin's **names takes it */
         if (i < 0) return interp_error(I, a->at, TypeError, "%s() got an unexpected keyword argument '%s'", b->name, name);
         if (i == ps->rest) {
             if (a->nrest > 0) return interp_error(I, a->at, TypeError, "%s() got multiple values for argument '%s'", b->name, name);

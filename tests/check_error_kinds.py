@@ -22,7 +22,7 @@ MESSAGE_RULES = [
     (r'cannot broadcast|could not be broadcast|broadcast shape|cannot reshape|not aligned|does not have enough dimensions',
      'ShapeError'),
     (r'not supported for (dtype|complex|bool)|must be an? (integer|string|tensor|real|dict)|unsupported operand'
-     r'|is not callable|takes (at least|at most|a |%d|\d)|missing (argument|%s|\w+$)|unexpected keyword', 'TypeError'),
+     r'|is not callable|takes (at least|at most|a |%d|\d)|missing (argument|%s|(?!precision)\w+$)|unexpected keyword', 'TypeError'),
 ]
 # A message of the kind must match the pattern (kinds with a narrow meaning).
 KIND_RULES = {

@@ -41,9 +41,9 @@ check bad_option 2 "" "unknown option" -- "$tl" --bogus
 check e_runs 0 "3" "" -- "$tl" -e 'print(1 + 2)'
 check e_error_status 1 "" "<-e>:1:7: error: name 'nope' is not defined" -- "$tl" -e 'print(nope)'
 check e_missing_code 2 "" "usage" -- "$tl" -e
-check e_argv 0 '("a", "b c")' "" -- "$tl" -e 'print(argv)' a "b c"
+check e_argv 0 "('a', 'b c')" "" -- "$tl" -e 'print(argv)' a "b c"
 printf 'print(argv)\n' > "$work/args.tl"
-check script_argv 0 '("x", "--y")' "" -- "$tl" "$work/args.tl" x --y
+check script_argv 0 "('x', '--y')" "" -- "$tl" "$work/args.tl" x --y
 check missing_file 1 "" "cannot open" -- "$tl" "$work/nope.tl"
 # BLAS, LAPACKE and cairo are opened on first use: a program that needs none runs without them,
 # and one that needs a missing one gets a catchable FileError naming the variable to set

@@ -1,5 +1,5 @@
-/* fuzz_print.c — libFuzzer target: the printer fed tensors (dtype, shape, strides, bytes) and
-   print options, all read from the input */
+/* fuzz_print.c — libFuzzer target: the printer fed tensors (dtype, shape, strides, bytes), print
+   options and a format spec, all read from the input */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +67,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.linewidth = (int)pick(&r, linewidths, sizeof linewidths / sizeof *linewidths);
     o.suppress = next_byte(&r) & 1;
 
+    /* a format spec of up to 23 bytes (Python's mini-language): the tensor, an element and the
+       spec's own text go through it; widths and precisions past 2^16 are skipped, as they only
+       make long output (up to the 2^31 CPython allows) */
+    char spec_text[24];
+    size_t spec_len = next_byte(&r) % sizeof spec_text;
+    for (size_t i = 0; i < spec_len; i++) spec_text[i] = (char)next_byte(&r);
+    tl_fmtspec spec;
+    tl_fmtspec_parse(&spec, spec_text, spec_len);
+    bool spec_ok = spec.width <= 65536 && spec.precision <= 65536;
+
     /* the elements: the rest of the input, repeated (random floats are nan, inf, subnormal...) */
     tl_storage *s = tl_storage_new((size_t)nbytes, true);
     if (!s) abort();
@@ -82,6 +92,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)tl_fmt_tensor(t, &o, fuzz_discard, NULL);
     char buf[128];
     if (tl_fmt_scalar(tl_tensor_data(t), dtype, buf, sizeof buf) < 0) abort();   /* 128 bytes always suffice */
+    if (spec_ok) {
+        (void)tl_fmt_tensor_spec(t, &spec, &o, fuzz_discard, NULL);
+        (void)tl_format_scalar(&spec, tl_tensor_data(t), dtype, fuzz_discard, NULL);
+        (void)tl_format_str(&spec, spec_text, spec_len, fuzz_discard, NULL);
+    }
     fuzz_end_input();
     tl_tensor_release(t);
     return 0;

@@ -28,8 +28,8 @@ def fmt(x):
         return x
     if isinstance(x, (bool, np.bool_)):
         return "true" if x else "false"
-    if isinstance(x, tuple):
-        inner = ", ".join(fmt(i) for i in x)
+    if isinstance(x, tuple):   # items as Python's str() of a tuple writes them: strings as their repr
+        inner = ", ".join(repr(i) if isinstance(i, str) else fmt(i) for i in x)
         return "(" + inner + ("," if len(x) == 1 else "") + ")"
     if isinstance(x, int):
         return str(x)
