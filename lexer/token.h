@@ -19,6 +19,8 @@ typedef enum TokenKind {
     TK_PLUS, TK_MINUS, TK_STAR, TK_SLASH, TK_DSLASH, TK_PERCENT, TK_AT, TK_DSTAR,
     TK_EQ, TK_NE, TK_LT, TK_LE, TK_GT, TK_GE,
     TK_AMP, TK_PIPE, TK_TILDE, TK_CARET, TK_SHL, TK_SHR,
+    /* keywords added with section 13 (kept last so the kinds above keep their numbers) */
+    TK_GLOBAL, TK_DEL,
     TK_COUNT
 } TokenKind;
 

@@ -17,6 +17,7 @@ Value val_retain_obj(Value v)
     case V_TENSOR: tl_tensor_retain(v.as.t); break;
     case V_STR: v.as.s->refcount++; break;
     case V_TUPLE: v.as.tu->refcount++; break;
+    case V_LIST: v.as.l->refcount++; break;
     case V_DICT: v.as.d->refcount++; break;
     case V_FUNC: v.as.fn->refcount++; break;
     case V_ERROR: v.as.err->refcount++; break;
@@ -32,7 +33,7 @@ void val_release_obj(Value v)
     switch (v.kind) {
     case V_TENSOR: tl_tensor_release(v.as.t); break;
     case V_STR:
-        if (--v.as.s->refcount == 0) free(v.as.s);
+        if (--v.as.s->refcount == 0) str_free(v.as.s);
         break;
     case V_TUPLE:
         if (--v.as.tu->refcount == 0) {
@@ -40,11 +41,19 @@ void val_release_obj(Value v)
             free(v.as.tu);
         }
         break;
+    case V_LIST:
+        if (--v.as.l->refcount == 0) {
+            List *l = v.as.l;
+            for (int64_t i = 0; i < l->n; i++) val_release(l->items[i]);
+            free(l->items);
+            free(l);
+        }
+        break;
     case V_DICT:
         if (--v.as.d->refcount == 0) {
             Dict *d = v.as.d;
             for (int i = 0; i < d->n; i++) {
-                if (--d->keys[i]->refcount == 0) free(d->keys[i]);
+                if (--d->keys[i]->refcount == 0) str_free(d->keys[i]);
                 val_release(d->vals[i]);
             }
             free(d->keys);
@@ -92,10 +101,11 @@ static void closure_free(Closure *c)
 
 Value val_str(const char *s, size_t n)
 {
-    Str *p = malloc(sizeof(Str) + n + 1);
+    Str *p = n <= STR_MAX_BYTES ? str_alloc(n) : NULL;
     if (!p) { tl_seterr(MemoryError, "out of memory"); return (Value){ .kind = V_UNDEF }; }
     p->refcount = 1;
     p->len = n;
+    p->nchars = -1;
     if (n) memcpy(p->data, s, n);
     p->data[n] = 0;
     Value v = { .kind = V_STR };
@@ -191,6 +201,21 @@ oom:
     return false;
 }
 
+bool dict_remove(Dict *d, const char *key, size_t klen)
+{
+    Value *slot = dict_get(d, key, klen);
+    if (!slot) return false;
+    int i = (int)(slot - d->vals);
+    Str *k = d->keys[i];
+    Value v = d->vals[i];
+    memmove(d->keys + i, d->keys + i + 1, (size_t)(d->n - i - 1) * sizeof *d->keys);
+    memmove(d->vals + i, d->vals + i + 1, (size_t)(d->n - i - 1) * sizeof *d->vals);
+    d->n--;
+    if (--k->refcount == 0) str_free(k);
+    val_release(v);
+    return true;
+}
+
 /* val_from_tensor's 0-d case: the number it holds (t released). */
 Value val_from_scalar_tensor(tl_tensor *t)
 {
@@ -204,6 +229,7 @@ tl_tensor *val_to_tensor(Value v)
 {
     if (v.kind == V_NUM) return tl_tensor_scalar((tl_dtype)v.dtype, v.as.num.bytes);
     if (v.kind == V_TENSOR) { tl_tensor_retain(v.as.t); return v.as.t; }
+    if (v.kind == V_LIST) return values_to_tensor(v.as.l->n, v.as.l->items, 0);
     tl_seterr(TypeError, "expected a tensor, got %s", val_kind_name(v));
     return NULL;
 }
@@ -216,6 +242,7 @@ const char *val_kind_name(Value v)
     case V_TENSOR: return "tensor";
     case V_STR: return "string";
     case V_TUPLE: return "tuple";
+    case V_LIST: return "list";
     case V_DICT: return "dict";
     case V_FUNC: return "function";
     case V_BUILTIN: return "builtin function";
@@ -242,6 +269,7 @@ bool val_truthy(Value v, bool *out)
     case V_TRACE: tl_seterr(TypeError, GRAPH_NEEDS_VALUES); return false;
     case V_STR: *out = v.as.s->len > 0; return true;
     case V_TUPLE: *out = v.as.tu->n > 0; return true;
+    case V_LIST: *out = v.as.l->n > 0; return true;
     case V_DICT: *out = v.as.d->n > 0; return true;
     default: *out = true; return true;
     }
@@ -307,7 +335,7 @@ static int write_quoted(tl_write_fn w, void *ctx, const Str *s)
     return w(ctx, "\"", 1);
 }
 
-static int write_nested(Value v, tl_write_fn w, void *ctx)
+int val_write_item(Value v, tl_write_fn w, void *ctx)
 {
     if (v.kind == V_STR) return write_quoted(w, ctx, v.as.s);
     return val_write(v, w, ctx);
@@ -327,7 +355,7 @@ static int write_summary(Value v, tl_write_fn w, void *ctx)
         snprintf(tmp, sizeof tmp, "dict with %d entries", v.as.d->n);
         return write_str(w, ctx, tmp);
     }
-    return write_nested(v, w, ctx);
+    return val_write_item(v, w, ctx);
 }
 
 int val_write(Value v, tl_write_fn w, void *ctx)
@@ -344,10 +372,11 @@ int val_write(Value v, tl_write_fn w, void *ctx)
         if (w(ctx, "(", 1)) return -1;
         for (int i = 0; i < v.as.tu->n; i++) {
             if (i && w(ctx, ", ", 2)) return -1;
-            if (write_nested(v.as.tu->items[i], w, ctx)) return -1;
+            if (val_write_item(v.as.tu->items[i], w, ctx)) return -1;
         }
         return write_str(w, ctx, v.as.tu->n == 1 ? ",)" : ")");
     }
+    case V_LIST: return list_write(v.as.l, w, ctx);
     case V_DICT: {
         Dict *d = v.as.d;
         if (d->n == 0) return write_str(w, ctx, "{}");

@@ -22,10 +22,18 @@ typedef enum ValueKind {
     V_GRAPH,    /* an operation graph made by graph() (graph.h) */
     V_TRACE,    /* internal: a tensor while graph() traces (graph.h); as.tr */
     V_UNDEF,    /* internal: a slot not yet assigned; never seen by programs */
+    V_LIST,     /* a growable list (seq.h) */
 } ValueKind;
 
-typedef struct Str { int64_t refcount; size_t len; char data[]; } Str;
+/* A string: UTF-8 bytes (any bytes; an invalid one counts as one character), NUL-terminated. */
+typedef struct Str {
+    int64_t refcount;
+    size_t len;          /* bytes */
+    int64_t nchars;      /* characters, -1 until counted (str_chars in seq.h) */
+    char data[];
+} Str;
 typedef struct Tuple Tuple;
+typedef struct List List;     /* a growable list (seq.h) */
 typedef struct Dict Dict;
 typedef struct Closure Closure;   /* a function value (frame.h) */
 typedef struct Builtin Builtin;
@@ -43,6 +51,7 @@ typedef struct Value {
         tl_tensor *t;
         Str *s;
         Tuple *tu;
+        List *l;
         Dict *d;
         Closure *fn;
         const Builtin *bi;
@@ -146,5 +155,9 @@ void sb_free(StrBuf *b);
 bool val_format(StrBuf *b, Value v);
 /* Streams the print form of v; returns 0, or -1 with the tl error set. */
 int val_write(Value v, tl_write_fn w, void *ctx);
+/* Streams v as an item inside a printed tuple, list or dict (strings quoted). */
+int val_write_item(Value v, tl_write_fn w, void *ctx);
+
+#include "seq.h"
 
 #endif
