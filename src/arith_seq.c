@@ -91,9 +91,7 @@ bool arith_sequence(Interp *I, int op, Value a, Value b, Span at, Value *out)
     }
     if (op == TL_LT || op == TL_LE || op == TL_GT || op == TL_GE) {
         int c;
-        if (!val_order(a, b, &c))
-            return interp_error(I, at, TypeError, "'%s' is not supported between a %s and a %s", op_binary_symbol(op),
-                                val_kind_name(a), val_kind_name(b));
+        if (!val_order(a, b, &c)) return interp_error(I, at, TypeError, "'%s' is not supported: %s", op_binary_symbol(op), tl_errmsg());
         *out = val_bool(op == TL_LT ? c < 0 : op == TL_LE ? c <= 0 : op == TL_GT ? c > 0 : c >= 0);
         return true;
     }

@@ -10,7 +10,7 @@ Value val_list_new(int64_t cap)
     List *l = calloc(1, sizeof *l);
     if (!l) goto oom;
     l->refcount = 1;
-    if (cap > 0 && !list_reserve(l, cap)) {
+    if (!list_reserve(l, cap > 0 ? cap : 1)) {   /* items is never NULL: memcpy and memmove may take it */
         free(l);
         return (Value){ .kind = V_UNDEF };
     }
@@ -92,7 +92,7 @@ bool list_splice(List *l, int64_t lo, int64_t hi, const Value *vs, int64_t n)
     }
     for (int64_t k = 0; k < n; k++) val_retain(vs[k]);
     memmove(l->items + lo + n, l->items + hi, (size_t)(l->n - hi) * sizeof *l->items);
-    memcpy(l->items + lo, vs, (size_t)n * sizeof *l->items);
+    if (n > 0) memcpy(l->items + lo, vs, (size_t)n * sizeof *l->items);
     l->n = len;
     for (int64_t k = 0; k < removed; k++) val_release(old[k]);
     free(old);

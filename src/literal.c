@@ -104,7 +104,7 @@ bool literal_value(Interp *I, Span at, int64_t n, Value *items, Value *out)
     if (!items_are_numeric(n, items)) {   /* a list: the items move into it */
         Value l = val_list_new(n);
         if (l.kind != V_LIST) return interp_error_rt(I, at);
-        memcpy(l.as.l->items, items, (size_t)n * sizeof *items);
+        if (n > 0) memcpy(l.as.l->items, items, (size_t)n * sizeof *items);
         l.as.l->n = n;
         for (int64_t i = 0; i < n; i++) items[i] = val_none();
         *out = l;

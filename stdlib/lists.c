@@ -111,12 +111,12 @@ static bool bi_remove(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
-/* The items of a tuple or list parameter, or NULL (a string or another kind). */
-static const Value *seq_items(Value v, int64_t *n)
+/* The items of a tuple or list into *items and *n; false for any other kind. */
+static bool seq_items(Value v, const Value **items, int64_t *n)
 {
-    if (v.kind == V_TUPLE) { *n = v.as.tu->n; return v.as.tu->items; }
-    if (v.kind == V_LIST) { *n = v.as.l->n; return v.as.l->items; }
-    return NULL;
+    if (v.kind == V_TUPLE) { *n = v.as.tu->n; *items = v.as.tu->items; return true; }
+    if (v.kind == V_LIST) { *n = v.as.l->n; *items = v.as.l->items; return true; }
+    return false;
 }
 
 enum { SEQ_INDEX, SEQ_COUNT };
@@ -135,8 +135,8 @@ static bool bi_index_count(Interp *I, CallArgs *a, Value *out)
         return true;
     }
     int64_t n;
-    const Value *items = seq_items(seq, &n);
-    if (!items) return bi_fail(I, a, TypeError, "seq must be a list, tuple or string, not a %s", val_kind_name(seq));
+    const Value *items;
+    if (!seq_items(seq, &items, &n)) return bi_fail(I, a, TypeError, "seq must be a list, tuple or string, not a %s", val_kind_name(seq));
     if (index) {
         int64_t at;
         if (!first_equal(I, a, items, n, x, &at)) return false;
