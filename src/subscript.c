@@ -19,8 +19,7 @@ static void items_free(IndexItems *ix)
     ix->n = 0;
 }
 
-/* Evaluates an optional integer slice bound. */
-static bool slice_bound(Interp *I, SubscriptEval ev, void *ctx, Node *n, int64_t *out, bool *has)
+bool subscript_slice_bound(Interp *I, SubscriptEval ev, void *ctx, Node *n, int64_t *out, bool *has)
 {
     *has = false;
     if (!n) return true;
@@ -51,9 +50,9 @@ static bool eval_items(Interp *I, SubscriptEval ev, void *ctx, Node *idx, IndexI
             it->kind = TL_IDX_SLICE;
             bool has_step;
             it->step = 1;
-            if (!slice_bound(I, ev, ctx, e->a, &it->start, &it->has_start) ||
-                !slice_bound(I, ev, ctx, e->b, &it->stop, &it->has_stop) ||
-                !slice_bound(I, ev, ctx, e->c, &it->step, &has_step)) {
+            if (!subscript_slice_bound(I, ev, ctx, e->a, &it->start, &it->has_start) ||
+                !subscript_slice_bound(I, ev, ctx, e->b, &it->stop, &it->has_stop) ||
+                !subscript_slice_bound(I, ev, ctx, e->c, &it->step, &has_step)) {
                 items_free(ix);
                 return false;
             }

@@ -13,22 +13,6 @@ typedef struct SeqIndex {
     bool extended;                 /* a slice whose step was not 1 (its assignment keeps the length) */
 } SeqIndex;
 
-/* An optional slice bound: none or absent leaves *has false. */
-static bool bound(Interp *I, SubscriptEval ev, void *ctx, Node *n, int64_t *out, bool *has)
-{
-    *has = false;
-    if (!n) return true;
-    Value v;
-    if (!ev(ctx, n, &v)) return false;
-    if (v.kind == V_NONE) return true;
-    bool ok = v.kind == V_NUM && (tl_is_int((tl_dtype)v.dtype) || v.dtype == TL_BOOL);
-    if (ok) *out = tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype);
-    val_release(v);
-    if (!ok) return interp_error(I, n->at, TypeError, "slice bounds must be integers or none");
-    *has = true;
-    return true;
-}
-
 /* Reads idx (one item) against a sequence of length len; what names the sequence in messages. */
 static bool seq_index(Interp *I, SubscriptEval ev, void *ctx, Node *idx, int64_t len, const char *what, SeqIndex *out)
 {
@@ -39,8 +23,8 @@ static bool seq_index(Interp *I, SubscriptEval ev, void *ctx, Node *idx, int64_t
     if (e->kind == N_SLICE) {
         int64_t start = 0, stop = 0, step = 1;
         bool has_start, has_stop, has_step;
-        if (!bound(I, ev, ctx, e->a, &start, &has_start) || !bound(I, ev, ctx, e->b, &stop, &has_stop) ||
-            !bound(I, ev, ctx, e->c, &step, &has_step))
+        if (!subscript_slice_bound(I, ev, ctx, e->a, &start, &has_start) || !subscript_slice_bound(I, ev, ctx, e->b, &stop, &has_stop) ||
+            !subscript_slice_bound(I, ev, ctx, e->c, &step, &has_step))
             return false;
         if (!has_step) step = 1;
         if (step == 0) return interp_error(I, e->at, ValueError, "slice step cannot be zero");

@@ -47,6 +47,15 @@ bool arg_rerun_with_tensors(Interp *I, CallArgs *a, int n, Value *out)
     return ok;
 }
 
+Value *arg_kind(Interp *I, CallArgs *a, int i, int kind)
+{
+    Value *v = arg_given(a, i);
+    if (v && v->kind == kind) return v;
+    bi_fail(I, a, TypeError, "%s must be a %s, not a %s", arg_name(a, i), val_kind_name((Value){ .kind = (uint8_t)kind }),
+            v ? val_kind_name(*v) : "none");
+    return NULL;
+}
+
 bool arg_int(Interp *I, CallArgs *a, int i, int64_t def, int64_t *out)
 {
     Value *v = arg_at(a, i);

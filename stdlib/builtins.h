@@ -72,6 +72,9 @@ bool arg_tensor(Interp *I, CallArgs *a, int i, tl_tensor **out);
 /* Runs the builtin again with the lists among parameters 0..n-1 replaced by the tensors they
    convert to: for a builtin that reads those parameters as values (a dtype, a number's weakness). */
 bool arg_rerun_with_tensors(Interp *I, CallArgs *a, int n, Value *out);
+/* Parameter i when its value is of kind (a ValueKind: V_STR, V_LIST, ...); else NULL, the error
+   reported ("s must be a string, not a number"). */
+Value *arg_kind(Interp *I, CallArgs *a, int i, int kind);
 /* Parameter i as an integer, a real number, a bool, a string; def when not given. */
 bool arg_int(Interp *I, CallArgs *a, int i, int64_t def, int64_t *out);
 bool arg_double(Interp *I, CallArgs *a, int i, double def, double *out);

@@ -4,11 +4,9 @@
 /* Parameter i as a dict (it must be one). */
 static bool dict_param(Interp *I, CallArgs *a, int i, Dict **out)
 {
-    *out = NULL;
-    Value *v = arg_given(a, i);
-    if (!v || v->kind != V_DICT) return bi_fail(I, a, TypeError, "%s must be a dict, not a %s", arg_name(a, i), v ? val_kind_name(*v) : "none");
-    *out = v->as.d;
-    return true;
+    Value *v = arg_kind(I, a, i, V_DICT);
+    *out = v ? v->as.d : NULL;
+    return v != NULL;
 }
 
 /* The key parameter i (a dict's keys are strings). */

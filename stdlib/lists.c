@@ -7,11 +7,9 @@
 /* Parameter i as a list (it must be one). */
 static bool list_param(Interp *I, CallArgs *a, int i, List **out)
 {
-    *out = NULL;
-    Value *v = arg_given(a, i);
-    if (!v || v->kind != V_LIST) return bi_fail(I, a, TypeError, "%s must be a list, not a %s", arg_name(a, i), v ? val_kind_name(*v) : "none");
-    *out = v->as.l;
-    return true;
+    Value *v = arg_kind(I, a, i, V_LIST);
+    *out = v ? v->as.l : NULL;
+    return v != NULL;
 }
 
 /* The items of parameter i (any iterable) as a new list. */
@@ -164,16 +162,22 @@ static bool bi_clear(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
-/* reverse(xs): reverses xs in place. */
-static bool bi_reverse(Interp *I, CallArgs *a, Value *out)
+/* Reverses l's items in place. */
+static void reverse_items(List *l)
 {
-    List *l;
-    if (!list_param(I, a, 0, &l)) return false;
     for (int64_t i = 0, j = l->n - 1; i < j; i++, j--) {
         Value t = l->items[i];
         l->items[i] = l->items[j];
         l->items[j] = t;
     }
+}
+
+/* reverse(xs): reverses xs in place. */
+static bool bi_reverse(Interp *I, CallArgs *a, Value *out)
+{
+    List *l;
+    if (!list_param(I, a, 0, &l)) return false;
+    reverse_items(l);
     *out = val_none();
     return true;
 }
@@ -286,12 +290,7 @@ static bool bi_sorted(Interp *I, CallArgs *a, Value *out)
 static bool bi_reversed(Interp *I, CallArgs *a, Value *out)
 {
     if (!items_param(I, a, 0, out)) return false;
-    List *l = out->as.l;
-    for (int64_t i = 0, j = l->n - 1; i < j; i++, j--) {
-        Value t = l->items[i];
-        l->items[i] = l->items[j];
-        l->items[j] = t;
-    }
+    reverse_items(out->as.l);
     return true;
 }
 

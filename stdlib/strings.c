@@ -32,11 +32,9 @@ static bool is_space(uint32_t cp)
 /* The string parameter i (its value must be a string). */
 static bool str_param(Interp *I, CallArgs *a, int i, Str **out)
 {
-    *out = NULL;
-    Value *v = arg_given(a, i);
-    if (!v || v->kind != V_STR) return bi_fail(I, a, TypeError, "%s must be a string, not a %s", arg_name(a, i), v ? val_kind_name(*v) : "none");
-    *out = v->as.s;
-    return true;
+    Value *v = arg_kind(I, a, i, V_STR);
+    *out = v ? v->as.s : NULL;
+    return v != NULL;
 }
 
 /* A new string of the bytes [p, p + n), its character count known when `chars` >= 0. */
