@@ -48,10 +48,12 @@ static inline bool val_is_tensorlike(Value v) { return v.kind == V_NUM || v.kind
 /* Streams a list as Python prints it: [1, 'a', (2, 3)]. */
 int list_write(const List *l, tl_write_fn w, void *ctx);
 
-/* ---- dicts (value.c) ---------------------------------------------------- */
+/* ---- dicts (dict.c) ----------------------------------------------------- */
 
 /* Removes key and its value (released); false when d has no such key. */
 bool dict_remove(Dict *d, const char *key, size_t klen);
+/* Removes every key. */
+void dict_clear(Dict *d);
 
 /* ---- strings as text (ustr.c) ------------------------------------------ */
 

@@ -58,6 +58,7 @@ void val_release_obj(Value v)
             }
             free(d->keys);
             free(d->vals);
+            free(d->index);
             free(d->label);
             free(d);
         }
@@ -162,58 +163,6 @@ Value val_dict_new(void)
     Value v = { .kind = V_DICT };
     v.as.d = d;
     return v;
-}
-
-Value *dict_get(Dict *d, const char *key, size_t klen)
-{
-    for (int i = 0; i < d->n; i++)
-        if (d->keys[i]->len == klen && memcmp(d->keys[i]->data, key, klen) == 0) return &d->vals[i];
-    return NULL;
-}
-
-bool dict_set(Dict *d, const char *key, size_t klen, Value v)
-{
-    Value *slot = dict_get(d, key, klen);
-    if (slot) {
-        val_release(*slot);
-        *slot = v;
-        return true;
-    }
-    if (d->n == d->cap) {
-        int ncap = d->cap ? d->cap * 2 : 8;
-        Str **nk = realloc(d->keys, (size_t)ncap * sizeof *nk);
-        if (!nk) goto oom;
-        d->keys = nk;
-        Value *nv = realloc(d->vals, (size_t)ncap * sizeof *nv);
-        if (!nv) goto oom;
-        d->vals = nv;
-        d->cap = ncap;
-    }
-    Value ks = val_str(key, klen);
-    if (ks.kind != V_STR) goto oom;
-    d->keys[d->n] = ks.as.s;
-    d->vals[d->n] = v;
-    d->n++;
-    return true;
-oom:
-    val_release(v);
-    tl_seterr(MemoryError, "out of memory");
-    return false;
-}
-
-bool dict_remove(Dict *d, const char *key, size_t klen)
-{
-    Value *slot = dict_get(d, key, klen);
-    if (!slot) return false;
-    int i = (int)(slot - d->vals);
-    Str *k = d->keys[i];
-    Value v = d->vals[i];
-    memmove(d->keys + i, d->keys + i + 1, (size_t)(d->n - i - 1) * sizeof *d->keys);
-    memmove(d->vals + i, d->vals + i + 1, (size_t)(d->n - i - 1) * sizeof *d->vals);
-    d->n--;
-    if (--k->refcount == 0) str_free(k);
-    val_release(v);
-    return true;
 }
 
 /* val_from_tensor's 0-d case: the number it holds (t released). */

@@ -86,6 +86,8 @@ struct Dict {
     Str **keys;
     Value *vals;
     char *label;        /* optional: what info/print calls it (a file name) */
+    int32_t *index;     /* past a few keys: a hash table of entry numbers, -1 empty (dict.c) */
+    int index_cap;      /* its slots, a power of two */
 };
 
 static inline Value val_none(void) { Value v = { .kind = V_NONE }; return v; }

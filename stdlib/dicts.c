@@ -133,7 +133,7 @@ static bool bi_clear_dict(Interp *I, CallArgs *a, Value *out)
 {
     Dict *d;
     if (!dict_param(I, a, 0, &d)) return false;
-    while (d->n > 0) dict_remove(d, d->keys[d->n - 1]->data, d->keys[d->n - 1]->len);
+    dict_clear(d);
     *out = val_none();
     return true;
 }

@@ -33,3 +33,16 @@ cp["z"] = 0
 p(len(counts), len(cp))
 counts.clear()
 p(len(counts))
+
+
+def int_key(k):
+    return int(k)
+
+
+big = {str(i * 7 % 100): i for i in range(100)}
+for k in list(big)[:30]:
+    if int_key(k) % 3 == 0:
+        del big[k]
+p(len(big), list(big.values())[:12], "21" in big, "22" in big, big.get("49", -1), big.get("0", -1))
+big.update({str(i): -i for i in range(95, 105)})
+p(len(big), big["104"], big["99"], list(big)[-3:] == list(("102", "103", "104")))
