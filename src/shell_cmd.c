@@ -259,7 +259,7 @@ static void describe(VarRow *r, Value v)
     }
     case V_STR:
         strcpy(r->type, "string");
-        snprintf(r->shape, sizeof r->shape, "len %zu", v.as.s->len);
+        snprintf(r->shape, sizeof r->shape, "len %lld", (long long)str_chars(v.as.s));
         snprintf(r->bytes, sizeof r->bytes, "%zu", v.as.s->len);
         break;
     case V_TUPLE:
