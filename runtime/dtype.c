@@ -17,8 +17,8 @@ TL_DTYPE_LIST(SIZE_CHECK, )
 
 bool tl_dtype_from_name(const char *name, tl_dtype *out)
 {
-    for (int d = 0; d < TL_NDTYPES; d++) {
-        if (strcmp(name, tl_dtypes[d].name) == 0) {
+    for (int d = 0; d < TL_NDTYPES; d++) {   /* tl's names, and numpy's ("float32") */
+        if (strcmp(name, tl_dtypes[d].name) == 0 || strcmp(name, tl_dtypes[d].numpy_name) == 0) {
             *out = (tl_dtype)d;
             return true;
         }

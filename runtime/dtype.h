@@ -55,7 +55,7 @@ static inline tl_dtype tl_dtype_wide(tl_dtype d) { return (tl_dtype)tl_dtypes[d]
 /* f16 or bf16: stored in 16 bits, computed in f32. */
 static inline bool tl_is_half(tl_dtype d) { return tl_is_float(d) && tl_dtypes[d].wide != d; }
 
-/* Looks a dtype up by tl name ("f32"); returns false when unknown. */
+/* Looks a dtype up by tl name ("f32") or numpy's ("float32"); returns false when unknown. */
 bool tl_dtype_from_name(const char *name, tl_dtype *out);
 
 /* Result dtype of two strong operands: numpy's result_type plus the bf16 rules of docs/language.md §7. */

@@ -44,21 +44,46 @@ tl_pow_shortcut tl_pow_shortcut_of(tl_dtype cdt, const void *e, tl_dtype edt)
     return x == 2 ? TL_POW_SQUARE : x == 1 ? TL_POW_COPY : x == -1 ? TL_POW_RECIPROCAL : TL_POW_GENERAL;
 }
 
-int tl_result_dtype_n(int n, const tl_dtype *dts, const bool *weak, const void *const *values, tl_dtype *dt)
+/* Whether the integer x can be held by integer dtype d (its limits follow from kind and size). */
+static bool int_fits(int64_t x, tl_dtype d)
 {
-    bool any_strong = false, any = false;
-    tl_dtype acc = TL_BOOL;
-    for (int i = 0; i < n; i++)
-        if (!weak[i]) {
-            acc = any_strong ? tl_promote(acc, dts[i]) : dts[i];
-            any_strong = true;
-        }
-    for (int i = 0; i < n; i++) {
-        if (!weak[i]) continue;
-        if (!any_strong) acc = any ? tl_promote(acc, dts[i]) : dts[i];
-        else if (tl_binop_dtype(TL_MINIMUM, acc, false, dts[i], true, values[i], &acc) < 0) return -1;
-        any = true;
+    unsigned bits = 8u * (unsigned)tl_dtype_size(d);
+    if (tl_dtype_kind(d) == TL_KIND_UINT) return x >= 0 && (bits >= 64 || (uint64_t)x <= (UINT64_MAX >> (64 - bits)));
+    if (bits >= 64) return true;
+    int64_t lim = INT64_C(1) << (bits - 1);
+    return x >= -lim && x < lim;
+}
+
+void tl_dtype_acc_add(tl_dtype_acc *a, tl_dtype d, bool weak, const void *value)
+{
+    if (!weak) {
+        a->strong = a->any_strong ? tl_promote(a->strong, d) : d;
+        a->any_strong = true;
+        return;
     }
-    *dt = acc;
+    a->weak = a->any_weak ? tl_promote(a->weak, d) : d;
+    a->any_weak = true;
+    if (d == TL_I64 && value) {   /* an integer literal: its range is checked against the result */
+        int64_t x;
+        memcpy(&x, value, sizeof x);
+        if (!a->any_int || x < a->int_lo) a->int_lo = x;
+        if (!a->any_int || x > a->int_hi) a->int_hi = x;
+        a->any_int = true;
+    }
+}
+
+int tl_dtype_acc_result(const tl_dtype_acc *a, tl_dtype *dt)
+{
+    if (!a->any_strong || !a->any_weak) {
+        *dt = a->any_strong ? a->strong : a->any_weak ? a->weak : TL_BOOL;
+        return 0;
+    }
+    tl_dtype d = tl_promote_weak(a->strong, a->weak);
+    if (tl_is_int(d) && a->any_int && (!int_fits(a->int_lo, d) || !int_fits(a->int_hi, d))) {
+        tl_seterr(ValueError, "integer %lld is out of bounds for %s", (long long)(int_fits(a->int_lo, d) ? a->int_hi : a->int_lo),
+                  tl_dtype_name(d));
+        return -1;
+    }
+    *dt = d;
     return 0;
 }

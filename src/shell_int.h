@@ -59,18 +59,8 @@ CmdResult shell_command(Interp *I, const char *line);
 
 /* ---- shell.c: running statements ----------------------------------------- */
 
-/* The global bindings before a statement, so Ctrl-C can put them back. */
-typedef struct Snapshot {
-    Value *vals;
-    int n;
-} Snapshot;
-void snapshot_take(Interp *I, Snapshot *s);
-/* Rebinds every global to its snapshot value; globals created since become undefined. */
-void snapshot_restore(Interp *I, Snapshot *s);
-void snapshot_drop(Snapshot *s);
-
-/* Runs src as one shell statement: echoes, binds `_`, and on Ctrl-C restores the globals as
-   they were before it. Returns false on error (already printed). */
+/* Runs src as one shell statement: echoes, binds `_`; Ctrl-C keeps what finished before it.
+   Returns false on error (already printed). */
 bool shell_run_statement(Interp *I, Source *src, bool echo);
 /* Prints the pending error (colored on a terminal unless NO_COLOR is set). */
 void shell_print_error(Interp *I);

@@ -140,7 +140,8 @@ try:
     write("w/a_changes.tl", "threads(1)\nseed(7)\nprintopts(precision=2)\nx = [1.0, 2.0]\ny = x + 1\n")
     fresh = "print(threads())\nprint(rand(2))\nprint([1.0 / 3])\nx = [1, 2]\ninfo(x)\n"
     write("w/b_fresh.tl", fresh)
-    alone = subprocess.run([tl, os.path.join(work, "w/b_fresh.tl")], capture_output=True, text=True, cwd=work)
+    alone = subprocess.run([tl, os.path.join(work, "w/b_fresh.tl")], capture_output=True, text=True, cwd=work,
+                           env={**os.environ, "TL_SEED": "0"})   # tl --test's fixed seed; a plain run draws a fresh one
     write("w/b_fresh.out", alone.stdout)
     write("w/c_hang.tl", "while true {}\n")
     write("w/d_after.tl", fresh)
