@@ -375,22 +375,18 @@ typedef struct bin_loops {
     void (*weigh)(const void *, const double *, int64_t, double *);
 } bin_loops;
 
-/* The loops for dtype dt; {NULL} for u64 and non-integers. */
+/* The loops for dtype dt by its storage type; {NULL} for u64 (its values need not fit int64:
+   numpy's 'safe' cast refuses it) and non-integers. */
 static bin_loops bin_loops_for(tl_dtype dt)
 {
-#define BIN_LOOPS(S) (bin_loops){ bin_range_##S, bin_count_##S, bin_weigh_##S }
-    switch (dt) {
-    case TL_BOOL:
-    case TL_U8: return BIN_LOOPS(u8);
-    case TL_U16: return BIN_LOOPS(u16);
-    case TL_U32: return BIN_LOOPS(u32);
-    case TL_I8: return BIN_LOOPS(i8);
-    case TL_I16: return BIN_LOOPS(i16);
-    case TL_I32: return BIN_LOOPS(i32);
-    case TL_I64: return BIN_LOOPS(i64);
-    default: return (bin_loops){ 0 };
-    }
+#define BIN_LOOPS(NAME, S) [TL_CT_##NAME] = { bin_range_##S, bin_count_##S, bin_weigh_##S }
+    static const bin_loops loops[TL_NCTYPES] = {
+        BIN_LOOPS(U8, u8), BIN_LOOPS(U16, u16), BIN_LOOPS(U32, u32),
+        BIN_LOOPS(I8, i8), BIN_LOOPS(I16, i16), BIN_LOOPS(I32, i32), BIN_LOOPS(I64, i64),
+    };
 #undef BIN_LOOPS
+    int ct = tl_int_ctype_of(dt);
+    return ct < 0 ? (bin_loops){ 0 } : loops[ct];
 }
 
 /* A bincount's passes, split into tasks over x: ranges, then counts into per-task rows. */

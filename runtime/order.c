@@ -16,10 +16,11 @@ static key_layout layout_of(tl_dtype dt)
 {
     key_layout L = { .w = (int)tl_dtype_size(dt), .kind = tl_dtype_kind(dt) };
     L.sign = UINT64_C(1) << (8 * L.w - 1);
-    if (dt == TL_F16) L.exp = 0x7C00, L.mant = 0x03FF;
-    else if (dt == TL_BF16) L.exp = 0x7F80, L.mant = 0x007F;
-    else if (dt == TL_F32) L.exp = 0x7F800000u, L.mant = 0x007FFFFFu;
-    else if (dt == TL_F64) L.exp = UINT64_C(0x7FF0000000000000), L.mant = UINT64_C(0x000FFFFFFFFFFFFF);
+    if (L.kind == TL_KIND_FLOAT) {
+        int m = tl_dtypes[dt].mbits, e = tl_dtypes[dt].ebits;
+        L.mant = (UINT64_C(1) << m) - 1;
+        L.exp = ((UINT64_C(1) << e) - 1) << m;
+    }
     return L;
 }
 
