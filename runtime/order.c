@@ -47,7 +47,7 @@ static inline uint64_t from_key(const key_layout *L, uint64_t k)
     }
 }
 
-/* Loads and stores a key of width w. */
+/* Loads a key of width w. */
 static inline uint64_t key_load(const void *p, int w, int64_t i)
 {
     switch (w) {
@@ -55,16 +55,6 @@ static inline uint64_t key_load(const void *p, int w, int64_t i)
     case 2: return ((const uint16_t *)p)[i];
     case 4: return ((const uint32_t *)p)[i];
     default: return ((const uint64_t *)p)[i];
-    }
-}
-
-static inline void key_store(void *p, int w, int64_t i, uint64_t v)
-{
-    switch (w) {
-    case 1: ((uint8_t *)p)[i] = (uint8_t)v; break;
-    case 2: ((uint16_t *)p)[i] = (uint16_t)v; break;
-    case 4: ((uint32_t *)p)[i] = (uint32_t)v; break;
-    default: ((uint64_t *)p)[i] = v; break;
     }
 }
 
