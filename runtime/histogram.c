@@ -13,30 +13,6 @@
 #define HIST_BLOCK 65536
 #define CHUNK 4096
 
-/* numpy's pairwise sum (8 accumulators, halves past 128 elements), each addition rounded to dt. */
-static double pairwise_sum(tl_dtype dt, const double *v, int64_t n)
-{
-    if (n < 8) {
-        double s = 0.0;
-        for (int64_t i = 0; i < n; i++) s = tl_round_to(dt, s + v[i]);
-        return s;
-    }
-    if (n <= 128) {
-        double r[8];
-        int64_t i;
-        memcpy(r, v, sizeof r);
-        for (i = 8; i < n - n % 8; i += 8)
-            for (int j = 0; j < 8; j++) r[j] = tl_round_to(dt, r[j] + v[i + j]);
-        double s = tl_round_to(dt, tl_round_to(dt, tl_round_to(dt, r[0] + r[1]) + tl_round_to(dt, r[2] + r[3])) +
-                                    tl_round_to(dt, tl_round_to(dt, r[4] + r[5]) + tl_round_to(dt, r[6] + r[7])));
-        for (; i < n; i++) s = tl_round_to(dt, s + v[i]);
-        return s;
-    }
-    int64_t half = n / 2;
-    half -= half % 8;
-    return tl_round_to(dt, pairwise_sum(dt, v, half) + pairwise_sum(dt, v + half, n - half));
-}
-
 /* A range end as numpy prints it in its messages ("nan", "inf", "-1.5"). */
 static const char *end_str(double v, char *buf, size_t n)
 {
@@ -241,6 +217,34 @@ static void add_block(tl_dtype nt, double *blk, double *hd, int64_t *hi, int64_t
     }
 }
 
+/* numpy's n/db/n.sum(): *h (the counts or weight sums n in their dtype) replaced by the f64
+   density over the bins' widths; hd holds n's float sums, else hi its integer counts. */
+static int density_of(tl_tensor **h, const double *hd, const int64_t *hi, const double *e, tl_dtype edt)
+{
+    int64_t bins = (*h)->shape[0];
+    double total = 0;
+    if (hd) {   /* numpy's sum of n, as sum(n) takes it */
+        tl_tensor *s = tl_reduce(TL_RSUM, *h, 0, NULL, false, 0);
+        if (!s) return -1;
+        total = tl_scalar_to_f64(tl_tensor_data(s), s->dtype);
+        tl_tensor_release(s);
+    } else {
+        int64_t t = 0;
+        for (int64_t k = 0; k < bins; k++) t += hi[k];
+        total = (double)t;
+    }
+    tl_tensor *d = tl_tensor_empty(TL_F64, 1, &bins);
+    if (!d) return -1;
+    double *r = tl_tensor_data(d);
+    for (int64_t k = 0; k < bins; k++) {
+        double w = tl_is_float(edt) ? tl_round_to(edt, e[k + 1] - e[k]) : e[k + 1] - e[k];
+        r[k] = (hd ? hd[k] : (double)hi[k]) / w / total;
+    }
+    tl_tensor_release(*h);
+    *h = d;
+    return 0;
+}
+
 int tl_histogram(const tl_tensor *a, const tl_hist_bins *hb, const tl_tensor *weights, bool density,
                  tl_tensor **hist, tl_tensor **edges_out)
 {
@@ -295,33 +299,14 @@ int tl_histogram(const tl_tensor *a, const tl_hist_bins *hb, const tl_tensor *we
             if (tl_check_interrupt() < 0) goto out;
         }
     }
-    if (density) {
-        int64_t one = bins;
-        h = tl_tensor_empty(TL_F64, 1, &one);
-        if (!h) goto out;
-        double *r = tl_tensor_data(h), total;
-        bool fl = tl_is_float(nt);
-        for (int64_t k = 0; k < bins; k++) hd[k] = fl ? hd[k] : (double)hi[k];
-        if (fl) total = pairwise_sum(nt, hd, bins);
-        else {
-            int64_t t = 0;
-            for (int64_t k = 0; k < bins; k++) t += hi[k];
-            total = (double)t;
-        }
-        tl_dtype edt = et->dtype;
-        for (int64_t k = 0; k < bins; k++) {
-            double w = tl_is_float(edt) ? tl_round_to(edt, e[k + 1] - e[k]) : e[k + 1] - e[k];
-            r[k] = hd[k] / w / total;
-        }
-    } else {
-        bool fl = tl_is_float(nt);
-        tl_tensor *raw = tl_tensor_empty(fl ? TL_F64 : TL_I64, 1, &bins);
-        if (!raw) goto out;
-        memcpy(tl_tensor_data(raw), fl ? (void *)hd : (void *)hi, (size_t)bins * 8);
-        h = raw->dtype == nt ? raw : tl_cast(raw, nt);
-        if (h != raw) tl_tensor_release(raw);
-        if (!h) goto out;
-    }
+    bool fl = tl_is_float(nt);
+    tl_tensor *raw = tl_tensor_empty(fl ? TL_F64 : TL_I64, 1, &bins);
+    if (!raw) goto out;
+    memcpy(tl_tensor_data(raw), fl ? (void *)hd : (void *)hi, (size_t)bins * 8);
+    h = raw->dtype == nt ? raw : tl_cast(raw, nt);
+    if (h != raw) tl_tensor_release(raw);
+    if (!h) goto out;
+    if (density && density_of(&h, fl ? hd : NULL, hi, e, et->dtype) < 0) goto out;
     *hist = h, *edges_out = et, et = NULL, rc = 0;
 out:
     if (rc < 0 && h) tl_tensor_release(h);
