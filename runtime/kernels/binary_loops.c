@@ -1,5 +1,4 @@
 /* kernels/binary_loops.c — inner loops of the binary operators for every dtype */
-#pragma GCC optimize("O3")
 #include <complex.h>
 
 #include "elem.h"

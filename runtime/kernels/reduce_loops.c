@@ -1,5 +1,4 @@
 /* kernels/reduce_loops.c — reduction kernels: numpy's pairwise sums, prod, min/max, fmin/fmax, argmin/argmax, any/all */
-#pragma GCC optimize("O3")
 #include <immintrin.h>
 #include <math.h>
 #include <stdbool.h>

@@ -1,5 +1,4 @@
 /* kernels/unary_loops.c — inner loops of the unary functions for every dtype */
-#pragma GCC optimize("O3")
 #include "../cmplx.h"
 #include "loops.h"
 
