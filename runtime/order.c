@@ -127,15 +127,17 @@ VALUES_AT(uint64_t)
 
 void tl_okeys_values_at(const tl_okeys *k, const bool *starts, void *dst)
 {
+    if (k->w == 16) {   /* complex pairs: no key layout */
+        for (int64_t i = 0; i < k->n; i++)
+            if (starts[i]) tl_okeys_value(k, i, dst), dst = (char *)dst + 16;
+        return;
+    }
     key_layout L = layout_of(k->dt);
     switch (k->w) {
     case 1: values_at_uint8_t(k->k, k->n, starts, &L, dst); break;
     case 2: values_at_uint16_t(k->k, k->n, starts, &L, dst); break;
     case 4: values_at_uint32_t(k->k, k->n, starts, &L, dst); break;
-    case 8: values_at_uint64_t(k->k, k->n, starts, &L, dst); break;
-    default:
-        for (int64_t i = 0; i < k->n; i++)
-            if (starts[i]) tl_okeys_value(k, i, dst), dst = (char *)dst + 16;
+    default: values_at_uint64_t(k->k, k->n, starts, &L, dst); break;
     }
 }
 
