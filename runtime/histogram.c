@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cast.h"
 #include "kernels/kern.h"
 #include "ops.h"
 #include "stats.h"
@@ -207,12 +208,13 @@ static int hist_edges(const tl_tensor *a, const tl_tensor *flat, const tl_hist_b
     return 0;
 }
 
-/* Adds one block's f64 sums into the histogram held in ntype (integers truncate, as astype). */
+/* Adds one block's f64 sums into the histogram held in ntype (integers truncate, as astype,
+   and add with wrapping, as numpy's int64 +=). */
 static void add_block(tl_dtype nt, double *blk, double *hd, int64_t *hi, int64_t bins)
 {
     for (int64_t k = 0; k < bins; k++) {
         if (tl_is_float(nt)) hd[k] = tl_round_to(nt, hd[k] + tl_round_to(nt, blk[k]));
-        else hi[k] += (int64_t)blk[k];
+        else hi[k] = (int64_t)((uint64_t)hi[k] + (uint64_t)cast_f64_to_i64(blk[k]));
         blk[k] = 0;
     }
 }
@@ -229,9 +231,9 @@ static int density_of(tl_tensor **h, const double *hd, const int64_t *hi, const 
         total = tl_scalar_to_f64(tl_tensor_data(s), s->dtype);
         tl_tensor_release(s);
     } else {
-        int64_t t = 0;
-        for (int64_t k = 0; k < bins; k++) t += hi[k];
-        total = (double)t;
+        uint64_t t = 0;   /* wraps, as numpy's int64 sum */
+        for (int64_t k = 0; k < bins; k++) t += (uint64_t)hi[k];
+        total = (double)(int64_t)t;
     }
     tl_tensor *d = tl_tensor_empty(TL_F64, 1, &bins);
     if (!d) return -1;
