@@ -219,15 +219,30 @@ static void add_block(tl_dtype nt, double *blk, double *hd, int64_t *hi, int64_t
     }
 }
 
-/* numpy's n/db/n.sum(): *h (the counts or weight sums n in their dtype) replaced by the f64
-   density over the bins' widths; hd holds n's float sums, else hi its integer counts. */
-static int density_of(tl_tensor **h, const double *hd, const int64_t *hi, const double *e, tl_dtype edt)
+/* The histogram n in its dtype nt: the float sums hd, or the integer counts hi, cast to nt. */
+static tl_tensor *counts_in(tl_dtype nt, const double *hd, const int64_t *hi, int64_t bins)
 {
-    int64_t bins = (*h)->shape[0];
-    double total = 0;
-    if (hd) {   /* numpy's sum of n, as sum(n) takes it */
-        tl_tensor *s = tl_reduce(TL_RSUM, *h, 0, NULL, false, 0);
-        if (!s) return -1;
+    bool fl = tl_is_float(nt);
+    tl_tensor *raw = tl_tensor_empty(fl ? TL_F64 : TL_I64, 1, &bins);
+    if (!raw) return NULL;
+    memcpy(tl_tensor_data(raw), fl ? (const void *)hd : (const void *)hi, (size_t)bins * 8);
+    if (raw->dtype == nt) return raw;
+    tl_tensor *n = tl_cast(raw, nt);
+    tl_tensor_release(raw);
+    return n;
+}
+
+/* numpy's n/db/n.sum(): the f64 density of n (the counts or weight sums in their dtype,
+   released here) over the bins' widths; hd holds n's float sums, else hi its integer counts.
+   NULL: error set. */
+static tl_tensor *density_of(tl_tensor *n, const double *hd, const int64_t *hi, const double *e, tl_dtype edt)
+{
+    int64_t bins = n->shape[0];
+    tl_tensor *s = hd ? tl_reduce(TL_RSUM, n, 0, NULL, false, 0) : NULL;   /* numpy's n.sum() */
+    tl_tensor_release(n);
+    if (hd && !s) return NULL;
+    double total;
+    if (s) {
         total = tl_scalar_to_f64(tl_tensor_data(s), s->dtype);
         tl_tensor_release(s);
     } else {
@@ -236,15 +251,13 @@ static int density_of(tl_tensor **h, const double *hd, const int64_t *hi, const 
         total = (double)(int64_t)t;
     }
     tl_tensor *d = tl_tensor_empty(TL_F64, 1, &bins);
-    if (!d) return -1;
+    if (!d) return NULL;
     double *r = tl_tensor_data(d);
     for (int64_t k = 0; k < bins; k++) {
         double w = tl_is_float(edt) ? tl_round_to(edt, e[k + 1] - e[k]) : e[k + 1] - e[k];
         r[k] = (hd ? hd[k] : (double)hi[k]) / w / total;
     }
-    tl_tensor_release(*h);
-    *h = d;
-    return 0;
+    return d;
 }
 
 int tl_histogram(const tl_tensor *a, const tl_hist_bins *hb, const tl_tensor *weights, bool density,
@@ -301,14 +314,9 @@ int tl_histogram(const tl_tensor *a, const tl_hist_bins *hb, const tl_tensor *we
             if (tl_check_interrupt() < 0) goto out;
         }
     }
-    bool fl = tl_is_float(nt);
-    tl_tensor *raw = tl_tensor_empty(fl ? TL_F64 : TL_I64, 1, &bins);
-    if (!raw) goto out;
-    memcpy(tl_tensor_data(raw), fl ? (void *)hd : (void *)hi, (size_t)bins * 8);
-    h = raw->dtype == nt ? raw : tl_cast(raw, nt);
-    if (h != raw) tl_tensor_release(raw);
+    h = counts_in(nt, hd, hi, bins);
+    if (h && density) h = density_of(h, tl_is_float(nt) ? hd : NULL, hi, e, et->dtype);
     if (!h) goto out;
-    if (density && density_of(&h, fl ? hd : NULL, hi, e, et->dtype) < 0) goto out;
     *hist = h, *edges_out = et, et = NULL, rc = 0;
 out:
     if (rc < 0 && h) tl_tensor_release(h);

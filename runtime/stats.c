@@ -169,10 +169,9 @@ static int cmp_i64(const void *pa, const void *pb)
     return (x > y) - (x < y);
 }
 
-double tl_round_to(tl_dtype dt, double v)
+/* tl_round_to's narrow floats (f16, bf16): through their bits. */
+double tl_round_to_narrow(tl_dtype dt, double v)
 {
-    if (dt == TL_F64) return v;
-    if (dt == TL_F32) return (double)(float)v;
     tl_scalar h;
     tl_scalar_convert(&h, dt, &v, TL_F64);
     return tl_scalar_to_f64(&h, dt);
