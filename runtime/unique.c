@@ -210,11 +210,12 @@ void tl_unique_result_free(tl_unique_result *res)
     }
 }
 
-/* Per integer type T (suffix S): membership through a bitmap over test's range, when that range
-   is at most `limit` values; 0 when it is wider (the caller sorts instead). One pass over test for
-   its range, one to set bits, one to read them: a bitmap of a million values is 125 KB, which
-   stays in cache, where a sorted search costs a sort and log2(nt) probes per element. */
-#define ISIN_BITMAP(NAME, T, S)                                                                        \
+/* Per C integer type T (a row of TL_INT_CTYPES, suffix S): membership through a bitmap over
+   test's range, when that range is at most `limit` values; 0 when it is wider (the caller sorts
+   instead). One pass over test for its range, one to set bits, one to read them: a bitmap of a
+   million values is 125 KB, which stays in cache, where a sorted search costs a sort and
+   log2(nt) probes per element. */
+#define ISIN_BITMAP(NAME, T, S)                                                                  \
     static int isin_bitmap_##S(const void *tv, int64_t nt, const void *ev, int64_t ne, bool invert, \
                                uint64_t limit, uint8_t *out)                                     \
     {                                                                                            \
