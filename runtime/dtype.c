@@ -4,8 +4,8 @@
 #include "cast.h"
 #include "dtype.h"
 
-#define INFO_ROW(arg, ENUM, S, NAME, NUMPY, CTYPE, KIND, SIZE, REAL, CPLX, WIDE, NPY, MBITS, EBITS) \
-    [ENUM] = {NAME, NUMPY, SIZE, TL_KIND_##KIND, REAL, CPLX, WIDE, NPY, MBITS, EBITS},
+#define INFO_ROW(arg, ENUM, S, NAME, NUMPY, CTYPE, KIND, SIZE, REAL, CPLX, WIDE, NPY, MBITS, EBITS, ST, GGUF, GGML) \
+    [ENUM] = {NAME, NUMPY, SIZE, TL_KIND_##KIND, REAL, CPLX, WIDE, NPY, MBITS, EBITS, ST, GGUF, GGML},
 const tl_dtype_info tl_dtypes[TL_NDTYPES] = { TL_DTYPE_LIST(INFO_ROW, ) };
 #undef INFO_ROW
 

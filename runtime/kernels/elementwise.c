@@ -37,19 +37,10 @@ tl_dtype tl_binop_compute_dtype(tl_binop op, tl_dtype dt)
    which always fits) can be held by dtype d. */
 static bool literal_fits(const void *lit, tl_dtype lit_dtype, tl_dtype d)
 {
-    if (lit_dtype != TL_I64) return true;
+    if (lit_dtype != TL_I64 || !tl_is_int(d)) return true;
     int64_t x;
     memcpy(&x, lit, sizeof x);
-    switch (d) {
-    case TL_U8: return x >= 0 && x <= UINT8_MAX;
-    case TL_U16: return x >= 0 && x <= UINT16_MAX;
-    case TL_U32: return x >= 0 && x <= UINT32_MAX;
-    case TL_U64: return x >= 0;
-    case TL_I8: return x >= INT8_MIN && x <= INT8_MAX;
-    case TL_I16: return x >= INT16_MIN && x <= INT16_MAX;
-    case TL_I32: return x >= INT32_MIN && x <= INT32_MAX;
-    default: return true;
-    }
+    return x >= tl_int_min(d) && (x < 0 || (uint64_t)x <= tl_int_max(d));
 }
 
 int tl_binop_dtype(tl_binop op, tl_dtype da, bool weak_a, tl_dtype db, bool weak_b, const void *weak_value,
