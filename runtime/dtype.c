@@ -148,5 +148,6 @@ bool tl_scalar_is_nonzero(const void *p, tl_dtype d)
 float tl_f16_to_f32(uint16_t h) { return cast_f16_to_f32(h); }
 uint16_t tl_f32_to_f16(float f) { return cast_f32_to_f16(f); }
 uint16_t tl_f64_to_f16(double d) { return cast_f64_to_f16(d); }
+float tl_bf16_to_f32(uint16_t h) { return cast_bf16_to_f32(h); }
 uint16_t tl_f32_to_bf16(float f) { return cast_f32_to_bf16(f); }
 uint16_t tl_f64_to_bf16(double d) { return cast_f64_to_bf16(d); }

@@ -125,10 +125,7 @@ bool tl_scalar_is_nonzero(const void *p, tl_dtype d);
 float tl_f16_to_f32(uint16_t h);
 uint16_t tl_f32_to_f16(float f);
 uint16_t tl_f64_to_f16(double d);
-static inline float tl_bf16_to_f32(uint16_t h) {
-    union { uint32_t u; float f; } v = { (uint32_t)h << 16 };
-    return v.f;
-}
+float tl_bf16_to_f32(uint16_t h);
 uint16_t tl_f32_to_bf16(float f);
 uint16_t tl_f64_to_bf16(double d);
 

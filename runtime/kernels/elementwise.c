@@ -214,10 +214,7 @@ static tl_tensor *scalar_power(const tl_tensor *a, const tl_tensor *b, tl_dtype 
     } else if (how == TL_POW_COPY) {
         r = tl_cast(x, cdt);
     } else {
-        double one = 1;
-        tl_scalar os;
-        tl_scalar_convert(&os, cdt, &one, TL_F64);
-        tl_tensor *o = tl_tensor_scalar(cdt, &os);
+        tl_tensor *o = tl_tensor_from_f64(cdt, 1.0);
         r = o ? tl_binary(TL_DIV, o, x, cdt) : NULL;
         if (o) tl_tensor_release(o);
     }
