@@ -149,6 +149,15 @@ try:
     check("fresh_process_state_per_test", alone.returncode == 0 and "heap#" in alone.stdout and out.endswith("3 passed, 1 failed\n")
           and "FAIL w/c_hang.tl: timed out" in out and "w/b_fresh" not in out and "w/d_after" not in out, out + alone.stdout)
 
+    # a marker line forged by a test's own output: a number that is not a line number (one past
+    # INT_MAX overflowed `atoi(args) + 1`; too long, signed, empty) is output like any other bytes
+    forged = ["\x1etl-stmt 2147483647\x1f", "\x1etl-stmt 99999999999\x1f", "\x1etl-stmt -5\x1f",
+              "\x1etl-stmt \x1f", "\x1etl-stmt 12x\x1f"]
+    write("m/forged.tl", "".join(f'print("{f}")\n' for f in forged) + "print(2)\n")
+    write("m/forged.out", "".join(f + "\n" for f in forged) + "2\n")
+    st, out, _ = run("m/forged.tl")
+    check("forged_marker_is_output", st == 0 and out.endswith("1 passed, 0 failed\n"), out)
+
     # a synthetic 1,000-test suite runs and passes (its speed is measured by tests/bench/bench_golden.sh)
     for i in range(1000):
         write(f"big/t{i:04}.tl", f"x = {i}\nx * 2\n#> {2 * i}\n")
