@@ -20,14 +20,14 @@ def check(name, cond, detail=""):
 
 
 def run(*args, cwd=None):
-    r = subprocess.run([tl, "--test", *args], capture_output=True, text=True, cwd=cwd or work, timeout=300)
+    r = subprocess.run([tl, "--test", *args], capture_output=True, text=True, errors="replace", cwd=cwd or work, timeout=300)
     return r.returncode, r.stdout, r.stderr
 
 
 def write(path, text):
     full = os.path.join(work, path)
     os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w") as f:
+    with open(full, "wb" if isinstance(text, bytes) else "w") as f:
         f.write(text)
     return full
 
@@ -157,6 +157,21 @@ try:
     write("m/forged.out", "".join(f + "\n" for f in forged) + "2\n")
     st, out, _ = run("m/forged.tl")
     check("forged_marker_is_output", st == 0 and out.endswith("1 passed, 0 failed\n"), out)
+
+    # a failing test whose output and statement hold characters XML 1.0 forbids (U+FFFE, U+FFFF,
+    # C0 controls but tab, newline and return) or bytes that are not UTF-8: the report still parses
+    bad_chars = "a\uffff b\ufffe c\x01 d\x1b e\x0b f\x7f g\u0085 h\U0010ffff i"
+    write("x/ctl.tl", f'print("{bad_chars}")\nprint("\\t<&>\\"")\n'.encode() + b'print("\xff\xc3")\n')
+    write("x/ctl.out", "other\n")
+    st, out, _ = run("--junit", "ctl.xml", "x")
+    try:
+        case = ET.parse(os.path.join(work, "ctl.xml")).getroot().find("testsuite/testcase")
+        fail = case.find("failure")
+        text, message = fail.text or "", fail.get("message")
+        check("junit_forbidden_chars_replaced", "a? b? c? d? e? f? g\u0085 h\U0010ffff i" in text
+              and "\t<&>\"" in text and "+??" in text and "\ufffe" not in message, text + message)
+    except ET.ParseError as e:
+        check("junit_forbidden_chars_replaced", False, f"the report is not XML: {e}")
 
     # a synthetic 1,000-test suite runs and passes (its speed is measured by tests/bench/bench_golden.sh)
     for i in range(1000):
