@@ -19,8 +19,9 @@ def check(name, cond, detail=""):
         print(f"FAIL {name}\n{detail}")
 
 
-def run(*args, cwd=None):
-    r = subprocess.run([tl, "--test", *args], capture_output=True, text=True, errors="replace", cwd=cwd or work, timeout=300)
+def run(*args, cwd=None, timeout=300):
+    r = subprocess.run([tl, "--test", *args], capture_output=True, text=True, errors="replace", cwd=cwd or work,
+                       timeout=timeout)
     return r.returncode, r.stdout, r.stderr
 
 
@@ -172,6 +173,22 @@ try:
               and "\t<&>\"" in text and "+??" in text and "\ufffe" not in message, text + message)
     except ET.ParseError as e:
         check("junit_forbidden_chars_replaced", False, f"the report is not XML: {e}")
+
+    # symlinked folders are followed, each folder once (by device and inode): `self -> .` ran its
+    # one test 41 times (until ELOOP), and with `up -> ..` beside it there were 2^40 paths
+    write("loops/inner/one.tl", "print(1)\n#> 1\n")
+    os.symlink(".", os.path.join(work, "loops/inner/self"))
+    try:
+        st, out, _ = run("loops/inner")
+        check("symlink_self_loop_once", st == 0 and out == "1 passed, 0 failed\n", out[-300:])
+        os.symlink("..", os.path.join(work, "loops/inner/up"))
+        write("loops/two.tl", "print(2)\n#> 2\n")
+        st, out, _ = run("loops/inner", timeout=30)
+        check("symlink_up_loop_once", st == 0 and out == "2 passed, 0 failed\n", out[-300:])
+        st, out, _ = run("loops", "loops/inner/self/up", "./loops")
+        check("symlink_same_folder_twice", st == 0 and out == "2 passed, 0 failed\n", out[-300:])
+    except subprocess.TimeoutExpired:
+        check("symlink_up_loop_once", False, "tl --test did not finish in 30 s")
 
     # a synthetic 1,000-test suite runs and passes (its speed is measured by tests/bench/bench_golden.sh)
     for i in range(1000):
