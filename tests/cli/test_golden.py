@@ -124,6 +124,29 @@ try:
     check("update_then_passes", st == 0, out)
     stripped = "".join(l for l in new.splitlines(True) if not l.startswith(("#>", "#!")))
     check("update_keeps_other_lines", stripped == "".join(l for l in src.splitlines(True) if not l.startswith("#>")))
+    # whatever --update writes passes on the next run: output lines ending in the suffixes it
+    # writes (" (no-eol)" read back as "no newline"), or in a carriage return
+    printed = ["abc (no-eol)", "x (eol)", "y (no-eol) (eol)", " (no-eol)", "z\r", "(no-eol)"]
+    p = write("r/suffix.tl", "".join(f'print("{l}")\n' for l in printed))
+    st, out, _ = run("--update", "r/suffix.tl")
+    check("suffix_update_reports", st == 0 and "updated r/suffix.tl" in out, out)
+    st, out, _ = run("r/suffix.tl")
+    check("suffix_update_round_trip", st == 0, out + open(p, newline="").read())
+    # a test file with CRLF line ends (which the language accepts) compares as an LF one, and
+    # --update writes its expectation lines with CRLF
+    crlf = (b"x = 1\r\nprint(x)\r\n#> 1\r\n\r\nprint(x + 1)\r\n#>\r\nnope\r\n"
+            b"#! crlf.tl:7:1: error: name 'nope' is not defined\r\n#!   nope\r\n#!   ^\r\n")
+    write("r/crlf.tl", crlf.replace(b"#>\r\n", b"#> 2\r\n"))
+    st, out, _ = run("r/crlf.tl")
+    check("crlf_expectations_pass", st == 0, out)
+    p = write("r/crlf_up.tl", b'print(5)\r\n#> 4\r\nprint("q\r")\r\nprint("")\r\nprint(6)')
+    st, out, _ = run("--update", "r/crlf_up.tl")
+    new = open(p, "rb").read()
+    check("crlf_update_keeps_crlf", new == b'print(5)\r\n#> 5\r\nprint("q\r")\r\n#> q\r\r\nprint("")\r\n#>\r\nprint(6)\r\n#> 6\r\n',
+          repr(new))
+    st, out, _ = run("r/crlf_up.tl")
+    check("crlf_update_round_trip", st == 0, out)
+
     # a file form test is rewritten as a file
     write("u/f.tl", "print(7)\n")
     write("u/f.out", "8\n")
