@@ -156,6 +156,27 @@ class Shell:
     def send(self, keys):
         os.write(self.fd, keys.encode() if isinstance(keys, str) else keys)
 
+    def paste(self, keys, chunk=1024, timeout=120.0):
+        """Sends keys as a paste does, reading the echo meanwhile (a long paste fills the
+        pty's buffers both ways: a blocking write would wait for a shell waiting for us)."""
+        data = keys.encode() if isinstance(keys, str) else keys
+        flags = fcntl.fcntl(self.fd, fcntl.F_GETFL)
+        fcntl.fcntl(self.fd, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+        deadline = time.monotonic() + timeout * SLOW
+        try:
+            while data:
+                if time.monotonic() > deadline:
+                    raise Failure(f"the shell stopped reading input with {len(data)} bytes left to type")
+                _, w, _ = select.select([], [self.fd], [], 0.05)
+                if w:
+                    try:
+                        data = data[os.write(self.fd, data[:chunk]):]
+                    except BlockingIOError:
+                        pass
+                self._pump(0)
+        finally:
+            fcntl.fcntl(self.fd, fcntl.F_SETFL, flags)
+
     def settle(self, seconds=0.2):
         end = time.monotonic() + seconds
         while time.monotonic() < end:
@@ -268,6 +289,64 @@ def test_multiline_entry(sh):
     sh.run('cd"')
     out = sh.run("len(s)")
     check(lines_of(out) == ["5"], f"a string across lines has length {out!r}")
+
+
+LONG_LINE_LENGTHS = (1, 1023, 1025, 8300, 100000)
+
+
+@needs_editor
+def test_long_lines(sh):
+    """Lines of any length are edited and run: with libedit's readline emulation, lines from
+    about 1,024 bytes wrote through a stale pointer (malloc aborted at 8,300)."""
+    for n in LONG_LINE_LENGTHS:
+        if n == 1:
+            out = sh.run("7")
+            check(lines_of(out) == ["7"], f"a line of 1 character: {out!r}")
+            continue
+        body = n - len('len("")')      # the whole line is n characters
+        start = len(sh.text)
+        sh.paste('("' + "a" * body + '")')
+        sh.send("\x01len\x05\r")        # Ctrl-A, insert at the start, Ctrl-E, Enter
+        sh.prompt(60)
+        out = sh.text[start:sh.pos - len(PROMPT)]
+        check(lines_of(out)[-1:] == [str(body)], f"a line of {n} characters edited at its start: {out[-300:]!r}")
+    out = sh.run("1 + 1")
+    check(lines_of(out) == ["2"], f"the shell after long lines: {out!r}")
+    with open(os.path.join(sh.workdir, "history"), encoding="utf-8") as f:
+        saved = f.read().split("\n")
+    check(max(len(l) for l in saved) == max(LONG_LINE_LENGTHS), "the longest line should be one history entry")
+
+
+@needs_editor
+def test_utf8_input(sh, env_note="LC_ALL=C.UTF-8"):
+    """Typed UTF-8 reaches the program unchanged; the cursor and Backspace step by character."""
+    out = sh.run('print("héllo", len("héllo"))')
+    check(lines_of(out)[-1:] == ["héllo 6"], f"{env_note}: é was dropped: {out!r}")
+    sh.run('s = "日本"')
+    out = sh.run("print(s)")
+    check(lines_of(out)[-1:] == ["日本"], f"{env_note}: s = \"日本\": {out!r}")
+    out = sh.run('print("ab日本")' + "\x1b[D" * 3 + "\x7f")     # Left x3: before 本; Backspace deletes 日
+    check(lines_of(out)[-1:] == ["ab本"], f"{env_note}: Left and Backspace over wide characters: {out!r}")
+    out = sh.run('print("xé日y")' + "\x01" + "\x1b[C" * 9 + "\x1b[3~")   # Home, Right x9: before 日; Delete
+    check(lines_of(out)[-1:] == ["xéy"], f"{env_note}: Right and Delete over non-ASCII: {out!r}")
+    out = sh.run("\x1b[A\x1b[A")                                # Up x2: print("ab本") comes back
+    check(lines_of(out)[-1:] == ["ab本"], f"{env_note}: a recalled entry: {out!r}")
+    with open(os.path.join(sh.workdir, "history"), encoding="utf-8") as f:
+        saved = f.read().split("\n")
+    check('print("héllo", len("héllo"))' in saved and 's = "日本"' in saved, f"{env_note}: history: {saved!r}")
+
+
+@needs_editor
+def test_utf8_input_c_locale(sh):
+    """Without a locale (C, POSIX) the editor reads UTF-8 as Python's shell does (PEP 538)."""
+    sh.kill()
+    s = Shell(sh.workdir, env={"LC_ALL": None})
+    try:
+        s.prompt()
+        test_utf8_input(s, "no locale set")
+        s.quit()
+    finally:
+        s.kill()
 
 
 def test_ctrl_c_clears_line(sh):

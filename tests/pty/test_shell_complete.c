@@ -172,6 +172,16 @@ Test(complete, shell_commands)
     free(got);
 }
 
+Test(complete, only_blanks_before_the_cursor_indents)
+{
+    expect("fn f() {", "", "    ", 0);
+    expect("fn f() {", "    ", "    ", 4);
+    expect("", "\t", "    ", 1);
+    char *got = complete("", "  x", NULL, NULL);   /* a word after the blanks completes as usual */
+    cr_expect(strstr(got, "    ") == NULL, "got %s", got);
+    free(got);
+}
+
 /* ---- the history file ---- */
 
 static char *loaded[8];

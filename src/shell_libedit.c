@@ -1,0 +1,335 @@
+/* shell_libedit.c — the line editor on libedit's own interface (histedit.h), opened with dlopen;
+   one key per call so that Ctrl-C can stop the wait for a key; Tab completion from shell_complete */
+#include <errno.h>
+#include <histedit.h>
+#include <limits.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "dynlib.h"
+#include "shell_int.h"
+
+/* Why not libedit's readline emulation (editline/readline.h), which tl used before: its
+   rl_callback_read_char ends every key with `rl_line_buffer[rl_end] = '\0'`, but it points
+   rl_line_buffer at el_line()'s text buffer again only when the edit buffer grows (doubling),
+   while el_line() reallocates that text buffer in 1,024-byte steps. Between the two, from a
+   line of about 1,020 bytes on, the write lands in freed memory, and past the old block's
+   end from about 3,068 (libedit 3.1-20221030, and NetBSD's readline.c 1.182 of 2024). Its
+   own interface keeps no such pointer: el_line() is asked afresh each time. */
+
+#ifndef TL_LIBEDIT_LIBRARY_DEFAULT
+#define TL_LIBEDIT_LIBRARY_DEFAULT "libedit.so.2"
+#endif
+/* libedit is opened when the shell first edits a line, so `tl -e` and scripts never load it
+   (nor libtinfo and libbsd behind it). Every function below is reached through this table. */
+#define LIBEDIT_SYMBOLS(X)                                                                          \
+    X(el_init) X(el_end) X(el_set) X(el_wset) X(el_source) X(el_wgets) X(el_line) X(el_insertstr)  \
+    X(el_deletestr) X(history_init) X(history_end) X(history)
+#define LIBEDIT_FIELD(name) __typeof__(&name) name;
+#define LIBEDIT_NAME(name) #name,
+#define LIBEDIT_SLOT(name) (void **)&lib.name,
+static struct { LIBEDIT_SYMBOLS(LIBEDIT_FIELD) } lib;
+static tl_dynlib edit_lib = TL_DYNLIB_INIT;
+
+/* Fills lib from libedit (run once). */
+static void load_libedit(void)
+{
+    static const char *const names[] = { LIBEDIT_SYMBOLS(LIBEDIT_NAME) NULL };
+    static void **const slots[] = { LIBEDIT_SYMBOLS(LIBEDIT_SLOT) NULL };
+    if (tl_dynlib_open(&edit_lib, "libedit", "TL_LIBEDIT_LIBRARY", TL_LIBEDIT_LIBRARY_DEFAULT, names, slots))
+        edit_lib.status = 0;
+}
+
+static struct {
+    Interp *I;
+    EditLine *el;
+    History *hist;
+    FILE *out;               /* where prompts and the line go */
+    locale_t loc;            /* LC_CTYPE while libedit runs (0: the program's) */
+    const char *prompt;
+    const char *pending;     /* the entry's earlier lines, for completion */
+    bool input_over;         /* stdin ended or failed while reading a key */
+    char *tab_line;          /* the line and cursor when Tab last found nothing to add */
+    int tab_cursor;
+} E = { .pending = "" };
+
+/* ---- what libedit calls back --------------------------------------------------- */
+
+static char *prompt_text(EditLine *el)
+{
+    (void)el;
+    return (char *)E.prompt;
+}
+
+/* Reads one key's character from stdin, decoded in LC_CTYPE (libedit's own reader does the
+   same, but cannot tell the end of input from a key once the line holds text): 1, or 0 at
+   the end of input, -1 on an error or when Ctrl-C cut the read short. */
+static int read_key(EditLine *el, wchar_t *wc)
+{
+    (void)el;
+    char buf[MB_LEN_MAX];
+    size_t n = 0;
+    *wc = 0;
+    for (;;) {
+        ssize_t r = read(0, buf + n, 1);
+        if (r < 0 && errno == EINTR && !tl_interrupt_flag) continue;
+        if (r <= 0) {
+            E.input_over = r == 0 || errno != EINTR;
+            return r == 0 ? 0 : -1;
+        }
+        n++;
+        mbstate_t st = { 0 };
+        size_t k = mbrtowc(wc, buf, n, &st);
+        if (k == (size_t)-2 && n < sizeof buf) continue;   /* more bytes of one character */
+        if (k <= n) return 1;
+        n = 0;   /* bytes that are no character here are dropped, as libedit drops them */
+    }
+}
+
+/* ---- Tab ------------------------------------------------------------------------- */
+
+/* Length of the prefix all candidates share. */
+static size_t common_prefix(const Completions *c)
+{
+    size_t n = strlen(c->items[0]);
+    for (int i = 1; i < c->n; i++) {
+        size_t k = 0;
+        while (k < n && c->items[i][k] == c->items[0][k]) k++;
+        n = k;
+    }
+    return n;
+}
+
+/* Replaces the word line[start..cursor) before the cursor by text. */
+static void replace_word(const char *line, int start, int cursor, const char *text)
+{
+    size_t typed = (size_t)(cursor - start);
+    if (strncmp(text, line + start, typed) == 0) {
+        if (text[typed]) lib.el_insertstr(E.el, text + typed);
+        return;
+    }
+    char *word = strndup(line + start, typed);
+    size_t chars = word ? mbstowcs(NULL, word, 0) : (size_t)-1;   /* el_deletestr counts characters */
+    free(word);
+    lib.el_deletestr(E.el, chars == (size_t)-1 ? (int)typed : (int)chars);
+    lib.el_insertstr(E.el, text);
+}
+
+/* Writes the candidates in columns below the line (libedit then draws the prompt and line again). */
+static void list_choices(const Completions *c)
+{
+    size_t width = 0;
+    for (int i = 0; i < c->n; i++) {
+        size_t n = strlen(c->items[i]);
+        if (n > width) width = n;
+    }
+    struct winsize ws;
+    size_t cols = ioctl(fileno(E.out), TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 80;
+    size_t per_row = cols / (width + 2) ? cols / (width + 2) : 1;
+    size_t rows = ((size_t)c->n + per_row - 1) / per_row;
+    fputc('\n', E.out);
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t k = r; k < (size_t)c->n; k += rows)   /* down the columns, as readline lists */
+            fprintf(E.out, "%-*s", k + rows < (size_t)c->n ? (int)(width + 2) : 0, c->items[k]);
+        fputc('\n', E.out);
+    }
+    fflush(E.out);
+}
+
+/* Remembers the line as it is now (a second Tab on it lists the choices). */
+static void remember_line(void)
+{
+    const LineInfo *li = lib.el_line(E.el);
+    free(E.tab_line);
+    E.tab_line = strndup(li->buffer, (size_t)(li->lastchar - li->buffer));
+    E.tab_cursor = (int)(li->cursor - li->buffer);
+}
+
+/* Tab: completes the word before the cursor as far as the candidates agree; when there is
+   nothing to add, a second Tab lists them. */
+static unsigned char complete_key(EditLine *el, int ch)
+{
+    (void)el, (void)ch;
+    const LineInfo *li = lib.el_line(E.el);
+    int cursor = (int)(li->cursor - li->buffer);
+    char *line = strndup(li->buffer, (size_t)(li->lastchar - li->buffer));
+    Completions c;
+    if (!line || !shell_complete(E.I, E.pending, line, cursor, &c) || c.n == 0) {
+        if (line) completions_free(&c);
+        free(line);
+        return CC_REFRESH_BEEP;
+    }
+    bool again = E.tab_line && E.tab_cursor == cursor && strcmp(E.tab_line, line) == 0;
+    size_t common = common_prefix(&c);
+    unsigned char result = CC_REFRESH;
+    char *text = c.n == 1 ? malloc(common + 2) : strndup(c.items[0], common);
+    if (text && c.n == 1) snprintf(text, common + 2, "%s%c", c.items[0], c.append);
+    if (text && (c.n == 1 || common > (size_t)(cursor - c.start))) {
+        replace_word(line, c.start, cursor, text);
+    } else if (again) {
+        list_choices(&c);
+        result = CC_REDISPLAY;
+    } else {
+        result = CC_REFRESH_BEEP;
+    }
+    if (c.n > 1) remember_line();
+    free(text);
+    completions_free(&c);
+    free(line);
+    return result;
+}
+
+/* ---- reading a line --------------------------------------------------------------- */
+
+/* Runs libedit's calls in the locale keys are read in (the rest of tl runs in the C locale). */
+#define IN_EDIT_LOCALE(body)                                       \
+    do {                                                           \
+        locale_t saved_ = E.loc ? uselocale(E.loc) : (locale_t)0;  \
+        body;                                                      \
+        if (saved_) uselocale(saved_);                             \
+    } while (0)
+
+/* Abandons the line being edited after Ctrl-C. */
+static void cancel_line(void)
+{
+    fputs("^C", E.out);
+    fflush(E.out);
+    lib.el_set(E.el, EL_UNBUFFERED, 0);   /* the terminal back as it was */
+    fputs("\n", E.out);
+    fflush(E.out);
+}
+
+/* The finished line (without its newline), taken from libedit. */
+static char *finished_line(void)
+{
+    const LineInfo *li = lib.el_line(E.el);
+    size_t n = (size_t)(li->lastchar - li->buffer);
+    if (n && (li->buffer[n - 1] == '\n' || li->buffer[n - 1] == '\r')) n--;
+    return strndup(li->buffer, n);
+}
+
+/* Reads keys until the line ends; the body of editor_read. */
+static LineStatus read_keys(char **out)
+{
+    lib.el_set(E.el, EL_UNBUFFERED, 1);   /* the terminal in raw mode, the prompt drawn */
+    E.input_over = false;
+    for (;;) {
+        WaitResult w = line_wait_input();
+        if (w == WAIT_INTERRUPT) {
+            cancel_line();
+            return LINE_INTERRUPT;
+        }
+        int n = 0;
+        const wchar_t *text = w == WAIT_READY ? lib.el_wgets(E.el, &n) : NULL;   /* one key */
+        if (w == WAIT_ERROR || E.input_over) break;
+        if (!text || n <= 0) continue;
+        if (n == 1 && text[0] == 4) break;   /* Ctrl-D on an empty line: libedit puts the ^D in the line */
+        if (text[n - 1] == '\n' || text[n - 1] == '\r') {
+            *out = finished_line();
+            lib.el_set(E.el, EL_UNBUFFERED, 0);
+            return *out ? LINE_OK : LINE_EOF;
+        }
+    }
+    lib.el_set(E.el, EL_UNBUFFERED, 0);
+    return LINE_EOF;
+}
+
+LineStatus editor_read(const char *prompt, const char *pending, char **out)
+{
+    E.prompt = prompt;
+    E.pending = pending;
+    LineStatus st;
+    IN_EDIT_LOCALE(st = read_keys(out));
+    E.pending = "";
+    free(E.tab_line);
+    E.tab_line = NULL;
+    return st;
+}
+
+/* ---- setting up ------------------------------------------------------------------- */
+
+/* The locale keys are read in: line_ctype_locale's, else C.UTF-8, else the program's (0). */
+static locale_t edit_locale(void)
+{
+    locale_t loc = newlocale(LC_CTYPE_MASK, line_ctype_locale(), (locale_t)0);
+    return loc ? loc : newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+/* Keys bound as libedit's readline emulation binds them, then ~/.editrc may change any. */
+static void bind_keys(void)
+{
+    static const char *const binds[][2] = {
+        { "^R", "em-inc-search-prev" },
+        { "\\e[1~", "ed-move-to-beg" }, { "\\e[4~", "ed-move-to-end" },   /* Home, End */
+        { "\\e[7~", "ed-move-to-beg" }, { "\\e[8~", "ed-move-to-end" },
+        { "\\e[H", "ed-move-to-beg" }, { "\\e[F", "ed-move-to-end" },
+        { "\\e[3~", "ed-delete-next-char" }, { "\\e[2~", "em-toggle-overwrite" },   /* Delete, Insert */
+        { "\\e[1;5C", "em-next-word" }, { "\\e[1;5D", "ed-prev-word" },   /* Ctrl-Right, Ctrl-Left */
+        { "\\e[5C", "em-next-word" }, { "\\e[5D", "ed-prev-word" },
+        { "\\e\\e[C", "em-next-word" }, { "\\e\\e[D", "ed-prev-word" },
+        { "^I", "tl-complete" },
+    };
+    /* the wide form keeps libedit's pointers to these strings (the narrow one copies them and never frees the copies) */
+    lib.el_wset(E.el, EL_ADDFN, L"tl-complete", L"complete the word before the cursor", complete_key);
+    for (size_t i = 0; i < sizeof binds / sizeof binds[0]; i++) lib.el_set(E.el, EL_BIND, binds[i][0], binds[i][1], NULL);
+    lib.el_source(E.el, NULL);
+}
+
+/* Makes the editor and its history; false when libedit cannot start. */
+static bool make_editor(void)
+{
+    HistEvent ev;
+    E.el = lib.el_init("tl", stdin, E.out, stderr);
+    E.hist = lib.history_init();
+    if (!E.el || !E.hist) return false;
+    lib.history(E.hist, &ev, H_SETSIZE, HISTORY_MAX);
+    lib.el_set(E.el, EL_HIST, lib.history, E.hist);
+    lib.el_set(E.el, EL_EDITOR, "emacs");
+    lib.el_set(E.el, EL_PROMPT, prompt_text);
+    lib.el_set(E.el, EL_GETCFN, read_key);
+    bind_keys();
+    return true;
+}
+
+bool editor_open(Interp *I)
+{
+    if (tl_dynlib_load(&edit_lib, load_libedit) != 0) {
+        fprintf(stderr, "tl: %s; reading plain lines\n", tl_errmsg());
+        return false;
+    }
+    E.I = I;
+    E.out = isatty(1) ? stdout : stderr;   /* keep prompts out of redirected output */
+    E.loc = edit_locale();
+    bool ok;
+    IN_EDIT_LOCALE(ok = make_editor());
+    if (!ok) {
+        editor_close();
+        fprintf(stderr, "tl: libedit did not start; reading plain lines\n");
+    }
+    return ok;
+}
+
+void editor_history_add(const char *entry)
+{
+    HistEvent ev;
+    lib.history(E.hist, &ev, H_ENTER, entry);
+}
+
+void editor_close(void)
+{
+    IN_EDIT_LOCALE({
+        if (E.el) lib.el_end(E.el);
+        if (E.hist) lib.history_end(E.hist);
+    });
+    if (E.loc) freelocale(E.loc);
+    free(E.tab_line);
+    E.el = NULL;
+    E.hist = NULL;
+    E.loc = (locale_t)0;
+    E.tab_line = NULL;
+}
