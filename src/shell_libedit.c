@@ -66,9 +66,10 @@ static char *prompt_text(EditLine *el)
     return (char *)E.prompt;
 }
 
-/* Reads one key's character from stdin, decoded in LC_CTYPE (libedit's own reader does the
-   same, but cannot tell the end of input from a key once the line holds text): 1, or 0 at
-   the end of input, -1 on an error or when Ctrl-C cut the read short. */
+/* Reads one key's character from stdin, decoded in LC_CTYPE: 1, or 0 at the end of input, -1
+   on an error or at Ctrl-C. libedit calls it for every key, also for the keys it reads itself
+   within one (the rest of an escape sequence, Ctrl-R's search, Meta-digit counts), so it waits
+   as the prompt does: SIGINT may land on any thread, and only its pipe is sure to wake us. */
 static int read_key(EditLine *el, wchar_t *wc)
 {
     (void)el;
@@ -76,10 +77,12 @@ static int read_key(EditLine *el, wchar_t *wc)
     size_t n = 0;
     *wc = 0;
     for (;;) {
-        ssize_t r = read(0, buf + n, 1);
-        if (r < 0 && errno == EINTR && !tl_interrupt_flag) continue;
+        WaitResult w = line_wait_input();
+        if (w == WAIT_INTERRUPT) return -1;   /* libedit ends the key; read_keys drops the line */
+        ssize_t r = w == WAIT_READY ? read(0, buf + n, 1) : -1;
+        if (r < 0 && w == WAIT_READY && errno == EINTR) continue;
         if (r <= 0) {
-            E.input_over = r == 0 || errno != EINTR;
+            E.input_over = true;
             return r == 0 ? 0 : -1;
         }
         n++;

@@ -177,6 +177,16 @@ class Shell:
         finally:
             fcntl.fcntl(self.fd, fcntl.F_SETFL, flags)
 
+    def quiet(self, seconds=0.3, timeout=60.0):
+        """Reads until the shell has written nothing for `seconds` (a long echo has ended)."""
+        deadline = time.monotonic() + timeout * SLOW
+        while time.monotonic() < deadline:
+            before = len(self.raw)
+            self.settle(seconds)
+            if len(self.raw) == before:
+                return
+        raise Failure(f"the shell kept writing for {timeout * SLOW:.0f} s")
+
     def settle(self, seconds=0.2):
         end = time.monotonic() + seconds
         while time.monotonic() < end:
@@ -364,6 +374,30 @@ def test_ctrl_c_clears_line(sh):
     check(lines_of(out) == ["2"], f"after Ctrl-C at a ... prompt: {out!r}")
     out = sh.run("pending")
     check("not defined" in out, f"the dropped entry ran: {out!r}")
+
+
+@needs_editor
+def test_ctrl_c_inside_a_key(sh):
+    """Ctrl-C while the editor reads the rest of a key (Ctrl-R's search, an escape sequence, a
+    Meta-digit count) drops the line too; worker threads run, so SIGINT may land on one of them."""
+    sh.run("w = ones(4000000) + 1")     # starts the kernels' worker threads
+    # the last: fuzz_shell.py's finding, shrunk. After Ctrl-C ended the search, libedit asked for
+    # one more key, and the reader, which looked at the interrupt only after a read cut short by
+    # the signal, waited in read() for it
+    for label, keys in (("Ctrl-R search", "\x12ab"), ("a lone ESC", "1 + \x1b"), ("a Meta-digit count", "\x1b5"),
+                        ("a search ended by Enter after a long line",
+                         '"' + "a" * 8000 + '"\x12r[::-1]\r+0[="e(8ko*ke\xffud1w3kb')):
+        start = len(sh.text)
+        sh.paste(keys.encode("latin-1"))
+        sh.quiet()
+        sh.send("\x03")
+        try:
+            sh.expect(r"\^C$", 5)     # (libedit draws the prompt again above its search line)
+            sh.prompt(5)
+        except Failure:
+            raise Failure(f"{label}: no prompt after Ctrl-C: {sh.text[start:][-200:]!r}")
+        out = sh.run("2 * 21")
+        check(lines_of(out) == ["42"], f"{label}: the next line after Ctrl-C: {out!r}")
 
 
 def interrupt(sh, label, start_line, wait=0.3, timeout=10.0):
