@@ -92,14 +92,16 @@ static int expectation_kind(const char *line, size_t len, size_t *text)
     return line[i + 1] == '>' ? 1 : 2;
 }
 
-/* Whether a test file's lines end in CRLF: its first line that is not an expectation does
-   (--update rewrites only expectations, so its answer does not change). */
+/* Whether a test file's lines end in CRLF: its first line that is no expectation in either
+   reading (with or without a final '\r') does. --update removes only expectations and writes
+   only expectations, so the answer is the same before and after it. */
 static bool crlf_lines(const char *src, size_t len)
 {
     size_t pos = 0, llen, at;
     const char *line;
     while (next_line(src, len, &pos, &line, &llen))
-        if (!expectation_kind(line, llen, &at)) return line + llen < src + len && llen && line[llen - 1] == '\r';
+        if (!expectation_kind(line, content_len(line, llen, true), &at))
+            return line + llen < src + len && llen && line[llen - 1] == '\r';
     return false;
 }
 

@@ -189,13 +189,14 @@ static unsigned char complete_key(EditLine *el, int ch)
 
 /* ---- reading a line --------------------------------------------------------------- */
 
-/* Runs libedit's calls in the locale keys are read in (the rest of tl runs in the C locale). */
-#define IN_EDIT_LOCALE(body)                                       \
-    do {                                                           \
-        locale_t saved_ = E.loc ? uselocale(E.loc) : (locale_t)0;  \
-        body;                                                      \
-        if (saved_) uselocale(saved_);                             \
-    } while (0)
+/* Switches this thread to the locale keys are read in, for libedit's calls (the rest of tl
+   runs in the C locale); returns what to give leave_edit_locale. */
+static locale_t enter_edit_locale(void) { return E.loc ? uselocale(E.loc) : (locale_t)0; }
+
+static void leave_edit_locale(locale_t saved)
+{
+    if (saved) uselocale(saved);
+}
 
 /* Abandons the line being edited after Ctrl-C. */
 static void cancel_line(void)
@@ -246,8 +247,9 @@ LineStatus editor_read(const char *prompt, const char *pending, char **out)
 {
     E.prompt = prompt;
     E.pending = pending;
-    LineStatus st;
-    IN_EDIT_LOCALE(st = read_keys(out));
+    locale_t saved = enter_edit_locale();
+    LineStatus st = read_keys(out);
+    leave_edit_locale(saved);
     E.pending = "";
     free(E.tab_line);
     E.tab_line = NULL;
@@ -308,8 +310,9 @@ bool editor_open(Interp *I)
     E.I = I;
     E.out = isatty(1) ? stdout : stderr;   /* keep prompts out of redirected output */
     E.loc = edit_locale();
-    bool ok;
-    IN_EDIT_LOCALE(ok = make_editor());
+    locale_t saved = enter_edit_locale();
+    bool ok = make_editor();
+    leave_edit_locale(saved);
     if (!ok) {
         editor_close();
         fprintf(stderr, "tl: libedit did not start; reading plain lines\n");
@@ -320,15 +323,15 @@ bool editor_open(Interp *I)
 void editor_history_add(const char *entry)
 {
     HistEvent ev;
-    lib.history(E.hist, &ev, H_ENTER, entry);
+    lib.history(E.hist, &ev, H_ENTER, entry);   /* kept as bytes: decoded when Up brings it back */
 }
 
 void editor_close(void)
 {
-    IN_EDIT_LOCALE({
-        if (E.el) lib.el_end(E.el);
-        if (E.hist) lib.history_end(E.hist);
-    });
+    locale_t saved = enter_edit_locale();
+    if (E.el) lib.el_end(E.el);   /* (puts the terminal back) */
+    if (E.hist) lib.history_end(E.hist);
+    leave_edit_locale(saved);
     if (E.loc) freelocale(E.loc);
     free(E.tab_line);
     E.el = NULL;
