@@ -1,6 +1,7 @@
 /* shell_libedit.c — the line editor on libedit's own interface (histedit.h), opened with dlopen;
    one key per call so that Ctrl-C can stop the wait for a key; Tab completion from shell_complete */
 #include <errno.h>
+#include <fcntl.h>
 #include <histedit.h>
 #include <limits.h>
 #include <locale.h>
@@ -51,12 +52,13 @@ static struct {
     History *hist;
     FILE *out;               /* where prompts and the line go */
     locale_t loc;            /* LC_CTYPE while libedit runs (0: the program's) */
+    int keys_fd;             /* the terminal opened again, non-blocking, for reading keys (-1: fd 0) */
     const char *prompt;
     const char *pending;     /* the entry's earlier lines, for completion */
     bool input_over;         /* stdin ended or failed while reading a key */
     char *tab_line;          /* the line and cursor when Tab last found nothing to add */
     int tab_cursor;
-} E = { .pending = "" };
+} E = { .pending = "", .keys_fd = -1 };
 
 /* ---- what libedit calls back --------------------------------------------------- */
 
@@ -66,10 +68,21 @@ static char *prompt_text(EditLine *el)
     return (char *)E.prompt;
 }
 
+/* Opens the terminal again for reading keys, with its own non-blocking open file description
+   (fd 0's flags are shared with the shell that started tl). Only poll() may wait for a key:
+   Ctrl-C empties the terminal's input (ISIG flushes it), so a key poll() saw can be gone by the
+   read, and SIGINT mostly lands on another thread (Linux prefers the process's first thread,
+   which waits for the interpreter's), so a read that waits is never cut short. */
+static int open_keys(void)
+{
+    const char *name = ttyname(0);
+    return name ? open(name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) : -1;
+}
+
 /* Reads one key's character from stdin, decoded in LC_CTYPE: 1, or 0 at the end of input, -1
    on an error or at Ctrl-C. libedit calls it for every key, also for the keys it reads itself
    within one (the rest of an escape sequence, Ctrl-R's search, Meta-digit counts), so it waits
-   as the prompt does: SIGINT may land on any thread, and only its pipe is sure to wake us. */
+   as the prompt does, in poll(), which Ctrl-C's pipe wakes whatever thread takes the signal. */
 static int read_key(EditLine *el, wchar_t *wc)
 {
     (void)el;
@@ -79,8 +92,8 @@ static int read_key(EditLine *el, wchar_t *wc)
     for (;;) {
         WaitResult w = line_wait_input();
         if (w == WAIT_INTERRUPT) return -1;   /* libedit ends the key; read_keys drops the line */
-        ssize_t r = w == WAIT_READY ? read(0, buf + n, 1) : -1;
-        if (r < 0 && w == WAIT_READY && errno == EINTR) continue;
+        ssize_t r = w == WAIT_READY ? read(E.keys_fd >= 0 ? E.keys_fd : 0, buf + n, 1) : -1;
+        if (r < 0 && w == WAIT_READY && (errno == EINTR || errno == EAGAIN)) continue;   /* gone: wait again */
         if (r <= 0) {
             E.input_over = true;
             return r == 0 ? 0 : -1;
@@ -309,6 +322,7 @@ bool editor_open(Interp *I)
     }
     E.I = I;
     E.out = isatty(1) ? stdout : stderr;   /* keep prompts out of redirected output */
+    E.keys_fd = open_keys();
     E.loc = edit_locale();
     locale_t saved = enter_edit_locale();
     bool ok = make_editor();
@@ -333,9 +347,11 @@ void editor_close(void)
     if (E.hist) lib.history_end(E.hist);
     leave_edit_locale(saved);
     if (E.loc) freelocale(E.loc);
+    if (E.keys_fd >= 0) close(E.keys_fd);
     free(E.tab_line);
     E.el = NULL;
     E.hist = NULL;
     E.loc = (locale_t)0;
+    E.keys_fd = -1;
     E.tab_line = NULL;
 }
