@@ -291,6 +291,9 @@ static void bind_keys(void)
         { "\\e[5C", "em-next-word" }, { "\\e[5D", "ed-prev-word" },
         { "\\e\\e[C", "em-next-word" }, { "\\e\\e[D", "ed-prev-word" },
         { "^I", "tl-complete" },
+        /* libedit binds the key of a disabled terminal character (0 on Linux) to that character's
+           function, which left Ctrl-@ (Ctrl-Space) a quoted insert: the next Ctrl-C was text */
+        { "^@", "em-set-mark" },
     };
     /* the wide form keeps libedit's pointers to these strings (the narrow one copies them and never frees the copies) */
     lib.el_wset(E.el, EL_ADDFN, L"tl-complete", L"complete the word before the cursor", complete_key);

@@ -381,7 +381,8 @@ def test_ctrl_c_inside_a_key(sh):
     """Ctrl-C while the editor reads the rest of a key (Ctrl-R's search, an escape sequence, a
     Meta-digit count) drops the line too; worker threads run, so SIGINT may land on one of them."""
     sh.run("w = ones(4000000) + 1")     # starts the kernels' worker threads
-    for label, keys in (("Ctrl-R search", "\x12ab"), ("a lone ESC", "1 + \x1b"), ("a Meta-digit count", "\x1b5")):
+    for label, keys in (("Ctrl-R search", "\x12ab"), ("a lone ESC", "1 + \x1b"), ("a Meta-digit count", "\x1b5"),
+                        ("Ctrl-@ (libedit had made it a quoted insert)", "ab\x00")):
         sh.send(keys)
         sh.quiet()
         ctrl_c_gives_prompt(sh, label, 5)
