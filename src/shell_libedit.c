@@ -29,8 +29,8 @@
 /* libedit is opened when the shell first edits a line, so `tl -e` and scripts never load it
    (nor libtinfo and libbsd behind it). Every function below is reached through this table. */
 #define LIBEDIT_SYMBOLS(X)                                                                          \
-    X(el_init) X(el_end) X(el_set) X(el_wset) X(el_source) X(el_wgets) X(el_line) X(el_insertstr)  \
-    X(el_deletestr) X(history_init) X(history_end) X(history)
+    X(el_init) X(el_end) X(el_set) X(el_wset) X(el_get) X(el_source) X(el_wgets) X(el_line) X(el_wline) \
+    X(el_insertstr) X(el_deletestr) X(el_cursor) X(history_init) X(history_end) X(history)
 #define LIBEDIT_FIELD(name) __typeof__(&name) name;
 #define LIBEDIT_NAME(name) #name,
 #define LIBEDIT_SLOT(name) (void **)&lib.name,
@@ -58,6 +58,9 @@ static struct {
     bool input_over;         /* stdin ended or failed while reading a key */
     char *tab_line;          /* the line and cursor when Tab last found nothing to add */
     int tab_cursor;
+    int walk;                /* which history entry the line shows: 0 the line being edited, k the k-th newest */
+    char *walk_saved;        /* the line being edited, while the line shows an entry */
+    bool searches_refused;   /* the history searches are bound to a beep (guard_searches) */
 } E = { .pending = "", .keys_fd = -1 };
 
 /* ---- what libedit calls back --------------------------------------------------- */
@@ -105,6 +108,17 @@ static int read_key(EditLine *el, wchar_t *wc)
         if (k <= n) return 1;
         n = 0;   /* bytes that are no character here are dropped, as libedit drops them */
     }
+}
+
+/* libedit's line (malloc'd, NULL when out of memory) and in *cursor the cursor's byte offset.
+   It is read only up to the end of its text, which libedit's record of the line's end could
+   pass (see walk_history). */
+static char *current_line(int *cursor)
+{
+    const LineInfo *li = lib.el_line(E.el);
+    size_t n = strnlen(li->buffer, (size_t)(li->lastchar - li->buffer)), at = (size_t)(li->cursor - li->buffer);
+    if (cursor) *cursor = (int)(at < n ? at : n);
+    return strndup(li->buffer, n);
 }
 
 /* ---- Tab ------------------------------------------------------------------------- */
@@ -160,10 +174,8 @@ static void list_choices(const Completions *c)
 /* Remembers the line as it is now (a second Tab on it lists the choices). */
 static void remember_line(void)
 {
-    const LineInfo *li = lib.el_line(E.el);
     free(E.tab_line);
-    E.tab_line = strndup(li->buffer, (size_t)(li->lastchar - li->buffer));
-    E.tab_cursor = (int)(li->cursor - li->buffer);
+    E.tab_line = current_line(&E.tab_cursor);
 }
 
 /* Tab: completes the word before the cursor as far as the candidates agree; when there is
@@ -171,9 +183,8 @@ static void remember_line(void)
 static unsigned char complete_key(EditLine *el, int ch)
 {
     (void)el, (void)ch;
-    const LineInfo *li = lib.el_line(E.el);
-    int cursor = (int)(li->cursor - li->buffer);
-    char *line = strndup(li->buffer, (size_t)(li->lastchar - li->buffer));
+    int cursor;
+    char *line = current_line(&cursor);
     Completions c;
     if (!line || !shell_complete(E.I, E.pending, line, cursor, &c) || c.n == 0) {
         if (line) completions_free(&c);
@@ -200,6 +211,81 @@ static unsigned char complete_key(EditLine *el, int ch)
     return result;
 }
 
+/* ---- the history --------------------------------------------------------------------- */
+
+/* Up, Down, Ctrl-P and Ctrl-N walk the history here, not in libedit. libedit (3.1-20221030,
+   common.c: ed_prev_history, ed_search_prev_history) keeps the line being edited in a buffer
+   of 1,024 characters but records its whole length, so a longer line came back from the
+   history with its tail gone (NULs up to its old end, which el_line() then read past). The
+   searches (Ctrl-R, Ctrl-S, Meta-P, Meta-N) are libedit's, refused while the line is longer
+   than it keeps. */
+#define LIBEDIT_KEEPS 1023
+
+/* The k-th newest history entry (k >= 1), or NULL. */
+static const char *history_entry(int k)
+{
+    HistEvent ev;
+    if (lib.history(E.hist, &ev, H_FIRST) != 0) return NULL;
+    for (int i = 1; i < k; i++)
+        if (lib.history(E.hist, &ev, H_NEXT) != 0) return NULL;
+    return ev.str;
+}
+
+/* Puts text in place of the whole line, the cursor at its end. */
+static void set_line(const char *text)
+{
+    const LineInfoW *li = lib.el_wline(E.el);
+    int len = (int)(li->lastchar - li->buffer), to_end = (int)(li->lastchar - li->cursor);
+    lib.el_cursor(E.el, to_end);
+    lib.el_deletestr(E.el, len);
+    if (*text) lib.el_insertstr(E.el, text);
+}
+
+/* Shows the history entry step places older (1) or newer (-1) than the one shown. */
+static unsigned char walk_history(int step)
+{
+    int to = E.walk + step;
+    const char *text = to == 0 ? E.walk_saved : to > 0 ? history_entry(to) : NULL;
+    if (!text) return CC_REFRESH_BEEP;
+    if (E.walk == 0) {
+        free(E.walk_saved);
+        if (!(E.walk_saved = current_line(NULL))) return CC_REFRESH_BEEP;
+    }
+    set_line(text);
+    E.walk = to;
+    return CC_REFRESH;
+}
+
+static unsigned char history_older(EditLine *el, int ch)
+{
+    (void)el, (void)ch;
+    return walk_history(1);
+}
+
+static unsigned char history_newer(EditLine *el, int ch)
+{
+    (void)el, (void)ch;
+    return walk_history(-1);
+}
+
+/* The keys of libedit's history searches and their commands. */
+static const char *const search_keys[][2] = {
+    { "^R", "em-inc-search-prev" }, { "^S", "em-inc-search-next" },
+    { "\\ep", "ed-search-prev-history" }, { "\\eP", "ed-search-prev-history" },
+    { "\\en", "ed-search-next-history" }, { "\\eN", "ed-search-next-history" },
+};
+
+/* Binds the search keys to a beep while the line (len characters; what a search would save)
+   is longer than libedit keeps, and to their commands again when it is not. */
+static void guard_searches(size_t len)
+{
+    bool refuse = len > LIBEDIT_KEEPS;
+    if (refuse == E.searches_refused) return;
+    E.searches_refused = refuse;
+    for (size_t i = 0; i < sizeof search_keys / sizeof search_keys[0]; i++)
+        lib.el_set(E.el, EL_BIND, search_keys[i][0], refuse ? "ed-unassigned" : search_keys[i][1], NULL);
+}
+
 /* ---- reading a line --------------------------------------------------------------- */
 
 /* Switches this thread to the locale keys are read in, for libedit's calls (the rest of tl
@@ -224,10 +310,46 @@ static void cancel_line(void)
 /* The finished line (without its newline), taken from libedit. */
 static char *finished_line(void)
 {
-    const LineInfo *li = lib.el_line(E.el);
-    size_t n = (size_t)(li->lastchar - li->buffer);
-    if (n && (li->buffer[n - 1] == '\n' || li->buffer[n - 1] == '\r')) n--;
-    return strndup(li->buffer, n);
+    char *line = current_line(NULL);
+    size_t n = line ? strlen(line) : 0;
+    if (n && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[n - 1] = 0;
+    return line;
+}
+
+/* Whether the line (with the prompt) may need more rows than the terminal has. */
+static bool taller_than_screen(size_t chars)
+{
+    int cols = 0, rows = 0;
+    if (lib.el_get(E.el, EL_GETTC, "co", &cols) != 0 || lib.el_get(E.el, EL_GETTC, "li", &rows) != 0) return true;
+    return 2 * chars + 8 >= (size_t)cols * (size_t)(rows > 1 ? rows - 1 : 1);   /* 2: a wide character's columns */
+}
+
+/* Clears the screen and has libedit draw the prompt and the line afresh at its top. libedit
+   draws most keys as changes to its record of the screen; when that record no longer matches
+   the screen, only a redraw from a known place (the top, after "cl") makes them agree again. */
+static void redraw_from_top(void)
+{
+    lib.el_set(E.el, EL_ECHOTC, "cl", NULL);
+    lib.el_set(E.el, EL_REFRESH);
+}
+
+/* Redraws after the two kinds of key that leave libedit's record of the screen wrong
+   (libedit 3.1-20221030, refresh.c), on which a later character typed at the end of the line,
+   on reaching the right margin, took the row after the last one, a NULL pointer, and wrote
+   through it: a key that only moved the cursor (Home, End, an arrow) on a line taller than the
+   screen, which moves the recorded cursor row but not the record of the rows shown; and a
+   character of width 0 or less (a combining accent, U+200B, U+FEFF) typed at the end of the
+   line, for which the recorded column advances though the terminal's does not. */
+static void mend_display(size_t *len, size_t *cursor)
+{
+    const LineInfoW *li = lib.el_wline(E.el);
+    size_t n = (size_t)(li->lastchar - li->buffer), at = (size_t)(li->cursor - li->buffer);
+    bool moved = n == *len && at != *cursor && taller_than_screen(n);
+    bool zero_width = n > *len && at == n && wcwidth(li->buffer[n - 1]) <= 0;
+    if (moved || zero_width) redraw_from_top();
+    guard_searches(n);
+    *len = n;
+    *cursor = at;
 }
 
 /* Reads keys until the line ends; the body of editor_read. */
@@ -235,6 +357,7 @@ static LineStatus read_keys(char **out)
 {
     lib.el_set(E.el, EL_UNBUFFERED, 1);   /* the terminal in raw mode, the prompt drawn */
     E.input_over = false;
+    size_t len = 0, cursor = 0;
     for (;;) {
         WaitResult w = line_wait_input();
         if (w == WAIT_INTERRUPT) {
@@ -244,6 +367,7 @@ static LineStatus read_keys(char **out)
         int n = 0;
         const wchar_t *text = w == WAIT_READY ? lib.el_wgets(E.el, &n) : NULL;   /* one key */
         if (w == WAIT_ERROR || E.input_over) break;
+        mend_display(&len, &cursor);
         if (!text || n <= 0) continue;
         if (n == 1 && text[0] == 4) break;   /* Ctrl-D on an empty line: libedit puts the ^D in the line */
         if (text[n - 1] == '\n' || text[n - 1] == '\r') {
@@ -260,12 +384,14 @@ LineStatus editor_read(const char *prompt, const char *pending, char **out)
 {
     E.prompt = prompt;
     E.pending = pending;
+    E.walk = 0;
     locale_t saved = enter_edit_locale();
     LineStatus st = read_keys(out);
     leave_edit_locale(saved);
     E.pending = "";
     free(E.tab_line);
-    E.tab_line = NULL;
+    free(E.walk_saved);
+    E.tab_line = E.walk_saved = NULL;
     return st;
 }
 
@@ -283,6 +409,8 @@ static void bind_keys(void)
 {
     static const char *const binds[][2] = {
         { "^R", "em-inc-search-prev" },
+        { "^P", "tl-history-older" }, { "\\e[A", "tl-history-older" }, { "\\eOA", "tl-history-older" },   /* Up */
+        { "^N", "tl-history-newer" }, { "\\e[B", "tl-history-newer" }, { "\\eOB", "tl-history-newer" },   /* Down */
         { "\\e[1~", "ed-move-to-beg" }, { "\\e[4~", "ed-move-to-end" },   /* Home, End */
         { "\\e[7~", "ed-move-to-beg" }, { "\\e[8~", "ed-move-to-end" },
         { "\\e[H", "ed-move-to-beg" }, { "\\e[F", "ed-move-to-end" },
@@ -297,6 +425,8 @@ static void bind_keys(void)
     };
     /* the wide form keeps libedit's pointers to these strings (the narrow one copies them and never frees the copies) */
     lib.el_wset(E.el, EL_ADDFN, L"tl-complete", L"complete the word before the cursor", complete_key);
+    lib.el_wset(E.el, EL_ADDFN, L"tl-history-older", L"show the next older history entry", history_older);
+    lib.el_wset(E.el, EL_ADDFN, L"tl-history-newer", L"show the next newer history entry", history_newer);
     for (size_t i = 0; i < sizeof binds / sizeof binds[0]; i++) lib.el_set(E.el, EL_BIND, binds[i][0], binds[i][1], NULL);
     lib.el_source(E.el, NULL);
 }
@@ -352,6 +482,8 @@ void editor_close(void)
     if (E.loc) freelocale(E.loc);
     if (E.keys_fd >= 0) close(E.keys_fd);
     free(E.tab_line);
+    free(E.walk_saved);
+    E.walk_saved = NULL;
     E.el = NULL;
     E.hist = NULL;
     E.loc = (locale_t)0;

@@ -27,6 +27,8 @@ SLOW = 1.0               # scales timeouts (raised for sanitizer builds)
 CTRL_C_LIMIT = 0.2       # seconds from Ctrl-C to the prompt being back
 PROMPT = "tl> "
 CONT = "... "
+# the tl> prompt at the end of the output, also as libedit wraps it in a window a few columns wide
+PROMPT_END = re.compile(r"t[\s\x08]*l[\s\x08]*>[\s\x08]*\Z")
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|[\r\x07]")
 
@@ -144,6 +146,15 @@ class Shell:
 
     def prompt(self, timeout=5.0):
         return self.expect(re.escape(PROMPT) + r"$", timeout, "the tl> prompt")
+
+    def wrapped_prompt(self, start, timeout=5.0):
+        """Waits until the output after text offset start ends with a tl> prompt, as it may be
+        wrapped in a narrow window; returns that output without the prompt."""
+        deadline = time.monotonic() + timeout * SLOW
+        while not PROMPT_END.search(self.text[start:][-64:]):
+            if time.monotonic() > deadline or not self._pump(0.05):
+                raise Failure(f"waited for a tl> prompt; output:\n{self.text[start:][-600:]}")
+        return PROMPT_END.sub("", self.text[start:])
 
     def run(self, line, timeout=5.0):
         """Types a line and Enter, waits for the next prompt; returns the output in between."""
@@ -328,6 +339,46 @@ def test_long_lines(sh):
 
 
 @needs_editor
+def test_long_line_through_the_history(sh):
+    """A line longer than 1,024 characters keeps its tail when Up and Down go through the
+    history and back (libedit kept 1,024 characters of it and its old length: NULs followed)."""
+    sh.run("1 + 1")
+    start = len(sh.text)
+    sh.paste('len("' + "a" * 2000 + '")')
+    sh.quiet()
+    sh.send("\x1b[A\x1b[B\x10\x0e\x12\r")   # Up, Down, Ctrl-P, Ctrl-N, Ctrl-R (refused on a long line), Enter
+    sh.prompt(60)
+    out = sh.text[start:sh.pos - len(PROMPT)]
+    check(lines_of(out)[-1:] == ["2000"], f"the line after Up and Down: {out[-300:]!r}")
+
+
+@needs_editor
+def test_libedit_screen_record(sh):
+    """Keys that left libedit's record of the screen wrong, after which a character typed at the
+    end of the line wrote through a NULL row: a cursor move on a line taller than the screen,
+    and characters of width 0 (U+FEFF, a combining accent) in a window a few columns wide."""
+    sh.kill()
+    cases = ((24, 20, '("' + "a" * 1100, "\x01\x05", "a" * 500 + '")', "1600"),
+             (21, 4, '("ab' + "\ufeff" * 4, "", "a" * 50 + '")', str(2 + 3 * 4 + 50)),
+             (5, 8, '("' + "e\u0301" * 3, "", "a" * 16 + '")', str(3 * 3 + 16)))
+    for rows, cols, first, keys, rest, want in cases:
+        s = Shell(sh.workdir, rows=rows, cols=cols)
+        try:
+            s.wrapped_prompt(0)
+            start = len(s.text)
+            s.paste("len" + first)
+            s.quiet()
+            s.send(keys)
+            s.quiet()
+            s.paste(rest + "\r")
+            out = s.wrapped_prompt(start, 60)
+            check(want in out.split("\n"), f"{rows}x{cols} window: {out[-300:]!r}")
+            s.quit()
+        finally:
+            s.kill()
+
+
+@needs_editor
 def test_utf8_input(sh, env_note="LC_ALL=C.UTF-8"):
     """Typed UTF-8 reaches the program unchanged; the cursor and Backspace step by character."""
     out = sh.run('print("héllo", len("héllo"))')
@@ -386,15 +437,22 @@ def test_ctrl_c_inside_a_key(sh):
         sh.send(keys)
         sh.quiet()
         ctrl_c_gives_prompt(sh, label, 5)
-    # fuzz_shell.py's finding, shrunk: Ctrl-C while libedit searches an 8,000-character line (its
-    # search takes seconds there), after which it reads the next key of the search. The reader
-    # looked at the interrupt only after a read cut short by the signal, which mostly lands on
-    # another thread; the terminal had dropped the keys not yet read, and read() waited forever
-    sh.paste('"' + "a" * 8000 + '"')
-    sh.quiet()
-    sh.send("\x12r")
-    sh.settle(0.3)
-    ctrl_c_gives_prompt(sh, "Ctrl-C during a search of a long line", 60)
+    # fuzz_shell.py's finding, shrunk: Ctrl-C while libedit's Ctrl-R search works (through 10,000
+    # history entries of 1,000 characters, for a text in none of them), after which it reads the
+    # next key of the search. The reader looked at the interrupt only after a read cut short by
+    # the signal, which mostly lands on another thread, and read() waited forever
+    sh.kill()
+    with open(os.path.join(sh.workdir, "history"), "w") as f:
+        f.writelines(f"{i} + {'1' * 1000}\n" for i in range(10000))
+    s = Shell(sh.workdir)
+    try:
+        s.prompt(30)
+        s.send("\x12zqzqzq")
+        s.settle(0.3)
+        ctrl_c_gives_prompt(s, "Ctrl-C during a search of a long history", 60)
+        s.quit()
+    finally:
+        s.kill()
 
 
 def ctrl_c_gives_prompt(sh, label, timeout):
