@@ -404,11 +404,11 @@ static locale_t edit_locale(void)
     return loc ? loc : newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
 }
 
-/* Keys bound as libedit's readline emulation binds them, then ~/.editrc may change any. */
+/* Binds the keys: as libedit's readline emulation bound them, and tl's own (Tab, the history walk);
+   then ~/.editrc may change any. */
 static void bind_keys(void)
 {
     static const char *const binds[][2] = {
-        { "^R", "em-inc-search-prev" },
         { "^P", "tl-history-older" }, { "\\e[A", "tl-history-older" }, { "\\eOA", "tl-history-older" },   /* Up */
         { "^N", "tl-history-newer" }, { "\\e[B", "tl-history-newer" }, { "\\eOB", "tl-history-newer" },   /* Down */
         { "\\e[1~", "ed-move-to-beg" }, { "\\e[4~", "ed-move-to-end" },   /* Home, End */
@@ -428,6 +428,8 @@ static void bind_keys(void)
     lib.el_wset(E.el, EL_ADDFN, L"tl-history-older", L"show the next older history entry", history_older);
     lib.el_wset(E.el, EL_ADDFN, L"tl-history-newer", L"show the next newer history entry", history_newer);
     for (size_t i = 0; i < sizeof binds / sizeof binds[0]; i++) lib.el_set(E.el, EL_BIND, binds[i][0], binds[i][1], NULL);
+    E.searches_refused = true;
+    guard_searches(0);   /* Ctrl-R and the other searches (search_keys) */
     lib.el_source(E.el, NULL);
 }
 
