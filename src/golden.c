@@ -102,7 +102,7 @@ static void collect(const char *path, const char *filter, PathList *out, Visited
     while ((e = readdir(d)))
         if (e->d_name[0] != '.' && e->d_name[0] != '_') list_add(&names, e->d_name);   /* _helper.tl: included, not a test */
     closedir(d);
-    qsort(names.v, (size_t)names.n, sizeof(char *), cmp_str);
+    if (names.n > 1) qsort(names.v, (size_t)names.n, sizeof(char *), cmp_str);   /* (none: names.v is NULL) */
     for (int i = 0; i < names.n; i++) {
         char sub[4096];
         struct stat s2;
