@@ -69,16 +69,6 @@ static int lapack_failed(int info, const char *what)
     return -1;
 }
 
-/* Releases each non-NULL tensor of ts[0..n). */
-static void release_all(tl_tensor **ts, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (ts[i]) {
-            tl_tensor_release(ts[i]);
-            ts[i] = NULL;
-        }
-}
-
 /* Ones on the diagonal of every (zeroed) square matrix of a contiguous stack. */
 static void set_identity(tl_tensor *t, int64_t count, int64_t n)
 {
@@ -121,7 +111,7 @@ tl_tensor *tl_svd(const tl_tensor *a, bool full, bool uv, tl_tensor **u, tl_tens
     }
     tl_tensor_release(s.t);
     if (rc < 0) {
-        release_all(out, 3);
+        tl_tensor_release_all(out, 3);
         return NULL;
     }
     if (uv) {
@@ -176,7 +166,7 @@ int tl_eig(const tl_tensor *a, tl_tensor **w, tl_tensor **v)
         if (!out[0] || (v && !out[1])) rc = -1;
     }
     if (rc < 0) {
-        release_all(out, 2);
+        tl_tensor_release_all(out, 2);
         return -1;
     }
     *w = out[0];
@@ -242,7 +232,7 @@ int tl_qr(const tl_tensor *a, tl_qr_mode mode, tl_tensor **q, tl_tensor **r)
     free(tau);
     tl_tensor_release(s.t);
     if (rc < 0) {
-        release_all(out, 2);
+        tl_tensor_release_all(out, 2);
         return -1;
     }
     *r = out[0];
@@ -335,7 +325,7 @@ int tl_lstsq(const tl_tensor *a, const tl_tensor *b, double rcond, tl_tensor *ou
     tl_tensor_release(s.t);
     if (bb) tl_tensor_release(bb);
     if (bc) tl_tensor_release(bc);
-    if (rc < 0) release_all(out, 4);
+    if (rc < 0) tl_tensor_release_all(out, 4);
     return rc;
 }
 
@@ -442,7 +432,7 @@ int tl_slogdet(const tl_tensor *a, tl_tensor **sign, tl_tensor **logdet)
     free(ipiv);
     tl_tensor_release(s.t);
     if (rc < 0) {
-        release_all(out, 2);
+        tl_tensor_release_all(out, 2);
         return -1;
     }
     *sign = out[0];
@@ -491,9 +481,9 @@ tl_tensor *tl_pinv(const tl_tensor *a, double rcond)
         r = scaled ? tl_matmul(scaled, ut) : NULL;
         if (scaled) tl_tensor_release(scaled);
     }
-    release_all(t, 9);
+    tl_tensor_release_all(t, 9);
     tl_tensor *all[5] = { s, u, vh, vt, ut };
-    release_all(all, 5);
+    tl_tensor_release_all(all, 5);
     return r;
 }
 
@@ -515,7 +505,7 @@ tl_tensor *tl_matrix_rank(const tl_tensor *a, const tl_tensor *tol)
     }
     t[3] = t[0] ? tl_binary(TL_GT, s, t[0], rdt) : NULL;
     r = t[3] ? tl_reduce(TL_RSUM, t[3], 1, (int[]){ t[3]->ndim - 1 }, false, 0) : NULL;
-    release_all(t, 5);
+    tl_tensor_release_all(t, 5);
     tl_tensor_release(s);
     return r;
 }

@@ -372,3 +372,66 @@ tl_tensor *tl_quantile(const tl_tensor *a, int naxes, const int *axes, bool keep
     tl_tensor_release(res);
     return c;
 }
+
+/* One variable set of cov as numpy's 2-d f64 rows (ndmin=2, transposed unless rowvar). */
+static tl_tensor *cov_rows(const tl_tensor *m, bool rowvar, const char *name)
+{
+    if (m->ndim > 2) {
+        tl_seterr(ValueError, "%s has more than 2 dimensions", name);
+        return NULL;
+    }
+    if (tl_is_complex(m->dtype)) {
+        tl_seterr(TypeError, "cov of complex values is not supported");
+        return NULL;
+    }
+    int64_t shape[2] = { 1, m->ndim == 1 ? m->shape[0] : 1 };
+    tl_tensor *x = m->ndim == 2 ? tl_cast(m, TL_F64) : NULL, *c = m->ndim < 2 ? tl_cast(m, TL_F64) : NULL;
+    if (c) x = tl_reshape(c, 2, shape), tl_tensor_release(c);
+    if (x && !rowvar && x->shape[0] != 1) {
+        tl_tensor *tt = tl_view_transpose(x);
+        tl_tensor_release(x);
+        x = tt;
+    }
+    return x;
+}
+
+/* numpy.cov of the rows of m (and y): the result before squeezing, f64. */
+tl_tensor *tl_cov(const tl_tensor *m, const tl_tensor *y, bool rowvar, int64_t ddof)
+{
+    tl_tensor *x = cov_rows(m, rowvar, "m"), *yr = x && y ? cov_rows(y, rowvar, "y") : NULL;
+    if (!x || (y && !yr)) {
+        tl_tensor_release_all((tl_tensor *[]){ x, yr }, 2);
+        return NULL;
+    }
+    if (yr) {
+        tl_tensor *parts[2] = { x, yr }, *c = tl_concat(2, parts, 0);
+        tl_tensor_release_all((tl_tensor *[]){ x, yr }, 2);
+        if (!(x = c)) return NULL;
+    }
+    if (x->shape[0] == 0) {
+        int64_t z[2] = { 0, 0 };
+        tl_tensor_release(x);
+        return tl_tensor_empty(TL_F64, 2, z);
+    }
+    int ax1 = 1;
+    double fact = (double)(x->shape[1] - ddof);
+    if (fact <= 0) fact = 0.0;
+    tl_tensor *avg = tl_reduce(TL_RMEAN, x, 1, &ax1, true, 0), *xc = avg ? tl_binary(TL_SUB, x, avg, TL_F64) : NULL;
+    tl_tensor *xt = xc ? tl_view_transpose(xc) : NULL, *c = xt ? tl_matmul(xc, xt) : NULL;
+    tl_tensor *k = c ? tl_tensor_from_f64(TL_F64, 1.0 / fact) : NULL, *r = k ? tl_binary(TL_MUL, c, k, TL_F64) : NULL;
+    tl_tensor_release_all((tl_tensor *[]){ x, avg, xc, xt, c, k }, 6);
+    return r;
+}
+
+/* corrcoef from a covariance matrix c (2-d, f64): c / outer(sd, sd), clipped to [-1, 1]. */
+tl_tensor *tl_corrcoef_of_cov(const tl_tensor *c)
+{
+    if (c->ndim == 2 && c->shape[0] == 1) return tl_binary(TL_DIV, c, c, TL_F64);   /* numpy: a 0-d covariance gives c / c */
+    tl_tensor *d = tl_view_diagonal(c, 0, 0, 1), *sd = d ? tl_unary(TL_SQRT, d) : NULL;
+    tl_tensor *col = sd ? tl_view_unsqueeze(sd, 1) : NULL, *r1 = col ? tl_binary(TL_DIV, c, col, TL_F64) : NULL;
+    tl_tensor *r2 = r1 ? tl_binary(TL_DIV, r1, sd, TL_F64) : NULL;
+    tl_tensor *lo = r2 ? tl_tensor_from_f64(TL_F64, -1.0) : NULL, *hi = lo ? tl_tensor_from_f64(TL_F64, 1.0) : NULL;
+    tl_tensor *r = hi ? tl_clip(r2, lo, hi, TL_F64) : NULL;
+    tl_tensor_release_all((tl_tensor *[]){ d, sd, col, r1, r2, lo, hi }, 7);
+    return r;
+}

@@ -70,6 +70,13 @@ tl_tensor *tl_bincount(const tl_tensor *x, const tl_tensor *weights, int64_t min
    (max(n, m) - min(n, m) + 1). Either empty is a ValueError. Complex is refused. */
 tl_tensor *tl_convolve(const tl_tensor *a, const tl_tensor *v, int mode);
 
+/* numpy.cov of the rows of m (with y's rows after them when y is given; columns when !rowvar),
+   before squeezing: a 2-d f64 matrix, divided by n - ddof (0 when that is not positive). */
+tl_tensor *tl_cov(const tl_tensor *m, const tl_tensor *y, bool rowvar, int64_t ddof);
+
+/* numpy.corrcoef from the covariance matrix tl_cov made. */
+tl_tensor *tl_corrcoef_of_cov(const tl_tensor *c);
+
 /* numpy.interp: x's shape, f64; xp increasing (not checked, as numpy) and fp of the same
    length; below xp[0] gives left (default fp[0]), above xp[-1] right (default fp[-1]). */
 tl_tensor *tl_interp(const tl_tensor *x, const tl_tensor *xp, const tl_tensor *fp, const double *left,

@@ -809,6 +809,15 @@ void tl_tensor_release(tl_tensor *t)
     if (!recycle_keep(RECYCLE_HEADER, t)) free(t);
 }
 
+/* Releases each of ts[0..n) and sets it to NULL: the cleanup of a chain of steps any of which may have failed. */
+void tl_tensor_release_all(tl_tensor **ts, int n)
+{
+    for (int i = 0; i < n; i++) {
+        tl_tensor_release(ts[i]);
+        ts[i] = NULL;
+    }
+}
+
 /* Byte range [lo, hi) of t inside its storage (the bounds test before an exact overlap test). */
 bool tl_byte_range(const tl_tensor *t, int64_t *lo, int64_t *hi)
 {

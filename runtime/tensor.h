@@ -184,6 +184,8 @@ tl_tensor *tl_tensor_view_of(tl_storage *s, tl_dtype dtype, int ndim, const int6
 tl_tensor *tl_tensor_subview(const tl_tensor *t, int ndim, const int64_t *shape, const int64_t *strides, int64_t offset);
 void tl_tensor_retain(tl_tensor *t);
 void tl_tensor_release(tl_tensor *t);
+/* Releases each of ts[0..n) (NULLs are skipped) and sets it to NULL. */
+void tl_tensor_release_all(tl_tensor **ts, int n);
 
 /* Fills row-major strides (in elements) for shape; size-1 axes get them too, as numpy. */
 void tl_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
