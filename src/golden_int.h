@@ -6,15 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "stmt_marks.h"
 #include "value.h"
-
-/* `tl --mark-statements FILE` writes these to stdout (plan and statement markers) and stderr
-   (statement markers): "\x1etl-plan L1 L2 ...\x1f" once after parsing, listing each top-level
-   statement's first line, then "\x1etl-stmt L\x1f" before each top-level statement runs. */
-#define MARK_OPEN '\x1e'
-#define MARK_CLOSE '\x1f'
-#define MARK_PLAN "tl-plan"
-#define MARK_STMT "tl-stmt"
 
 /* The `# tl-test: rtol=R atol=A` directive: numbers compare within atol + rtol * |expected|. */
 typedef struct Tolerance { bool on; double rtol, atol; } Tolerance;

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "eval.h"
-#include "golden_int.h"
+#include "stmt_marks.h"
 #include "interp.h"
 #include "parse.h"
 #include "resolve.h"
@@ -303,7 +303,7 @@ static int statement_line(const Node *n)
 }
 
 /* Runs a program's top-level statements one at a time, announcing each on stdout and stderr first,
-   so that `tl --test` can tell which statement printed what (the markers: golden_int.h). */
+   so that `tl --test` can tell which statement printed what (the markers: stmt_marks.h). */
 static bool eval_marked(Interp *I, Node *root)
 {
     fprintf(I->out, "%c%s", MARK_OPEN, MARK_PLAN);
