@@ -38,6 +38,8 @@ typedef struct Context {
     bool in_string, in_comment;
     char quote;
     int str_start;      /* offset in the line where the string's text starts (0: began on an earlier line) */
+    int nopen;          /* brackets opened on the current line and not closed, innermost last */
+    int open[32];       /* their offsets (only the innermost 32 are kept) */
 } Context;
 
 static void scan(Context *c, const char *s, size_t n, bool current_line)
@@ -55,6 +57,11 @@ static void scan(Context *c, const char *s, size_t n, bool current_line)
             c->in_string = true;
             c->quote = ch;
             c->str_start = current_line ? (int)i + 1 : 0;
+        } else if (current_line && (ch == '(' || ch == '[' || ch == '{')) {
+            if (c->nopen == 32) memmove(c->open, c->open + 1, 31 * sizeof c->open[0]), c->nopen--;
+            c->open[c->nopen++] = (int)i;
+        } else if (current_line && (ch == ')' || ch == ']' || ch == '}') && c->nopen > 0) {
+            c->nopen--;
         }
     }
 }
@@ -167,6 +174,49 @@ static void complete_help_names(Interp *I, Completions *c, const char *prefix, s
         if (v.kind == V_FUNC || v.kind == V_BUILTIN) add_if_prefix(c, I->gsyms.names[i], prefix, plen);
     }
     for (int i = 0; i < builtin_count(); i++) add_if_prefix(c, builtin_at(i)->name, prefix, plen);
+}
+
+/* The parameter names a call of the function named line[start..end) takes by keyword. */
+static void complete_keywords(Interp *I, Completions *c, const char *line, int start, int end, const char *prefix, size_t plen)
+{
+    Value *v = global_value(I, line + start, (size_t)(end - start));
+    char name[64];
+    if (v && v->kind == V_FUNC) {
+        const FnDef *d = v->as.fn->def;
+        for (int i = 0; i < d->nparams; i++) {
+            snprintf(name, sizeof name, "%s=", d->params[i]);
+            add_if_prefix(c, name, prefix, plen);
+        }
+        return;
+    }
+    const Builtin *b = v && v->kind == V_BUILTIN ? v->as.bi : NULL;
+    if (!b && !v && end - start < (int)sizeof name) {
+        snprintf(name, sizeof name, "%.*s", end - start, line + start);
+        b = builtin_find(name);
+    }
+    const BuiltinParams *p = b ? builtin_params(b) : NULL;
+    for (int i = 0; p && i < p->n; i++) {
+        if (i == p->rest) continue;      /* *rest takes positional values only */
+        snprintf(name, sizeof name, "%s=", p->name[i]);
+        add_if_prefix(c, name, prefix, plen);
+    }
+}
+
+/* Where an argument starts at ws inside the innermost bracket ctx left open, when that bracket is a
+   call's '(' after a name: the name's span in *start, *end. */
+static bool at_call_argument(const Context *ctx, const char *line, int ws, int *start, int *end)
+{
+    if (ctx->nopen == 0 || line[ctx->open[ctx->nopen - 1]] != '(') return false;
+    int i = ws - 1;
+    while (i >= 0 && (line[i] == ' ' || line[i] == '\t')) i--;
+    if (i < 0 || (line[i] != '(' && line[i] != ',')) return false;
+    int paren = ctx->open[ctx->nopen - 1];
+    i = paren - 1;
+    while (i >= 0 && (line[i] == ' ' || line[i] == '\t')) i--;
+    *end = i + 1;
+    while (i >= 0 && is_ident(line[i])) i--;
+    *start = i + 1;
+    return *start < *end && !isdigit((unsigned char)line[*start]);
 }
 
 /* The dict a string opened right after NAME[ belongs to (quote_at: the opening quote's offset). */
@@ -301,9 +351,14 @@ bool shell_complete(Interp *I, const char *pending, const char *line, int cursor
             return true;
         }
     }
+    int call_start, call_end;
     if (after_receiver_dot(line, ws)) complete_methods(I, out, word, wlen);
     else if (ws > 0 && line[ws - 1] == '.') return true;   /* `1.`: a number, not a call */
-    else complete_names(I, out, word, wlen);
+    else {
+        if (at_call_argument(&ctx, line, ws, &call_start, &call_end))   /* f(x, ax<Tab>: axis= too */
+            complete_keywords(I, out, line, call_start, call_end, word, wlen);
+        complete_names(I, out, word, wlen);
+    }
     sort_unique(out);
     out->append = out->n == 1 && in_list(spaced_keywords, out->items[0]) ? ' ' : 0;
     return true;

@@ -100,6 +100,19 @@ Test(complete, number_dot_is_not_a_method)
     expect("", "x = 12", "", 4);
 }
 
+Test(complete, keyword_arguments_inside_a_call)
+{
+    expect(NULL, "sum(values, ax", "axis=", 12);                 /* from the builtin's signature */
+    expect(NULL, "x = sort(values, desc", "descending=", 17);
+    expect(NULL, "scale_by(values, k", "k= keys kron", 17);     /* a function's parameters, and names */
+    expect(NULL, "scale_by(k", "k= keys kron", 9);
+    expect(NULL, "sum(f(1), ax", "axis=", 10);                  /* the innermost open call */
+    expect(NULL, "sum(values[ax", "", 11);                       /* inside an index: no keywords */
+    expect(NULL, "sum(values) + ax", "", 14);                    /* the call is closed */
+    expect(NULL, "sum(values, \"(\", ax", "axis=", 17);        /* brackets in strings do not count */
+    expect(NULL, "scale_by(value", "value_count values", 9);     /* names still come too */
+}
+
 Test(complete, dict_keys_after_bracket_quote)
 {
     expect("", "cfg[\"al", "alpha alpine", 5);
