@@ -24,34 +24,19 @@ import time
 TL, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 CHECK_MEMORY = "--memory" in sys.argv[3:]
 
+from checks import check, finish, fresh_work_with_kernel, skip
+
 try:
-    import zmq
     from jupyter_client import KernelManager
     from jupyter_client.session import Session
 except ImportError as e:
-    print(f"jupyter_client is not installed ({e}): apt-get install python3-jupyter-client")
-    sys.exit(1 if os.environ.get("CI") else 77)
-
-passed, failed = 0, 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
+    skip(f"jupyter_client is not installed ({e}): apt-get install python3-jupyter-client")
 
 
 # ---- the kernel spec ---------------------------------------------------------------
 
-shutil.rmtree(WORK, ignore_errors=True)
-os.makedirs(WORK)
-prefix = os.path.join(WORK, "prefix")
-out = subprocess.run([TL, "--install-kernel", "--prefix", prefix], capture_output=True, text=True)
-spec_dir = os.path.join(prefix, "share", "jupyter", "kernels", "tl")
+jupyter_path, out = fresh_work_with_kernel(TL, WORK)
+spec_dir = os.path.join(jupyter_path, "kernels", "tl")
 check("install-kernel exits 0", out.returncode == 0, out.stderr)
 with open(os.path.join(spec_dir, "kernel.json")) as f:
     spec = json.load(f)
@@ -61,7 +46,7 @@ for logo, size in (("logo-32x32.png", 32), ("logo-64x64.png", 64)):
     with open(os.path.join(spec_dir, logo), "rb") as f:
         png = f.read()
     check(f"{logo} is a {size}x{size} PNG", png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (size, size))
-os.environ["JUPYTER_PATH"] = os.path.join(prefix, "share", "jupyter")
+os.environ["JUPYTER_PATH"] = jupyter_path
 if shutil.which("jupyter-kernelspec"):
     listed = subprocess.run(["jupyter", "kernelspec", "list", "--json"], capture_output=True, text=True)
     check("jupyter kernelspec list shows it", json.loads(listed.stdout)["kernelspecs"].get("tl", {}).get("resource_dir") == spec_dir,
@@ -391,5 +376,4 @@ with open(log_path) as f:
 check("the kernel's log holds only the dropped and ignored messages",
       all("dropped a message" in line or "ignored a message of unknown type no_such_request" in line for line in log.splitlines()), log)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()
