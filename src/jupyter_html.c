@@ -125,7 +125,8 @@ bool jhtml_tensor(StrBuf *b, const tl_tensor *t)
 {
     char shape[256];
     tl_shape_str(t->ndim, t->shape, shape, sizeof shape);
-    if (!jj_lit(b, "<table class=\"tl-tensor\"><caption>shape ") || !sb_append(b, shape, strlen(shape)) ||
+    /* the caption on one line: a narrow table would otherwise wrap it under its first columns */
+    if (!jj_lit(b, "<table class=\"tl-tensor\"><caption style=\"white-space: nowrap\">shape ") || !sb_append(b, shape, strlen(shape)) ||
         !sb_printf(b, ", dtype %s</caption>", tl_dtype_name(t->dtype)))
         return false;
     tl_printopts o = tl_print_options;

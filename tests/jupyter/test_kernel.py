@@ -117,7 +117,7 @@ results = of_type(pub, "execute_result")
 data = results[0]["data"] if len(results) == 1 else {}
 check("execute: text/plain as the shell echoes", data.get("text/plain") == "[[0 1 2]\n [3 4 5]]", data)
 html = data.get("text/html", "")
-check("execute: the HTML view's caption", "<caption>shape (2, 3), dtype i64</caption>" in html, html)
+check("execute: the HTML view's caption", "<caption style=\"white-space: nowrap\">shape (2, 3), dtype i64</caption>" in html, html)
 check("execute: the HTML view's cells", "<th>1</th><td>3</td><td>4</td><td>5</td></tr>" in html, html)
 check("execute: the result's execution count", results and results[0]["execution_count"] == count)
 order = [m["msg_type"] for m in pub if m["msg_type"] in ("stream", "execute_result")]
