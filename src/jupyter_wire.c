@@ -319,10 +319,14 @@ static void iso_now(char out[40])
     snprintf(out + k, 40 - k, ".%06ldZ", (long)tv.tv_usec);
 }
 
-/* Sends one frame, more of the message following it when more. */
+/* Sends one frame, more of the message following it when more. A signal (Jupyter's interrupt) that
+   lands while libzmq reads its command mailbox fails the call with EINTR before the frame is queued:
+   it is sent again, or the reply would be lost. */
 static bool send_frame(void *sock, const void *p, size_t n, bool more)
 {
-    return jl.zmq_send(sock, p, n, more ? ZMQ_SNDMORE : 0) >= 0;
+    int rc;
+    while ((rc = jl.zmq_send(sock, p, n, more ? ZMQ_SNDMORE : 0)) < 0 && jl.zmq_errno() == EINTR) {}
+    return rc >= 0;
 }
 
 bool jw_send(void *sock, const Signer *s, const char *session, char *const *ids, const size_t *idlens, int nids,

@@ -245,6 +245,15 @@ reply, pub = execute("print(a, b.shape, i > 0)")
 check("interrupt: finished statements keep their variables", stream_text(pub, "stdout") == "1 (300, 300) true\n", pub)
 reply, pub = execute("c")
 check("interrupt: the statements after it did not run", reply["content"]["status"] == "error" and "'c'" in reply["content"]["evalue"])
+# a storm of interrupts while cells print, publish and reply: every request is answered, the kernel lives
+storm = [kc.execute('for i in range(3000) { print(i) }\n"done"', stop_on_error=False) for _ in range(10)]
+for _ in range(300):
+    km.interrupt_kernel()
+    time.sleep(0.002)
+statuses = [collect(msg_id)[0]["content"]["status"] for msg_id in storm]
+check("an interrupt storm: every cell answered", len(statuses) == 10 and set(statuses) <= {"ok", "error"}, statuses)
+reply, pub = execute("a")
+check("an interrupt storm: the kernel lives", of_type(pub, "execute_result")[0]["data"]["text/plain"] == "1", pub)
 km.interrupt_kernel()   # while idle: the next cell is not interrupted
 time.sleep(0.2)
 reply, pub = execute("for i in range(100000) { }\n5")
