@@ -55,6 +55,12 @@ int draw_text(const draw_figure *f, const draw_term *size, FILE *out);
 /* Writes the figure as an image file (.png or .svg, by path's ending) of width x height pixels.
    In a build without cairo this fails, saying images are unavailable. */
 int draw_image(const draw_figure *f, const char *path, int width, int height);
+/* Writes the figure as a PNG image of width x height pixels to out (a notebook shows it). In a
+   build without cairo this fails, saying images are unavailable. */
+int draw_png(const draw_figure *f, FILE *out, int width, int height);
+/* tl's logo (a Jupyter kernel spec's): a 4 x 4 heatmap with "tl" over it, size x size pixels, as a
+   PNG or an SVG written to out. In a build without cairo this fails. */
+int draw_logo(FILE *out, int size, bool svg);
 /* Whether this build can write images (it was built with cairo). */
 bool draw_have_images(void);
 

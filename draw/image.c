@@ -22,7 +22,9 @@
     X(cairo_save) X(cairo_select_font_face) X(cairo_set_antialias) X(cairo_set_font_size) X(cairo_set_line_join) \
     X(cairo_set_line_width) X(cairo_set_source_rgb) X(cairo_show_text) X(cairo_status) X(cairo_status_to_string) \
     X(cairo_stroke) X(cairo_surface_destroy) X(cairo_surface_finish) X(cairo_surface_status) \
-    X(cairo_surface_write_to_png_stream) X(cairo_svg_surface_create_for_stream) X(cairo_text_extents)
+    X(cairo_surface_write_to_png_stream) X(cairo_svg_surface_create_for_stream) X(cairo_text_extents) \
+    X(cairo_image_surface_get_data) X(cairo_image_surface_get_stride) X(cairo_surface_flush) X(cairo_surface_mark_dirty) \
+    X(cairo_set_source_surface) X(cairo_get_source) X(cairo_pattern_set_filter) X(cairo_translate) X(cairo_scale)
 #define CAIRO_POINTER(name) __typeof__(name) *name;
 static struct { CAIRO_FNS(CAIRO_POINTER) } cz;
 static tl_dynlib cairo_lib = TL_DYNLIB_INIT;
@@ -130,6 +132,42 @@ static void draw_series(cairo_t *cr, const area *a, const draw_figure *f)
     }
 }
 
+/* Paints a heatmap's cells: one pixel per cell in an image, scaled onto the area without smoothing
+   (a rectangle per cell took 0.2 s of CPU for the 410 x 650 cells of an 800 x 500 picture). A
+   cell without a finite value stays transparent. */
+static void draw_heatmap_grid(cairo_t *cr, const area *a, const draw_figure *f)
+{
+    double lo, hi;
+    draw_finite_range(f->grid, f->grows * f->gcols, &lo, &hi);
+    cairo_surface_t *img = cz.cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)f->gcols, (int)f->grows);
+    if (cz.cairo_surface_status(img) != CAIRO_STATUS_SUCCESS) {
+        cz.cairo_surface_destroy(img);
+        return;
+    }
+    cz.cairo_surface_flush(img);
+    unsigned char *px = cz.cairo_image_surface_get_data(img);
+    int stride = cz.cairo_image_surface_get_stride(img);
+    for (int64_t i = 0; i < f->grows; i++) {
+        uint32_t *row = (uint32_t *)(void *)(px + i * stride);
+        for (int64_t j = 0; j < f->gcols; j++) {
+            double v = f->grid[i * f->gcols + j];
+            draw_rgb c = draw_colormap(lo < hi ? (v - lo) / (hi - lo) : 0.5);
+            row[j] = isfinite(v) ? 0xFF000000u | (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b : 0;
+        }
+    }
+    cz.cairo_surface_mark_dirty(img);
+    cz.cairo_save(cr);
+    cz.cairo_translate(cr, a->x0, a->y0);
+    cz.cairo_scale(cr, (a->x1 - a->x0) / (double)f->gcols, (a->y1 - a->y0) / (double)f->grows);
+    cz.cairo_set_source_surface(cr, img, 0, 0);
+    cz.cairo_pattern_set_filter(cz.cairo_get_source(cr), CAIRO_FILTER_NEAREST);
+    cz.cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);   /* the cells' edges on whole pixels */
+    cz.cairo_rectangle(cr, 0, 0, (double)f->gcols, (double)f->grows);
+    cz.cairo_fill(cr);
+    cz.cairo_restore(cr);
+    cz.cairo_surface_destroy(img);
+}
+
 /* Draws the data of the figure inside the area. */
 static void draw_data(cairo_t *cr, const area *a, const draw_figure *f)
 {
@@ -153,21 +191,9 @@ static void draw_data(cairo_t *cr, const area *a, const draw_figure *f)
             }
         cz.cairo_fill(cr);
         return;
-    case DRAW_HEATMAP: {
-        double lo, hi, cw = (a->x1 - a->x0) / (double)f->gcols, ch = (a->y1 - a->y0) / (double)f->grows;
-        draw_finite_range(f->grid, f->grows * f->gcols, &lo, &hi);
-        cz.cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);   /* no seams between cells */
-        for (int64_t i = 0; i < f->grows; i++)
-            for (int64_t j = 0; j < f->gcols; j++) {
-                double v = f->grid[i * f->gcols + j];
-                if (!isfinite(v)) continue;
-                set_rgb(cr, draw_colormap(lo < hi ? (v - lo) / (hi - lo) : 0.5));
-                cz.cairo_rectangle(cr, a->x0 + (double)j * cw, a->y0 + (double)i * ch, cw + 0.5, ch + 0.5);
-                cz.cairo_fill(cr);
-            }
-        cz.cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
+    case DRAW_HEATMAP:
+        draw_heatmap_grid(cr, a, f);
         return;
-    }
     default: draw_series(cr, a, f);
     }
 }
@@ -275,6 +301,68 @@ static cairo_status_t write_file(void *file, const unsigned char *data, unsigned
     return fwrite(data, 1, len, file) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
+/* Checks an image's size and opens cairo: 0, or -1 with the error set. */
+static int image_prepare(int w, int h)
+{
+    if (w < 32 || h < 32 || w > 16384 || h > 16384) {
+        tl_seterr(ValueError, "an image of %dx%d pixels is outside 32..16384 on a side", w, h);
+        return -1;
+    }
+    return tl_dynlib_load(&cairo_lib, load_cairo);
+}
+
+/* The figure drawn at w x h on a new surface: an image (png), or an SVG written to out as it is
+   drawn; *st is how the drawing went. */
+static cairo_surface_t *draw_surface(const draw_figure *f, bool png, FILE *out, int w, int h, cairo_status_t *st)
+{
+    cairo_surface_t *s = png ? cz.cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h) : cz.cairo_svg_surface_create_for_stream(write_file, out, w, h);
+    cairo_t *cr = cz.cairo_create(s);
+    draw_figure_on(cr, f, w, h);
+    *st = cz.cairo_status(cr);
+    cz.cairo_destroy(cr);
+    return s;
+}
+
+int draw_png(const draw_figure *f, FILE *out, int w, int h)
+{
+    if (image_prepare(w, h) < 0) return -1;
+    cairo_status_t st;
+    cairo_surface_t *s = draw_surface(f, true, NULL, w, h, &st);
+    if (st == CAIRO_STATUS_SUCCESS) st = cz.cairo_surface_write_to_png_stream(s, write_file, out);
+    cz.cairo_surface_destroy(s);
+    if (st == CAIRO_STATUS_SUCCESS) return 0;
+    tl_seterr(Error, "cannot draw the picture: %s", cz.cairo_status_to_string(st));
+    return -1;
+}
+
+int draw_logo(FILE *out, int size, bool svg)
+{
+    if (image_prepare(size, size) < 0) return -1;
+    cairo_surface_t *s = svg ? cz.cairo_svg_surface_create_for_stream(write_file, out, size, size)
+                             : cz.cairo_image_surface_create(CAIRO_FORMAT_ARGB32, size, size);
+    cairo_t *cr = cz.cairo_create(s);
+    double cell = size / 4.0;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            set_rgb(cr, draw_colormap((i + j) / 6.0));
+            cz.cairo_rectangle(cr, j * cell, i * cell, cell + 0.5, cell + 0.5);   /* overlapped: no seams */
+            cz.cairo_fill(cr);
+        }
+    cz.cairo_set_source_rgb(cr, 1, 1, 1);
+    cz.cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    cz.cairo_set_font_size(cr, size * 0.6);
+    text_at(cr, "tl", size / 2.0, size / 2.0, 0.5, 0.5);
+    cairo_status_t st = cz.cairo_status(cr);
+    cz.cairo_destroy(cr);
+    if (st == CAIRO_STATUS_SUCCESS && !svg) st = cz.cairo_surface_write_to_png_stream(s, write_file, out);
+    cz.cairo_surface_finish(s);
+    if (st == CAIRO_STATUS_SUCCESS) st = cz.cairo_surface_status(s);
+    cz.cairo_surface_destroy(s);
+    if (st == CAIRO_STATUS_SUCCESS) return 0;
+    tl_seterr(FileError, "cannot write the logo: %s", cz.cairo_status_to_string(st));
+    return -1;
+}
+
 int draw_image(const draw_figure *f, const char *path, int w, int h)
 {
     size_t n = strlen(path);
@@ -283,11 +371,7 @@ int draw_image(const draw_figure *f, const char *path, int w, int h)
         tl_seterr(ValueError, "cannot tell the image type of '%s': name it .png or .svg", path);
         return -1;
     }
-    if (w < 32 || h < 32 || w > 16384 || h > 16384) {
-        tl_seterr(ValueError, "an image of %dx%d pixels is outside 32..16384 on a side", w, h);
-        return -1;
-    }
-    if (tl_dynlib_load(&cairo_lib, load_cairo) < 0) return -1;
+    if (image_prepare(w, h) < 0) return -1;
     /* tl opens the file itself, so a path that cannot be written is reported with the system's
        reason. A PNG is drawn first and the file opened only to write it, so a drawing that fails
        leaves an existing file as it was; an SVG is written as it is drawn, as cairo's own
@@ -299,11 +383,8 @@ int draw_image(const draw_figure *f, const char *path, int w, int h)
         why = errno;
         goto cannot_open;
     }
-    s = png ? cz.cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h) : cz.cairo_svg_surface_create_for_stream(write_file, out, w, h);
-    cairo_t *cr = cz.cairo_create(s);
-    draw_figure_on(cr, f, w, h);
-    cairo_status_t st = cz.cairo_status(cr);
-    cz.cairo_destroy(cr);
+    cairo_status_t st;
+    s = draw_surface(f, png, out, w, h, &st);
     if (st == CAIRO_STATUS_SUCCESS && png) {
         if (!(out = fopen(path, "wb"))) {
             why = errno;

@@ -10,6 +10,15 @@
 
 FILE *interp_out(Interp *I) { return I->out; }
 
+bool interp_shows_images(Interp *I) { return I->display && I->display->png; }
+
+bool interp_show_png(Interp *I, const void *png, size_t n, int width, int height)
+{
+    if (interp_shows_images(I)) return I->display->png(I->display->ctx, png, n, width, height);
+    tl_seterr(ValueError, "pictures are shown as images only in a notebook");
+    return false;
+}
+
 bool interp_run_file(Interp *I, const char *path, Span at)
 {
     if (I->include_depth >= MAX_FILE_NESTING)

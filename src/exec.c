@@ -529,7 +529,7 @@ static COLD Exec exec_expr_value(Ctx *C, Node *n, Value v)
 {
     Interp *I = C->I;
     if (n->echo && v.kind != V_NONE && I->echo_enabled) {
-        if (!interp_echo(I, v, I->out)) { val_release(v); return interp_error_rt(I, n->at), X_ERROR; }
+        if (!interp_show_value(I, v)) { val_release(v); return interp_error_rt(I, n->at), X_ERROR; }
         val_release(I->last);
         I->last = v;
         return X_NORMAL;

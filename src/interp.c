@@ -370,3 +370,8 @@ bool interp_echo(Interp *I, Value v, FILE *out)
     fputc('\n', out);
     return rc == 0;
 }
+
+bool interp_show_value(Interp *I, Value v)
+{
+    return I->display ? I->display->value(I->display->ctx, I, v) : interp_echo(I, v, I->out);
+}

@@ -21,6 +21,15 @@ typedef struct Symtab {
 int symtab_find(const Symtab *s, const char *name);      /* -1 if absent */
 int symtab_intern(Symtab *s, const char *name);          /* -1 on OOM */
 
+/* Where a notebook shows what the shell prints: the values of expression statements and the
+   pictures drawn without to= (jupyter_cell.c sets it; NULL: values echo to I->out, pictures are
+   text). Each returns false with the runtime's error set when it cannot show. */
+typedef struct InterpDisplay {
+    void *ctx;
+    bool (*value)(void *ctx, Interp *I, Value v);
+    bool (*png)(void *ctx, const void *png, size_t n, int width, int height);
+} InterpDisplay;
+
 struct Interp {
     Frame *globals;
     Symtab gsyms;
@@ -40,6 +49,7 @@ struct Interp {
     bool mark_statements;    /* tl --mark-statements: markers between top-level statements (docs/testing.md) */
     int64_t steps_left;      /* > 0: evaluation stops with "step limit reached" after this many
                                 loop iterations and calls (embedders such as the fuzzers set it) */
+    const InterpDisplay *display;   /* a notebook's display, or NULL */
 };
 
 Interp *interp_new(void);
@@ -64,5 +74,7 @@ bool interp_check_repeated(Interp *I, CallArgs *a, const char *fname, int nparam
 
 /* Writes the echo form of v: a string raw, anything else as repr() gives it (val_write_repr). */
 bool interp_echo(Interp *I, Value v, FILE *out);
+/* Shows an expression statement's value: on the display when there is one, else echoed to I->out. */
+bool interp_show_value(Interp *I, Value v);
 
 #endif

@@ -14,6 +14,7 @@
 #include "format.h"
 #include "golden.h"
 #include "interp.h"
+#include "jupyter.h"
 #include "ops.h"
 #include "shell.h"
 
@@ -42,6 +43,10 @@ static const char usage[] =
     "           --timeout S              kill a test after S seconds (default 60)\n"
     "       tl --mark-statements FILE.tl run FILE, writing a marker before each top-level\n"
     "                                    statement's output (what --test runs)\n"
+    "       tl --install-kernel [--user | --prefix DIR]\n"
+    "                                    install tl's Jupyter kernel (for everyone, for you, or under\n"
+    "                                    DIR/share/jupyter; docs/notebooks.md)\n"
+    "       tl --jupyter CONNECTION_FILE serve as that kernel (what Jupyter starts)\n"
     "       tl --version | --help\n"
     "With no arguments tl opens the shell on a terminal, or runs the program on stdin.\n";
 
@@ -74,6 +79,12 @@ static const char environment_help[] =
     "                     (default: libsleef.so.3; without it the portable loops run)\n"
     "  TL_CAIRO_LIBRARY=F the cairo library opened on the first image written\n"
     "                     (default: libcairo.so.2)\n"
+    "  TL_ZMQ_LIBRARY=F   the libzmq opened when the Jupyter kernel starts (default: libzmq.so.5)\n"
+    "  TL_SODIUM_LIBRARY=F  the libsodium opened then, for message signatures (default:\n"
+    "                     libsodium.so.23)\n"
+    "  JUPYTER_DATA_DIR   where --install-kernel --user puts the kernel (default:\n"
+    "                     XDG_DATA_HOME/jupyter, else ~/.local/share/jupyter)\n"
+    "  XDG_DATA_HOME      see JUPYTER_DATA_DIR\n"
     "  OPENBLAS_NUM_THREADS=N  OpenBLAS's thread count for decompositions; under a memory\n"
     "                     limit (ulimit -v, -d) tl opens OpenBLAS with 1 and adds those that fit\n"
     "OpenBLAS reads its own variables (such as OPENBLAS_NUM_THREADS) for matrix products.\n";
@@ -173,6 +184,7 @@ static int tl_main(int argc, char **argv)
         if (argc < 3) { fputs(usage, stderr); return EXIT_USAGE; }
         return golden_main(run_test_script, argc - 2, argv + 2);
     }
+    if (argc >= 2 && strcmp(argv[1], "--install-kernel") == 0) return jupyter_install_main(argc - 2, argv + 2);
 
     tl_heap_keep_freed((size_t)32 << 20);
     struct sigaction sa = { 0 };
@@ -201,6 +213,11 @@ static int tl_main(int argc, char **argv)
         int st = run_script(I, src);
         if (st == EXIT_INTERRUPTED) tl_interrupt_flag = 0;
         return finish(I, shell_run(I));
+    }
+    if (argc >= 2 && strcmp(argv[1], "--jupyter") == 0) {
+        if (argc != 3) { fputs(usage, stderr); return finish(I, EXIT_USAGE); }
+        set_argv(I, 0, NULL);
+        return finish(I, jupyter_kernel_main(I, argv[2], TL_VERSION));
     }
     if (argc >= 2 && strcmp(argv[1], "--mark-statements") == 0) {   /* a script, as tl --test runs it */
         if (argc < 3) { fputs(usage, stderr); return finish(I, EXIT_USAGE); }

@@ -88,7 +88,7 @@ void shell_report_interrupt(Interp *I)
 
 /* Ctrl-C keeps what finished: every statement (and loop step) that completed before it keeps
    its bindings, as in Python; only the one running is abandoned (its assignment is not made). */
-bool shell_run_statement(Interp *I, Source *src, bool echo)
+bool shell_exec(Interp *I, Source *src, bool echo)
 {
     val_release(I->last);
     I->last = val_none();
@@ -97,11 +97,20 @@ bool shell_run_statement(Interp *I, Source *src, bool echo)
     if (!ok && shell_was_interrupted(I)) {
         val_release(I->last);
         I->last = val_none();
+        return false;
+    }
+    if (I->last.kind != V_NONE) interp_set_global(I, "_", val_retain(I->last));
+    return ok;
+}
+
+bool shell_run_statement(Interp *I, Source *src, bool echo)
+{
+    bool ok = shell_exec(I, src, echo);
+    if (!ok && shell_was_interrupted(I)) {
         shell_report_interrupt(I);
         return false;
     }
     if (tl_interrupt_flag && isatty(1)) fputc('\n', stdout);   /* Ctrl-C came too late: end the "^C" line */
-    if (I->last.kind != V_NONE) interp_set_global(I, "_", val_retain(I->last));
     if (!ok) shell_print_error(I);
     return ok;
 }

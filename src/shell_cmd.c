@@ -28,16 +28,11 @@ static const char *skip_space(const char *s)
 
 /* ---- :help ---------------------------------------------------------------- */
 
-/* :help NAME calls the help builtin with the function bound to NAME, else with the string. */
-static CmdResult cmd_help(Interp *I, const char *line, const char *arg)
+/* Calls help() at `at` as shell_help says. */
+static bool help_at(Interp *I, const char *arg, size_t n, Span at)
 {
     const Builtin *help = builtin_find("help");
-    if (!help) return CMD_DONE;
-    size_t n = strlen(arg);
-    while (n && isspace((unsigned char)arg[n - 1])) n--;
-    Source *src = source_new("<shell>", line, strlen(line));
-    if (!src) return CMD_DONE;
-    Span at = { src, 1, (int)(arg - line) + 1 };
+    if (!help) return interp_error(I, at, ValueError, "no help in this build");
     Value fn = { .kind = V_BUILTIN };
     fn.as.bi = help;
     Value argv = val_none(), out = val_none();
@@ -56,6 +51,30 @@ static CmdResult cmd_help(Interp *I, const char *line, const char *arg)
     val_release(argv);
     val_release(out);
     fflush(I->out);
+    return ok;
+}
+
+bool shell_help(Interp *I, const char *name, size_t n)
+{
+    Source *src = source_new("<help>", name, n);
+    if (!src) return interp_error(I, (Span){ 0 }, MemoryError, "out of memory");
+    bool ok = help_at(I, name, n, (Span){ src, 1, 1 });
+    if (!ok) {   /* the error's span must not outlive src: it points at no source */
+        I->err.at.src = NULL;
+        I->err.ntrace = 0;
+    }
+    source_release(src);
+    return ok;
+}
+
+/* :help NAME calls the help builtin with the function bound to NAME, else with the string. */
+static CmdResult cmd_help(Interp *I, const char *line, const char *arg)
+{
+    size_t n = strlen(arg);
+    while (n && isspace((unsigned char)arg[n - 1])) n--;
+    Source *src = source_new("<shell>", line, strlen(line));
+    if (!src) return CMD_DONE;
+    bool ok = help_at(I, arg, n, (Span){ src, 1, (int)(arg - line) + 1 });
     if (!ok) shell_print_error(I);
     else if (!n) fprintf(I->out, "Shell commands: :help NAME, :time EXPR, :explain EXPR, :vars, :quit\n");
     source_release(src);

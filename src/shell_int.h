@@ -81,12 +81,17 @@ typedef enum CmdResult { CMD_DONE, CMD_QUIT, CMD_INTERRUPTED } CmdResult;
 
 /* Runs a line starting with ':'. */
 CmdResult shell_command(Interp *I, const char *line);
+/* Calls help() as :help NAME does (the function bound to NAME, else the name as a string; no name:
+   the list), writing to I->out; false with the error in I->err. */
+bool shell_help(Interp *I, const char *name, size_t n);
 
 /* ---- shell.c: running statements ----------------------------------------- */
 
 /* Runs src as one shell statement: echoes, binds `_`; Ctrl-C keeps what finished before it.
    Returns false on error (already printed). */
 bool shell_run_statement(Interp *I, Source *src, bool echo);
+/* The same without printing the error (left in I->err): what a notebook's cell runs. */
+bool shell_exec(Interp *I, Source *src, bool echo);
 /* Prints the pending error (colored on a terminal unless NO_COLOR is set). */
 void shell_print_error(Interp *I);
 /* Prints the "interrupted" error on a fresh line. */

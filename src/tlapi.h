@@ -119,6 +119,10 @@ bool interp_run_file(Interp *I, const char *path, Span at);
 
 /* The stream print(), help() and info() write to. */
 FILE *interp_out(Interp *I);
+/* Whether pictures drawn without to= are shown as images (in a notebook) rather than as text. */
+bool interp_shows_images(Interp *I);
+/* Shows a PNG image of width x height pixels there; false with the runtime's error set when it cannot. */
+bool interp_show_png(Interp *I, const void *png, size_t n, int width, int height);
 /* Appends "name(p, q=...): a function defined in FILE:LINE" for a function value (V_FUNC). */
 bool interp_describe_function(Value fn, StrBuf *b);
 

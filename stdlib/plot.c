@@ -63,10 +63,33 @@ static draw_term image_size(const picture_opts *o, bool spark)
     return t;
 }
 
-/* The size the picture is laid out for: the image's when to= is given, else the terminal's. */
+/* Whether the picture is an image: written to a file (to=), or shown inline in a notebook. */
+static bool as_image(Interp *I, const picture_opts *o) { return *o->to || (draw_have_images() && interp_shows_images(I)); }
+
+/* The size the picture is laid out for: the image's when it is one, else the terminal's. */
 static draw_term picture_size(Interp *I, const picture_opts *o, bool spark)
 {
-    return *o->to ? image_size(o, spark) : term_of(interp_out(I), o);
+    return as_image(I, o) ? image_size(o, spark) : term_of(interp_out(I), o);
+}
+
+/* Draws the figure as a PNG in memory and shows it inline (a notebook): 0, or -1 with the error set. */
+static int show_inline(Interp *I, const draw_figure *f, const draw_term *t)
+{
+    char *png = NULL;
+    size_t n = 0;
+    FILE *mem = open_memstream(&png, &n);
+    if (!mem) {
+        tl_seterr(MemoryError, "out of memory");
+        return -1;
+    }
+    int rc = draw_png(f, mem, t->width, t->height);
+    if (fclose(mem) != 0 && rc == 0) {
+        tl_seterr(MemoryError, "out of memory");
+        rc = -1;
+    }
+    if (rc == 0 && !interp_show_png(I, png, n, t->width, t->height)) rc = -1;
+    free(png);
+    return rc;
 }
 
 /* Draws the figure where the options say; the builtin then returns none. */
@@ -74,7 +97,9 @@ static bool show(Interp *I, CallArgs *a, const picture_opts *o, draw_figure *f, 
 {
     f->title = o->title;
     draw_term t = picture_size(I, o, f->kind == DRAW_SPARK);
-    int rc = *o->to ? draw_image(f, o->to, t.width, t.height) : draw_text(f, &t, interp_out(I));
+    int rc = *o->to ? draw_image(f, o->to, t.width, t.height)
+             : as_image(I, o) ? show_inline(I, f, &t)
+                              : draw_text(f, &t, interp_out(I));
     if (rc < 0) return interp_error_rt(I, a->at);
     *out = val_none();
     return true;
@@ -256,7 +281,7 @@ static bool bi_heatmap(Interp *I, CallArgs *a, Value *out)
     if (!picture_tensor(I, a, 0, 2, 2, &m)) return false;
     draw_figure f = { .kind = DRAW_HEATMAP, .mrows = m->shape[0], .mcols = m->shape[1], .block_max = *red == 'm' && red[1] == 'a' };
     draw_term t = picture_size(I, &o, false);
-    bool r = draw_heatmap_cells(&t, *o.to, f.mrows, f.mcols, &f.grows, &f.gcols) == 0
+    bool r = draw_heatmap_cells(&t, as_image(I, &o), f.mrows, f.mcols, &f.grows, &f.gcols) == 0
                  ? show_blocks(I, a, &o, m, f.block_max ? TL_PLOT_MAX : TL_PLOT_MEAN, &f, out)
                  : interp_error_rt(I, a->at);
     tl_tensor_release(m);
@@ -270,7 +295,7 @@ static bool bi_spark(Interp *I, CallArgs *a, Value *out)
     tl_tensor *x;
     if (!read_opts(I, a, 1, &o) || !picture_tensor(I, a, 0, 1, 1, &x)) return false;
     draw_term t = picture_size(I, &o, true);
-    int64_t n = tl_tensor_size(x), room = t.width - (*o.to ? 0 : (int64_t)strlen(o.title) + (*o.title ? 1 : 0));
+    int64_t n = tl_tensor_size(x), room = t.width - (as_image(I, &o) ? 0 : (int64_t)strlen(o.title) + (*o.title ? 1 : 0));
     tl_tensor *row = tl_reshape(x, 2, (int64_t[]){ 1, n });
     tl_tensor_release(x);
     if (!row) return interp_error_rt(I, a->at);
