@@ -208,6 +208,7 @@ static void stack_enter(Interp *I, char *base)
     I->stack_floor = (uintptr_t)base > I->stack_limit ? (uintptr_t)base - I->stack_limit : 1;
 }
 
+/* Ends what stack_enter began: outside the API's calls the evaluator measures nothing. */
 static void stack_leave(Interp *I)
 {
     I->stack_base = NULL;
@@ -245,7 +246,7 @@ tl_array tl_array_of(void *data, tl_type type, int ndim, const int64_t *shape)
     for (int i = ndim - 1; i >= 0; i--) {
         a.shape[i] = shape[i];
         a.strides[i] = step;
-        step *= shape[i] > 0 ? shape[i] : 1;
+        if (__builtin_mul_overflow(step, shape[i] > 0 ? shape[i] : 1, &step)) step = INT64_MAX;   /* tl_bind rejects the shape */
     }
     return a;
 }
@@ -287,7 +288,7 @@ static int tensor_over(tl_state *S, const tl_array *a, tl_tensor **out)
     if (st != TL_OK) return st;
     int64_t item = (int64_t)tl_typesize(a->type), strides[TL_MAXDIM];
     for (int i = 0; i < a->ndim; i++) strides[i] = a->strides[i] / item;
-    tl_storage *s = tl_storage_external((char *)a->data + lo, (size_t)(hi - lo), NULL, NULL, "caller");
+    tl_storage *s = tl_storage_external(hi > lo ? (char *)a->data + lo : NULL, (size_t)(hi - lo), NULL, NULL, "caller");
     if (!s) return fail_rt(S);
     tl_tensor *t = tl_tensor_view_of(s, dtype_of_type[a->type], a->ndim, a->shape, strides, -lo / item);
     tl_storage_release(s);   /* the tensor holds it now */

@@ -10,6 +10,7 @@
 
 #include "tl/tl.h"
 
+/* Seconds on the monotonic clock. */
 static double now(void)
 {
     struct timespec ts;
@@ -17,12 +18,14 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* qsort's order of doubles. */
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
+/* The median of t[0, n) (sorts t). */
 static double median(double *t, int n)
 {
     qsort(t, (size_t)n, sizeof *t, cmp_double);

@@ -239,8 +239,12 @@ Test(embed, bind_checks_the_array)
     cr_assert_eq(tl_bind(S, "x", &a, count_release, &released), TL_ERR_TYPE);
     a = tl_array_of(d, TL_TYPE_F64, 40, (int64_t[40]){ 0 });
     cr_assert_eq(tl_bind(S, "x", &a, count_release, &released), TL_ERR_VALUE);
-    a = tl_array_of(d, TL_TYPE_F64, 2, (int64_t[]){ INT64_MAX / 2, 3 });
+    a = tl_array_of(d, TL_TYPE_F64, 2, (int64_t[]){ INT64_MAX / 2, 3 });   /* its strides overflow too */
     cr_assert_neq(tl_bind(S, "x", &a, count_release, &released), TL_OK);
+    a = tl_array_of(d, TL_TYPE_F64, 1, (int64_t[]){ 3 });
+    a.strides[0] = INT64_MAX / 8 * 8;   /* three elements a whole address space apart */
+    cr_assert_eq(tl_bind(S, "x", &a, count_release, &released), TL_ERR_VALUE);
+    cr_assert(strstr(tl_lasterror(S)->message, "span more bytes") != NULL, "%s", tl_lasterror(S)->message);
     cr_assert_eq(released, 0);   /* a failed bind never releases */
     /* an empty array needs no memory at all */
     a = tl_array_of(NULL, TL_TYPE_F32, 2, (int64_t[]){ 0, 5 });
