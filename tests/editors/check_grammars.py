@@ -106,8 +106,10 @@ def main():
     else:
         sys.exit(__doc__)
     failed = checked = 0
-    for p in files:
-        oracle = subprocess.run([tokens, p], capture_output=True, text=True, encoding="latin1", check=True).stdout.rstrip("\n")
+    oracles = subprocess.run([tokens] + files, capture_output=True, text=True, encoding="latin1", check=True).stdout.split("\n")
+    if len(oracles) != len(files) + 1:   # one line a file, then the end
+        sys.exit(f"tl_tokens printed {len(oracles) - 1} lines for {len(files)} files")
+    for p, oracle in zip(files, oracles):
         n, report = compare(p, oracle, got.get(p, ""))
         checked += sum(c != "." for c in oracle)
         if n:

@@ -1,7 +1,7 @@
 /* tl_tokens.c — what each byte of a .tl file is to tl's own lexer: the oracle the editor grammars
    are checked against (tests/editors/check_grammars.py).
 
-   Usage: tl_tokens FILE.tl. Prints one character per byte of the file, then a newline:
+   Usage: tl_tokens FILE.tl... For each file, one line: one character per byte of the file:
      s  in a string literal (quotes and prefix included; an f-string's text outside its fields)
      c  in a comment (from '#' to the end of its line)
      n  in a number literal
@@ -92,27 +92,24 @@ static void lex_code(char *cats, const char *base, const char *text, size_t len)
     free(copy);
 }
 
-int main(int argc, char **argv)
+/* Prints the line of categories of the file at path; false when it cannot be read. */
+static bool print_categories(const char *path)
 {
-    if (argc != 2) {
-        fputs("usage: tl_tokens FILE.tl\n", stderr);
-        return 2;
-    }
-    FILE *f = fopen(argv[1], "rb");
+    FILE *f = fopen(path, "rb");
     if (!f) {
-        perror(argv[1]);
-        return 2;
+        perror(path);
+        return false;
     }
     char *text = NULL;
     size_t len = 0, cap = 0, got;
     do {
-        if (len == cap && !(text = realloc(text, cap = cap ? 2 * cap : 65536))) return 2;
+        if (len == cap && !(text = realloc(text, cap = cap ? 2 * cap : 65536))) exit(2);
         got = fread(text + len, 1, cap - len, f);
         len += got;
     } while (got > 0);
     fclose(f);
     char *cats = malloc(len + 1);
-    if (!cats) return 2;
+    if (!cats) exit(2);
     memset(cats, '.', len);
     cats[len] = 0;
     lex_code(cats, text, text, len);
@@ -120,5 +117,16 @@ int main(int argc, char **argv)
     fputc('\n', stdout);
     free(cats);
     free(text);
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs("usage: tl_tokens FILE.tl...\n", stderr);
+        return 2;
+    }
+    for (int i = 1; i < argc; i++)
+        if (!print_categories(argv[i])) return 2;
     return 0;
 }
