@@ -123,6 +123,8 @@ static tl_storage *storage_init(tl_storage *s, tl_storage_kind kind, void *data,
     s->map_len = len;
     s->lazy = NULL;
     s->work = NULL;
+    s->release = NULL;
+    s->release_ctx = NULL;
     s->id = kind == TL_STORAGE_HEAP ? next_heap_id() : 0;   /* named lazily: formatting here costs more than a small op */
     s->name[0] = 0;
     return s;
@@ -177,6 +179,21 @@ static bool heap_block(size_t nbytes, bool zero, void **data, void **base, size_
     *data = (void *)(((uintptr_t)raw + TL_ALIGN - 1) & ~(uintptr_t)(TL_ALIGN - 1));
     *base = raw;
     *len = total;
+    return true;
+}
+
+/* Copies s's bytes to a heap block of its own (an allocation tl_storage_count counts), which
+   s then frees as heap storage does; false (error set, s unchanged) when out of memory. */
+static bool storage_move_to_heap(tl_storage *s)
+{
+    void *data, *base;
+    size_t len;
+    if (!heap_block(s->nbytes, false, &data, &base, &len)) return false;
+    if (s->nbytes) memcpy(data, s->data, s->nbytes);
+    s->data = data;
+    s->map_base = base;
+    s->map_len = len;
+    if (tl_storage_counted(s)) storages_allocated++;
     return true;
 }
 
@@ -280,18 +297,11 @@ int tl_workspace_end(tl_workspace *w)
     for (int i = 0; i < w->n; i++) {
         if (!w->e[i].live) continue;
         tl_storage *s = w->e[i].s;
-        void *data, *base;
-        size_t len;
-        if (!heap_block(s->nbytes, false, &data, &base, &len)) {
+        if (!storage_move_to_heap(s)) {
             rc = -1;            /* s keeps the buffer's bytes, and the buffer with them */
             continue;
         }
-        memcpy(data, s->data, s->nbytes);
-        s->data = data;
-        s->map_base = base;
-        s->map_len = len;
         s->work = NULL;
-        storages_allocated++;
         tl_storage_release(w->buf);
     }
     return rc;
@@ -336,6 +346,37 @@ tl_storage *tl_storage_mapped(void *map_base, size_t map_len, void *data, size_t
     storage_init(s, TL_STORAGE_MAPPED, data, nbytes, map_base, map_len);
     snprintf(s->name, sizeof s->name, "%s", name ? name : "mapped");
     return s;
+}
+
+/* Any address will do for the data of an empty external storage: no element is ever read. */
+static char no_bytes[1];
+
+tl_storage *tl_storage_external(void *data, size_t nbytes, void (*release)(void *ctx), void *ctx, const char *name)
+{
+    tl_storage *s = malloc(sizeof *s);
+    if (!s) {
+        tl_seterr(MemoryError, "out of memory");
+        return NULL;
+    }
+    storage_init(s, TL_STORAGE_EXTERNAL, nbytes ? data : no_bytes, nbytes, NULL, 0);
+    s->release = release;
+    s->release_ctx = ctx;
+    snprintf(s->name, sizeof s->name, "%s", name ? name : "external");
+    return s;
+}
+
+int tl_storage_detach(tl_storage *s)
+{
+    if (s->kind != TL_STORAGE_EXTERNAL) return 0;
+    if (!storage_move_to_heap(s)) return -1;
+    void (*release)(void *) = s->release;
+    s->kind = TL_STORAGE_HEAP;
+    s->id = next_heap_id();
+    s->name[0] = 0;
+    s->release = NULL;
+    if (release) release(s->release_ctx);
+    s->release_ctx = NULL;
+    return 0;
 }
 
 /* ---- lazy storage ----------------------------------------------------------
@@ -504,6 +545,7 @@ static void storage_free(tl_storage *s)
     }
     if (s->kind == TL_STORAGE_MAPPED) munmap(s->map_base, s->map_len);
     else if (s->kind == TL_STORAGE_LAZY) lazy_free(s);
+    else if (s->kind == TL_STORAGE_EXTERNAL) { if (s->release) s->release(s->release_ctx); }
     else if (s->nbytes >= TL_POOL_MIN_BYTES) tl_pool_give_back(s->map_base, s->map_len);
     else if (s->map_base != s) free(s->map_base);
     else if (recycle_keep(RECYCLE_SMALL_STORAGE, s)) return;

@@ -25,6 +25,7 @@ typedef enum tl_storage_kind {
     TL_STORAGE_HEAP,      /* ours: malloc'd, inline, or a pooled block (pool.c) */
     TL_STORAGE_MAPPED,    /* a private mapping of a file region */
     TL_STORAGE_LAZY,      /* computed chunk by chunk before first access (GGUF dequantization) */
+    TL_STORAGE_EXTERNAL,  /* someone else's memory (an embedding program's array): never freed by tl */
 } tl_storage_kind;
 
 /* Computes bytes [lo, lo + n) of a lazy storage into dst (lo is a multiple of
@@ -43,6 +44,8 @@ typedef struct tl_storage {
     tl_lazy *lazy;         /* lazy storage only */
     char name[64];         /* mapped and lazy storage: the file (empty for heap storage) */
     struct tl_workspace *work;   /* heap storage taken from a workspace (below), else NULL */
+    void (*release)(void *ctx);  /* external storage: called when its last reference goes (may be NULL) */
+    void *release_ctx;
 } tl_storage;
 
 /* The largest heap storage granted, in bytes; beyond it tl_storage_new fails with
@@ -70,6 +73,16 @@ bool tl_storage_quant(const tl_storage *s, const uint8_t **blocks, int *ggml_typ
 bool tl_storage_touched(const tl_storage *s, int64_t lo, int64_t hi);
 /* Bytes of a lazy storage computed so far (whole chunks); nbytes for other kinds. */
 size_t tl_storage_materialized_bytes(const tl_storage *s);
+/* A storage over nbytes of memory tl does not own, at data (any address when nbytes is 0):
+   tl reads and writes it in place and never frees it; release(ctx), when given, runs once,
+   when the last reference goes or when the storage is detached. NULL (error set) when out
+   of memory, and then release is not called. */
+tl_storage *tl_storage_external(void *data, size_t nbytes, void (*release)(void *ctx), void *ctx, const char *name);
+/* Makes an external storage heap storage of its own: its bytes are copied to a new block (a
+   counted allocation), so every view of it keeps its values and none points into the old
+   memory any more; then its release runs. Nothing to do for other kinds. -1 (error set) when
+   out of memory, the storage unchanged. */
+int tl_storage_detach(tl_storage *s);
 void tl_storage_retain(tl_storage *s);
 /* How many storages of more than 256 bytes tl_storage_new has allocated on this thread
    (from the heap or the pool; not the small ones, whose data is inline and recycled, as

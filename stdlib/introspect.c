@@ -77,7 +77,8 @@ static bool bi_info(Interp *I, CallArgs *a, Value *out)
     fprintf(f, "contiguous: %s%s\n", tl_is_contiguous(t) ? "true" : "false", t->readonly ? " (read-only view)" : "");
     char sname[80];
     fprintf(f, "storage:    %s, %zu bytes%s\n", tl_storage_name(t->storage, sname, sizeof sname), t->storage->nbytes,
-            t->storage->kind != TL_STORAGE_HEAP ? " (mapped file)" : "");
+            t->storage->kind == TL_STORAGE_EXTERNAL ? " (the embedding program's memory)"
+            : t->storage->kind != TL_STORAGE_HEAP ? " (mapped file)" : "");
     tl_tensor_release(t);
     *out = val_none();
     return true;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # check_includes.sh — the layering of includes: runtime/ sees only itself; stdlib/ sees src/ only
-# through tlapi.h (which sees no parser or evaluator header); src/ sees stdlib/ only through registry.h.
+# through tlapi.h (which sees no parser or evaluator header); src/ sees stdlib/ only through registry.h;
+# include/tl/tl.h (the embedding API) sees nothing of tl's.
 # Usage: check_includes.sh SOURCE_ROOT
 set -u
 root=${1:?usage: check_includes.sh SOURCE_ROOT}
@@ -55,6 +56,12 @@ while read -r file inc; do
     [ -e "stdlib/$inc" ] && [ ! -e "src/$inc" ] && [ "$inc" != registry.h ] &&
         bad "$file includes \"$inc\": src/ may include stdlib's registry.h only"
 done < <(quoted_includes src/*.[ch])
+
+# The embedding API's public header (installed as tl/tl.h) includes system headers only: a
+# program that builds against it sees none of tl's internal headers.
+grep -n -E '^[[:space:]]*#[[:space:]]*include' include/tl/tl.h | grep -v -E '<(stddef|stdint|stdio)\.h>' |
+    while read -r line; do echo "check_includes: include/tl/tl.h:$line: the public header includes only <stddef.h>, <stdint.h> and <stdio.h>"; done |
+    grep . && fail=1
 
 # Only interp.h defines the interpreter's state.
 grep -l -E '^struct Interp[[:space:]]*\{' src/*.h stdlib/*.[ch] | grep -v -x 'src/interp.h' |

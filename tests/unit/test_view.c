@@ -713,3 +713,50 @@ Test(view, shares_memory_is_fast_on_big_interleaved_views, .timeout = 10)
     }
     for (int i = 0; i < 7; i++) tl_tensor_release(ts[i]);
 }
+
+/* Counts the release calls of an external storage. */
+static void count_release(void *ctx) { (*(int *)ctx)++; }
+
+Test(view, external_storage_is_used_in_place_and_released_once)
+{
+    int64_t mem[6] = { 0, 1, 2, 3, 4, 5 };
+    int released = 0;
+    tl_storage *s = tl_storage_external(mem, sizeof mem, count_release, &released, "caller");
+    cr_assert(s, "%s", tl_errmsg());
+    tl_tensor *t = tl_tensor_view_of(s, TL_I64, 2, (int64_t[]){ 2, 3 }, (int64_t[]){ 3, 1 }, 0);
+    tl_storage_release(s);   /* t holds it */
+    cr_assert(t, "%s", tl_errmsg());
+    cr_assert_eq(tl_tensor_data(t), (void *)mem);
+    *(int64_t *)tl_tensor_at(t, (int64_t[]){ 1, 2 }) = 50;   /* writes land in the caller's array */
+    cr_assert_eq(mem[5], 50);
+    char name[80];
+    cr_assert_str_eq(tl_storage_name(t->storage, name, sizeof name), "caller");
+    tl_tensor *v = tl_tensor_view_of(t->storage, TL_I64, 2, (int64_t[]){ 3, 2 }, (int64_t[]){ 1, 3 }, 0);   /* t.T */
+    cr_assert(v, "%s", tl_errmsg());
+    tl_tensor_release(t);
+    cr_assert_eq(released, 0);   /* the view still holds it */
+    tl_tensor_release(v);
+    cr_assert_eq(released, 1);
+}
+
+Test(view, detached_external_storage_keeps_its_values_in_its_own_memory)
+{
+    int64_t mem[64];
+    for (int i = 0; i < 64; i++) mem[i] = i;
+    int released = 0;
+    tl_storage *s = tl_storage_external(mem, sizeof mem, count_release, &released, NULL);
+    tl_tensor *t = tl_tensor_view_of(s, TL_I64, 1, (int64_t[]){ 32 }, (int64_t[]){ 2 }, 1);   /* odd elements */
+    cr_assert(t, "%s", tl_errmsg());
+    uint64_t before = tl_storage_count();
+    cr_assert_eq(tl_storage_detach(s), 0);
+    cr_assert_eq(tl_storage_count() - before, 1);   /* one copy, counted */
+    cr_assert_eq(released, 1);                      /* the caller's memory is let go at once */
+    cr_assert_eq(s->kind, TL_STORAGE_HEAP);
+    cr_assert_neq(tl_tensor_data(t), (void *)(mem + 1));
+    for (int i = 0; i < 64; i++) mem[i] = -1;
+    cr_assert_eq(*(int64_t *)tl_tensor_at(t, (int64_t[]){ 31 }), 63);
+    cr_assert_eq(tl_storage_detach(s), 0);   /* heap storage: nothing to do */
+    tl_storage_release(s);
+    tl_tensor_release(t);
+    cr_assert_eq(released, 1);
+}
