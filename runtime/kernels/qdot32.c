@@ -19,12 +19,18 @@
 
 enum { Q40, Q41, Q50, Q51 };
 
-/* Bytes per block, and where the minimum, the fifth bits and the nibbles start. */
-static inline int blk_bytes(int t) { return t == Q40 ? 18 : t == Q41 ? 20 : t == Q50 ? 22 : 24; }
-static inline bool has_min(int t) { return t == Q41 || t == Q51; }
-static inline bool has_qh(int t) { return t == Q50 || t == Q51; }
-static inline int qh_at(int t) { return has_min(t) ? 4 : 2; }
-static inline int qs_at(int t) { return qh_at(t) + (has_qh(t) ? 4 : 0); }
+/* Bytes per block, and where the minimum, the fifth bits and the nibbles start (macros:
+   constant expressions for the permutes' indices). */
+#define BLK_BYTES(t) ((t) == Q40 ? 18 : (t) == Q41 ? 20 : (t) == Q50 ? 22 : 24)
+#define HAS_MIN(t) ((t) == Q41 || (t) == Q51)
+#define HAS_QH(t) ((t) == Q50 || (t) == Q51)
+#define QH_AT(t) (HAS_MIN(t) ? 4 : 2)
+#define QS_AT(t) (QH_AT(t) + (HAS_QH(t) ? 4 : 0))
+static inline int blk_bytes(int t) { return BLK_BYTES(t); }
+static inline bool has_min(int t) { return HAS_MIN(t); }
+static inline bool has_qh(int t) { return HAS_QH(t); }
+static inline int qh_at(int t) { return QH_AT(t); }
+static inline int qs_at(int t) { return QS_AT(t); }
 /* log2 of the offset subtracted from u (Q4_0: 8, Q5_0: 16; none with a minimum). */
 static inline int offset_shift(int t) { return has_qh(t) ? 4 : 3; }
 
@@ -127,111 +133,150 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void rows_avx2(i
         o[r * os] = hsum256(_mm256_add_ps(_mm256_add_ps(acc[r][0], acc[r][1]), _mm256_add_ps(acc[r][2], acc[r][3])));
 }
 
-/* ---- AVX-512: two blocks per 512-bit vector ----------------------------------------- */
+/* ---- AVX-512: four blocks at a time --------------------------------------------------- */
 
-/* The masks of one block's and of a pair's bytes. */
-static inline __mmask64 bytes_mask(int n) { return n >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1; }
+/* A group of four blocks (72-96 bytes) is read as its first 64 bytes and its last 32, and
+   one byte permute gathers their 4 x 16 nibble bytes: the low nibbles are weights 0..15 of
+   each block, the high ones 16..31, so two vpdpbusd (against x's bytes permuted alike) give
+   lanes 0..3 and 4..7 of the four blocks, each block's four lanes side by side. The rule's
+   accumulator acc[b % 4][l] is lane 4 (b % 4) + l % 4 of acc_lo (l < 4) or acc_hi (l >= 4). */
 
-/* The byte permute that spreads a pair's nibble bytes (block A's 16, then B's) as A, A, B, B. */
-__attribute__((target(QDOT_512), always_inline)) static inline __m512i nibble_index(int t)
+/* Index, in the concatenation of the group's first 64 bytes and last 32, of its byte g. */
+#define GROUP_BYTE(t, g) ((g) < 64 ? (g) : 64 + (g) - (4 * BLK_BYTES(t) - 32))
+/* The permutes' sources: byte n of the nibbles (block n / 16's byte n % 16), word n of the
+   scales (n < 16: block n / 4's d; then its m), byte n of the fifth bits (bytes 0..7: each
+   block's bits 0..15, two bytes per block; bytes 8..15: bits 16..31). */
+#define NIB_SRC(t, n) GROUP_BYTE(t, (n) / 16 * BLK_BYTES(t) + QS_AT(t) + (n) % 16)
+#define SCALE_SRC(t, n) (GROUP_BYTE(t, (n) % 16 / 4 * BLK_BYTES(t) + ((n) >= 16 ? 2 : 0)) / 2)
+#define BITS_SRC(t, n) ((n) < 16 ? GROUP_BYTE(t, (n) % 8 / 2 * BLK_BYTES(t) + QH_AT(t) + (n) / 8 * 2 + (n) % 2) : 0)
+#define E4(F, t, n) F(t, (n) + 3), F(t, (n) + 2), F(t, (n) + 1), F(t, n)
+#define E16(F, t, n) E4(F, t, (n) + 12), E4(F, t, (n) + 8), E4(F, t, (n) + 4), E4(F, t, n)
+/* The 64 bytes F(t, 0..63) or the 32 words F(t, 0..31) as a vector (constants folded). */
+#define BYTES64(F, t) _mm512_set_epi8(E16(F, t, 48), E16(F, t, 32), E16(F, t, 16), E16(F, t, 0))
+#define WORDS32(F, t) _mm512_set_epi16(E16(F, t, 16), E16(F, t, 0))
+
+/* The permute constants of type t: nibble bytes, d (and m) words, fifth-bit bytes. */
+typedef struct group_index { __m512i q, d, h; } group_index;
+
+__attribute__((target(QDOT_512), always_inline)) static inline group_index group_indices(int t)
 {
-    const __m512i j16 = _mm512_set4_epi32(0x0F0E0D0C, 0x0B0A0908, 0x07060504, 0x03020100);
-    __m512i base = _mm512_mask_blend_epi8((__mmask64)0xFFFFFFFF00000000ull, _mm512_set1_epi8((char)qs_at(t)),
-                                          _mm512_set1_epi8((char)(blk_bytes(t) + qs_at(t))));
-    return _mm512_add_epi8(j16, base);
+    return (group_index){ BYTES64(NIB_SRC, t), WORDS32(SCALE_SRC, t), BYTES64(BITS_SRC, t) };
 }
 
-/* The word permute that spreads a pair's d (and m) over their halves: A's d eight times, B's
-   d eight times, then A's m and B's m likewise (words 0, bb / 2, 1, bb / 2 + 1). */
-__attribute__((target(QDOT_512), always_inline)) static inline __m512i scale_index(int t)
-{
-    __m512i b = _mm512_maskz_mov_epi16(0xFF00FF00, _mm512_set1_epi16((short)(blk_bytes(t) / 2)));
-    return _mm512_mask_add_epi16(b, 0xFFFF0000, b, _mm512_set1_epi16(1));
-}
+/* What the rows share for a group: x's bytes permuted as the nibbles are (lo: weights 0..15
+   of each block, hi: 16..31), the lane biases (or d times x's sums) likewise, and each
+   block's dx over its four lanes. */
+typedef struct x_group { __m512i xlo, xhi, blo, bhi; __m512 slo, shi, dx; } x_group;
 
-/* What rows share for a pair (or a last lone block): x's bytes, the lane bias (or d times
-   x's sums) and dx, each block's in its half. */
-typedef struct x_512 { __m512i xv, bias; __m512 xs, dx; } x_512;
-
-/* x's pair p (blocks 2p, 2p + 1), or its lone last block (half: the low half alone). */
-__attribute__((target(QDOT_512), always_inline)) static inline x_512 x_pair_512(int t, const int8_t *xq, const float *xd,
-                                                                               const int32_t *nsum, const float *dsum,
-                                                                               int64_t p, bool half)
+/* x's blocks 4g .. 4g + n - 1 (n < 4: the row's last, partial group). */
+__attribute__((target(QDOT_512), always_inline)) static inline x_group x_group_512(int t, const tl_qact *x, int64_t i,
+                                                                                   int64_t g, int n)
 {
-    const __m512i dsel = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
-    __mmask64 qm = half ? bytes_mask(32) : bytes_mask(64);
-    __mmask16 lm = half ? 0xFF : 0xFFFF;
-    x_512 s;
-    s.xv = _mm512_maskz_loadu_epi8(qm, xq + 64 * p);
-    s.dx = _mm512_permutexvar_ps(dsel, _mm512_maskz_loadu_ps(half ? 1 : 3, xd + 2 * p));
-    if (has_min(t)) s.xs = _mm512_maskz_loadu_ps(lm, dsum + 16 * p), s.bias = _mm512_setzero_si512();
-    else s.bias = _mm512_slli_epi32(_mm512_maskz_loadu_epi32(lm, nsum + 16 * p), offset_shift(t)),
-         s.xs = _mm512_setzero_ps();
+    const __m512i xl = _mm512_set_epi32(0x6f6e6d6c, 0x6b6a6968, 0x67666564, 0x63626160, 0x4f4e4d4c, 0x4b4a4948,
+                                        0x47464544, 0x43424140, 0x2f2e2d2c, 0x2b2a2928, 0x27262524, 0x23222120,
+                                        0x0f0e0d0c, 0x0b0a0908, 0x07060504, 0x03020100);
+    const __m512i xh = _mm512_add_epi8(xl, _mm512_set1_epi8(16));
+    const __m512i ql = _mm512_setr_epi32(0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27);
+    const __m512i qh = _mm512_add_epi32(ql, _mm512_set1_epi32(4));
+    const __m512i spread = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
+    int64_t b = i * x->nb + 4 * g;
+    const int8_t *q = x->q + 32 * b;
+    __m512i x0, x1, n0, n1;
+    __m128 dx;
+    if (n == 4) {
+        x0 = _mm512_loadu_si512(q), x1 = _mm512_loadu_si512(q + 64);
+        n0 = _mm512_loadu_si512(x->nsum4 + 8 * b), n1 = _mm512_loadu_si512(x->nsum4 + 8 * b + 16);
+        dx = _mm_loadu_ps(x->d + b);
+    } else {
+        __mmask64 m0 = n >= 2 ? ~0ull : 0xFFFFFFFFull, m1 = n == 3 ? 0xFFFFFFFFull : 0;
+        x0 = _mm512_maskz_loadu_epi8(m0, q), x1 = _mm512_maskz_loadu_epi8(m1, q + 64);
+        n0 = _mm512_maskz_loadu_epi32(n >= 2 ? 0xFFFF : 0xFF, x->nsum4 + 8 * b);
+        n1 = _mm512_maskz_loadu_epi32(n == 3 ? 0xFF : 0, x->nsum4 + 8 * b + 16);
+        dx = _mm_maskz_loadu_ps((__mmask8)((1 << n) - 1), x->d + b);
+    }
+    x_group s;
+    s.xlo = _mm512_permutex2var_epi8(x0, xl, x1), s.xhi = _mm512_permutex2var_epi8(x0, xh, x1);
+    s.dx = _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(dx));
+    if (has_min(t)) {
+        __m512 s0, s1;
+        if (n == 4) s0 = _mm512_loadu_ps(x->dsum4 + 8 * b), s1 = _mm512_loadu_ps(x->dsum4 + 8 * b + 16);
+        else s0 = _mm512_maskz_loadu_ps(n >= 2 ? 0xFFFF : 0xFF, x->dsum4 + 8 * b),
+             s1 = _mm512_maskz_loadu_ps(n == 3 ? 0xFF : 0, x->dsum4 + 8 * b + 16);
+        s.slo = _mm512_permutex2var_ps(s0, ql, s1), s.shi = _mm512_permutex2var_ps(s0, qh, s1);
+        s.blo = s.bhi = _mm512_setzero_si512();
+    } else {
+        s.blo = _mm512_slli_epi32(_mm512_permutex2var_epi32(n0, ql, n1), offset_shift(t));
+        s.bhi = _mm512_slli_epi32(_mm512_permutex2var_epi32(n0, qh, n1), offset_shift(t));
+        s.slo = s.shi = _mm512_setzero_ps();
+    }
     return s;
 }
 
-/* acc plus the share of the pair at pw (its two blocks in the two halves; half: block A
-   alone, in the low lanes, the high lanes of acc untouched). */
-__attribute__((target(QDOT_512), always_inline)) static inline __m512 step_512(int t, const uint8_t *pw, const x_512 *x,
-                                                                              __m512i nib, __m512i sci, bool half,
-                                                                              __m512 acc)
+/* One row's group at gw (n blocks; n < 4: its bytes are read under a mask) into its two
+   accumulators, the lanes of absent blocks untouched. */
+__attribute__((target(QDOT_512), always_inline)) static inline void step_512(int t, const uint8_t *gw, const x_group *x,
+                                                                            const group_index *ix, int n, __m512 *lo,
+                                                                            __m512 *hi)
 {
-    const __m512i shifts = _mm512_setr_epi64(0, 0, 0x0004000400040004, 0x0004000400040004, 0, 0,
-                                             0x0004000400040004, 0x0004000400040004);
-    int bb = blk_bytes(t);
-    __m512i raw = _mm512_maskz_loadu_epi8(bytes_mask(half ? bb : 2 * bb), pw);
-    __m512i u = _mm512_and_si512(_mm512_srlv_epi16(_mm512_permutexvar_epi8(nib, raw), shifts), _mm512_set1_epi8(0x0F));
+    int gb = 4 * blk_bytes(t), have = n * blk_bytes(t);
+    __m512i w0, w1;
+    if (n == 4) w0 = _mm512_loadu_si512(gw), w1 = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(gw + gb - 32)));
+    else {
+        w0 = _mm512_maskz_loadu_epi8(have >= 64 ? ~0ull : ((__mmask64)1 << have) - 1, gw);
+        __mmask32 m1 = have <= gb - 32 ? 0 : (__mmask32)(((uint64_t)1 << (have - (gb - 32))) - 1);
+        w1 = _mm512_castsi256_si512(_mm256_maskz_loadu_epi8(m1, gw + gb - 32));
+    }
+    __m512i q = _mm512_permutex2var_epi8(w0, ix->q, w1);
+    __m512i ulo = _mm512_and_si512(q, _mm512_set1_epi8(0x0F)), uhi = _mm512_and_si512(_mm512_srli_epi16(q, 4), _mm512_set1_epi8(0x0F));
     if (has_qh(t)) {
-        uint64_t qh = qdot_u32(pw + qh_at(t));
-        if (!half) qh |= (uint64_t)qdot_u32(pw + bb + qh_at(t)) << 32;
-        u = _mm512_mask_add_epi8(u, _cvtu64_mask64(qh), u, _mm512_set1_epi8(0x10));
+        __m128i h = _mm512_castsi512_si128(_mm512_permutex2var_epi8(w0, ix->h, w1));
+        const __m512i sixteen = _mm512_set1_epi8(16);
+        ulo = _mm512_mask_add_epi8(ulo, _cvtu64_mask64((uint64_t)_mm_cvtsi128_si64(h)), ulo, sixteen);
+        uhi = _mm512_mask_add_epi8(uhi, _cvtu64_mask64((uint64_t)_mm_extract_epi64(h, 1)), uhi, sixteen);
     }
-    __m512i sc16 = _mm512_permutexvar_epi16(sci, raw);   /* d d (m m): f16 words */
-    __m512 sc = _mm512_mul_ps(_mm512_cvtph_ps(_mm512_castsi512_si256(sc16)), x->dx);
-    __m512 s = _mm512_cvtepi32_ps(_mm512_dpbusd_epi32(x->bias, u, x->xv));
-    __mmask16 lanes = half ? 0xFF : 0xFFFF;
-    acc = _mm512_mask3_fmadd_ps(s, sc, acc, lanes);
+    __m512i dm = _mm512_permutex2var_epi16(w0, ix->d, w1);   /* d d d d ... (m m m m ...) */
+    __m512 sc = _mm512_mul_ps(_mm512_cvtph_ps(_mm512_castsi512_si256(dm)), x->dx);
+    __mmask16 lanes = (__mmask16)((1u << (4 * n)) - 1);
+    *lo = _mm512_mask3_fmadd_ps(_mm512_cvtepi32_ps(_mm512_dpbusd_epi32(x->blo, ulo, x->xlo)), sc, *lo, lanes);
+    *hi = _mm512_mask3_fmadd_ps(_mm512_cvtepi32_ps(_mm512_dpbusd_epi32(x->bhi, uhi, x->xhi)), sc, *hi, lanes);
     if (has_min(t)) {
-        __m512 m = _mm512_cvtph_ps(_mm512_extracti64x4_epi64(sc16, 1));
-        acc = _mm512_mask3_fmadd_ps(x->xs, m, acc, lanes);
+        __m512 m = _mm512_cvtph_ps(_mm512_extracti64x4_epi64(dm, 1));
+        *lo = _mm512_mask3_fmadd_ps(x->slo, m, *lo, lanes);
+        *hi = _mm512_mask3_fmadd_ps(x->shi, m, *hi, lanes);
     }
-    return acc;
 }
 
-/* R (1..4) rows from w, rb bytes apart, against row i of x into o[r * os]. Accumulator
-   acc[r][h] holds the portable loop's acc[2h] in its low lanes and acc[2h + 1] in its high
-   ones (pair p's blocks 2p, 2p + 1 go to acc[r][p % 2]), so the sums are the same. */
+/* The rule's sum of a row's accumulators: v[l] = (acc0 + acc1) + (acc2 + acc3) lane by lane,
+   then hsum256(v). */
+__attribute__((target(QDOT_512), always_inline)) static inline float group_sum(__m512 lo, __m512 hi)
+{
+    /* within each 256-bit half, lanes 4..7 beside 0..3: acc0 + acc1 and acc2 + acc3 */
+    __m512 a = _mm512_add_ps(lo, _mm512_shuffle_f32x4(lo, lo, 0xB1));
+    __m512 b = _mm512_add_ps(hi, _mm512_shuffle_f32x4(hi, hi, 0xB1));
+    __m128 vlo = _mm_add_ps(_mm512_castps512_ps128(a), _mm512_extractf32x4_ps(a, 2));
+    __m128 vhi = _mm_add_ps(_mm512_castps512_ps128(b), _mm512_extractf32x4_ps(b, 2));
+    return hsum256(_mm256_set_m128(vhi, vlo));
+}
+
+/* R (1..4) rows from w, rb bytes apart, against row i of x into o[r * os]. */
 __attribute__((target(QDOT_512), always_inline)) static inline void rows_512(int t, int R, const uint8_t *w, size_t rb,
                                                                               const tl_qact *x, int64_t i, float *o,
                                                                               int64_t os)
 {
-    int64_t nb = x->nb, np = nb / 2, pb = 2 * blk_bytes(t);
-    const int8_t *xq = x->q + i * nb * 32;
-    const float *xd = x->d + i * nb, *dsum = x->dsum4 + i * nb * 8;
-    const int32_t *nsum = x->nsum4 + i * nb * 8;
-    const __m512i nib = nibble_index(t), sci = scale_index(t);
-    __m512 acc[4][2];
-    _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
-    for (int64_t p = 0; p < np; p++) {
-        x_512 xp = x_pair_512(t, xq, xd, nsum, dsum, p, false);
-        if (p & 1)
-            _Pragma("GCC unroll 4") for (int r = 0; r < R; r++)
-                acc[r][1] = step_512(t, w + r * rb + p * pb, &xp, nib, sci, false, acc[r][1]);
-        else
-            _Pragma("GCC unroll 4") for (int r = 0; r < R; r++)
-                acc[r][0] = step_512(t, w + r * rb + p * pb, &xp, nib, sci, false, acc[r][0]);
+    int64_t nb = x->nb, ng = nb / 4, gb = 4 * blk_bytes(t);
+    const group_index ix = group_indices(t);
+    __m512 lo[4], hi[4];
+    _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) lo[r] = hi[r] = _mm512_setzero_ps();
+    for (int64_t g = 0; g < ng; g++) {
+        x_group xg = x_group_512(t, x, i, g, 4);
+        _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + g * gb, &xg, &ix, 4, &lo[r], &hi[r]);
     }
-    if (nb & 1) {
-        x_512 xp = x_pair_512(t, xq, xd, nsum, dsum, np, true);
-        int h = (int)(np & 1);
-        _Pragma("GCC unroll 4") for (int r = 0; r < R; r++)
-            acc[r][h] = step_512(t, w + r * rb + np * pb, &xp, nib, sci, true, acc[r][h]);
+    int n = (int)(nb % 4);
+    if (n) {
+        x_group xg = x_group_512(t, x, i, ng, n);
+        _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + ng * gb, &xg, &ix, n, &lo[r], &hi[r]);
     }
-    _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) {
-        __m256 h0 = _mm256_add_ps(_mm512_castps512_ps256(acc[r][0]), _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(acc[r][0]), 1)));
-        __m256 h1 = _mm256_add_ps(_mm512_castps512_ps256(acc[r][1]), _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(acc[r][1]), 1)));
-        o[r * os] = hsum256(_mm256_add_ps(h0, h1));
-    }
+    _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) o[r * os] = group_sum(lo[r], hi[r]);
 }
 
 /* ---- the row groups of each type and path ------------------------------------------------ */
