@@ -29,31 +29,32 @@ typedef struct sb_c { int u[256], sc[16], mn[16]; float d, dmin; int offset; } s
 static void unpack_c(int t, const uint8_t *blk, sb_c *s)
 {
     memset(s, 0, sizeof *s);
-    uint8_t k4[16];
+    uint32_t sw[4];
+    uint8_t sb[16];
     switch (t) {
     case QK_Q2:
         for (int e = 0; e < 256; e++) s->u[e] = (blk[16 + 32 * (e / 128) + e % 32] >> (2 * (e % 128 / 32))) & 3;
         for (int g = 0; g < 16; g++) s->sc[g] = blk[g] & 15, s->mn[g] = blk[g] >> 4;
         s->d = cast_f16_to_f32(qdot_f16_bits(blk + 80)), s->dmin = cast_f16_to_f32(qdot_f16_bits(blk + 82));
         break;
-    case QK_Q3: {
-        int8_t sc[16];
+    case QK_Q3:
         for (int e = 0; e < 256; e++)
             s->u[e] = ((blk[32 + 32 * (e / 128) + e % 32] >> (2 * (e % 128 / 32))) & 3) | ((blk[e % 32] >> (e / 32)) & 1) << 2;
-        qk_scales_q3(blk + 96, sc);
-        for (int g = 0; g < 16; g++) s->sc[g] = sc[g];
+        qk_scales_q3(blk + 96, sw);
+        memcpy(sb, sw, 16);
+        for (int g = 0; g < 16; g++) s->sc[g] = sb[g] - 32;
         s->d = cast_f16_to_f32(qdot_f16_bits(blk + 108));
         s->offset = 4;
         break;
-    }
     case QK_Q4:
     case QK_Q5:
         for (int e = 0; e < 256; e++) {
             int q = blk[(t == QK_Q5 ? 48 : 16) + 32 * (e / 64) + e % 32];
             s->u[e] = (e & 32 ? q >> 4 : q & 15) | (t == QK_Q5 ? ((blk[16 + e % 32] >> (e / 32)) & 1) << 4 : 0);
         }
-        qk_scales_k4(blk + 4, k4);
-        for (int g = 0; g < 16; g++) s->sc[g] = k4[g / 2], s->mn[g] = k4[8 + g / 2];
+        qk_scales_k4(blk + 4, sw);
+        memcpy(sb, sw, 16);
+        for (int g = 0; g < 16; g++) s->sc[g] = sb[g / 2], s->mn[g] = sb[8 + g / 2];
         s->d = cast_f16_to_f32(qdot_f16_bits(blk)), s->dmin = cast_f16_to_f32(qdot_f16_bits(blk + 2));
         break;
     case QK_Q6:

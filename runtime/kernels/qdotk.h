@@ -16,24 +16,23 @@ static inline int qk_bytes(int t)
 /* Has the type a minimum per group (and a dmin)? */
 static inline bool qk_has_min(int t) { return t == QK_Q2 || t == QK_Q4 || t == QK_Q5; }
 
-/* Q4_K/Q5_K's twelve scale bytes as 8 scales and 8 minimums of 6 bits: out[0..7], out[8..15]. */
-static inline void qk_scales_k4(const uint8_t *s, uint8_t out[16])
+/* Q4_K/Q5_K's twelve scale bytes as 8 scales and 8 minimums of 6 bits, four bytes per word:
+   w[0..1] the scales, w[2..3] the minimums. */
+static inline void qk_scales_k4(const uint8_t *s, uint32_t w[4])
 {
     uint32_t a0 = qdot_u32(s), a1 = qdot_u32(s + 4), a2 = qdot_u32(s + 8);
-    uint32_t w[4] = { a0 & 0x3f3f3f3f, (a2 & 0x0f0f0f0f) | ((a0 >> 6) & 0x03030303) << 4, a1 & 0x3f3f3f3f,
-                      ((a2 >> 4) & 0x0f0f0f0f) | ((a1 >> 6) & 0x03030303) << 4 };
-    memcpy(out, w, 16);
+    w[0] = a0 & 0x3f3f3f3f, w[1] = (a2 & 0x0f0f0f0f) | ((a0 >> 6) & 0x03030303) << 4;
+    w[2] = a1 & 0x3f3f3f3f, w[3] = ((a2 >> 4) & 0x0f0f0f0f) | ((a1 >> 6) & 0x03030303) << 4;
 }
 
-/* Q3_K's twelve scale bytes as 16 signed 6-bit scales. */
-static inline void qk_scales_q3(const uint8_t *s, int8_t out[16])
+/* Q3_K's twelve scale bytes as 16 scales of 6 bits, four per word, each still 32 above its
+   signed value. */
+static inline void qk_scales_q3(const uint8_t *s, uint32_t w[4])
 {
     uint32_t a0 = qdot_u32(s), a1 = qdot_u32(s + 4), a2 = qdot_u32(s + 8);
-    uint32_t w[4] = { (a0 & 0x0f0f0f0f) | (a2 & 0x03030303) << 4, (a1 & 0x0f0f0f0f) | ((a2 >> 2) & 0x03030303) << 4,
-                      ((a0 >> 4) & 0x0f0f0f0f) | ((a2 >> 4) & 0x03030303) << 4,
-                      ((a1 >> 4) & 0x0f0f0f0f) | ((a2 >> 6) & 0x03030303) << 4 };
-    memcpy(out, w, 16);
-    for (int g = 0; g < 16; g++) out[g] = (int8_t)(out[g] - 32);
+    w[0] = (a0 & 0x0f0f0f0f) | (a2 & 0x03030303) << 4, w[1] = (a1 & 0x0f0f0f0f) | ((a2 >> 2) & 0x03030303) << 4;
+    w[2] = ((a0 >> 4) & 0x0f0f0f0f) | ((a2 >> 4) & 0x03030303) << 4;
+    w[3] = ((a1 >> 4) & 0x0f0f0f0f) | ((a2 >> 6) & 0x03030303) << 4;
 }
 
 /* The row groups of each type on the AVX2 and AVX-512 paths (qdotk_x86.c). */

@@ -7,6 +7,30 @@
    rule's I[l] once the two halves of a 512-bit vector are added. x's bytes are read in
    weight order, so lane l of every 32 weights is lane l of the rule. */
 
+/* Q4_K/Q5_K's 8 scales and 8 minimums (6 bits each) from the 12 bytes at s, as 16 bytes
+   (qk_scales_k4 in vector registers; s is followed by at least 4 more bytes of the block). */
+__attribute__((target(QDOT_AVX2), always_inline)) static inline __m128i scales_k4(const uint8_t *s)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)s);
+    __m128i a = _mm_shuffle_epi8(v, _mm_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 8, 9, 10, 11));
+    __m128i b = _mm_shuffle_epi8(v, _mm_setr_epi8(-1, -1, -1, -1, 0, 1, 2, 3, -1, -1, -1, -1, 4, 5, 6, 7));
+    __m128i lo = _mm_and_si128(_mm_srlv_epi32(a, _mm_setr_epi32(0, 0, 0, 4)),
+                               _mm_setr_epi32(0x3f3f3f3f, 0x0f0f0f0f, 0x3f3f3f3f, 0x0f0f0f0f));
+    return _mm_or_si128(lo, _mm_and_si128(_mm_srli_epi32(b, 2), _mm_set1_epi8(0x30)));
+}
+
+/* Q3_K's 16 signed scales from the 12 bytes at s + 2 (qk_scales_q3 in vector registers;
+   s + 2 ends its block, so the load starts at s). */
+__attribute__((target(QDOT_AVX2), always_inline)) static inline __m128i scales_q3(const uint8_t *s)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)s);
+    __m128i a = _mm_shuffle_epi8(v, _mm_setr_epi8(2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5, 6, 7, 8, 9));
+    __m128i h = _mm_shuffle_epi8(v, _mm_setr_epi8(10, 11, 12, 13, 10, 11, 12, 13, 10, 11, 12, 13, 10, 11, 12, 13));
+    __m128i lo = _mm_and_si128(_mm_srlv_epi32(a, _mm_setr_epi32(0, 0, 4, 4)), _mm_set1_epi8(0x0F));
+    h = _mm_srlv_epi32(_mm_sllv_epi32(h, _mm_setr_epi32(4, 2, 0, 0)), _mm_setr_epi32(0, 0, 0, 2));
+    return _mm_sub_epi8(_mm_or_si128(lo, _mm_and_si128(h, _mm_set1_epi8(0x30))), _mm_set1_epi8(32));
+}
+
 /* ---- AVX-512 ----------------------------------------------------------------------------- */
 
 /* x's superblock: its 256 bytes as four vectors, its sums of 16 and 32, its d. */
@@ -16,18 +40,22 @@ typedef struct kx512 { __m512i x[4]; __m256i s16; __m128i s32; float dx; } kx512
    as words (with an offset), the minimums' lanes, d and dmin. */
 typedef struct kint512 { __m512i i; __m256i sc16; __m128i m; float d, dmin; } kint512;
 
-/* Words 0..15 a, 16..31 b: the scale permute of two groups of 32. */
-__attribute__((target(QDOT_512), always_inline)) static inline __m512i pick2(int a, int b)
+/* The scale words of two groups of 32 from s, the 16 scale bytes in each 128-bit lane:
+   words 0..15 s[a], 16..31 s[b], zero-extended (vpshufb: a byte 0x80 gives 0). */
+__attribute__((target(QDOT_512), always_inline)) static inline __m512i pick2(__m512i s, int a, int b)
 {
-    return _mm512_mask_blend_epi16(0xFFFF0000, _mm512_set1_epi16((short)a), _mm512_set1_epi16((short)b));
+    return _mm512_shuffle_epi8(s, _mm512_mask_blend_epi16(0xFFFF0000, _mm512_set1_epi16((short)(0x8000 | a)),
+                                                          _mm512_set1_epi16((short)(0x8000 | b))));
 }
 
-/* Word j: g + j / 8: the scale permute of four groups of 16 from g. */
-__attribute__((target(QDOT_512), always_inline)) static inline __m512i pick4(int g)
+/* The scale words of four groups of 16 from g: word j s[g + j / 8], sign-extended (the
+   byte twice, then an arithmetic shift). */
+__attribute__((target(QDOT_512), always_inline)) static inline __m512i pick4(__m512i s, int g)
 {
-    return _mm512_add_epi16(_mm512_set1_epi16((short)g),
-                            _mm512_set_epi64(0x0003000300030003, 0x0003000300030003, 0x0002000200020002, 0x0002000200020002,
-                                             0x0001000100010001, 0x0001000100010001, 0, 0));
+    __m512i idx = _mm512_add_epi16(_mm512_set1_epi16((short)(g * 0x0101)),
+                                   _mm512_set_epi64(0x0303030303030303, 0x0303030303030303, 0x0202020202020202,
+                                                    0x0202020202020202, 0x0101010101010101, 0x0101010101010101, 0, 0));
+    return _mm512_srai_epi16(_mm512_shuffle_epi8(s, idx), 8);
 }
 
 /* Bytes 0..31 with bit a, 32..63 with bit b: tests of the fifth (or third) bits. */
@@ -36,11 +64,11 @@ __attribute__((target(QDOT_512), always_inline)) static inline __m512i bits2(int
     return _mm512_mask_blend_epi8(0xFFFFFFFF00000000ull, _mm512_set1_epi8((char)(1 << a)), _mm512_set1_epi8((char)(1 << b)));
 }
 
-/* i plus u's products with x, times the word scales of the permute pick of sc. */
+/* i plus u's products with x, times the word scales sc. */
 __attribute__((target(QDOT_512), always_inline)) static inline __m512i dot_512(__m512i i, __m512i u, __m512i x,
-                                                                              __m512i sc, __m512i pick)
+                                                                              __m512i sc)
 {
-    return _mm512_dpwssd_epi32(i, _mm512_maddubs_epi16(u, x), _mm512_permutexvar_epi16(pick, sc));
+    return _mm512_dpwssd_epi32(i, _mm512_maddubs_epi16(u, x), sc);
 }
 
 /* Q4_K (five: Q5_K): sub-blocks 2c and 2c + 1 are the low and high nibbles of bytes 32c..,
@@ -50,10 +78,8 @@ __attribute__((target(QDOT_512), always_inline)) static inline kint512 sb_q45_51
                                                                                   bool five)
 {
     const __m512i m4 = _mm512_set1_epi8(0x0F);
-    uint8_t sm[16];
-    qk_scales_k4(b + 4, sm);
-    __m256i s16 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)sm));
-    __m512i sc = _mm512_castsi256_si512(s16);
+    __m128i s8 = scales_k4(b + 4);
+    __m512i sc = _mm512_broadcast_i32x4(s8);
     const uint8_t *qs = b + (five ? 48 : 16);
     __m512i z0 = _mm512_loadu_si512(qs), z1 = _mm512_loadu_si512(qs + 64);
     __m512i u[4] = { _mm512_and_si512(z0, m4), _mm512_and_si512(_mm512_srli_epi16(z0, 4), m4), _mm512_and_si512(z1, m4),
@@ -67,12 +93,12 @@ __attribute__((target(QDOT_512), always_inline)) static inline kint512 sb_q45_51
         u[3] = _mm512_mask_add_epi8(u[3], _mm512_test_epi8_mask(h, bits2(5, 7)), u[3], sixteen);
     }
     kint512 r;
-    __m512i i0 = dot_512(_mm512_setzero_si512(), u[0], _mm512_shuffle_i64x2(x->x[0], x->x[1], 0x44), sc, pick2(0, 2));
-    __m512i i1 = dot_512(_mm512_setzero_si512(), u[1], _mm512_shuffle_i64x2(x->x[0], x->x[1], 0xEE), sc, pick2(1, 3));
-    i0 = dot_512(i0, u[2], _mm512_shuffle_i64x2(x->x[2], x->x[3], 0x44), sc, pick2(4, 6));
-    i1 = dot_512(i1, u[3], _mm512_shuffle_i64x2(x->x[2], x->x[3], 0xEE), sc, pick2(5, 7));
+    __m512i i0 = dot_512(_mm512_setzero_si512(), u[0], _mm512_shuffle_i64x2(x->x[0], x->x[1], 0x44), pick2(sc, 0, 2));
+    __m512i i1 = dot_512(_mm512_setzero_si512(), u[1], _mm512_shuffle_i64x2(x->x[0], x->x[1], 0xEE), pick2(sc, 1, 3));
+    i0 = dot_512(i0, u[2], _mm512_shuffle_i64x2(x->x[2], x->x[3], 0x44), pick2(sc, 4, 6));
+    i1 = dot_512(i1, u[3], _mm512_shuffle_i64x2(x->x[2], x->x[3], 0xEE), pick2(sc, 5, 7));
     r.i = _mm512_add_epi32(i0, i1);
-    r.m = _mm_madd_epi16(_mm256_extracti128_si256(s16, 1), x->s32);
+    r.m = _mm_madd_epi16(_mm_cvtepu8_epi16(_mm_srli_si128(s8, 8)), x->s32);
     r.d = _cvtsh_ss(qdot_f16_bits(b)), r.dmin = _cvtsh_ss(qdot_f16_bits(b + 2));
     return r;
 }
@@ -86,16 +112,17 @@ __attribute__((target(QDOT_512), always_inline)) static inline kint512 sb_q6_512
     const __m512i lo_shift = _mm512_mask_blend_epi16(0xFFFF0000, _mm512_set1_epi16(4), _mm512_set1_epi16(2));
     const __m512i hi_shift = _mm512_maskz_mov_epi16(0xFFFF0000, _mm512_set1_epi16(2));
     kint512 r;
-    r.sc16 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(b + 192)));
-    __m512i sc = _mm512_castsi256_si512(r.sc16), i0 = _mm512_setzero_si512(), i1 = i0;
+    __m128i s8 = _mm_loadu_si128((const __m128i *)(b + 192));
+    r.sc16 = _mm256_cvtepi8_epi16(s8);
+    __m512i sc = _mm512_broadcast_i32x4(s8), i0 = _mm512_setzero_si512(), i1 = i0;
     for (int h = 0; h < 2; h++) {
         __m512i l = _mm512_loadu_si512(b + 64 * h);
         __m512i q = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(b + 128 + 32 * h)));
         __m512i lo = _mm512_or_si512(_mm512_and_si512(l, m4), _mm512_and_si512(_mm512_sllv_epi16(q, lo_shift), m30));
         __m512i hi = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(l, 4), m4),
                                      _mm512_and_si512(_mm512_srlv_epi16(q, hi_shift), m30));
-        i0 = dot_512(i0, lo, x->x[2 * h], sc, pick4(8 * h));
-        i1 = dot_512(i1, hi, x->x[2 * h + 1], sc, pick4(8 * h + 4));
+        i0 = dot_512(i0, lo, x->x[2 * h], pick4(sc, 8 * h));
+        i1 = dot_512(i1, hi, x->x[2 * h + 1], pick4(sc, 8 * h + 4));
     }
     r.i = _mm512_add_epi32(i0, i1);
     r.d = _cvtsh_ss(qdot_f16_bits(b + 208));
@@ -111,17 +138,17 @@ __attribute__((target(QDOT_512), always_inline)) static inline kint512 sb_q23_51
     const __m512i sa = _mm512_maskz_mov_epi16(0xFFFF0000, _mm512_set1_epi16(2));
     const __m512i sb = _mm512_mask_blend_epi16(0xFFFF0000, _mm512_set1_epi16(4), _mm512_set1_epi16(6));
     kint512 r;
-    if (three) {
-        int8_t s[16];
-        qk_scales_q3(b + 96, s);
-        r.sc16 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)s));
-    } else {
-        __m256i raw = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)b));
-        r.sc16 = _mm256_and_si256(raw, _mm256_set1_epi16(15));
-        __m256i m8 = _mm256_madd_epi16(_mm256_srli_epi16(raw, 4), x->s16);
+    __m128i s8;
+    if (three)
+        s8 = scales_q3(b + 94);
+    else {
+        __m128i raw = _mm_loadu_si128((const __m128i *)b);
+        s8 = _mm_and_si128(raw, _mm_set1_epi8(15));
+        __m256i m8 = _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(raw, 4), _mm_set1_epi8(15))), x->s16);
         r.m = _mm_add_epi32(_mm256_castsi256_si128(m8), _mm256_extracti128_si256(m8, 1));
     }
-    __m512i sc = _mm512_castsi256_si512(r.sc16), i0 = _mm512_setzero_si512(), i1 = i0;
+    r.sc16 = _mm256_cvtepi8_epi16(s8);
+    __m512i sc = _mm512_broadcast_i32x4(s8), i0 = _mm512_setzero_si512(), i1 = i0;
     __m512i hm = three ? _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)b)) : i0;
     const uint8_t *qs = b + (three ? 32 : 16);
     for (int h = 0; h < 2; h++) {
@@ -131,8 +158,8 @@ __attribute__((target(QDOT_512), always_inline)) static inline kint512 sb_q23_51
             ua = _mm512_mask_add_epi8(ua, _mm512_test_epi8_mask(hm, bits2(4 * h, 4 * h + 1)), ua, four);
             ub = _mm512_mask_add_epi8(ub, _mm512_test_epi8_mask(hm, bits2(4 * h + 2, 4 * h + 3)), ub, four);
         }
-        i0 = dot_512(i0, ua, x->x[2 * h], sc, pick4(8 * h));
-        i1 = dot_512(i1, ub, x->x[2 * h + 1], sc, pick4(8 * h + 4));
+        i0 = dot_512(i0, ua, x->x[2 * h], pick4(sc, 8 * h));
+        i1 = dot_512(i1, ub, x->x[2 * h + 1], pick4(sc, 8 * h + 4));
     }
     r.i = _mm512_add_epi32(i0, i1);
     r.d = _cvtsh_ss(qdot_f16_bits(b + (three ? 108 : 80)));
@@ -233,9 +260,7 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline kint256 sb_q45_a
                                                                                     bool five)
 {
     const __m256i m4 = _mm256_set1_epi8(0x0F);
-    uint8_t sm[16];
-    qk_scales_k4(b + 4, sm);
-    __m128i s = _mm_loadu_si128((const __m128i *)sm);
+    __m128i s = scales_k4(b + 4);
     const uint8_t *qs = b + (five ? 48 : 16);
     __m256i h = five ? _mm256_loadu_si256((const __m256i *)(b + 16)) : _mm256_setzero_si256();
     kint256 r;
@@ -282,9 +307,7 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline kint256 sb_q23_a
     kint256 r;
     __m128i s;
     if (three) {
-        int8_t sc[16];
-        qk_scales_q3(b + 96, sc);
-        s = _mm_loadu_si128((const __m128i *)sc);
+        s = scales_q3(b + 94);
         r.sc16 = _mm256_cvtepi8_epi16(s);
     } else {
         __m128i raw = _mm_loadu_si128((const __m128i *)b);
