@@ -14,6 +14,8 @@ them all alike. With BASE_TL (another build of tl, today's say) the two binaries
 P times (default 2) and the table gives each case's time in both and base / this.
 Quantized rows also print this build's speed relative to its own Q8_0 product in the same
 shape and thread count, beside the targets of issue 35 (Q4_K >= 1.5, Q6_K >= 1.3, Q4_0 >= 1.5).
+The f32 rows also print numpy's time for the same product over this one's (numpy has no bf16
+or quantized product): OpenBLAS's sgemv with as many threads, timed as tl is, in the same rounds.
 """
 import argparse
 import os
@@ -100,6 +102,44 @@ def program(setup, chosen, rounds):
     return "\n".join(lines) + "\n"
 
 
+NUMPY = """
+import os, sys, time
+import numpy as np
+rng = np.random.default_rng(1)
+flush = np.ones(67108864, dtype=np.float32)
+cases = [tuple(int(v) for v in c[:-1].split("x")) + (c.endswith("m"),) for c in sys.argv[2:]]
+mats = [(rng.random((r, c), dtype=np.float32) - 0.5, rng.random(c, dtype=np.float32) - 0.5) for r, c, _ in cases]
+best = [1e9] * len(cases)
+for _ in range(int(sys.argv[1])):
+    for i, ((w, x), (_, _, cold)) in enumerate(zip(mats, cases)):
+        w @ x
+        if cold:
+            flush.sum()
+        t0 = time.perf_counter()
+        w @ x
+        best[i] = min(best[i], time.perf_counter() - t0)
+for i, b in enumerate(best):
+    print(i, b)
+"""
+
+
+def numpy_times(chosen, rounds):
+    """name -> numpy's best time of the f32 cases among chosen (each thread count on its own)."""
+    out = {}
+    for th in (1, 2):
+        f32 = [c for c in chosen if c[0].startswith("f32 ") and c[3] == th]
+        if not f32:
+            continue
+        shapes = [c[0].split()[1] + ("m" if c[4] else "c") for c in f32]   # m: from memory, c: in cache
+        env = dict(os.environ, OPENBLAS_NUM_THREADS=str(th), OMP_NUM_THREADS=str(th))
+        r = subprocess.run([sys.executable, "-c", NUMPY, str(rounds)] + shapes, check=True, capture_output=True,
+                           text=True, env=env).stdout
+        for line in r.strip().splitlines():
+            i, t = line.split()
+            out[f32[int(i)][0]] = float(t)
+    return out
+
+
 def run(tl, prog):
     out = subprocess.run([tl, "-e", prog], check=True, capture_output=True, text=True).stdout
     return {int(a): float(b) for a, b in (line.split() for line in out.strip().splitlines())}
@@ -127,11 +167,12 @@ def main():
         for b in bins:
             for i, t in run(b, prog).items():
                 best[b][i] = min(best[b].get(i, float("inf")), t)
+    numpy = numpy_times(chosen, a.rounds)
     names = {c[0]: i for i, c in enumerate(chosen)}
     head = f"{'case':28} {'this ms':>9}"
     if a.base:
         head += f" {'base ms':>9} {'base/this':>9}"
-    print(head + f" {'Q8_0/this':>9} {'target':>7}")
+    print(head + f" {'Q8_0/this':>9} {'target':>7} {'numpy/this':>10}")
     for i, c in enumerate(chosen):
         t = best[a.tl][i]
         line = f"{c[0]:28} {t * 1e3:9.4f}"
@@ -143,6 +184,8 @@ def main():
             r = best[a.tl][q8] / t
             tgt = TARGETS.get(kind)
             line += f" {r:9.2f}" + (f" {tgt:6.2f}x {'ok' if r >= tgt else 'MISS'}" if tgt else "")
+        if c[0] in numpy:
+            line += f" {'':9} {'':7} {numpy[c[0]] / t:10.2f}"
         print(line)
 
 
