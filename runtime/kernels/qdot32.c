@@ -158,6 +158,7 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void rows_avx2(i
 /* The permute constants of type t: nibble bytes, d (and m) words, fifth-bit bytes. */
 typedef struct group_index { __m512i q, d, h; } group_index;
 
+/* Type t's permute constants (folded at compile time: t is a constant where it is inlined). */
 __attribute__((target(QDOT_512), always_inline)) static inline group_index group_indices(int t)
 {
     return (group_index){ BYTES64(NIB_SRC, t), WORDS32(SCALE_SRC, t), BYTES64(BITS_SRC, t) };
