@@ -82,25 +82,41 @@ void tl_vexp_sub_f64(double *y, const double *x, double m, int64_t n);
    it fits (tl_tensor_result; NULL: a new tensor). */
 int tl_matmul_rows(const tl_tensor *a, const tl_tensor *b, tl_tensor *into, tl_tensor **out);
 
-/* ---- q8dot.c: ggml's Q8_0 dot ---------------------------------------------------- */
-/* m f32 rows of k (k a multiple of 32) rounded to Q8_0 blocks of 32: q = x / d rounded,
-   d = max|x| / 127 per block, and for each four bytes -128 times their sum (bias). */
-typedef struct tl_q8_act { int8_t *q; float *d; int32_t *bias; int64_t nb; } tl_q8_act;
-/* Fills a (one allocation; tl_q8_act_free releases it): 0, or -1 with the error set. */
-int tl_q8_quantize(const float *x, int64_t m, int64_t k, tl_q8_act *a);
-void tl_q8_act_free(tl_q8_act *a);
-/* out[j * os] = dot of Q8_0 weight row j (rows of row_bytes from w, a->nb blocks each)
-   with row i of a; every CPU path gives the same bits. */
-void tl_q8_rows(const uint8_t *w, size_t row_bytes, int64_t rows, const tl_q8_act *a, int64_t i, float *out,
-                int64_t os);
-/* The dot's paths, each faster than the one before: portable (TL_SIMD=0), AVX2, AVX-512
-   VNNI on 256-bit vectors, and on 512-bit ones (two blocks each; with VBMI's byte permutes). */
-enum { TL_Q8_PORTABLE, TL_Q8_AVX2, TL_Q8_VNNI256, TL_Q8_VNNI512 };
-/* The best of them this CPU has. */
-int tl_q8_best_path(void);
-/* tl_q8_rows on the given path (the best one if the CPU lacks it): for tests of the paths. */
-void tl_q8_rows_on(int path, const uint8_t *w, size_t row_bytes, int64_t rows, const tl_q8_act *a, int64_t i,
-                   float *out, int64_t os);
+/* ---- qdot.c: quantized weight rows dotted with x rounded to 8-bit blocks ------------- */
+/* m f32 rows of k (a multiple of bl, 32 or 256) rounded once per product to 8-bit blocks of bl:
+   d = max|x| / 127 per block, q = x / d rounded to nearest even (ggml's Q8_0 and Q8_K roundings
+   of x, with d kept in f32; a block holding a NaN or infinity gets d = NaN). With the blocks, the
+   sums the dots read: for 32-blocks minus the sum of each four q bytes (nsum4) and d times that
+   sum (dsum4); for 256-blocks the sums of each sixteen (sum16) and of each 32 (sum32). */
+typedef struct tl_qact {
+    int8_t *q;          /* m rows of k */
+    float *d;           /* m rows of nb */
+    int32_t *nsum4;     /* 32-blocks: m rows of k / 4 */
+    float *dsum4;       /* 32-blocks: m rows of k / 4 */
+    int16_t *sum16;     /* 256-blocks: m rows of k / 16 */
+    int16_t *sum32;     /* 256-blocks: m rows of k / 32 */
+    int64_t k, nb, bl;
+} tl_qact;
+/* Fills a (one allocation; tl_qact_free releases it): 0, or -1 with the error set. */
+int tl_qact_make(const float *x, int64_t m, int64_t k, int64_t bl, tl_qact *a);
+void tl_qact_free(tl_qact *a);
+/* Can weights of this ggml type be dotted so? *bl: the block length x must be rounded to. */
+bool tl_qdot_supports(int ggml_type, int64_t *bl);
+/* out[j * os] = the dot of weight row j (rows of row_bytes from w, whole blocks of the type)
+   with row i of x; every CPU path gives the same bits. */
+void tl_qdot_rows(int ggml_type, const uint8_t *w, size_t row_bytes, int64_t rows, const tl_qact *x, int64_t i,
+                  float *out, int64_t os);
+/* The dots' CPU paths, each faster than the one before: portable C (TL_SIMD=0), AVX2 (also
+   TL_SIMD=avx2), AVX-512 VNNI on 256-bit vectors (Q8_0's; AVX2 for the other types), and
+   AVX-512 with VNNI, BW and VBMI on 512-bit vectors. */
+enum { TL_QDOT_PORTABLE, TL_QDOT_AVX2, TL_QDOT_VNNI256, TL_QDOT_AVX512 };
+/* The best of them this CPU has (and TL_SIMD allows). */
+int tl_qdot_best_path(void);
+/* tl_qdot_rows on the given path (the best one if the CPU lacks it): for tests of the paths. */
+void tl_qdot_rows_on(int path, int ggml_type, const uint8_t *w, size_t row_bytes, int64_t rows, const tl_qact *x,
+                     int64_t i, float *out, int64_t os);
+
+/* ---- small_gemm.c ---------------------------------------------------------- */
 /* Products with fewer multiply-adds than this per batch entry skip BLAS (whose packing
    costs more than they do) when tl_small_sgemm can run: an attention's per-head products. */
 #define TL_SMALL_GEMM_MADDS ((int64_t)1 << 15)

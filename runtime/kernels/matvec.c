@@ -25,7 +25,7 @@
    small products keep BLAS's summation order, the same as in a batched product. */
 #define MATVEC_MIN_WEIGHTS ((int64_t)1 << 16)
 /* Bytes of W per task (whole rows, at least one): few enough tasks that each outlasts its
-   scheduling and the prefetching in tl_q8_rows, which starts cold with every task, runs
+   scheduling and the prefetching in tl_qdot_rows, which starts cold with every task, runs
    long; enough to share the rows among threads. In weights it was 1 << 15 for every kind
    (f32: the same); the 32000 x 288 Q8_0 classifier read from memory on two threads took
    243-364 us in 113-row tasks and 178-208 in 400-500-row ones (one thread: 280-370). */
@@ -46,7 +46,7 @@
    new run: the 32000 x 288 f32 classifier read from memory on two threads took a median of
    690 us in tasks of 32,768 weights and 500 us in these (eight interleaved runs each, at
    load 4-6: 1 << 18 gave 620, 1 << 22 490); llama.tl's f32 decode went from 596 to 660
-   tokens/s (medians of eight interleaved runs). Quantized rows keep TASK_BYTES: q8dot.c
+   tokens/s (medians of eight interleaved runs). Quantized rows keep TASK_BYTES: qdot.c
    prefetches them itself. */
 #define STREAM_WEIGHTS ((int64_t)1 << 20)
 /* Floats of dequantized rows one task keeps for an x with many rows. */
@@ -66,7 +66,7 @@ typedef struct mv_plan {
     size_t qbb;             /* bytes per block */
     const float *x;         /* m contiguous f32 rows of k */
     int64_t m;
-    const tl_q8_act *xq;    /* Q8_0: x rounded to Q8_0 blocks (NULL: not used) */
+    const tl_qact *xq;      /* x rounded to 8-bit blocks for W's dot (NULL: not used) */
     float *out;
     int64_t os_x, os_w;     /* out[i * os_x + j * os_w]: x row i, W row j */
     int64_t rows_per_task;
@@ -220,12 +220,12 @@ static bool rows_touched(const mv_plan *p, int64_t j0, int64_t j1)
 /* Rows [j0, j1) of W against every x row, one dot each. scratch: k floats (quantized W). */
 static void rows_dot(const mv_plan *p, int64_t j0, int64_t j1, float *scratch)
 {
-    /* Q8_0 rows none of which was computed as f32 (the usual case): one run of blocks */
+    /* quantized rows none of which was computed as f32 (the usual case): one run of blocks */
     if (p->kind == W_QUANT && p->xq && !rows_touched(p, j0, j1)) {
         const uint8_t *blk = p->qblocks + (size_t)((p->qfirst + j0 * p->rs) / p->qbs) * p->qbb;
         size_t row_bytes = (size_t)(p->rs / p->qbs) * p->qbb;
         for (int64_t i = 0; i < p->m; i++)
-            tl_q8_rows(blk, row_bytes, j1 - j0, p->xq, i, p->out + j0 * p->os_w + i * p->os_x, p->os_w);
+            tl_qdot_rows(p->qtype, blk, row_bytes, j1 - j0, p->xq, i, p->out + j0 * p->os_w + i * p->os_x, p->os_w);
         return;
     }
     int64_t es = p->kind == W_BF16 ? 2 : 4;   /* bytes per element; rows may run backwards (rs < 0) */
@@ -239,8 +239,8 @@ static void rows_dot(const mv_plan *p, int64_t j0, int64_t j1, float *scratch)
         int kind = p->kind;
         if (kind == W_QUANT && !row_touched(p, j)) {
             const uint8_t *blk = p->qblocks + (size_t)((p->qfirst + j * p->rs) / p->qbs) * p->qbb;
-            if (p->xq) {                   /* Q8_0 against Q8_0 x */
-                for (int64_t i = 0; i < p->m; i++) tl_q8_rows(blk, 0, 1, p->xq, i, o + i * p->os_x, 0);
+            if (p->xq) {                   /* blocks against x's 8-bit blocks */
+                for (int64_t i = 0; i < p->m; i++) tl_qdot_rows(p->qtype, blk, 0, 1, p->xq, i, o + i * p->os_x, 0);
                 continue;
             }
             io_dequant(p->qblocks, p->qtype, p->qfirst + j * p->rs, p->k, scratch);
@@ -349,11 +349,12 @@ static int64_t stream_rows(int64_t n, int64_t k, int nth)
 
 static int run_plan(mv_plan *p)
 {
-    tl_q8_act xq = { 0 };
+    tl_qact xq = { 0 };
     p->xq = NULL;
     bool tiles = p->kind == W_QUANT && p->m > MATVEC_MAX_ROWS;
-    if (p->kind == W_QUANT && p->qtype == 8 && !tiles) {
-        if (tl_q8_quantize(p->x, p->m, p->k, &xq) < 0) return -1;
+    int64_t bl;
+    if (p->kind == W_QUANT && !tiles && tl_qdot_supports(p->qtype, &bl)) {
+        if (tl_qact_make(p->x, p->m, p->k, bl, &xq) < 0) return -1;
         p->xq = &xq;
     }
     int nth = tl_threads_for(p->n * p->k);
@@ -377,7 +378,7 @@ static int run_plan(mv_plan *p)
         rc = 0;
         for (int64_t t = 0; t < ntasks && rc == 0; t++) rc = (tiles ? qtile_task : rows_task)(p, t);
     }
-    tl_q8_act_free(&xq);
+    tl_qact_free(&xq);
     return rc;
 }
 

@@ -1,110 +1,16 @@
-/* kernels/q8dot.c — ggml's Q8_0 dot: f32 rows rounded to Q8_0 blocks, dotted with a Q8_0 weight row */
-#include <immintrin.h>
+/* kernels/q8dot.c — Q8_0 weight rows dotted with x rounded to Q8_0 blocks, on each CPU path */
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "../cast.h"
-#include "kern.h"
-#include "simd_x86.h"
+#include "qdot.h"
 
 /* Every path computes the same bits: per block b, eight lane sums s[l] of four byte
    products each (bytes 4l..4l+3; exact integers), then acc[b % 4][l] += s[l] * (dw * dx)
    as one fused multiply-add, then the four accumulators and their eight lanes are summed
    in one fixed order. That is how the AVX2 instructions (maddubs + madd) and AVX-512
-   VNNI's vpdpbusd naturally group the products, so the portable loop follows them. */
-
-/* ---- rounding x to Q8_0 ------------------------------------------------------------- */
-
-/* The largest of v's eight lanes. */
-__attribute__((target("avx2,fma"))) static float max256(__m256 v)
-{
-    __m128 s = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_max_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_max_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-}
-
-/* quantize_row_c eight lanes at a time: the same maximum, products and rounding (to
-   nearest even, as lrintf in the default mode), so the same blocks. */
-__attribute__((target("avx2,fma"))) static void quantize_row_avx2(const float *x, int64_t nb, int8_t *q, float *d)
-{
-    const __m256 sign = _mm256_set1_ps(-0.0f);
-    for (int64_t b = 0; b < nb; b++, x += 32, q += 32) {
-        __m256 v[4], m = _mm256_setzero_ps();
-        for (int j = 0; j < 4; j++) {
-            v[j] = _mm256_loadu_ps(x + 8 * j);
-            m = _mm256_max_ps(_mm256_andnot_ps(sign, v[j]), m);   /* a NaN lane leaves m: fmaxf ignores NaN */
-        }
-        float amax = max256(m);
-        float db = amax / 127, id = db ? 1 / db : 0;
-        d[b] = db;
-        __m256 vid = _mm256_set1_ps(id);
-        __m256i i32[4];
-        for (int j = 0; j < 4; j++) i32[j] = _mm256_cvtps_epi32(_mm256_mul_ps(v[j], vid));
-        /* pack to bytes: packs works within 128-bit halves, the permute puts them back in order */
-        __m256i i16a = _mm256_packs_epi32(i32[0], i32[1]), i16b = _mm256_packs_epi32(i32[2], i32[3]);
-        __m256i i8 = _mm256_packs_epi16(i16a, i16b);
-        i8 = _mm256_permutevar8x32_epi32(i8, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-        _mm256_storeu_si256((__m256i *)q, i8);
-    }
-}
-
-/* One row of k floats (k a multiple of 32) as nb = k / 32 blocks: d = max|x| / 127,
-   q = x / d rounded. */
-static void quantize_row_c(const float *x, int64_t nb, int8_t *q, float *d)
-{
-    for (int64_t b = 0; b < nb; b++, x += 32, q += 32) {
-        float amax = 0;
-        for (int j = 0; j < 32; j++) amax = fmaxf(amax, fabsf(x[j]));
-        float db = amax / 127, id = db ? 1 / db : 0;
-        d[b] = db;
-        for (int j = 0; j < 32; j++) {
-            long r = lrintf(x[j] * id);
-            q[j] = (int8_t)(r > 127 ? 127 : r < -128 ? -128 : r);
-        }
-    }
-}
-
-/* Can AVX-512 VNNI (vpdpbusd) run, with 256-bit vectors? */
-static bool has_vnni(void)
-{
-    static int cached = -1;
-    if (cached < 0)
-        cached = tl_simd_avx2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-                 __builtin_cpu_supports("avx512vnni");
-    return cached;
-}
-
-int tl_q8_quantize(const float *x, int64_t m, int64_t k, tl_q8_act *a)
-{
-    int64_t nb = k / 32;
-    a->nb = nb;
-    a->q = malloc((size_t)(m * k) + (size_t)(m * nb) * sizeof(float) + (size_t)(m * k / 4) * sizeof(int32_t));
-    if (!a->q) {
-        tl_seterr(MemoryError, "out of memory");
-        return -1;
-    }
-    a->bias = (int32_t *)(a->q + m * k);   /* m * k is a multiple of 32: aligned */
-    a->d = (float *)(a->bias + m * k / 4);
-    for (int64_t i = 0; i < m; i++) {
-        if (tl_simd_avx2()) quantize_row_avx2(x + i * k, nb, a->q + i * k, a->d + i * nb);
-        else quantize_row_c(x + i * k, nb, a->q + i * k, a->d + i * nb);
-    }
-    /* vpdpbusd multiplies unsigned by signed bytes: it reads w + 128, and the bias takes
-       128 times each four x bytes' sum back off */
-    for (int64_t l = 0; l < m * k / 4; l++) {
-        const int8_t *q = a->q + 4 * l;
-        a->bias[l] = -128 * (q[0] + q[1] + q[2] + q[3]);
-    }
-    return 0;
-}
-
-void tl_q8_act_free(tl_q8_act *a)
-{
-    free(a->q);
-    a->q = NULL;
-}
+   VNNI's vpdpbusd naturally group the products, so the portable loop follows them.
+   vpdpbusd multiplies unsigned by signed bytes: it reads w + 128, and each lane starts at
+   the bias -128 times its four x bytes' sum (x's nsum4 shifted left by 7). */
 
 /* ---- dots ---------------------------------------------------------------------------- */
 
@@ -125,14 +31,12 @@ static float dot_c(const uint8_t *w, const int8_t *xq, const float *xd, int64_t 
     return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
 }
 
-/* The f16 bits at p (x86: little-endian), one 16-bit load; (p[0] | p[1] << 8) compiled to
-   two byte loads, a shift and an or per block. */
-static inline unsigned short load_f16_bits(const uint8_t *p)
-{
-    unsigned short h;
-    memcpy(&h, p, sizeof h);
-    return h;
-}
+/* The f16 bits at p, one 16-bit load ((p[0] | p[1] << 8) compiled to two byte loads, a
+   shift and an or per block). */
+#define load_f16_bits qdot_f16_bits
+
+/* The bias of the eight lanes at p (x's nsum4): -128 times each four x bytes' sum. */
+#define Q8_BIAS256(p) _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)(p)), 7)
 
 /* The scale of block b: w's f16 d times x's. */
 #define Q8_SCALE(w, b) _mm256_set1_ps(_cvtsh_ss(load_f16_bits((w) + 34 * (b))) * xd[b])
@@ -153,7 +57,7 @@ static inline unsigned short load_f16_bits(const uint8_t *p)
 #define Q8_VNNI_STEP(acc, b)                                                                             \
     do {                                                                                                 \
         __m256i wq = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(w + 34 * (b) + 2)), flip);  \
-        __m256i s = _mm256_dpbusd_epi32(_mm256_loadu_si256((const __m256i *)(bias + 8 * (b))), wq,      \
+        __m256i s = _mm256_dpbusd_epi32(Q8_BIAS256(bias + 8 * (b)), wq,      \
                                         _mm256_loadu_si256((const __m256i *)(xq + 32 * (b))));          \
         acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), Q8_SCALE(w, b), acc);                              \
     } while (0)
@@ -212,7 +116,7 @@ Q8_DOT(dot_vnni, "avx512f,avx512vl,avx512vnni,avx2,fma,f16c", Q8_VNNI_STEP)
 /* What the rows of a VNNI multi-row step share for block b: x's bytes, bias and d. */
 #define Q8_VNNI_SHARED(b)                                                                                \
     __m256i xv = _mm256_loadu_si256((const __m256i *)(xq + 32 * (b)));                                 \
-    __m256i bv = _mm256_loadu_si256((const __m256i *)(bias + 8 * (b)));                                \
+    __m256i bv = Q8_BIAS256(bias + 8 * (b));                                                            \
     float dx = xd[b]
 
 /* Two rows' blocks b at once into acc0, acc1 (x's bytes, bias and d loaded once). */
@@ -288,18 +192,7 @@ dot4_vnni(const uint8_t *w0, size_t rb, const int8_t *xq, const int32_t *bias, c
 
 /* ---- AVX-512 VBMI + VNNI: two blocks per 512-bit vector ------------------------------ */
 
-/* Can the 512-bit path run (byte permutes: VBMI; vpdpbusd: VNNI)? */
-static bool has_vnni512(void)
-{
-    static int cached = -1;
-    if (cached < 0)
-        cached = tl_simd_avx2() && tl_cpu_has_avx512() && __builtin_cpu_supports("avx512bw") &&
-                 __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
-                 __builtin_cpu_supports("avx512vnni");
-    return cached;
-}
-
-#define V512 "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni,avx2,fma,f16c"
+#define V512 QDOT_512
 
 /* Row w's blocks 2p and 2p + 1 (68 bytes: d, 32 q, d, 32 q) into acc, block 2p in the low
    eight lanes and 2p + 1 in the high ones: A holds bytes 0..63 and B bytes 36..67; one byte
@@ -352,7 +245,7 @@ dotn_512(int R, const uint8_t *w0, size_t rb, const int8_t *xq, const int32_t *b
     Q8_UNROLL for (int r = 0; r < R; r++) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
     int64_t np = nb / 2, p = 0;
     for (; p < np; p++) {
-        __m512i xv = _mm512_loadu_si512(xq + 64 * p), bv = _mm512_loadu_si512(bias + 16 * p);
+        __m512i xv = _mm512_loadu_si512(xq + 64 * p), bv = _mm512_slli_epi32(_mm512_loadu_si512(bias + 16 * p), 7);
         __m512 dx = _mm512_permutexvar_ps(dsel, _mm512_castps128_ps512(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(xd + 2 * p)))));
         if (p & 1)
             Q8_UNROLL for (int r = 0; r < R; r++) Q8_512_ROW(acc[r][1], w0 + r * rb, p);
@@ -361,7 +254,7 @@ dotn_512(int R, const uint8_t *w0, size_t rb, const int8_t *xq, const int32_t *b
     }
     if (nb & 1) {
         int64_t b = nb - 1;
-        __m256i xv = _mm256_loadu_si256((const __m256i *)(xq + 32 * b)), bv = _mm256_loadu_si256((const __m256i *)(bias + 8 * b));
+        __m256i xv = _mm256_loadu_si256((const __m256i *)(xq + 32 * b)), bv = Q8_BIAS256(bias + 8 * b);
         float dx = xd[b];
         if (np & 1)
             Q8_UNROLL for (int r = 0; r < R; r++) Q8_512_LAST(acc[r][1], w0 + r * rb, b);
@@ -388,68 +281,55 @@ Q8_DOTN_512(2)
 Q8_DOTN_512(3)
 Q8_DOTN_512(4)
 
-/* The rows this many ahead of the ones being dotted are fetched into the cache first. Read
-   from memory (a decode's weights, each read once per token; here after summing 128 MiB
-   elsewhere), the 32000 x 288 classifier took 604-616 us on one thread without it and
-   322-331 us with 16 rows ahead (best of 50, three runs each); distances of 8, 32 and 64
-   rows did no better, and it took about 250 us when it sat in the cache. The dot does
-   enough work per byte that the hardware's own prefetching falls behind; f32 and bf16
-   rows (matvec.c), with less work per byte, did not gain from it. */
-#define PREFETCH_ROWS 16
+/* ---- the row groups of each path ------------------------------------------------------ */
 
-/* Asks for the n bytes at p to be brought into the cache. */
-static inline void prefetch_bytes(const uint8_t *p, size_t n)
+/* x's row i: its bytes xq, scales xd and nsum4 (the bias's sums), and its blocks nb. */
+#define Q8_X(x, i)                                                                                        \
+    int64_t nb = (x)->nb;                                                                                 \
+    const int8_t *xq = (x)->q + (i) * nb * 32;                                                            \
+    const float *xd = (x)->d + (i) * nb;                                                                  \
+    const int32_t *bias = (x)->nsum4 + (i) * nb * 8;                                                      \
+    (void)bias
+
+/* One row on the portable path. */
+static void one_c(const uint8_t *w, size_t rb, const tl_qact *x, int64_t i, float *o, int64_t os)
 {
-    for (size_t o = 0; o < n; o += 64) __builtin_prefetch(p + o, 0, 3);
+    (void)rb, (void)os;
+    Q8_X(x, i);
+    o[0] = dot_c(w, xq, xd, nb);
 }
 
-int tl_q8_best_path(void)
-{
-    return has_vnni512() ? TL_Q8_VNNI512 : has_vnni() ? TL_Q8_VNNI256 : tl_simd_avx2() ? TL_Q8_AVX2 : TL_Q8_PORTABLE;
-}
-
-void tl_q8_rows_on(int path, const uint8_t *w, size_t row_bytes, int64_t rows, const tl_q8_act *a, int64_t i,
-                   float *out, int64_t os)
-{
-    int64_t nb = a->nb;
-    const int8_t *xq = a->q + i * nb * 32;
-    const float *xd = a->d + i * nb;
-    const int32_t *bias = a->bias + i * nb * 8;
-    if (path > tl_q8_best_path()) path = tl_q8_best_path();
-    /* rows four (VNNI) or two (AVX2: sixteen registers) at a time, sharing x's loads */
-    if (path == TL_Q8_VNNI512) {
-        int64_t j = 0;
-        for (; j + 4 <= rows; j += 4, w += 4 * row_bytes) {
-            if (j + PREFETCH_ROWS + 4 <= rows) prefetch_bytes(w + PREFETCH_ROWS * row_bytes, 4 * row_bytes);
-            dot4_512(w, row_bytes, xq, bias, xd, nb, out + j * os, os);
-        }
-        switch (rows - j) {
-        case 3: dot3_512(w, row_bytes, xq, bias, xd, nb, out + j * os, os); break;
-        case 2: dot2_512(w, row_bytes, xq, bias, xd, nb, out + j * os, os); break;
-        case 1: dot1_512(w, row_bytes, xq, bias, xd, nb, out + j * os, os); break;
-        }
-    } else if (path == TL_Q8_VNNI256) {
-        int64_t j = 0;
-        for (; j + 4 <= rows; j += 4, w += 4 * row_bytes) {
-            if (j + PREFETCH_ROWS + 4 <= rows) prefetch_bytes(w + PREFETCH_ROWS * row_bytes, 4 * row_bytes);
-            dot4_vnni(w, row_bytes, xq, bias, xd, nb, out + j * os, os);
-        }
-        if (j + 2 <= rows) dot2_vnni(w, row_bytes, xq, bias, xd, nb, out + j * os, os), j += 2, w += 2 * row_bytes;
-        if (j < rows) out[j * os] = dot_vnni(w, xq, bias, xd, nb);
-    } else if (path == TL_Q8_AVX2) {
-        int64_t j = 0;
-        for (; j + 2 <= rows; j += 2, w += 2 * row_bytes) {
-            if (j + PREFETCH_ROWS + 2 <= rows) prefetch_bytes(w + PREFETCH_ROWS * row_bytes, 2 * row_bytes);
-            dot2_avx2(w, row_bytes, xq, bias, xd, nb, out + j * os, os);
-        }
-        if (j < rows) out[j * os] = dot_avx2(w, xq, bias, xd, nb);
+/* NAME(w, rb, x, i, o, os): R rows by the multi-row dot DOT. */
+#define Q8_GROUP(NAME, DOT)                                                                               \
+    static void NAME(const uint8_t *w, size_t rb, const tl_qact *x, int64_t i, float *o, int64_t os)      \
+    {                                                                                                     \
+        Q8_X(x, i);                                                                                       \
+        DOT(w, rb, xq, bias, xd, nb, o, os);                                                              \
     }
-    else
-        for (int64_t j = 0; j < rows; j++, w += row_bytes) out[j * os] = dot_c(w, xq, xd, nb);
-}
+/* NAME(w, rb, x, i, o, os): one row by the one-row dot DOT. */
+#define Q8_ONE(NAME, DOT)                                                                                 \
+    static void NAME(const uint8_t *w, size_t rb, const tl_qact *x, int64_t i, float *o, int64_t os)      \
+    {                                                                                                     \
+        (void)rb, (void)os;                                                                               \
+        Q8_X(x, i);                                                                                       \
+        o[0] = DOT(w, xq, bias, xd, nb);                                                                  \
+    }
+Q8_ONE(one_avx2, dot_avx2)
+Q8_GROUP(two_avx2, dot2_avx2)
+Q8_ONE(one_vnni, dot_vnni)
+Q8_GROUP(two_vnni, dot2_vnni)
+Q8_GROUP(four_vnni, dot4_vnni)
+Q8_GROUP(one_512, dot1_512)
+Q8_GROUP(two_512, dot2_512)
+Q8_GROUP(three_512, dot3_512)
+Q8_GROUP(four_512, dot4_512)
 
-void tl_q8_rows(const uint8_t *w, size_t row_bytes, int64_t rows, const tl_q8_act *a, int64_t i, float *out,
-                int64_t os)
-{
-    tl_q8_rows_on(tl_q8_best_path(), w, row_bytes, rows, a, i, out, os);
-}
+/* Rows four (VNNI) or two (AVX2: sixteen registers) at a time, sharing x's loads. */
+static const qdot_group_fn groups[4][5] = {
+    [TL_QDOT_PORTABLE] = { NULL, one_c },
+    [TL_QDOT_AVX2] = { NULL, one_avx2, two_avx2 },
+    [TL_QDOT_VNNI256] = { NULL, one_vnni, two_vnni, NULL, four_vnni },
+    [TL_QDOT_AVX512] = { NULL, one_512, two_512, three_512, four_512 },
+};
+
+QDOT_ROWS_FN(tl_qdot_q8_0) { qdot_row_loop(groups[path], w, row_bytes, rows, x, i, out, os); }

@@ -1,6 +1,7 @@
 /* kernels/simd_x86.c — AVX-512 loops (SLEEF) for transcendental f32/f64 functions, picked at run time */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kern.h"
 
@@ -347,12 +348,19 @@ TL_UNOP_LIST(SIMD_LOOPS, )
 
 #pragma GCC pop_options
 
+/* TL_SIMD=avx2 in the environment: the CPU is taken to lack AVX-512 (for comparisons). */
+static bool avx512_refused(void)
+{
+    const char *e = getenv("TL_SIMD");
+    return e && strcmp(e, "avx2") == 0;
+}
+
 bool tl_cpu_has_avx512(void)
 {
     static int cached = -1;
     if (cached < 0) {
         __builtin_cpu_init();
-        cached = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+        cached = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && !avx512_refused();
     }
     return cached;
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/python3
-"""bench_llama.py — tokens per second of examples/llama.tl (f32, bf16, Q8_0) and of numpy, same run.
+"""bench_llama.py — tokens per second of examples/llama.tl (f32, bf16, Q8_0, Q4_K) and of numpy, same run.
 
 Usage: bench_llama.py TL [WORKDIR] [STEPS] [ROUNDS]
 
 Writes the random stories15M-shaped model (tests/tools/make_llama.py) into WORKDIR
-(default /tmp/tl_bench_llama), decodes STEPS (200) greedy tokens with tl on each file and
+(default /tmp/tl_bench_llama), and a Q4_K file of it (its 288-column matrices Q5_0, as
+llama.cpp falls back when rows are not whole superblocks: only ffn_down is Q4_K), decodes STEPS (200) greedy tokens with tl on each file and
 with the plain numpy reference (tests/tools/llama_ref.py: matrix-vector products through
 @, attention through einsum) on the f32 weights, and prints the ratios. For f32 it also
 prints weight bytes per token x tokens/s / read bandwidth, the bandwidth being the best
@@ -53,8 +54,12 @@ def main():
         sys.argv = ["make_llama.py", work]
         make_llama.main()
     w = make_llama.weights(c)
+    q4k = os.path.join(work, "llama_q4_k.gguf")
+    if not os.path.exists(q4k):
+        make_llama.write(q4k, make_llama.gguf_file(w, c, "Q4_K"))
     f32_bytes = sum(a.nbytes for k, a in w.items() if a.ndim == 2 and k != "token_embd.weight")
-    files = [("f32", "llama_f32.safetensors"), ("bf16", "llama_bf16.safetensors"), ("q8_0", "llama_q8_0.gguf")]
+    files = [("f32", "llama_f32.safetensors"), ("bf16", "llama_bf16.safetensors"), ("q8_0", "llama_q8_0.gguf"),
+             ("q4_k", "llama_q4_k.gguf")]
     model = llama_ref.Llama(c, llama_ref.load_weights(c, "f32"))
     rates = {k: 0.0 for k, _ in files}
     np_rate = bw = 0.0
@@ -70,10 +75,12 @@ def main():
         bw = max(bw, 67108864 * 4 / float(r.stdout.split()[-1]))
     bound = bw / f32_bytes
     print(f"tokens/s for {steps} greedy tokens (best of {rounds} rounds): tl f32 {rates['f32']:.1f}, "
-          f"tl bf16 {rates['bf16']:.1f}, tl Q8_0 {rates['q8_0']:.1f}, numpy f32 {np_rate:.1f}")
+          f"tl bf16 {rates['bf16']:.1f}, tl Q8_0 {rates['q8_0']:.1f}, tl Q4_K {rates['q4_k']:.1f}, "
+          f"numpy f32 {np_rate:.1f}")
     print(f"tl f32 / numpy        {rates['f32'] / np_rate:.2f}  (target >= 2)")
     print(f"tl bf16 / tl f32      {rates['bf16'] / rates['f32']:.2f}  (target >= 1.5)")
     print(f"tl Q8_0 / tl f32      {rates['q8_0'] / rates['f32']:.2f}  (target >= 2)")
+    print(f"tl Q4_K / tl Q8_0     {rates['q4_k'] / rates['q8_0']:.2f}  (target >= 1.2)")
     print(f"f32 weights {f32_bytes / 1e6:.1f} MB per token; read bandwidth (tl sum) {bw / 1e9:.1f} GB/s "
           f"bounds f32 at {bound:.0f} tokens/s; tl f32 reaches {rates['f32'] / bound:.0%} (target >= 60%)")
 

@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """llama_ref.py — the forward pass of examples/llama.tl in plain numpy, for tests and benchmarks.
 
-Usage: llama_ref.py [--small] [--weights f32|bf16|q8_0] [--steps N] [--prompt 1,2,3]
+Usage: llama_ref.py [--small] [--weights f32|bf16|q8_0|q4_k] [--steps N] [--prompt 1,2,3]
                     [--logits OUT.npy] [--bench]
 
 It rebuilds the weights make_llama.py writes (same seed), as the file of --weights holds
-them: f32 as they are, bf16 rounded, q8_0 quantized and dequantized (norms stay f32),
+them: f32 as they are, bf16 rounded, q8_0 and q4_k quantized and dequantized (norms stay
+f32; q4_k's matrices of 288 columns are Q5_0, make_llama.matrix_type),
 then decodes greedily: the prompt ids first, then the argmax of each step's logits.
 Prints the ids on one line; --logits saves the (steps, vocab) f32 logits; --bench also
 prints "tokens/s X". Matrix-vector products go through @, attention through einsum.
@@ -25,10 +26,15 @@ def load_weights(c, kind):
     w = make_llama.weights(c)
     if kind == "bf16":
         w = {k: (make_llama.bf16_bits(a).astype(np.uint32) << 16).view(np.float32) for k, a in w.items()}
-    elif kind == "q8_0":
-        w = {k: mtf.DEQUANT["Q8_0"](mtf.quant_q8_0(a.reshape(-1))).reshape(a.shape).astype(np.float32)
-             if a.ndim == 2 else a for k, a in w.items()}
+    elif kind in ("q8_0", "q4_k"):
+        w = {k: quantized(a, make_llama.matrix_type(kind.upper(), a.shape[1])) if a.ndim == 2 else a
+             for k, a in w.items()}
     return w
+
+
+def quantized(a, t):
+    """Matrix a quantized to ggml type t and dequantized, as a file of that type holds it."""
+    return mtf.DEQUANT[t](mtf.QUANT[t](a.reshape(-1))).reshape(a.shape).astype(np.float32)
 
 
 def rms_norm(x, w, eps):

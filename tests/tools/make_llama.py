@@ -76,11 +76,22 @@ def safetensors_file(w, c, bf16):
     return mtf.safetensors_bytes(list(ts.items()), meta)
 
 
-def gguf_file(w, c):
+# GGUF's general.file_type of the files written (llama.cpp's LLAMA_FTYPE_MOSTLY_*)
+FILE_TYPE = {"Q8_0": 7, "Q4_K": 15}
+
+
+def matrix_type(kind, cols):
+    """The type of a matrix of `cols` columns in a `kind` file: a K type needs rows of whole
+    256-weight superblocks, so otherwise llama.cpp's fallback (Q4_K -> Q5_0)."""
+    return kind if not kind.endswith("_K") or cols % 256 == 0 else {"Q4_K": "Q5_0"}[kind]
+
+
+def gguf_file(w, c, kind="Q8_0"):
+    """The GGUF file of w with its matrices of type `kind` (Q8_0 or Q4_K), vectors F32."""
     GT = mtf.GT
     kvs = [("general.architecture", GT["STRING"], "llama"), ("general.name", GT["STRING"], "random stories15M"),
            ("general.alignment", GT["U32"], 32), ("general.quantization_version", GT["U32"], 2),
-           ("general.file_type", GT["U32"], 7),   # LLAMA_FTYPE_MOSTLY_Q8_0
+           ("general.file_type", GT["U32"], FILE_TYPE[kind]),
            ("llama.context_length", GT["U32"], c["seq"]), ("llama.embedding_length", GT["U32"], c["dim"]),
            ("llama.feed_forward_length", GT["U32"], c["hidden"]), ("llama.block_count", GT["U32"], c["layers"]),
            ("llama.attention.head_count", GT["U32"], c["heads"]),
@@ -93,7 +104,8 @@ def gguf_file(w, c):
     for name, a in w.items():
         ne = list(reversed(a.shape))
         if a.ndim == 2:
-            tensors.append((name, mtf.GGML["Q8_0"], ne, mtf.quant_q8_0(a.reshape(-1)).tobytes()))
+            t = matrix_type(kind, a.shape[1])
+            tensors.append((name, mtf.GGML[t], ne, mtf.QUANT[t](a.reshape(-1)).tobytes()))
         else:
             tensors.append((name, mtf.GGML["F32"], ne, a.tobytes()))
     return mtf.gguf_bytes(kvs, tensors)

@@ -3,7 +3,8 @@
 
 Usage: test_llama.py TL WORKDIR [--peak]
 
-Writes the stories15M-shaped random model in three files (make_llama.py) into WORKDIR,
+Writes the stories15M-shaped random model in three files (make_llama.py) into WORKDIR, and
+a fourth with Q4_K matrices (Q5_0 where rows are not whole superblocks, as llama.cpp does),
 runs the example on each for 32 greedy steps from a two-token prompt, and checks:
 f32 and bf16: the logits of the first 16 positions within 1e-4 of numpy's (computed from
 the same f32 or bf16-rounded weights) and the same 33 ids. Q8_0: tl multiplies Q8_0
@@ -12,7 +13,8 @@ by that rounding (about 2e-2 over six layers), more than numpy's top two logits 
 some steps of this random model (0.003 at step 12): there the greedy id is a coin toss.
 So tl runs numpy's 32 ids as its prompt (the same context at every position) and its
 logits must stay within 5e-2 of numpy's at all 32 positions, its most likely id equal to
-numpy's wherever numpy's margin exceeds twice the largest difference.
+numpy's wherever numpy's margin exceeds twice the largest difference. Q4_K likewise (its
+activation rounded to Q8_0 blocks for the Q5_0 matrices, to Q8_K's 256 for the Q4_K ones).
 With --peak (builds without sanitizers) it also decodes 200 tokens from the Q8_0 file and
 checks that tl's peak resident memory stays under the file's size plus the KV cache plus
 10%: the quantized matrices are read block by block, never dequantized whole.
@@ -29,8 +31,9 @@ import llama_ref  # noqa: E402
 import make_llama  # noqa: E402
 
 STEPS, PROMPT, CHECKED = 32, [1, 450], 16
-FILES = {"f32": "llama_f32.safetensors", "bf16": "llama_bf16.safetensors", "q8_0": "llama_q8_0.gguf"}
-TOL = {"f32": 1e-4, "bf16": 1e-4, "q8_0": 5e-2}
+FILES = {"f32": "llama_f32.safetensors", "bf16": "llama_bf16.safetensors", "q8_0": "llama_q8_0.gguf",
+         "q4_k": "llama_q4_k.gguf"}
+TOL = {"f32": 1e-4, "bf16": 1e-4, "q8_0": 5e-2, "q4_k": 5e-2}
 
 
 def run_tl(tl, path, out, prompt):
@@ -78,10 +81,11 @@ def main():
     sys.argv = ["make_llama.py", work]
     make_llama.main()
     c = make_llama.config()
+    make_llama.write(os.path.join(work, FILES["q4_k"]), make_llama.gguf_file(make_llama.weights(c), c, "Q4_K"))
     failed = 0
     for kind, name in FILES.items():
         ref_ids, ref = llama_ref.decode(llama_ref.Llama(c, llama_ref.load_weights(c, kind)), PROMPT, STEPS)
-        quant = kind == "q8_0"
+        quant = kind in ("q8_0", "q4_k")
         prompt = ref_ids[:STEPS] if quant else PROMPT
         ids, out = run_tl(tl, os.path.join(work, name), os.path.join(work, f"logits_{kind}.npy"), prompt)
         got = np.load(os.path.join(work, f"logits_{kind}.npy"))
@@ -103,7 +107,7 @@ def main():
         if not ok:
             print("tl:   ", ids, "\nnumpy:", ref_ids, "\n" + out)
             failed += 1
-    checks = 3
+    checks = len(FILES)
     if peak:
         checks += 1
         failed += not peak_ok(tl, os.path.join(work, FILES["q8_0"]), c)

@@ -3,14 +3,17 @@
 
 Usage: test_qmatmul.py TL WORKDIR
 
-For Q8_0, Q4_0, Q4_K and Q6_K (random blocks, and real data quantized), tl computes
+For every quantized type tl reads (random blocks, and real data quantized), tl computes
 w @ x, x @ w.T, X @ w.T with X of 1 and 9 rows (the row path and the tiled path),
-and the same on a row slice w[3:40]; numpy computes each from the reference
-dequantization (make_test_files.DEQUANT). Q8_0 with few x rows multiplies by a
-Q8_0-quantized x (ggml's way): its error must stay within the bound that rounding x
-to 8 bits allows (sum over blocks of |w| . max|x| / 254); every other case must agree
-within 1e-5 relative to sum |w| |x|. The Q8_0 products must also be bit for bit those
-of TL_SIMD=0 (the portable loops): every path sums the same lanes in the same order.
+and the same on a row slice w[3:40]; the reference multiplies, in double, tl's own
+dequantization of w (io/quant.c, saved after the products), which must equal numpy's
+(make_test_files.DEQUANT). With at most 4 x rows the product rounds x to 8-bit blocks
+(of 32 for the 32-weight types, 256 for the K types, ggml's way) and dots the blocks in
+integers: its error must stay within the bound that rounding allows (the sum over x's
+blocks of sum |w| times max|x| / 254, the most each rounded x can move, plus 1e-5 of
+sum |w| |x| for float sums); with more rows (dequantized tiles) within 1e-5 of sum |w| |x|.
+Every product must also be bit for bit the same with TL_SIMD=0 (the portable loops) and
+TL_SIMD=avx2 (no AVX-512): every path sums the same lanes in the same order.
 """
 import os
 import subprocess
@@ -21,7 +24,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_test_files as mtf  # noqa: E402
 
-KINDS = ["Q8_0", "Q4_0", "Q4_K", "Q6_K"]
+KINDS = ["Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "Q8_K"]
 ROWS = 70
 
 SCRIPT = """
@@ -34,6 +37,7 @@ for name in keys(g) {
     s = w[3:40]
     save(argv[1] + "/r_" + name + ".npz", {"wx": w @ x[0], "xwT": x[0] @ w.T, "x1": x[:1] @ w.T,
         "X": X @ w.T, "wX": w @ X.T, "s": s @ x[0], "sX": X @ s.T})
+    save(argv[1] + "/d_" + name + ".npy", w)
 }
 """
 
@@ -46,10 +50,11 @@ def main():
     for kind in KINDS:
         bs, _ = mtf.BLOCK[kind]
         for src in ("random", "real"):
-            k = 15 * bs if (kind, src) == ("Q8_0", "real") else 2 * bs   # Q8_0: the 4-block loop and a 3-block tail
+            # 32-weight types: 15 blocks (pairs, an odd last one, each accumulator); K types: 3
+            k = 15 * bs if bs == 32 and src == "real" else 3 * bs
             name = f"{kind}_{src}"
             if src == "random":
-                blocks = mtf.random_blocks(kind, ROWS * 2)
+                blocks = mtf.random_blocks(kind, ROWS * k // bs)
             else:
                 blocks = mtf.QUANT[kind]((rng.standard_normal(ROWS * k) * 0.5).astype(np.float32))
             tensors.append((name, mtf.GGML[kind], [k, ROWS], blocks.tobytes()))
@@ -63,18 +68,25 @@ def main():
     if r.returncode != 0:
         sys.exit("tl failed:\n" + r.stdout + r.stderr)
     failed = passed = 0
-    portable = os.path.join(work, "portable")
-    os.makedirs(portable, exist_ok=True)
-    r = subprocess.run([tl, "-e", SCRIPT.replace('argv[1] + "/r_"', 'argv[2] + "/r_"'), path, work, portable],
-                       capture_output=True, text=True, env=dict(os.environ, TL_SIMD="0"))
-    if r.returncode != 0:
-        sys.exit("tl (TL_SIMD=0) failed:\n" + r.stdout + r.stderr)
+    for simd in ("0", "avx2"):
+        other = os.path.join(work, "simd_" + simd)
+        os.makedirs(other, exist_ok=True)
+        r = subprocess.run([tl, "-e", SCRIPT.replace('argv[1] + "/r_"', 'argv[2] + "/r_"').replace(
+            'argv[1] + "/d_"', 'argv[2] + "/d_"'), path, work, other], capture_output=True, text=True,
+            env=dict(os.environ, TL_SIMD=simd))
+        if r.returncode != 0:
+            sys.exit(f"tl (TL_SIMD={simd}) failed:\n" + r.stdout + r.stderr)
+        same = all(np.array_equal(np.load(os.path.join(work, f"r_{n}.npz"))[c], np.load(os.path.join(other, f"r_{n}.npz"))[c])
+                   for n in ref for c in np.load(os.path.join(work, f"r_{n}.npz")).files)
+        print(("" if same else "FAIL ") + f"every product with TL_SIMD={simd} {'equals' if same else 'differs from'} "
+              "the best path's, bit for bit")
+        passed, failed = passed + same, failed + (not same)
     for name in ref:
-        if name.startswith("Q8_0"):
-            a, b = np.load(os.path.join(work, f"r_{name}.npz")), np.load(os.path.join(portable, f"r_{name}.npz"))
-            same = all(np.array_equal(a[c], b[c]) for c in a.files)
-            print(("" if same else "FAIL ") + f"{name}: SIMD and TL_SIMD=0 products {'equal' if same else 'differ'}")
-            passed, failed = passed + same, failed + (not same)
+        d = np.load(os.path.join(work, f"d_{name}.npy")).astype(np.float64)
+        if not np.array_equal(d, ref[name]):
+            print(f"FAIL {name}: tl's dequantization differs from numpy's")
+            failed += 1
+        ref[name] = d
     for name, w in ref.items():
         x = np.load(os.path.join(work, f"x_{name}.npy")).astype(np.float64)
         X = np.load(os.path.join(work, f"X_{name}.npy")).astype(np.float64)
@@ -88,9 +100,10 @@ def main():
                 g = g[0]
             xs = np.atleast_2d(xm)
             scale = np.abs(wm) @ np.abs(xs).T          # sum |w| |x|, (rows, x rows)
-            if name.startswith("Q8_0") and xs.shape[0] <= 4:
-                amax = np.abs(xs).reshape(xs.shape[0], -1, 32).max(-1)               # per x block
-                bound = (np.abs(wm).reshape(wm.shape[0], -1, 32).sum(-1) @ (amax / 254).T) * 1.001 + 1e-5 * scale
+            if xs.shape[0] <= 4:
+                bl = 32 if mtf.BLOCK[name[:4]][0] == 32 else 256
+                amax = np.abs(xs).reshape(xs.shape[0], -1, bl).max(-1)               # per x block
+                bound = (np.abs(wm).reshape(wm.shape[0], -1, bl).sum(-1) @ (amax / 254).T) * 1.001 + 1e-5 * scale
             else:
                 bound = 1e-5 * scale + 1e-6
             if case in ("X", "sX"):

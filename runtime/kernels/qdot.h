@@ -1,0 +1,71 @@
+/* kernels/qdot.h — what the quantized dot files share: the CPU paths' targets, small vector helpers, the row loop */
+#ifndef TL_QDOT_H
+#define TL_QDOT_H
+
+#include <immintrin.h>
+#include <string.h>
+
+#include "kern.h"
+#include "simd_x86.h"
+
+/* The target attributes of the three vector paths (the 256-bit VNNI one is Q8_0's alone). */
+#define QDOT_AVX2 "avx2,fma,f16c"
+#define QDOT_VNNI256 "avx512f,avx512vl,avx512vnni,avx2,fma,f16c"
+#define QDOT_512 "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni,avx2,fma,f16c"
+
+/* The f16 bits at p (x86: little-endian), one 16-bit load. */
+static inline unsigned short qdot_f16_bits(const uint8_t *p)
+{
+    unsigned short h;
+    memcpy(&h, p, sizeof h);
+    return h;
+}
+
+/* The little-endian 32-bit word at p. */
+static inline uint32_t qdot_u32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* The sum of v's four lanes: (v0 + v2) + (v1 + v3). */
+__attribute__((target("avx2,fma"))) static inline float hsum128(__m128 v)
+{
+    v = _mm_add_ps(v, _mm_movehl_ps(v, v));
+    return _mm_cvtss_f32(_mm_add_ss(v, _mm_movehdup_ps(v)));
+}
+
+/* The same sums in portable C: of eight lanes as hsum256, of four as hsum128. */
+static inline float qdot_sum8(const float v[8])
+{
+    return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
+}
+static inline float qdot_sum4(const float v[4]) { return (v[0] + v[2]) + (v[1] + v[3]); }
+
+/* One group of n weight rows (row_bytes apart from w) dotted with row i of x into out[r * os]. */
+typedef void (*qdot_group_fn)(const uint8_t *w, size_t row_bytes, const tl_qact *x, int64_t i, float *out,
+                              int64_t os);
+/* Rows [0, rows) in groups: group[n] takes n rows at a time (NULL: no such kernel; group[1]
+   must exist), the largest first, with the rows QDOT_PREFETCH_ROWS ahead asked into the cache. */
+void qdot_row_loop(const qdot_group_fn group[5], const uint8_t *w, size_t row_bytes, int64_t rows, const tl_qact *x,
+                   int64_t i, float *out, int64_t os);
+
+/* The row kernels of each type (qdot.c's table names them): rows of w against row i of x
+   on the given path, which the caller has checked this CPU has. */
+#define QDOT_ROWS_FN(name)                                                                                     \
+    void name(int path, const uint8_t *w, size_t row_bytes, int64_t rows, const tl_qact *x, int64_t i, float *out, \
+              int64_t os)
+QDOT_ROWS_FN(tl_qdot_q8_0);
+QDOT_ROWS_FN(tl_qdot_q4_0);
+QDOT_ROWS_FN(tl_qdot_q4_1);
+QDOT_ROWS_FN(tl_qdot_q5_0);
+QDOT_ROWS_FN(tl_qdot_q5_1);
+QDOT_ROWS_FN(tl_qdot_q2_k);
+QDOT_ROWS_FN(tl_qdot_q3_k);
+QDOT_ROWS_FN(tl_qdot_q4_k);
+QDOT_ROWS_FN(tl_qdot_q5_k);
+QDOT_ROWS_FN(tl_qdot_q6_k);
+QDOT_ROWS_FN(tl_qdot_q8_k);
+
+#endif

@@ -1,0 +1,320 @@
+/* kernels/qdot32.c — Q4_0, Q4_1, Q5_0 and Q5_1 weight rows dotted with x rounded to Q8_0 blocks, on each CPU path */
+#include <math.h>
+
+#include "../cast.h"
+#include "qdot.h"
+
+/* A block of 32 weights holds an f16 scale d, for Q4_1/Q5_1 an f16 minimum m, for Q5_0/Q5_1
+   32 fifth bits qh, then 16 bytes of nibbles: weight j < 16 is the low nibble of byte j and
+   weight j + 16 its high one, and the fifth bit of weight j is bit j of qh. With u the
+   unsigned 4- or 5-bit value, a weight is d (u - 8) (Q4_0), d (u - 16) (Q5_0) or d u + m.
+
+   Every path computes the same bits, as q8dot.c's Q8_0 dot does: per block b, eight lane
+   sums s[l] over the block's weights 4l..4l+3 of (u - offset) times x's bytes (exact
+   integers: vpdpbusd or maddubs + madd sum u x, and the lane starts at -offset times x's
+   four bytes' sum), then acc[b % 4][l] += s[l] * (d * dx) as one fused multiply-add, and for
+   Q4_1/Q5_1 acc[b % 4][l] += (dx * x's four bytes' sum) * m as another; at the end the four
+   accumulators, then the eight lanes, are summed in one fixed order. (ggml rounds the
+   minimum's x sum to f16; here it stays f32.) */
+
+enum { Q40, Q41, Q50, Q51 };
+
+/* Bytes per block, and where the minimum, the fifth bits and the nibbles start (macros:
+   constant expressions for the permutes' indices). */
+#define BLK_BYTES(t) ((t) == Q40 ? 18 : (t) == Q41 ? 20 : (t) == Q50 ? 22 : 24)
+#define HAS_MIN(t) ((t) == Q41 || (t) == Q51)
+#define HAS_QH(t) ((t) == Q50 || (t) == Q51)
+#define QH_AT(t) (HAS_MIN(t) ? 4 : 2)
+#define QS_AT(t) (QH_AT(t) + (HAS_QH(t) ? 4 : 0))
+static inline int blk_bytes(int t) { return BLK_BYTES(t); }
+static inline bool has_min(int t) { return HAS_MIN(t); }
+static inline bool has_qh(int t) { return HAS_QH(t); }
+static inline int qh_at(int t) { return QH_AT(t); }
+static inline int qs_at(int t) { return QS_AT(t); }
+/* log2 of the offset subtracted from u (Q4_0: 8, Q5_0: 16; none with a minimum). */
+static inline int offset_shift(int t) { return has_qh(t) ? 4 : 3; }
+
+/* ---- portable ------------------------------------------------------------------------ */
+
+/* One row (nb blocks of type t from w) dotted with x's bytes xq, scales xd and sums dsum4. */
+static float dot_c(int t, const uint8_t *w, const int8_t *xq, const float *xd, const float *dsum4, int64_t nb)
+{
+    float acc[4][8] = { { 0 } };
+    int off = has_min(t) ? 0 : 1 << offset_shift(t);
+    for (int64_t b = 0; b < nb; b++, w += blk_bytes(t), xq += 32) {
+        const uint8_t *qs = w + qs_at(t);
+        uint32_t qh = has_qh(t) ? qdot_u32(w + qh_at(t)) : 0;
+        int u[32];
+        for (int j = 0; j < 16; j++) {
+            u[j] = (qs[j] & 15) | (int)((qh >> j) & 1) << 4;
+            u[j + 16] = (qs[j] >> 4) | (int)((qh >> (j + 16)) & 1) << 4;
+        }
+        float sc = cast_f16_to_f32(qdot_f16_bits(w)) * xd[b];
+        for (int l = 0; l < 8; l++) {
+            int32_t s = 0;
+            for (int j = 4 * l; j < 4 * l + 4; j++) s += (u[j] - off) * xq[j];
+            acc[b & 3][l] = fmaf((float)s, sc, acc[b & 3][l]);
+            if (has_min(t)) acc[b & 3][l] = fmaf(dsum4[8 * b + l], cast_f16_to_f32(qdot_f16_bits(w + 2)), acc[b & 3][l]);
+        }
+    }
+    float v[8];
+    for (int l = 0; l < 8; l++) v[l] = (acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l]);
+    return qdot_sum8(v);
+}
+
+/* ---- AVX2 ---------------------------------------------------------------------------- */
+
+/* The 32 fifth bits of qh as bytes 0x10 (bit set) or 0. */
+__attribute__((target(QDOT_AVX2), always_inline)) static inline __m256i fifth_bits_avx2(uint32_t qh)
+{
+    const __m256i spread = _mm256_setr_epi64x(0, 0x0101010101010101, 0x0202020202020202, 0x0303030303030303);
+    const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201);
+    __m256i v = _mm256_and_si256(_mm256_shuffle_epi8(_mm256_set1_epi32((int)qh), spread), bit);
+    return _mm256_and_si256(_mm256_cmpeq_epi8(v, bit), _mm256_set1_epi8(0x10));
+}
+
+/* Block blk's u as 32 bytes in weight order. */
+__attribute__((target(QDOT_AVX2), always_inline)) static inline __m256i unpack_avx2(int t, const uint8_t *blk)
+{
+    __m128i q = _mm_loadu_si128((const __m128i *)(blk + qs_at(t)));
+    __m256i u = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(q, 4), q), _mm256_set1_epi8(0x0F));
+    if (has_qh(t)) u = _mm256_or_si256(u, fifth_bits_avx2(qdot_u32(blk + qh_at(t))));
+    return u;
+}
+
+/* What rows share for block b: x's bytes, its lane bias (or d times its sums) and d. */
+typedef struct x_avx2 { __m256i xv, bias; __m256 xs; float dx; } x_avx2;
+
+__attribute__((target(QDOT_AVX2), always_inline)) static inline x_avx2 x_block_avx2(int t, const int8_t *xq,
+                                                                                     const float *xd, const int32_t *nsum,
+                                                                                     const float *dsum, int64_t b)
+{
+    x_avx2 s;
+    s.xv = _mm256_loadu_si256((const __m256i *)(xq + 32 * b));
+    s.dx = xd[b];
+    if (has_min(t)) s.xs = _mm256_loadu_ps(dsum + 8 * b), s.bias = _mm256_setzero_si256();
+    else s.bias = _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)(nsum + 8 * b)), offset_shift(t)),
+         s.xs = _mm256_setzero_ps();
+    return s;
+}
+
+/* acc plus row block blk's share: its lane sums (maddubs: u <= 31, no saturation) times
+   d * dx, then for a minimum x's sums times m. */
+__attribute__((target(QDOT_AVX2), always_inline)) static inline __m256 step_avx2(int t, const uint8_t *blk,
+                                                                                  const x_avx2 *x, __m256 acc)
+{
+    __m256i s = _mm256_madd_epi16(_mm256_maddubs_epi16(unpack_avx2(t, blk), x->xv), _mm256_set1_epi16(1));
+    s = _mm256_add_epi32(s, x->bias);
+    acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_set1_ps(_cvtsh_ss(qdot_f16_bits(blk)) * x->dx), acc);
+    if (has_min(t)) acc = _mm256_fmadd_ps(x->xs, _mm256_set1_ps(_cvtsh_ss(qdot_f16_bits(blk + 2))), acc);
+    return acc;
+}
+
+/* R (1 or 2) rows from w, rb bytes apart, against row i of x into o[r * os]. */
+__attribute__((target(QDOT_AVX2), always_inline)) static inline void rows_avx2(int t, int R, const uint8_t *w, size_t rb,
+                                                                                const tl_qact *x, int64_t i, float *o,
+                                                                                int64_t os)
+{
+    int64_t nb = x->nb, bb = blk_bytes(t);
+    const int8_t *xq = x->q + i * nb * 32;
+    const float *xd = x->d + i * nb, *dsum = x->dsum4 + i * nb * 8;
+    const int32_t *nsum = x->nsum4 + i * nb * 8;
+    __m256 acc[2][4];
+    for (int r = 0; r < R; r++)
+        for (int a = 0; a < 4; a++) acc[r][a] = _mm256_setzero_ps();
+    for (int64_t b0 = 0; b0 < nb; b0 += 4)   /* unrolled, so that acc's indices are constants */
+        _Pragma("GCC unroll 4") for (int a = 0; a < 4; a++) {
+            int64_t b = b0 + a;
+            if (b >= nb) break;
+            x_avx2 xb = x_block_avx2(t, xq, xd, nsum, dsum, b);
+            for (int r = 0; r < R; r++) acc[r][a] = step_avx2(t, w + r * rb + b * bb, &xb, acc[r][a]);
+        }
+    for (int r = 0; r < R; r++)
+        o[r * os] = hsum256(_mm256_add_ps(_mm256_add_ps(acc[r][0], acc[r][1]), _mm256_add_ps(acc[r][2], acc[r][3])));
+}
+
+/* ---- AVX-512: four blocks at a time --------------------------------------------------- */
+
+/* A group of four blocks (72-96 bytes) is read as its first 64 bytes and its last 32, and
+   one byte permute gathers their 4 x 16 nibble bytes: the low nibbles are weights 0..15 of
+   each block, the high ones 16..31, so two vpdpbusd (against x's bytes permuted alike) give
+   lanes 0..3 and 4..7 of the four blocks, each block's four lanes side by side. The rule's
+   accumulator acc[b % 4][l] is lane 4 (b % 4) + l % 4 of acc_lo (l < 4) or acc_hi (l >= 4). */
+
+/* Index, in the concatenation of the group's first 64 bytes and last 32, of its byte g. */
+#define GROUP_BYTE(t, g) ((g) < 64 ? (g) : 64 + (g) - (4 * BLK_BYTES(t) - 32))
+/* The permutes' sources: byte n of the nibbles (block n / 16's byte n % 16), word n of the
+   scales (n < 16: block n / 4's d; then its m), byte n of the fifth bits (bytes 0..7: each
+   block's bits 0..15, two bytes per block; bytes 8..15: bits 16..31). */
+#define NIB_SRC(t, n) GROUP_BYTE(t, (n) / 16 * BLK_BYTES(t) + QS_AT(t) + (n) % 16)
+#define SCALE_SRC(t, n) (GROUP_BYTE(t, (n) % 16 / 4 * BLK_BYTES(t) + ((n) >= 16 ? 2 : 0)) / 2)
+#define BITS_SRC(t, n) ((n) < 16 ? GROUP_BYTE(t, (n) % 8 / 2 * BLK_BYTES(t) + QH_AT(t) + (n) / 8 * 2 + (n) % 2) : 0)
+#define E4(F, t, n) F(t, (n) + 3), F(t, (n) + 2), F(t, (n) + 1), F(t, n)
+#define E16(F, t, n) E4(F, t, (n) + 12), E4(F, t, (n) + 8), E4(F, t, (n) + 4), E4(F, t, n)
+/* The 64 bytes F(t, 0..63) or the 32 words F(t, 0..31) as a vector (constants folded). */
+#define BYTES64(F, t) _mm512_set_epi8(E16(F, t, 48), E16(F, t, 32), E16(F, t, 16), E16(F, t, 0))
+#define WORDS32(F, t) _mm512_set_epi16(E16(F, t, 16), E16(F, t, 0))
+
+/* The permute constants of type t: nibble bytes, d (and m) words, fifth-bit bytes. */
+typedef struct group_index { __m512i q, d, h; } group_index;
+
+/* Type t's permute constants (folded at compile time: t is a constant where it is inlined). */
+__attribute__((target(QDOT_512), always_inline)) static inline group_index group_indices(int t)
+{
+    return (group_index){ BYTES64(NIB_SRC, t), WORDS32(SCALE_SRC, t), BYTES64(BITS_SRC, t) };
+}
+
+/* What the rows share for a group: x's bytes permuted as the nibbles are (lo: weights 0..15
+   of each block, hi: 16..31), the lane biases (or d times x's sums) likewise, and each
+   block's dx over its four lanes. */
+typedef struct x_group { __m512i xlo, xhi, blo, bhi; __m512 slo, shi, dx; } x_group;
+
+/* x's blocks 4g .. 4g + n - 1 (n < 4: the row's last, partial group). */
+__attribute__((target(QDOT_512), always_inline)) static inline x_group x_group_512(int t, const tl_qact *x, int64_t i,
+                                                                                   int64_t g, int n)
+{
+    const __m512i xl = _mm512_set_epi32(0x6f6e6d6c, 0x6b6a6968, 0x67666564, 0x63626160, 0x4f4e4d4c, 0x4b4a4948,
+                                        0x47464544, 0x43424140, 0x2f2e2d2c, 0x2b2a2928, 0x27262524, 0x23222120,
+                                        0x0f0e0d0c, 0x0b0a0908, 0x07060504, 0x03020100);
+    const __m512i xh = _mm512_add_epi8(xl, _mm512_set1_epi8(16));
+    const __m512i ql = _mm512_setr_epi32(0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27);
+    const __m512i qh = _mm512_add_epi32(ql, _mm512_set1_epi32(4));
+    const __m512i spread = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
+    int64_t b = i * x->nb + 4 * g;
+    const int8_t *q = x->q + 32 * b;
+    __m512i x0, x1, n0, n1;
+    __m128 dx;
+    if (n == 4) {
+        x0 = _mm512_loadu_si512(q), x1 = _mm512_loadu_si512(q + 64);
+        n0 = _mm512_loadu_si512(x->nsum4 + 8 * b), n1 = _mm512_loadu_si512(x->nsum4 + 8 * b + 16);
+        dx = _mm_loadu_ps(x->d + b);
+    } else {
+        __mmask64 m0 = n >= 2 ? ~0ull : 0xFFFFFFFFull, m1 = n == 3 ? 0xFFFFFFFFull : 0;
+        x0 = _mm512_maskz_loadu_epi8(m0, q), x1 = _mm512_maskz_loadu_epi8(m1, q + 64);
+        n0 = _mm512_maskz_loadu_epi32(n >= 2 ? 0xFFFF : 0xFF, x->nsum4 + 8 * b);
+        n1 = _mm512_maskz_loadu_epi32(n == 3 ? 0xFF : 0, x->nsum4 + 8 * b + 16);
+        dx = _mm_maskz_loadu_ps((__mmask8)((1 << n) - 1), x->d + b);
+    }
+    x_group s;
+    s.xlo = _mm512_permutex2var_epi8(x0, xl, x1), s.xhi = _mm512_permutex2var_epi8(x0, xh, x1);
+    s.dx = _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(dx));
+    if (has_min(t)) {
+        __m512 s0, s1;
+        if (n == 4) s0 = _mm512_loadu_ps(x->dsum4 + 8 * b), s1 = _mm512_loadu_ps(x->dsum4 + 8 * b + 16);
+        else s0 = _mm512_maskz_loadu_ps(n >= 2 ? 0xFFFF : 0xFF, x->dsum4 + 8 * b),
+             s1 = _mm512_maskz_loadu_ps(n == 3 ? 0xFF : 0, x->dsum4 + 8 * b + 16);
+        s.slo = _mm512_permutex2var_ps(s0, ql, s1), s.shi = _mm512_permutex2var_ps(s0, qh, s1);
+        s.blo = s.bhi = _mm512_setzero_si512();
+    } else {
+        s.blo = _mm512_slli_epi32(_mm512_permutex2var_epi32(n0, ql, n1), offset_shift(t));
+        s.bhi = _mm512_slli_epi32(_mm512_permutex2var_epi32(n0, qh, n1), offset_shift(t));
+        s.slo = s.shi = _mm512_setzero_ps();
+    }
+    return s;
+}
+
+/* One row's group at gw (n blocks; n < 4: its bytes are read under a mask) into its two
+   accumulators, the lanes of absent blocks untouched. */
+__attribute__((target(QDOT_512), always_inline)) static inline void step_512(int t, const uint8_t *gw, const x_group *x,
+                                                                            const group_index *ix, int n, __m512 *lo,
+                                                                            __m512 *hi)
+{
+    int gb = 4 * blk_bytes(t), have = n * blk_bytes(t);
+    __m512i w0, w1;
+    if (n == 4) w0 = _mm512_loadu_si512(gw), w1 = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(gw + gb - 32)));
+    else {
+        w0 = _mm512_maskz_loadu_epi8(have >= 64 ? ~0ull : ((__mmask64)1 << have) - 1, gw);
+        __mmask32 m1 = have <= gb - 32 ? 0 : (__mmask32)(((uint64_t)1 << (have - (gb - 32))) - 1);
+        w1 = _mm512_castsi256_si512(_mm256_maskz_loadu_epi8(m1, gw + gb - 32));
+    }
+    __m512i q = _mm512_permutex2var_epi8(w0, ix->q, w1);
+    __m512i ulo = _mm512_and_si512(q, _mm512_set1_epi8(0x0F)), uhi = _mm512_and_si512(_mm512_srli_epi16(q, 4), _mm512_set1_epi8(0x0F));
+    if (has_qh(t)) {
+        __m128i h = _mm512_castsi512_si128(_mm512_permutex2var_epi8(w0, ix->h, w1));
+        const __m512i sixteen = _mm512_set1_epi8(16);
+        ulo = _mm512_mask_add_epi8(ulo, _cvtu64_mask64((uint64_t)_mm_cvtsi128_si64(h)), ulo, sixteen);
+        uhi = _mm512_mask_add_epi8(uhi, _cvtu64_mask64((uint64_t)_mm_extract_epi64(h, 1)), uhi, sixteen);
+    }
+    __m512i dm = _mm512_permutex2var_epi16(w0, ix->d, w1);   /* d d d d ... (m m m m ...) */
+    __m512 sc = _mm512_mul_ps(_mm512_cvtph_ps(_mm512_castsi512_si256(dm)), x->dx);
+    __mmask16 lanes = (__mmask16)((1u << (4 * n)) - 1);
+    *lo = _mm512_mask3_fmadd_ps(_mm512_cvtepi32_ps(_mm512_dpbusd_epi32(x->blo, ulo, x->xlo)), sc, *lo, lanes);
+    *hi = _mm512_mask3_fmadd_ps(_mm512_cvtepi32_ps(_mm512_dpbusd_epi32(x->bhi, uhi, x->xhi)), sc, *hi, lanes);
+    if (has_min(t)) {
+        __m512 m = _mm512_cvtph_ps(_mm512_extracti64x4_epi64(dm, 1));
+        *lo = _mm512_mask3_fmadd_ps(x->slo, m, *lo, lanes);
+        *hi = _mm512_mask3_fmadd_ps(x->shi, m, *hi, lanes);
+    }
+}
+
+/* The rule's sum of a row's accumulators: v[l] = (acc0 + acc1) + (acc2 + acc3) lane by lane,
+   then hsum256(v). */
+__attribute__((target(QDOT_512), always_inline)) static inline float group_sum(__m512 lo, __m512 hi)
+{
+    /* within each 256-bit half, lanes 4..7 beside 0..3: acc0 + acc1 and acc2 + acc3 */
+    __m512 a = _mm512_add_ps(lo, _mm512_shuffle_f32x4(lo, lo, 0xB1));
+    __m512 b = _mm512_add_ps(hi, _mm512_shuffle_f32x4(hi, hi, 0xB1));
+    __m128 vlo = _mm_add_ps(_mm512_castps512_ps128(a), _mm512_extractf32x4_ps(a, 2));
+    __m128 vhi = _mm_add_ps(_mm512_castps512_ps128(b), _mm512_extractf32x4_ps(b, 2));
+    return hsum256(_mm256_set_m128(vhi, vlo));
+}
+
+/* R (1..4) rows from w, rb bytes apart, against row i of x into o[r * os]. */
+__attribute__((target(QDOT_512), always_inline)) static inline void rows_512(int t, int R, const uint8_t *w, size_t rb,
+                                                                              const tl_qact *x, int64_t i, float *o,
+                                                                              int64_t os)
+{
+    int64_t nb = x->nb, ng = nb / 4, gb = 4 * blk_bytes(t);
+    const group_index ix = group_indices(t);
+    __m512 lo[4], hi[4];
+    _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) lo[r] = hi[r] = _mm512_setzero_ps();
+    for (int64_t g = 0; g < ng; g++) {
+        x_group xg = x_group_512(t, x, i, g, 4);
+        _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + g * gb, &xg, &ix, 4, &lo[r], &hi[r]);
+    }
+    int n = (int)(nb % 4);
+    if (n) {
+        x_group xg = x_group_512(t, x, i, ng, n);
+        _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + ng * gb, &xg, &ix, n, &lo[r], &hi[r]);
+    }
+    _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) o[r * os] = group_sum(lo[r], hi[r]);
+}
+
+/* ---- the row groups of each type and path ------------------------------------------------ */
+
+/* NAME_c, NAME_avx2_R, NAME_512_R: R rows of type T from w against row i of x. */
+#define Q32_KERNELS(NAME, T)                                                                                  \
+    static void NAME##_c(const uint8_t *w, size_t rb, const tl_qact *x, int64_t i, float *o, int64_t os)      \
+    {                                                                                                         \
+        (void)rb, (void)os;                                                                                   \
+        o[0] = dot_c(T, w, x->q + i * x->nb * 32, x->d + i * x->nb, x->dsum4 + i * x->nb * 8, x->nb);          \
+    }                                                                                                         \
+    __attribute__((target(QDOT_AVX2))) static void NAME##_avx2_1(const uint8_t *w, size_t rb, const tl_qact *x, \
+                                                                 int64_t i, float *o, int64_t os)              \
+    {                                                                                                         \
+        rows_avx2(T, 1, w, rb, x, i, o, os);                                                                  \
+    }                                                                                                         \
+    __attribute__((target(QDOT_AVX2))) static void NAME##_avx2_2(const uint8_t *w, size_t rb, const tl_qact *x, \
+                                                                 int64_t i, float *o, int64_t os)              \
+    {                                                                                                         \
+        rows_avx2(T, 2, w, rb, x, i, o, os);                                                                  \
+    }                                                                                                         \
+    Q32_512(NAME, T, 1) Q32_512(NAME, T, 2) Q32_512(NAME, T, 3) Q32_512(NAME, T, 4)                           \
+    static const qdot_group_fn NAME##_groups[4][5] = {                                                       \
+        [TL_QDOT_PORTABLE] = { NULL, NAME##_c },                                                               \
+        [TL_QDOT_AVX2] = { NULL, NAME##_avx2_1, NAME##_avx2_2 },                                               \
+        [TL_QDOT_VNNI256] = { NULL, NAME##_avx2_1, NAME##_avx2_2 },                                            \
+        [TL_QDOT_AVX512] = { NULL, NAME##_512_1, NAME##_512_2, NAME##_512_3, NAME##_512_4 },                   \
+    };                                                                                                        \
+    QDOT_ROWS_FN(tl_qdot_##NAME) { qdot_row_loop(NAME##_groups[path], w, row_bytes, rows, x, i, out, os); }
+#define Q32_512(NAME, T, R)                                                                                   \
+    __attribute__((target(QDOT_512))) static void NAME##_512_##R(const uint8_t *w, size_t rb, const tl_qact *x, \
+                                                                 int64_t i, float *o, int64_t os)              \
+    {                                                                                                         \
+        rows_512(T, R, w, rb, x, i, o, os);                                                                   \
+    }
+
+Q32_KERNELS(q4_0, Q40)
+Q32_KERNELS(q4_1, Q41)
+Q32_KERNELS(q5_0, Q50)
+Q32_KERNELS(q5_1, Q51)
