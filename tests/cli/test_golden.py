@@ -214,6 +214,106 @@ try:
     except subprocess.TimeoutExpired:
         check("symlink_up_loop_once", False, "tl --test did not finish in 30 s")
 
+    # orphans: an expectation file without its test fails the run, named; --prune deletes it
+    write("o/kept.tl", "print(1)\n")
+    write("o/kept.out", "1\n")
+    write("o/gone.out", "1\n")
+    write("o/gone.err", "oops\n")
+    write("o/_helper.out", "not an orphan: names starting with _ are not looked at\n")
+    st, out, _ = run("o")
+    check("orphan_fails", st == 1 and "FAIL o/gone.err: orphan" in out and "FAIL o/gone.out: orphan" in out
+          and "_helper" not in out and out.endswith("1 passed, 2 failed\n"), out)
+    st, out, _ = run("--filter", "kept", "o")
+    check("orphan_filtered_out", st == 0 and out == "1 passed, 0 failed\n", out)
+    st, out, _ = run("--prune", "o")
+    check("prune_deletes", st == 0 and "pruned o/gone.out" in out and "pruned o/gone.err" in out
+          and not os.path.exists(os.path.join(work, "o/gone.out")) and os.path.exists(os.path.join(work, "o/kept.out"))
+          and out.endswith("1 passed, 0 failed\n"), out)
+    write("o2/only.out", "1\n")
+    st, out, _ = run("--prune", "o2")
+    check("prune_only_orphans", st == 0 and out == "pruned o2/only.out\n0 passed, 0 failed\n", out)
+
+    # skip, xfail, requires: counted in the last line and in the JUnit report (pass, failure, error,
+    # skip, xfail and an xfail that passed, each once), which must hold the required elements and counts
+    write("k/a_pass.tl", "print(1)\n#> 1\n")
+    write("k/b_fail.tl", "print(1)\n#> 2\n")
+    write("k/c_crash.tl", "print(1)\nwhile true {}\n")
+    write("k/d_skip.tl", "# tl-test: skip \"slow on CI\"\nwhile true {}\n")
+    write("k/e_xfail.tl", "# tl-test: xfail \"issue 7\"\nprint(1)\n#> 2\n")
+    write("k/f_xpass.tl", "# tl-test: xfail\nprint(1)\n#> 1\n")
+    write("k/g_requires.tl", "# tl-test: requires cairo\nprint(1)\n#> 1\n")
+    write("k/h_badreq.tl", "# tl-test: requires warp_drive\nprint(1)\n")
+    write("k/i_xcrash.tl", "# tl-test: xfail \"a crash is no expected failure\"\nwhile true {}\n")
+    st, out, _ = run("--timeout", "1", "--junit", "k.xml", "k")
+    has_cairo = "SKIP k/g_requires.tl" not in out
+    lines = out.splitlines()
+    want_last = f"{2 if has_cairo else 1} passed, 5 failed, {1 if has_cairo else 2} skipped, 1 xfailed"
+    check("skip_counts", st == 1 and lines[-1] == want_last, out)
+    check("skip_reason_shown", "SKIP k/d_skip.tl: slow on CI" in out and "XFAIL k/e_xfail.tl: issue 7" in out, out)
+    check("xfail_unexpected_pass", "FAIL k/f_xpass.tl: unexpectedly passed" in out, out)
+    check("requires_unknown_feature", "FAIL k/h_badreq.tl: tl-test: requires names no feature 'warp_drive'" in out, out)
+    check("xfail_crash_is_error", "FAIL k/i_xcrash.tl: timed out" in out, out)
+    root = ET.parse(os.path.join(work, "k.xml")).getroot()
+    suite = root.find("testsuite")
+    cases = suite.findall("testcase")
+    for el in (root, suite):
+        for attr in ("name", "tests", "failures", "errors", "skipped", "time"):
+            check(f"junit_k_{el.tag}_{attr}", attr in el.attrib, str(el.attrib))
+    check("junit_k_suite_attrs", all(a in suite.attrib for a in ("timestamp", "hostname")), str(suite.attrib))
+    by_name = {c.get("name"): c for c in cases}
+    kinds = {name: [e.tag for e in c] for name, c in by_name.items()}
+    counted = {tag: sum(1 for k in kinds.values() if k == [tag]) for tag in ("failure", "error", "skipped")}
+    check("junit_k_counts", suite.get("tests") == str(len(cases)) == "9" and suite.get("failures") == str(counted["failure"]) == "2"
+          and suite.get("errors") == str(counted["error"]) == "3" and suite.get("skipped") == str(counted["skipped"])
+          and counted["skipped"] == (2 if has_cairo else 3) and root.get("skipped") == suite.get("skipped"), str(kinds))
+    check("junit_k_elements", kinds["a_pass.tl"] == [] and kinds["b_fail.tl"] == ["failure"] and kinds["c_crash.tl"] == ["error"]
+          and kinds["d_skip.tl"] == ["skipped"] and kinds["e_xfail.tl"] == ["skipped"] and kinds["f_xpass.tl"] == ["failure"],
+          str(kinds))
+    for c in cases:
+        for child in c:
+            check(f"junit_k_{child.tag}_attrs", "message" in child.attrib and "type" in child.attrib, str(child.attrib))
+    check("junit_k_types", by_name["e_xfail.tl"].find("skipped").get("type") == "xfail"
+          and by_name["d_skip.tl"].find("skipped").get("message") == "slow on CI"
+          and by_name["f_xpass.tl"].find("failure").get("type") == "unexpected pass", str(kinds))
+    st, out, _ = run("--update", "k/e_xfail.tl")
+    check("xfail_not_updated", st == 0 and "2" in open(os.path.join(work, "k/e_xfail.tl")).read().splitlines()[-1]
+          and out.endswith("0 passed, 0 failed, 1 xfailed, 0 updated\n"), out)
+
+    # patterns: #~ REGEX matches one whole line (POSIX extended), a bare `#> ...` any lines;
+    # `#> ... (eol)` is the text "..."; --update keeps the lines of statements whose output holds
+    write("pt/ok.tl", 'print("at 0x7ffd1234 in 0.25 s")\n#~ at 0x[0-9a-f]+ in [0-9.]+ s\n'
+          'for i in range(6) { print(i) }\n#> 0\n#> ...\n#> 4\n#> ...\nprint("...")\n#> ... (eol)\n'
+          'print(1)\n#> ...\nprint("a")\n#> ...\n#> a\n#> ...\n')
+    st, out, _ = run("pt/ok.tl")
+    check("patterns_pass", st == 0, out)
+    write("pt/partial.tl", 'print("abc")\n#~ ab\n')
+    write("pt/wrong.tl", 'for i in range(4) { print(i) }\n#> 0\n#> ...\n#> 2\n')
+    write("pt/dots.tl", 'print("x")\n#> ... (eol)\n')
+    write("pt/badre.tl", 'print("x")\n#~ (x\n')
+    for name, want in (("partial", "-ab\n+abc"), ("wrong", " 2\n+3\n"), ("dots", "-...\n+x"), ("badre", "bad regular expression")):
+        st, out, _ = run(f"pt/{name}.tl")
+        check(f"patterns_{name}_fails", st == 1 and want in out, out)
+    p = write("pt/up.tl", 'print("t=17:02")\n#~ t=[0-9:]+\nprint(2)\n#> 3\n')
+    st, out, _ = run("--update", "pt/up.tl")
+    check("patterns_update_keeps_holding", open(p).read() == 'print("t=17:02")\n#~ t=[0-9:]+\nprint(2)\n#> 2\n'
+          and out.endswith("0 passed, 0 failed, 1 updated\n"), out + open(p).read())
+
+    # a number outside the tolerance: the diff says which numbers, by how much, and the tolerance
+    write("n/off.tl", "# tl-test: rtol=1e-3 atol=1e-9\nprint([1.0, 2.5, 3.0])\n#> [1.  2.4 3. ]\n")
+    st, out, _ = run("n/off.tl")
+    check("numbers_explained", st == 1 and "# expected 2.4, actual 2.5: they differ by 0.1 (0.0417 relative); "
+          "tolerance 0.0024 (atol=1e-09 + rtol=0.001 * |expected|)" in out, out)
+
+    # --update says how many tests it rewrote; the rewritten ones are not counted as passed
+    write("c/a.tl", "print(1)\n#> 2\n")
+    write("c/b.tl", "print(1)\n#> 1\n")
+    write("c/c.tl", "print(3)\n")
+    write("c/c.out", "4\n")
+    st, out, _ = run("--update", "c")
+    check("update_counts", st == 0 and out.endswith("updated c/a.tl\nupdated c/c.tl\n1 passed, 0 failed, 2 updated\n"), out)
+    st, out, _ = run("--update", "c")
+    check("update_counts_none", st == 0 and out == "3 passed, 0 failed, 0 updated\n", out)
+
     # a synthetic 1,000-test suite runs and passes (its speed is measured by tests/bench/bench_golden.sh)
     for i in range(1000):
         write(f"big/t{i:04}.tl", f"x = {i}\nx * 2\n#> {2 * i}\n")
