@@ -10,6 +10,8 @@
 
 FILE *interp_out(Interp *I) { return I->out; }
 
+int interp_print(Interp *I, Value v) { return val_write_file(v, I->out, false, I->mark_statements); }
+
 bool interp_run_file(Interp *I, const char *path, Span at)
 {
     if (I->include_depth >= MAX_FILE_NESTING)

@@ -360,13 +360,10 @@ bool interp_check_repeated(Interp *I, CallArgs *a, const char *fname, int nparam
 
 /* ---- echo -------------------------------------------------------------- */
 
-static int file_writer(void *ctx, const char *s, size_t n) { return fwrite(s, 1, n, ctx) == n ? 0 : -1; }
-
 bool interp_echo(Interp *I, Value v, FILE *out)
 {
-    (void)I;
     /* a string echoes raw; anything else as its repr (the print form, and the dtype when not a default) */
-    int rc = v.kind == V_STR ? val_write(v, file_writer, out) : val_write_repr(v, file_writer, out);
+    int rc = val_write_file(v, out, v.kind != V_STR, I->mark_statements);
     fputc('\n', out);
     return rc == 0;
 }

@@ -119,6 +119,9 @@ bool interp_run_file(Interp *I, const char *path, Span at);
 
 /* The stream print(), help() and info() write to. */
 FILE *interp_out(Interp *I);
+/* Writes v to interp_out(I) as print() does (under tl --test, with its dtype markers). 0, or -1
+   with the tl error set. */
+int interp_print(Interp *I, Value v);
 /* Appends "name(p, q=...): a function defined in FILE:LINE" for a function value (V_FUNC). */
 bool interp_describe_function(Value fn, StrBuf *b);
 

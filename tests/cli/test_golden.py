@@ -314,6 +314,26 @@ try:
     st, out, _ = run("--update", "c")
     check("update_counts_none", st == 0 and out == "3 passed, 0 failed, 0 updated\n", out)
 
+    # ulp=N: each number within N units in the last place of the dtype its tensor printed in
+    # (the values 2 and 3 ulps above 1/3 in each dtype, from numpy's spacing; bf16's is f32's * 2^16);
+    # a number in text (an f-string) has no dtype and compares as f64
+    ulp = "# tl-test: ulp=2\nx = [1.0 / 3]\nprint(x.astype(\"f16\")[0], x.astype(\"bf16\"), x.astype(\"f32\")[0], x[0])\n"
+    write("ul/two.tl", ulp + "#> 0.333740234375 [0.337890625] 0.33333340287208557 0.3333333333333334\n")
+    st, out, _ = run("ul/two.tl")
+    check("ulp_within", st == 0, out)
+    three = ["0.333984375", "[0.33984375]", "0.33333343267440796", "0.3333333333333335"]
+    two = ["0.333740234375", "[0.337890625]", "0.33333340287208557", "0.3333333333333334"]
+    for k, name in enumerate(("f16", "bf16", "f32", "f64")):
+        write(f"ul/three_{name}.tl", ulp + "#> " + " ".join(three[i] if i == k else two[i] for i in range(4)) + "\n")
+        st, out, _ = run(f"ul/three_{name}.tl")
+        check(f"ulp_outside_{name}", st == 1 and f"3 ulp of {name}; tolerance 2 ulp of {name}" in out, out)
+    write("ul/text.tl", "# tl-test: ulp=2\ny = [1.0 / 3].astype(\"f32\")[0]\nprint(f\"{y}\")\n#> 0.33333340287208557\n")
+    st, out, _ = run("ul/text.tl")
+    check("ulp_text_is_f64", st == 1 and "ulp of f64" in out, out)
+    write("ul/bad.tl", "# tl-test: ulp=1.5\nprint(1)\n#> 1\n")
+    st, out, _ = run("ul/bad.tl")
+    check("ulp_must_be_integer", st == 1 and "bad tl-test directive at 'ulp=1.5'" in out, out)
+
     # a synthetic 1,000-test suite runs and passes (its speed is measured by tests/bench/bench_golden.sh)
     for i in range(1000):
         write(f"big/t{i:04}.tl", f"x = {i}\nx * 2\n#> {2 * i}\n")
