@@ -215,6 +215,9 @@ static bool parse_options(int argc, char **argv, Options *o)
 typedef struct Worker { pid_t pid; int cmd, ctl, fd[2]; int test; double start; bool killed; } Worker;
 
 static volatile sig_atomic_t golden_interrupted = 0;
+static bool updating;   /* golden_updating(): set before the workers fork, which keep it */
+
+bool golden_updating(void) { return updating; }
 
 static void on_stop_signal(int sig)
 {
@@ -668,6 +671,7 @@ static bool review_run(GoldenRun run, Test *tests, int n, const Options *o, Coun
     if (!accepted) return false;
     for (int i = 0; i < n; i++)
         if ((accepted[i] = tests[i].pending)) tests[i].rounds = 0, tests[i].updated = false;
+    updating = true;   /* new workers: the first run's ended with it */
     bool ok = run_all(run, tests, n, o, on_accepted, NULL);
     for (int i = 0; ok && i < n; i++) {   /* in path order: "updated X", or why it still fails */
         if (!accepted[i]) continue;
@@ -730,6 +734,7 @@ int golden_main(GoldenRun run, int argc, char **argv)
         sigaction(SIGINT, &sa, &old_int);
         sigaction(SIGTERM, &sa, &old_term);
         Progress p = { .tests = tests, .n = n, .finished = finished, .update = o.update, .review = o.review };
+        updating = o.update;
         double start = now_sec();
         print_ready(&p);
         bool completed = run_all(run, tests, n, &o, on_done, &p);

@@ -10,5 +10,8 @@ typedef int (*GoldenRun)(const char *script);
 /* Runs the golden tests named by argv (the options and paths after --test; docs/testing.md); prints
    diffs and "N passed, N failed". Each test runs in a forked child calling run. Returns the exit status. */
 int golden_main(GoldenRun run, int argc, char **argv);
+/* Whether the tests being run rewrite their expectations (--update, or --review's accepted ones):
+   a worker's test reads it (expect_close writes its stored arrays then). */
+bool golden_updating(void);
 
 #endif

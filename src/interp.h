@@ -38,6 +38,8 @@ struct Interp {
     int nsources, capsources;
     int include_depth;       /* interp_run_file calls in progress (bounded: a file may include itself) */
     bool mark_statements;    /* tl --mark-statements: markers between top-level statements (docs/testing.md) */
+    const char *script_path; /* the script run (tl X.tl), NULL for the shell, -e and stdin: expect_close's files are beside it */
+    bool test_update;        /* under tl --test --update: expect_close writes its files */
     int64_t steps_left;      /* > 0: evaluation stops with "step limit reached" after this many
                                 loop iterations and calls (embedders such as the fuzzers set it) */
 };

@@ -215,6 +215,8 @@ static int tl_main(int argc, char **argv)
     }
     if (argc >= 2) {
         set_argv(I, argc - 2, argv + 2);
+        I->script_path = argv[1];
+        I->test_update = in_test_worker && golden_updating();
         Source *src = source_from_file(argv[1], errbuf, sizeof errbuf);
         if (!src) { fprintf(stderr, "tl: %s\n", errbuf); return finish(I, EXIT_ERROR); }
         return finish(I, run_script(I, src));

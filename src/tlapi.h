@@ -119,6 +119,12 @@ bool interp_run_file(Interp *I, const char *path, Span at);
 
 /* The stream print(), help() and info() write to. */
 FILE *interp_out(Interp *I);
+/* The script being run (its path as given: tl X.tl, tl --test's X.tl), or NULL (the shell, -e, stdin). */
+const char *interp_script_path(Interp *I);
+/* Whether the script runs under tl --test --update (expect_close then writes its stored array). */
+bool interp_test_updating(Interp *I);
+/* Tells tl --test that the script wrote the expectation file at path (a marker on stdout). */
+void interp_note_written(Interp *I, const char *path);
 /* Writes v to interp_out(I) as print() does (under tl --test, with its dtype markers). 0, or -1
    with the tl error set. */
 int interp_print(Interp *I, Value v);

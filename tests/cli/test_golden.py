@@ -334,6 +334,39 @@ try:
     st, out, _ = run("ul/bad.tl")
     check("ulp_must_be_integer", st == 1 and "bad tl-test directive at 'ulp=1.5'" in out, out)
 
+    # expect_close(x, "name"): x against X.name.npy beside the test; --update writes a missing or
+    # different one (and counts the test as updated), and numpy reads what it wrote
+    ec = write("ec/arr.tl", 'x = linspace(0, 1, 5)\nexpect_close(x * 2, "twice", rtol=1e-6)\nprint("ok")\n#> ok\n')
+    npy = os.path.join(work, "ec/arr.twice.npy")
+    st, out, _ = run("ec/arr.tl")
+    check("expect_close_missing", st == 1 and "expect_close(): there is no arr.twice.npy to compare x with "
+          "(tl --test --update writes it)" in out, out)
+    st, out, _ = run("--update", "ec/arr.tl")
+    check("expect_close_update_writes", st == 0 and out == "updated ec/arr.tl\n0 passed, 0 failed, 1 updated\n"
+          and open(ec).read().endswith("#> ok\n") and os.path.exists(npy), out)
+    got = subprocess.run(["/usr/bin/python3", "-c", "import numpy, sys; a = numpy.load(sys.argv[1]); print(a.dtype, a.tolist())", npy],
+                         capture_output=True, text=True)
+    check("expect_close_numpy_reads", got.stdout == "float64 [0.0, 0.5, 1.0, 1.5, 2.0]\n", got.stdout + got.stderr)
+    st, out, _ = run("ec/arr.tl")
+    check("expect_close_then_passes", st == 0, out)
+    write("ec/arr.tl", 'x = linspace(0, 1, 5)\nx[3] += 1e-3\nexpect_close(x * 2, "twice", rtol=1e-6)\nprint("ok")\n#> ok\n')
+    st, out, _ = run("ec/arr.tl")
+    check("expect_close_differs", st == 1 and "x differs from arr.twice.npy: 1 of 5 elements are outside rtol=1e-06, atol=0; "
+          "the largest difference is 0.002 at [3] (actual 1.502" in out and "expected 1.5)" in out, out)
+    plain = subprocess.run([tl, "arr.tl"], capture_output=True, text=True, cwd=os.path.join(work, "ec"))
+    check("expect_close_plain_run_compares", plain.returncode == 1 and "x differs from arr.twice.npy" in plain.stderr, plain.stderr)
+    write("ec/shape.tl", 'expect_close([1.0, 2.0], "twice")\n')
+    os.symlink("arr.twice.npy", os.path.join(work, "ec/shape.twice.npy"))
+    st, out, _ = run("ec/shape.tl")
+    check("expect_close_shape", st == 1 and "x has shape (2,), shape.twice.npy holds (5,)" in out, out)
+    write("ec/badname.tl", 'expect_close([1.0], "../up")\n')
+    st, out, _ = run("ec/badname.tl")
+    check("expect_close_bad_name", st == 1 and "name must be letters, digits" in out, out)
+    st, out, _ = run("--update", "ec")
+    check("expect_close_update_again", st == 0 and "updated ec/arr.tl" in out, out)
+    st, out, _ = run("ec/arr.tl")
+    check("expect_close_after_second_update", st == 0, out)
+
     # a synthetic 1,000-test suite runs and passes (its speed is measured by tests/bench/bench_golden.sh)
     for i in range(1000):
         write(f"big/t{i:04}.tl", f"x = {i}\nx * 2\n#> {2 * i}\n")
