@@ -85,6 +85,10 @@ try:
     check("bad_jobs", st == 2, err)
     st, _, err = run("--timeout", "s")
     check("missing_value_is_usage", st == 2, err)
+    st, _, err = run("--review", "s")   # (its dialogue is tested on a pty: tests/pty/pty_shell.py)
+    check("review_needs_terminal", st == 2 and "--review asks on a terminal" in err, err)
+    st, _, err = run("--review", "--update", "s")
+    check("review_not_with_update", st == 2 and "choose one" in err, err)
 
     # -j 1 and -j 2 print the same thing
     write("p/x.tl", "print(1)\n#> 2\n")
@@ -356,7 +360,7 @@ try:
     plain = subprocess.run([tl, "arr.tl"], capture_output=True, text=True, cwd=os.path.join(work, "ec"))
     check("expect_close_plain_run_compares", plain.returncode == 1 and "x differs from arr.twice.npy" in plain.stderr, plain.stderr)
     write("ec/shape.tl", 'expect_close([1.0, 2.0], "twice")\n')
-    os.symlink("arr.twice.npy", os.path.join(work, "ec/shape.twice.npy"))
+    shutil.copy(npy, os.path.join(work, "ec/shape.twice.npy"))
     st, out, _ = run("ec/shape.tl")
     check("expect_close_shape", st == 1 and "x has shape (2,), shape.twice.npy holds (5,)" in out, out)
     write("ec/badname.tl", 'expect_close([1.0], "../up")\n')

@@ -821,6 +821,50 @@ def test_piped_shell_ctrl_c_status(sh):
     check("99" not in out.decode() and b"interrupted" in err, f"stdout {out!r} stderr {err!r}")
 
 
+def test_golden_review(sh):
+    """tl --test --review on a terminal: each test that failed by its output, its diff, and a key:
+    a accepts (the test runs again under --update), r rejects, s skips, q quits the questions."""
+    sh.kill()
+    d = os.path.join(sh.workdir, "r")
+    os.mkdir(d)
+    files = {
+        "a_pass.tl": "print(1)\n#> 1\n",
+        "b_accept.tl": "print(2)\n#> 3\n",
+        "c_accept_npy.tl": 'expect_close([1.0, 2.0], "v")\nprint("ok")\n#> ok\n',
+        "d_reject.tl": "print(4)\n#> 5\n",
+        "e_skip.tl": "print(6)\n#> 7\n",
+        "f_quit.tl": "print(8)\n#> 9\n",
+        "g_after_quit.tl": "print(10)\n#> 11\n",
+        "h_crash.tl": "while true {}\n",
+    }
+    for name, text in files.items():
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+    s = Shell(sh.workdir, args=["--test", "-j", "2", "--timeout", "1", "--review", "r"])
+    try:
+        for k, (name, key) in enumerate((("b_accept", "a"), ("c_accept_npy", "a"), ("d_reject", "r"), ("e_skip", "s"),
+                                         ("f_quit", "q"))):
+            s.expect(rf"\[{k + 1}/6\] FAIL r/{name}\.tl\n", 20, f"the diff of {name}")
+            s.expect(r"accept the new output, reject it, skip, quit\? \[a/r/s/q\] $", 10, "the question")
+            if k == 0:
+                s.send("x")   # not an answer: asked again
+                s.expect(r"\?\naccept the new output, reject it, skip, quit\? \[a/r/s/q\] $", 5, "the question again")
+            s.send(key)
+        st = s.wait_exit(30)
+        out = s.text
+        check(st == 1, f"failures remain: status 1, not {st}:\n{out[-1500:]}")
+        check("[6/6]" not in out and "FAIL r/h_crash.tl: timed out" in out, f"after quit, no more questions:\n{out[-1500:]}")
+        check("reviewed 4 of 6: 2 accepted, 1 rejected, 3 skipped" in out, f"the review's tally:\n{out[-1500:]}")
+        check(out.rstrip().endswith("1 passed, 5 failed, 2 updated"), f"the last line:\n{out[-600:]}")
+        check("updated r/b_accept.tl" in out and "updated r/c_accept_npy.tl" in out, out[-1500:])
+        got = {name: open(os.path.join(d, name)).read() for name in files}
+        check(got["b_accept.tl"] == "print(2)\n#> 2\n", f"accepted: rewritten: {got['b_accept.tl']!r}")
+        check(os.path.exists(os.path.join(d, "c_accept_npy.v.npy")), "accepted: expect_close wrote its array")
+        check(all(got[n] == files[n] for n in files if n not in ("b_accept.tl",)), "the others are as they were")
+    finally:
+        s.kill()
+
+
 TESTS = [v for k, v in list(globals().items()) if k.startswith("test_")]
 
 
