@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "golden.h"
 #include "golden_int.h"
 
 /* The suffix an inline expectation carries when its output line has no final newline (as cram writes it). */
@@ -256,14 +257,13 @@ static int check_inline(Test *t, const Units *u, const char *src, size_t len, co
     return ok;
 }
 
-/* Appends text as expectation lines with the given prefix ("#>" or "#!"), each ended by eol. */
-static bool emit_expectations(StrBuf *b, const char *prefix, const StrBuf *text, const char *eol)
+bool golden_emit_expectations(StrBuf *b, const char *prefix, const char *text, size_t len, const char *eol)
 {
     size_t pos = 0, llen;
     const char *line;
     bool ok = true;
-    while (ok && next_line(text->data, text->len, &pos, &line, &llen)) {
-        bool last_open = pos == text->len && text->data[text->len - 1] != '\n';
+    while (ok && next_line(text, len, &pos, &line, &llen)) {
+        bool last_open = pos == len && text[len - 1] != '\n';
         bool any_lines = llen == strlen(ANY_LINES) && memcmp(line, ANY_LINES, llen) == 0;   /* not the pattern */
         const char *mark = last_open ? NO_EOL
                          : ends_with_mark(line, llen, NO_EOL) || ends_with_mark(line, llen, EOL_MARK) || any_lines ? EOL_MARK
@@ -282,7 +282,8 @@ static bool emit_unit(StrBuf *b, const Units *u, const Inline *units, const bool
         bool open = kept->len && kept->data[kept->len - 1] != '\n';   /* it was the file's last line */
         return sb_append(b, kept->data ? kept->data : "", kept->len) && (!open || sb_append(b, eol, strlen(eol)));
     }
-    return emit_expectations(b, "#>", &u->out[k], eol) && emit_expectations(b, "#!", &u->err[k], eol);
+    return golden_emit_expectations(b, "#>", u->out[k].data, u->out[k].len, eol) &&
+           golden_emit_expectations(b, "#!", u->err[k].data, u->err[k].len, eol);
 }
 
 /* Rewrites the source's expectation lines: a statement whose lines hold keeps them (patterns

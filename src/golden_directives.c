@@ -97,7 +97,7 @@ static bool read_setting(const char *word, Tolerance *tol, char *err, size_t err
     else if (number && n == 3 && memcmp(word, "ulp", 3) == 0 && v >= 1 && v <= ULP_MAX && v == floor(v)) tol->ulp = (int)v;
     else {
         snprintf(err, errlen, "bad tl-test directive at '%s' (want rtol=R atol=A ulp=N, skip \"why\", xfail \"why\", "
-                 "requires FEATURE)", word);
+                 "requires FEATURE, shell)", word);
         return false;
     }
     tol->on = true;
@@ -116,6 +116,8 @@ static bool read_line(Cursor *c, Directives *d, char *err, size_t errlen)
             d->skip = true;
         } else if (strcmp(word, "xfail") == 0) {
             ok = d->xfail = read_reason(c, d);
+        } else if (strcmp(word, "shell") == 0) {
+            d->shell = true;
         } else if (strcmp(word, "requires") == 0) {
             if (!read_requires(c, d, err, errlen)) return false;
         } else if (!read_setting(word, &d->tol, err, errlen)) {
@@ -127,6 +129,13 @@ static bool read_line(Cursor *c, Directives *d, char *err, size_t errlen)
         }
     }
     return true;
+}
+
+bool golden_runs_as_shell(const char *src, size_t len)
+{
+    Directives d;
+    char err[160];
+    return directives_parse(src, len, &d, err, sizeof err) && d.shell;
 }
 
 bool directives_parse(const char *src, size_t len, Directives *d, char *err, size_t errlen)

@@ -33,6 +33,7 @@ void tolerance_explain(StrBuf *r, const char *expected, size_t elen, const char 
 typedef struct Directives {
     Tolerance tol;
     bool skip, xfail;          /* skip "reason", xfail "reason", or requires FEATURE that this build lacks (skip) */
+    bool shell;                /* shell: run as the shell runs (errors do not stop it, `_` is bound), as :record writes */
     char reason[128];
 } Directives;
 

@@ -313,7 +313,18 @@ static bool eval_marked(Interp *I, Node *root)
         int line = statement_line(root->list[i]);
         fprintf(I->out, "%c%s %d%c", MARK_OPEN, MARK_STMT, line, MARK_CLOSE);
         fprintf(stderr, "%c%s %d%c", MARK_OPEN, MARK_STMT, line, MARK_CLOSE);
-        if (!eval_program(I, root->list[i])) return false;
+        if (I->as_shell) {
+            val_release(I->last);
+            I->last = val_none();
+        }
+        if (!eval_program(I, root->list[i])) {
+            if (!I->as_shell || tl_interrupt_flag) return false;
+            fflush(I->out);   /* as the shell reports it, and goes on */
+            diag_print(stderr, &I->err);
+            I->failed_statements++;
+            continue;
+        }
+        if (I->as_shell && I->last.kind != V_NONE && !interp_set_global(I, "_", val_retain(I->last))) return false;
     }
     return true;
 }

@@ -371,6 +371,15 @@ try:
     st, out, _ = run("ec/arr.tl")
     check("expect_close_after_second_update", st == 0, out)
 
+    # `# tl-test: shell` runs a test as the shell runs it (what :record writes: tests/pty/pty_shell.py):
+    # a failing statement's error is printed and the next one runs; `_` is the value last echoed
+    write("sh/s.tl", "# tl-test: shell\nx = 2\nx * 3\n#> 6\nnope\n#! s.tl:5:1: error: name 'nope' is not defined\n"
+          "#!   nope\n#!   ^\n_ + 1\n#> 7\n")
+    st, out, _ = run("sh/s.tl")
+    check("shell_directive_goes_on", st == 0, out)
+    plain = subprocess.run([tl, "s.tl"], capture_output=True, text=True, cwd=os.path.join(work, "sh"))
+    check("shell_directive_only_under_test", plain.returncode == 1 and plain.stdout == "6\n", plain.stdout + plain.stderr)
+
     # a synthetic 1,000-test suite runs and passes (its speed is measured by tests/bench/bench_golden.sh)
     for i in range(1000):
         write(f"big/t{i:04}.tl", f"x = {i}\nx * 2\n#> {2 * i}\n")

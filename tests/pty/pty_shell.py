@@ -16,6 +16,7 @@ import re
 import select
 import shutil
 import signal
+import subprocess
 import struct
 import sys
 import tempfile
@@ -863,6 +864,47 @@ def test_golden_review(sh):
         check(all(got[n] == files[n] for n in files if n not in ("b_accept.tl",)), "the others are as they were")
     finally:
         s.kill()
+
+
+# A session of 50 recorded entries for :record: tensors of several dtypes, errors (runtime, in a
+# function), a picture, loops and blocks over several lines, random numbers, `_`, strings, a dict;
+# and two entries that are not recorded, a syntax error and a shell command.
+RECORDED_SESSION = [
+    "x = arange(12).reshape(3, 4)", "x", "x.T @ x", "y = x.astype(\"f32\") / 7", "y", "y.dtype",
+    "z = linspace(0, 1, 5)", "z * 2", "z.astype(\"bf16\")", "z.astype(\"f16\") + 1",
+    "x[5]", "sum(x, axis=0)", "mean(y)", "_ * 2", "s = \"héllo\"", "len(s)", "print(s, 42)",
+    "for i in range(4) {\n  print(i, i * i)\n}", "total = 0", "while total < 10 { total += 3 }", "total",
+    "fn norm(v) {\n  return sqrt(sum(v * v))\n}", "norm(z)", "norm(\"text\")", "1 +", ":vars",
+    "d = {\"a\": 1, \"b\": x}", "d", "spark([1, 3, 2, 5, 4])", "bar([3, 1, 2], (\"a\", \"b\", \"c\"))",
+    "seedless = randn(3)", "seedless.shape", "r = rand(2, 2)", "r.shape",
+    "if total > 5 {\n  print(\"big\")\n} else {\n  print(\"small\")\n}",
+    "try { error(\"boom\") } catch e { print(e.kind, e.message) }",
+    "reshape(x, 5, 5)", "[i * 2 for i in range(5)]", "f\"{pi:.3f}\"", "write_text(\"out.txt\", \"a\")",
+    "read_text(\"out.txt\")", "\"two\\nlines\"", "argmax(z)", "x[1:, ::2]", "cumsum(arange(5))", "x.shape",
+    "exp(z)", "z > 0.5", "where(z > 0.5, z, 0)", "sort([3, 1, 2])", "max(x)", "std(z)",
+]
+NOT_RECORDED = ("1 +", ":vars")
+
+
+def test_record_session(sh):
+    """:record FILE writes every entry and its output as a golden test, which tl --test passes."""
+    out = sh.run(":record session.tl")
+    check("recording to session.tl" in out, f"the start is said: {out!r}")
+    for entry in RECORDED_SESSION:
+        for line in entry.split("\n"):
+            sh.send(line + "\r")
+            sh.expect(r"(tl> |\.\.\. )$", 10, f"a prompt after {line!r}")
+    out = sh.run(":record")
+    check("recorded session.tl" in out, f"the end is said: {out!r}")
+    sh.run("after = 1")   # not recorded
+    path = os.path.join(sh.workdir, "session.tl")
+    text = open(path).read()
+    check(text.startswith("# tl-test: shell\nx = arange(12).reshape(3, 4)\nx\n#> [[ 0  1  2  3]\n"), text[:300])
+    check("1 +" not in text and ":vars" not in text and "after" not in text, "not recorded: a syntax error, commands, what followed")
+    check(len(RECORDED_SESSION) - len(NOT_RECORDED) == 50, "fifty entries recorded")
+    check("#! session.tl:26:2: error: index 5 is out of bounds" in text, "errors quote the file's own lines:\n" + text[:2000])
+    r = subprocess.run([TL, "--test", "session.tl"], capture_output=True, text=True, cwd=sh.workdir)
+    check(r.returncode == 0 and r.stdout == "1 passed, 0 failed\n", f"tl --test on the recording:\n{r.stdout[-3000:]}\n{text}")
 
 
 TESTS = [v for k, v in list(globals().items()) if k.startswith("test_")]
