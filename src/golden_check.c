@@ -1,4 +1,4 @@
-/* golden_check.c — tl --test's judgement of one test: directives, X.out/X.err files or inline #> / #! / #~ lines, diffs, --update */
+/* golden_check.c — tl --test's judgement of one test: directives, X.out/X.err or inline #> / #! / #~ lines, diffs, --update */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -351,7 +351,8 @@ static void apply_xfail(Test *t, const Directives *d)
         sb_printf(&t->report, "XFAIL %s: %s\n", t->path, t->message);
     } else if (t->verdict == VERDICT_PASS) {
         t->verdict = VERDICT_FAIL;
-        snprintf(t->message, sizeof t->message, "unexpectedly passed (xfail: %.120s)", d->reason[0] ? d->reason : "no reason given");
+        snprintf(t->message, sizeof t->message, "unexpectedly passed (xfail: %.120s)",
+                 d->reason[0] ? d->reason : "no reason given");
         sb_printf(&t->report, "FAIL %s: %s\n", t->path, t->message);
     }
 }

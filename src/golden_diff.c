@@ -230,17 +230,20 @@ void diff_write(StrBuf *r, const char *name_a, const Expected *e, const char *na
         int first_change = k;
         int st = k - DIFF_CONTEXT < 0 ? 0 : k - DIFF_CONTEXT;
         while (st < k && (sc.ops[st] == OP_DEL || sc.ops[st] == OP_INS)) st++;
-        int e_ = k;
+        int end = k;
         for (;;) {   /* extend the hunk while changes are within 2*context of each other */
-            while (e_ < sc.n && (sc.ops[e_] == OP_DEL || sc.ops[e_] == OP_INS)) e_++;
-            int gap = e_;
-            while (gap < sc.n && (sc.ops[gap] == OP_SAME || sc.ops[gap] == OP_ANY) && gap - e_ < 2 * DIFF_CONTEXT) gap++;
-            if (gap < sc.n && (sc.ops[gap] == OP_DEL || sc.ops[gap] == OP_INS)) e_ = gap;
+            while (end < sc.n && (sc.ops[end] == OP_DEL || sc.ops[end] == OP_INS)) end++;
+            int gap = end;
+            while (gap < sc.n && (sc.ops[gap] == OP_SAME || sc.ops[gap] == OP_ANY) && gap - end < 2 * DIFF_CONTEXT) gap++;
+            if (gap < sc.n && (sc.ops[gap] == OP_DEL || sc.ops[gap] == OP_INS)) end = gap;
             else break;
         }
-        int stop = e_ + DIFF_CONTEXT < sc.n ? e_ + DIFF_CONTEXT : sc.n;
+        int stop = end + DIFF_CONTEXT < sc.n ? end + DIFF_CONTEXT : sc.n;
         int acount = 0, bcount = 0;
-        for (int q = st; q < stop; q++) { if (sc.ops[q] == OP_SAME || sc.ops[q] == OP_DEL) acount++; if (sc.ops[q] != OP_DEL) bcount++; }
+        for (int q = st; q < stop; q++) {
+            acount += sc.ops[q] == OP_SAME || sc.ops[q] == OP_DEL;
+            bcount += sc.ops[q] != OP_DEL;
+        }
         int a0 = st < sc.n ? sc.ia[st] : s.n, b0 = st < sc.n ? sc.ib[st] : s.m;
         sb_printf(r, "@@ -%d,%d +%d,%d @@", a0 + (acount ? 1 : 0), acount, b0 + (bcount ? 1 : 0), bcount);
         int jb = sc.ib[first_change];

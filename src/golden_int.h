@@ -92,7 +92,9 @@ void diff_write(StrBuf *r, const char *name_a, const Expected *e, const char *na
 
 /* How one test ended. */
 typedef enum Verdict {
-    VERDICT_PASS, VERDICT_FAIL /* output differs, or an xfail passed, or an orphan */, VERDICT_ERROR /* crash, timeout, bad test */,
+    VERDICT_PASS,
+    VERDICT_FAIL /* output differs, or an xfail passed, or an orphan */,
+    VERDICT_ERROR /* crash, timeout, bad test */,
     VERDICT_SKIP /* skip, or requires what the build lacks: not run */, VERDICT_XFAIL /* failed as its xfail said */
 } Verdict;
 
