@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "arith.h"
+#include "stmt_marks.h"
 #include "interp.h"
 
 /* include() of a file that includes itself stops here rather than at the C stack's end. */
@@ -18,6 +19,19 @@ bool interp_show_png(Interp *I, const void *png, size_t n, int width, int height
     tl_seterr(ValueError, "pictures are shown as images only in a notebook");
     return false;
 }
+
+const char *interp_script_path(Interp *I) { return I->script_path; }
+
+bool interp_test_updating(Interp *I) { return I->test_update; }
+
+void interp_note_written(Interp *I, const char *path)
+{
+    if (!I->mark_statements) return;
+    const char *base = strrchr(path, '/');
+    fprintf(I->out, "%c%s %s%c", MARK_OPEN, MARK_WROTE, base ? base + 1 : path, MARK_CLOSE);
+}
+
+int interp_print(Interp *I, Value v) { return val_write_file(v, I->out, false, I->mark_statements); }
 
 bool interp_run_file(Interp *I, const char *path, Span at)
 {

@@ -27,7 +27,7 @@
 enum { GOLDEN_OK = 0, GOLDEN_FAILED = 1, GOLDEN_USAGE = 2, GOLDEN_INTERRUPTED = 130 };
 
 typedef struct Options {
-    bool update;
+    bool update, prune, review;
     int jobs;
     const char *filter, *junit;
     int durations;             /* how many of the slowest to list; 0: none, -1: all */
@@ -81,9 +81,22 @@ static bool first_visit(Visited *seen, const struct stat *st)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* Collects every .tl file under path (or path itself) whose path contains filter; a folder's
-   entries are taken in name order, so which path reaches a folder seen twice does not vary. */
-static void collect(const char *path, const char *filter, PathList *out, Visited *seen)
+static int cmp_test_path(const void *a, const void *b) { return strcmp(((const Test *)a)->path, ((const Test *)b)->path); }
+
+/* Whether file `name` in folder dir is an expectation file (X.out, X.err) without its X.tl. */
+static bool is_orphan(const char *dir, const char *name)
+{
+    if (!ends_with(name, ".out") && !ends_with(name, ".err")) return false;
+    char script[4096];
+    struct stat st;
+    int n = snprintf(script, sizeof script, "%s/%.*s.tl", dir, (int)strlen(name) - 4, name);
+    return n > 0 && n < (int)sizeof script && stat(script, &st) != 0;
+}
+
+/* Collects every .tl file under path (or path itself) whose path contains filter, and in each
+   folder the orphans (expectation files without their test); a folder's entries are taken in
+   name order, so which path reaches a folder seen twice does not vary. */
+static void collect(const char *path, const char *filter, PathList *out, PathList *orphans, Visited *seen)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -107,8 +120,10 @@ static void collect(const char *path, const char *filter, PathList *out, Visited
         char sub[4096];
         struct stat s2;
         if (snprintf(sub, sizeof sub, "%s/%s", path, names.v[i]) >= (int)sizeof sub || stat(sub, &s2) != 0) continue;
-        if (S_ISDIR(s2.st_mode)) collect(sub, filter, out, seen);
-        else if (ends_with(names.v[i], ".tl") && (!filter || strstr(sub, filter))) list_add(out, sub);
+        if (S_ISDIR(s2.st_mode)) collect(sub, filter, out, orphans, seen);
+        else if (filter && !strstr(sub, filter)) continue;
+        else if (ends_with(names.v[i], ".tl")) list_add(out, sub);
+        else if (is_orphan(path, names.v[i])) list_add(orphans, sub);
     }
     for (int i = 0; i < names.n; i++) free(names.v[i]);
     free(names.v);
@@ -157,6 +172,8 @@ static bool parse_options(int argc, char **argv, Options *o)
         if (options_done || a[0] != '-' || !a[1]) { o->paths[o->npaths++] = argv[i]; continue; }
         if (strcmp(a, "--") == 0) options_done = true;
         else if (strcmp(a, "--update") == 0) o->update = true;
+        else if (strcmp(a, "--prune") == 0) o->prune = true;
+        else if (strcmp(a, "--review") == 0) o->review = true;
         else if (strcmp(a, "--durations") == 0) o->durations = DEFAULT_DURATIONS;
         else if ((v = option_value(argv, argc, &i, "--durations", &missing))) {
             if (!parse_number(v, 0, INT_MAX, &num) || num != floor(num)) goto bad;
@@ -182,7 +199,9 @@ static bool parse_options(int argc, char **argv, Options *o)
         return false;
     }
     if (o->npaths == 0) fprintf(stderr, "tl --test: no test paths given\n");
-    return o->npaths > 0;
+    if (o->review && o->update) fprintf(stderr, "tl --test: --review and --update: choose one\n");
+    if (o->review && !(isatty(0) && isatty(1))) fprintf(stderr, "tl --test: --review asks on a terminal, and this is none\n");
+    return o->npaths > 0 && !(o->review && (o->update || !isatty(0) || !isatty(1)));
 }
 
 /* ---- workers ------------------------------------------------------------- */
@@ -196,6 +215,9 @@ static bool parse_options(int argc, char **argv, Options *o)
 typedef struct Worker { pid_t pid; int cmd, ctl, fd[2]; int test; double start; bool killed; } Worker;
 
 static volatile sig_atomic_t golden_interrupted = 0;
+static bool updating;   /* golden_updating(): set before the workers fork, which keep it */
+
+bool golden_updating(void) { return updating; }
 
 static void on_stop_signal(int sig)
 {
@@ -424,16 +446,20 @@ static void schedule_assign(Schedule *s)
    to have the test run once more); false when interrupted. */
 static bool run_all(GoldenRun run, Test *tests, int n, const Options *o, bool (*done)(Test *, void *), void *ctx)
 {
-    int nw = o->jobs < n ? o->jobs : n;
+    int pending = 0;
+    for (int i = 0; i < n; i++) pending += tests[i].pending;
+    if (pending == 0) return !golden_interrupted;
+    int nw = o->jobs < pending ? o->jobs : pending;
     Worker *ws = calloc((size_t)nw, sizeof(Worker));
     struct pollfd *pfd = calloc(3 * (size_t)nw, sizeof(struct pollfd));
     int *queue = malloc(sizeof(int) * (size_t)n * (MAX_ROUNDS + 1));
     int *judge = malloc(sizeof(int) * (size_t)nw);
-    Schedule s = { .run = run, .tests = tests, .ws = ws, .nw = nw, .queue = queue, .queued = n,
+    Schedule s = { .run = run, .tests = tests, .ws = ws, .nw = nw, .queue = queue, .queued = 0,
                    .capacity = n * (MAX_ROUNDS + 1), .judge = judge,
                    .done = done, .ctx = ctx };
     for (int i = 0; ws && i < nw; i++) ws[i] = (Worker){ .cmd = -1, .ctl = -1, .fd = { -1, -1 }, .test = -1 };
-    for (int i = 0; queue && i < n; i++) queue[i] = i;
+    for (int i = 0; queue && i < n; i++)
+        if (tests[i].pending) queue[s.queued++] = i;
     void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);   /* a dead worker's pipe is an error, not a signal */
     while (ws && pfd && queue && judge && (s.next < s.queued || s.running > 0)) {
         schedule_assign(&s);
@@ -499,12 +525,39 @@ static bool run_all(GoldenRun run, Test *tests, int n, const Options *o, bool (*
 
 /* ---- results ------------------------------------------------------------- */
 
-/* Printing in path order as results arrive: tests before `printed` are out. */
-typedef struct Progress { Test *tests; int n, printed, passed, failed; bool *finished; bool update; } Progress;
+/* What the last line counts. */
+typedef struct Counts { int passed, failed, skipped, xfailed, updated; } Counts;
 
-/* Judges a finished test, then prints every report that is next in path order. Returns true when
-   --update rewrote inline expectations and the test must run again: the rewrite moves lines, and
-   its output may quote line numbers (error messages do). */
+/* Printing in path order as results arrive: tests before `printed` are out. A failing test's
+   report waits for the review when there is one. */
+typedef struct Progress { Test *tests; int n, printed; Counts c; bool *finished; bool update, review; } Progress;
+
+/* Counts a test that is done. */
+static void count(Counts *c, const Test *t)
+{
+    if (t->verdict == VERDICT_PASS) ++*(t->updated ? &c->updated : &c->passed);
+    else if (t->verdict == VERDICT_SKIP) c->skipped++;
+    else if (t->verdict == VERDICT_XFAIL) c->xfailed++;
+    else c->failed++;
+}
+
+/* Prints every report that is next in path order. */
+static void print_ready(Progress *p)
+{
+    while (p->printed < p->n && p->finished[p->printed]) {
+        Test *q = &p->tests[p->printed++];
+        bool held = p->review && (q->verdict == VERDICT_FAIL || q->verdict == VERDICT_ERROR) && !q->orphan;
+        if (q->report.len && !held) fwrite(q->report.data, 1, q->report.len, stdout);
+        count(&p->c, q);
+        sb_free(&q->raw_out);
+        sb_free(&q->raw_err);
+    }
+    fflush(stdout);
+}
+
+/* Judges a finished test, then prints what is ready. Returns true when --update rewrote inline
+   expectations and the test must run again: the rewrite moves lines, and its output may quote
+   line numbers (error messages do). */
 static bool on_done(Test *t, void *ctx)
 {
     Progress *p = ctx;
@@ -513,17 +566,50 @@ static bool on_done(Test *t, void *ctx)
         t->raw_out.len = t->raw_err.len = 0;
         return true;
     }
+    t->pending = false;
     p->finished[t - p->tests] = true;
-    while (p->printed < p->n && p->finished[p->printed]) {
-        Test *q = &p->tests[p->printed++];
-        if (q->report.len) fwrite(q->report.data, 1, q->report.len, stdout);
-        if (q->verdict == VERDICT_PASS) p->passed++;
-        else p->failed++;
-        sb_free(&q->raw_out);
-        sb_free(&q->raw_err);
-    }
-    fflush(stdout);
+    print_ready(p);
     return false;
+}
+
+/* The tests of the run: the .tl files and the orphans (pruned or failed), in path order, each
+   prepared (a skip is judged at once). */
+static Test *make_tests(PathList *files, PathList *orphans, bool prune, int *n)
+{
+    Test *tests = calloc((size_t)files->n + (size_t)orphans->n + 1, sizeof(Test));
+    *n = 0;
+    for (int i = 0; tests && i < files->n; i++) tests[(*n)++].path = files->v[i];
+    for (int i = 0; tests && i < orphans->n; i++) {
+        if (prune && unlink(orphans->v[i]) == 0) {
+            printf("pruned %s\n", orphans->v[i]);
+            free(orphans->v[i]);
+            continue;
+        }
+        tests[*n].path = orphans->v[i];
+        tests[(*n)++].orphan = true;
+    }
+    if (!tests) {
+        for (int i = 0; i < files->n; i++) free(files->v[i]);
+        for (int i = 0; i < orphans->n; i++) free(orphans->v[i]);
+    }
+    files->n = orphans->n = 0;
+    if (!tests) return NULL;
+    qsort(tests, (size_t)*n, sizeof(Test), cmp_test_path);
+    int kept = 0;
+    for (int i = 0; i < *n; i++) {   /* a path given twice runs once */
+        if (kept && strcmp(tests[kept - 1].path, tests[i].path) == 0) { free(tests[i].path); continue; }
+        tests[kept++] = tests[i];
+    }
+    *n = kept;
+    for (int i = 0; i < *n; i++) {
+        Test *t = &tests[i];
+        golden_prepare(t);
+        if (!t->orphan) continue;
+        t->verdict = VERDICT_FAIL;
+        snprintf(t->message, sizeof t->message, "orphan: no test beside it (tl --test --prune deletes it)");
+        sb_printf(&t->report, "FAIL %s: %s\n", t->path, t->message);
+    }
+    return tests;
 }
 
 static int cmp_slowest(const void *a, const void *b)
@@ -545,58 +631,126 @@ static void print_durations(Test *tests, int n, int count)
     free(order);
 }
 
+/* Judges a test that --review accepted, run again under --update (and again while its rewrite
+   moves lines, as on_done). */
+static bool on_accepted(Test *t, void *ctx)
+{
+    (void)ctx;
+    golden_check(t, true);
+    if (t->run_again && ++t->rounds < MAX_ROUNDS) {
+        t->raw_out.len = t->raw_err.len = 0;
+        return true;
+    }
+    t->pending = false;
+    return false;
+}
+
+/* --review: shows each test that failed by its output and asks; the accepted ones run again
+   under --update, and the counts move from failed to updated for those it rewrote. False when
+   interrupted. */
+static bool review_run(GoldenRun run, Test *tests, int n, const Options *o, Counts *c)
+{
+    int total = 0, asked = 0, chose[REVIEW_QUIT + 1] = { 0 };
+    for (int i = 0; i < n; i++) total += tests[i].differs;
+    bool quit = false;
+    for (int i = 0; i < n; i++) {
+        Test *t = &tests[i];
+        if (!t->differs) continue;
+        ReviewChoice choice = quit ? REVIEW_SKIP : review_ask(t, ++asked, total);
+        if (golden_interrupted) return false;
+        if (choice == REVIEW_QUIT) quit = true, choice = REVIEW_SKIP;
+        chose[choice]++;
+        t->pending = choice == REVIEW_ACCEPT;
+    }
+    for (int i = 0; i < n; i++)   /* the failures that were not asked about are reported as usual */
+        if (!tests[i].differs && (tests[i].verdict == VERDICT_FAIL || tests[i].verdict == VERDICT_ERROR) && !tests[i].orphan)
+            fwrite(tests[i].report.data, 1, tests[i].report.len, stdout);
+    printf("reviewed %d of %d: %d accepted, %d rejected, %d skipped\n", asked - (quit ? 1 : 0), total,
+           chose[REVIEW_ACCEPT], chose[REVIEW_REJECT], chose[REVIEW_SKIP]);
+    bool *accepted = calloc((size_t)n, sizeof(bool));
+    if (!accepted) return false;
+    for (int i = 0; i < n; i++)
+        if ((accepted[i] = tests[i].pending)) tests[i].rounds = 0, tests[i].updated = false;
+    updating = true;   /* new workers: the first run's ended with it */
+    bool ok = run_all(run, tests, n, o, on_accepted, NULL);
+    for (int i = 0; ok && i < n; i++) {   /* in path order: "updated X", or why it still fails */
+        if (!accepted[i]) continue;
+        Test *t = &tests[i];
+        fwrite(t->report.data, 1, t->report.len, stdout);
+        c->failed--;
+        count(c, t);
+        sb_free(&t->raw_out);
+        sb_free(&t->raw_err);
+    }
+    free(accepted);
+    return ok;
+}
+
+/* Prints the last line: "N passed, N failed", then the skips, xfails and rewrites there were. */
+static void print_counts(const Counts *c, bool rewriting)
+{
+    printf("%d passed, %d failed", c->passed, c->failed);
+    if (c->skipped) printf(", %d skipped", c->skipped);
+    if (c->xfailed) printf(", %d xfailed", c->xfailed);
+    if (rewriting) printf(", %d updated", c->updated);
+    putchar('\n');
+}
+
 int golden_main(GoldenRun run, int argc, char **argv)
 {
     Options o;
     if (!parse_options(argc, argv, &o)) return GOLDEN_USAGE;
-    PathList files = { 0 };
+    PathList files = { 0 }, orphans = { 0 };
     Visited seen = { 0 };
-    for (int i = 0; i < o.npaths; i++) collect(o.paths[i], o.filter, &files, &seen);
+    for (int i = 0; i < o.npaths; i++) collect(o.paths[i], o.filter, &files, &orphans, &seen);
     free(seen.dev);
     free(seen.ino);
-    if (files.n == 0) {   /* a mistyped path is a usage error, not an empty pass */
+    if (files.n + orphans.n == 0) {   /* a mistyped path is a usage error, not an empty pass */
         fprintf(stderr, "tl --test: no tests found%s%s\n", o.filter ? " matching " : "", o.filter ? o.filter : "");
         free(files.v);
+        free(orphans.v);
         return GOLDEN_USAGE;
-    }
-    qsort(files.v, (size_t)files.n, sizeof(char *), cmp_str);
-    int n = 0;
-    for (int i = 0; i < files.n; i++) {   /* a path given twice runs once */
-        if (n && strcmp(files.v[n - 1], files.v[i]) == 0) free(files.v[i]);
-        else files.v[n++] = files.v[i];
     }
     FILE *junit = o.junit ? fopen(o.junit, "w") : NULL;   /* opened first: a bad path is found before the run */
     if (o.junit && !junit) {
         fprintf(stderr, "tl --test: cannot write %s: %s\n", o.junit, strerror(errno));
-        for (int i = 0; i < n; i++) free(files.v[i]);
+        for (int i = 0; i < files.n; i++) free(files.v[i]);
+        for (int i = 0; i < orphans.n; i++) free(orphans.v[i]);
         free(files.v);
+        free(orphans.v);
         return GOLDEN_USAGE;
     }
-    Test *tests = calloc((size_t)n, sizeof(Test));
-    bool *finished = calloc((size_t)n, sizeof(bool));
+    int n = 0;
+    Test *tests = make_tests(&files, &orphans, o.prune, &n);
+    free(files.v);
+    free(orphans.v);
+    bool *finished = calloc((size_t)n + 1, sizeof(bool));
     int status = GOLDEN_FAILED;
     if (tests && finished) {
-        for (int i = 0; i < n; i++) tests[i].path = files.v[i];
+        for (int i = 0; i < n; i++) finished[i] = !tests[i].pending;
         struct sigaction sa = { 0 }, old_int, old_term;
         sa.sa_handler = on_stop_signal;
         sigemptyset(&sa.sa_mask);
         sigaction(SIGINT, &sa, &old_int);
         sigaction(SIGTERM, &sa, &old_term);
-        Progress p = { tests, n, 0, 0, 0, finished, o.update };
+        Progress p = { .tests = tests, .n = n, .finished = finished, .update = o.update, .review = o.review };
+        updating = o.update;
         double start = now_sec();
+        print_ready(&p);
         bool completed = run_all(run, tests, n, &o, on_done, &p);
+        if (completed && o.review) completed = review_run(run, tests, n, &o, &p.c);
         double seconds = now_sec() - start;
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
         if (completed && o.durations) print_durations(tests, n, o.durations);
         if (completed && junit && !junit_write(junit, tests, n, seconds)) {
             fprintf(stderr, "tl --test: cannot write %s\n", o.junit);
-            p.failed++;
+            p.c.failed++;
         }
         if (completed) junit = NULL;   /* junit_write closed it */
         if (!completed) printf("interrupted after ");
-        printf("%d passed, %d failed\n", p.passed, p.failed);
-        status = !completed ? GOLDEN_INTERRUPTED : p.failed ? GOLDEN_FAILED : GOLDEN_OK;
+        print_counts(&p.c, o.update || o.review);
+        status = !completed ? GOLDEN_INTERRUPTED : p.c.failed ? GOLDEN_FAILED : GOLDEN_OK;
     } else {
         fprintf(stderr, "tl --test: out of memory\n");
     }
@@ -605,9 +759,8 @@ int golden_main(GoldenRun run, int argc, char **argv)
         sb_free(&tests[i].raw_out);
         sb_free(&tests[i].raw_err);
         sb_free(&tests[i].report);
+        free(tests[i].path);
     }
-    for (int i = 0; i < n; i++) free(files.v[i]);
-    free(files.v);
     free(tests);
     free(finished);
     return status;

@@ -46,10 +46,13 @@ static void xml_attr(FILE *f, const char *name, const char *value)
     fputc('"', f);
 }
 
-/* The element and type a failed test is reported with. */
+/* The type a failed or skipped test is reported with. */
 static const char *failure_type(const Test *t)
 {
-    if (t->verdict == VERDICT_FAIL) return "output mismatch";
+    if (t->orphan) return "orphan";
+    if (t->verdict == VERDICT_SKIP) return "skip";
+    if (t->verdict == VERDICT_XFAIL) return "xfail";
+    if (t->verdict == VERDICT_FAIL) return t->differs ? "output mismatch" : "unexpected pass";
     if (t->timed_out) return "timeout";
     if (t->status >= 0 && WIFSIGNALED(t->status)) return "crash";
     return "error";
@@ -57,10 +60,11 @@ static const char *failure_type(const Test *t)
 
 bool junit_write(FILE *f, const Test *tests, int n, double seconds)
 {
-    int failures = 0, errors = 0;
+    int failures = 0, errors = 0, skipped = 0;   /* an expected failure is a skip, as pytest reports it */
     for (int i = 0; i < n; i++) {
         failures += tests[i].verdict == VERDICT_FAIL;
         errors += tests[i].verdict == VERDICT_ERROR;
+        skipped += tests[i].verdict == VERDICT_SKIP || tests[i].verdict == VERDICT_XFAIL;
     }
     char host[256] = "localhost", stamp[32] = "1970-01-01T00:00:00";
     if (gethostname(host, sizeof host) != 0) strcpy(host, "localhost");
@@ -69,10 +73,10 @@ bool junit_write(FILE *f, const Test *tests, int n, double seconds)
     struct tm tm;
     if (gmtime_r(&now, &tm)) strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    fprintf(f, "<testsuites name=\"tl --test\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\" time=\"%.3f\">\n",
-            n, failures, errors, seconds);
-    fprintf(f, "  <testsuite name=\"tl --test\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\" time=\"%.3f\"",
-            n, failures, errors, seconds);
+    fprintf(f, "<testsuites name=\"tl --test\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n",
+            n, failures, errors, skipped, seconds);
+    fprintf(f, "  <testsuite name=\"tl --test\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\"",
+            n, failures, errors, skipped, seconds);
     xml_attr(f, "timestamp", stamp);
     xml_attr(f, "hostname", host);
     fputs(">\n", f);
@@ -89,12 +93,13 @@ bool junit_write(FILE *f, const Test *tests, int n, double seconds)
         xml_attr(f, "file", t->path);
         fprintf(f, " time=\"%.3f\"", t->seconds);
         if (t->verdict == VERDICT_PASS) { fputs("/>\n", f); continue; }
-        fprintf(f, ">\n      <%s", t->verdict == VERDICT_FAIL ? "failure" : "error");
+        const char *element = t->verdict == VERDICT_FAIL ? "failure" : t->verdict == VERDICT_ERROR ? "error" : "skipped";
+        fprintf(f, ">\n      <%s", element);
         xml_attr(f, "message", t->message);
         xml_attr(f, "type", failure_type(t));
         fputc('>', f);
         xml_text(f, t->report.data ? t->report.data : "", t->report.len, false);
-        fprintf(f, "</%s>\n    </testcase>\n", t->verdict == VERDICT_FAIL ? "failure" : "error");
+        fprintf(f, "</%s>\n    </testcase>\n", element);
     }
     fputs("  </testsuite>\n</testsuites>\n", f);
     bool ok = !ferror(f);

@@ -1,7 +1,6 @@
-/* golden_units.c — tl --test's reading of output: statement markers into units, and the numeric tolerance */
+/* golden_units.c — tl --test's reading of output: statement, dtype and file markers into units */
 #include <ctype.h>
 #include <limits.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,145 +8,15 @@
 
 #include "golden_int.h"
 
-/* ---- tolerance ----------------------------------------------------------- */
-
-/* Reads `# tl-test: rtol=R atol=A` (either key may be left out, meaning 0). */
-bool tolerance_parse(const char *src, size_t len, Tolerance *tol, char *err, size_t errlen)
-{
-    static const char key[] = "tl-test:";
-    *tol = (Tolerance){ 0 };
-    for (size_t i = 0; i < len; i++) {
-        if (src[i] != '#') continue;
-        size_t j = i + 1;
-        while (j < len && (src[j] == ' ' || src[j] == '\t')) j++;
-        if (len - j < sizeof key - 1 || memcmp(src + j, key, sizeof key - 1) != 0) continue;
-        j += sizeof key - 1;
-        tol->on = true;
-        for (;;) {   /* NAME=NUMBER pairs up to the end of the line */
-            while (j < len && (src[j] == ' ' || src[j] == '\t')) j++;
-            if (j >= len || src[j] == '\n' || src[j] == '\r') break;
-            char word[64];
-            size_t n = 0;
-            while (j < len && !isspace((unsigned char)src[j]) && n < sizeof word - 1) word[n++] = src[j++];
-            word[n] = 0;
-            char *end = NULL;
-            double v = -1;
-            bool is_rtol = strncmp(word, "rtol=", 5) == 0, is_atol = strncmp(word, "atol=", 5) == 0;
-            if (is_rtol || is_atol) v = strtod(word + 5, &end);
-            if ((!is_rtol && !is_atol) || end == word + 5 || *end || !(v >= 0) || isinf(v)) {
-                snprintf(err, errlen, "bad tl-test directive at '%s' (want rtol=R atol=A, each >= 0)", word);
-                return false;
-            }
-            if (is_rtol) tol->rtol = v;
-            else tol->atol = v;
-        }
-    }
-    return true;
-}
-
-/* Bytes that end a word: whitespace and the punctuation that surrounds printed numbers. */
-static bool is_delim(char c) { return isspace((unsigned char)c) || (c && strchr("()[]{}<>,;:=|'\"", c)); }
-
-/* Length of a real number spelled at s (sign, digits with an optional point, exponent; or nan/inf); 0 if none. */
-static size_t real_len(const char *s, size_t n)
-{
-    size_t i = 0;
-    if (i < n && (s[i] == '+' || s[i] == '-')) i++;
-    static const char *const words[] = { "infinity", "inf", "nan" };
-    for (int w = 0; w < 3; w++) {
-        size_t k = strlen(words[w]);
-        if (n - i >= k && strncasecmp(s + i, words[w], k) == 0) return i + k;
-    }
-    size_t digits = 0;
-    while (i < n && isdigit((unsigned char)s[i])) i++, digits++;
-    if (i < n && s[i] == '.') {
-        i++;
-        while (i < n && isdigit((unsigned char)s[i])) i++, digits++;
-    }
-    if (!digits) return 0;
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        size_t j = i + 1;
-        if (j < n && (s[j] == '+' || s[j] == '-')) j++;
-        size_t ed = 0;
-        while (j < n && isdigit((unsigned char)s[j])) j++, ed++;
-        if (ed) i = j;
-    }
-    return i;
-}
-
-/* The value of the real number spelled in s[0..n). */
-static double real_value(const char *s, size_t n)
-{
-    char buf[64];
-    if (n >= sizeof buf) n = sizeof buf - 1;
-    memcpy(buf, s, n);
-    buf[n] = 0;
-    return strtod(buf, NULL);
-}
-
-/* Parses a whole word as a number: a real, or a complex `RE+IMj` / `IMj`. 0: not a number, 1: real, 2: complex. */
-static int parse_number(const char *s, size_t n, double *re, double *im)
-{
-    if (n == 0 || n > 60) return 0;
-    size_t a = real_len(s, n);
-    if (a == n) {
-        *re = real_value(s, a);
-        *im = 0;
-        return 1;
-    }
-    if (a && a + 1 == n && (s[a] == 'j' || s[a] == 'J')) {
-        *re = 0;
-        *im = real_value(s, a);
-        return 2;
-    }
-    if (!a || (s[a] != '+' && s[a] != '-')) return 0;
-    size_t b = real_len(s + a, n - a);
-    if (!b || a + b + 1 != n || (s[a + b] != 'j' && s[a + b] != 'J')) return 0;
-    *re = real_value(s, a);
-    *im = real_value(s + a, b);
-    return 2;
-}
-
-/* numpy's isclose for one part, with nan equal to nan and inf only to the same inf. */
-static bool close_enough(double actual, double expected, const Tolerance *tol)
-{
-    if (isnan(actual) || isnan(expected)) return isnan(actual) && isnan(expected);
-    if (isinf(actual) || isinf(expected)) return actual == expected;
-    return fabs(actual - expected) <= tol->atol + tol->rtol * fabs(expected);
-}
-
-bool tolerant_equal(const char *expected, size_t elen, const char *actual, size_t alen, const Tolerance *tol)
-{
-    if (!tol || !tol->on) return elen == alen && memcmp(expected, actual, elen) == 0;
-    size_t i = 0, j = 0;
-    while (i < elen && j < alen) {
-        bool de = is_delim(expected[i]), da = is_delim(actual[j]);
-        if (de || da) {
-            if (expected[i] != actual[j]) return false;
-            i++, j++;
-            continue;
-        }
-        size_t wi = i, wj = j;
-        while (wi < elen && !is_delim(expected[wi])) wi++;
-        while (wj < alen && !is_delim(actual[wj])) wj++;
-        double er, ei, ar, ai;
-        int ke = parse_number(expected + i, wi - i, &er, &ei), ka = parse_number(actual + j, wj - j, &ar, &ai);
-        bool same = ke && ke == ka ? close_enough(ar, er, tol) && close_enough(ai, ei, tol)
-                                   : wi - i == wj - j && memcmp(expected + i, actual + j, wi - i) == 0;
-        if (!same) return false;
-        i = wi, j = wj;
-    }
-    return i == elen && j == alen;
-}
-
-/* ---- units --------------------------------------------------------------- */
-
 void units_free(Units *u)
 {
-    for (int k = 0; k < u->n; k++) {
-        sb_free(&u->out[k]);
-        sb_free(&u->err[k]);
+    for (int k = 0; k < u->n; k++) {   /* (a split that ran out of memory may lack any of them) */
+        if (u->out) sb_free(&u->out[k]);
+        if (u->err) sb_free(&u->err[k]);
+        if (u->out_dt) sb_free(&u->out_dt[k]);
     }
+    free(u->out_dt);
+    sb_free(&u->all_out_dt);
     free(u->line);
     free(u->out);
     free(u->err);
@@ -218,18 +87,42 @@ int units_at(const Units *u, bool is_err, size_t at)
     return best;
 }
 
+/* The dtype code a dtype marker names (DT_NONE for none or one the tolerance does not know). */
+static char dtype_code(const char *args, size_t n)
+{
+    static const char *const names[] = { [DT_F16] = " f16", [DT_BF16] = " bf16", [DT_F32] = " f32", [DT_F64] = " f64" };
+    for (int d = DT_F16; d <= DT_F64; d++)
+        if (strlen(names[d]) == n && memcmp(names[d], args, n) == 0) return (char)d;
+    return DT_NONE;
+}
+
+/* Appends n bytes of output to unit cur and to the whole stream (with their dtype, for stdout). */
+static bool put_output(Units *u, bool is_err, int cur, const char *s, size_t n, char dt)
+{
+    if (!sb_append(is_err ? &u->err[cur] : &u->out[cur], s, n) || !sb_append(is_err ? &u->all_err : &u->all_out, s, n))
+        return false;
+    char fill[256];
+    memset(fill, dt, sizeof fill);
+    for (size_t k = 0; !is_err && k < n; k += sizeof fill) {
+        size_t m = n - k < sizeof fill ? n - k : sizeof fill;
+        if (!sb_append(&u->out_dt[cur], fill, m) || !sb_append(&u->all_out_dt, fill, m)) return false;
+    }
+    return true;
+}
+
 /* Splits one stream at its statement markers into the units' buffers. */
 static bool split_stream(Units *u, bool is_err, const char *s, size_t n)
 {
-    StrBuf *all = is_err ? &u->all_err : &u->all_out, *parts = is_err ? u->err : u->out;
+    StrBuf *all = is_err ? &u->all_err : &u->all_out;
     size_t *start = is_err ? u->err_at : u->out_at;
     int cur = 0;
+    char dt = DT_NONE;
     start[0] = 0;
     size_t i = 0;
     while (i < n) {
         const char *open = memchr(s + i, MARK_OPEN, n - i);
         size_t stop = open ? (size_t)(open - s) : n;
-        if (!sb_append(&parts[cur], s + i, stop - i) || !sb_append(all, s + i, stop - i)) return false;
+        if (!put_output(u, is_err, cur, s + i, stop - i, dt)) return false;
         i = stop;
         if (i >= n) break;
         const char *args;
@@ -242,8 +135,14 @@ static bool split_stream(Units *u, bool is_err, const char *s, size_t n)
             cur = units_owner(u, line + 1);
             if (start[cur] == SIZE_MAX) start[cur] = all->len;
             i += m;
+        } else if (!is_err && (m = marker_at(s + i, n - i, MARK_DTYPE, &args, &nargs))) {
+            dt = dtype_code(args, nargs);
+            i += m;
+        } else if (!is_err && (m = marker_at(s + i, n - i, MARK_WROTE, &args, &nargs))) {
+            u->wrote++;
+            i += m;
         } else {   /* a stray separator byte (or a marker with no line number) is output like any other */
-            if (!sb_append(&parts[cur], s + i, 1) || !sb_append(all, s + i, 1)) return false;
+            if (!put_output(u, is_err, cur, s + i, 1, dt)) return false;
             i++;
         }
     }
@@ -265,13 +164,15 @@ bool units_split(Units *u, const char *out, size_t outlen, const char *err, size
         return false;
     u->out = calloc((size_t)u->n, sizeof(StrBuf));
     u->err = calloc((size_t)u->n, sizeof(StrBuf));
+    u->out_dt = calloc((size_t)u->n, sizeof(StrBuf));
     u->out_at = malloc(sizeof(size_t) * (size_t)u->n);
     u->err_at = malloc(sizeof(size_t) * (size_t)u->n);
-    if (!u->out || !u->err || !u->out_at || !u->err_at) return false;
+    if (!u->out || !u->err || !u->out_dt || !u->out_at || !u->err_at) return false;
     for (int k = 0; k < u->n; k++) {
         u->out_at[k] = u->err_at[k] = SIZE_MAX;
-        if (!sb_append(&u->out[k], "", 0) || !sb_append(&u->err[k], "", 0)) return false;
+        if (!sb_append(&u->out[k], "", 0) || !sb_append(&u->err[k], "", 0) || !sb_append(&u->out_dt[k], "", 0))
+            return false;
     }
     if (!split_stream(u, false, out, outlen) || !split_stream(u, true, err, errlen)) return false;
-    return sb_append(&u->all_out, "", 0) && sb_append(&u->all_err, "", 0);
+    return sb_append(&u->all_out, "", 0) && sb_append(&u->all_err, "", 0) && sb_append(&u->all_out_dt, "", 0);
 }

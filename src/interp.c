@@ -313,7 +313,18 @@ static bool eval_marked(Interp *I, Node *root)
         int line = statement_line(root->list[i]);
         fprintf(I->out, "%c%s %d%c", MARK_OPEN, MARK_STMT, line, MARK_CLOSE);
         fprintf(stderr, "%c%s %d%c", MARK_OPEN, MARK_STMT, line, MARK_CLOSE);
-        if (!eval_program(I, root->list[i])) return false;
+        if (I->as_shell) {
+            val_release(I->last);
+            I->last = val_none();
+        }
+        if (!eval_program(I, root->list[i])) {
+            if (!I->as_shell || tl_interrupt_flag) return false;
+            fflush(I->out);   /* as the shell reports it, and goes on */
+            diag_print(stderr, &I->err);
+            I->failed_statements++;
+            continue;
+        }
+        if (I->as_shell && I->last.kind != V_NONE && !interp_set_global(I, "_", val_retain(I->last))) return false;
     }
     return true;
 }
@@ -360,13 +371,10 @@ bool interp_check_repeated(Interp *I, CallArgs *a, const char *fname, int nparam
 
 /* ---- echo -------------------------------------------------------------- */
 
-static int file_writer(void *ctx, const char *s, size_t n) { return fwrite(s, 1, n, ctx) == n ? 0 : -1; }
-
 bool interp_echo(Interp *I, Value v, FILE *out)
 {
-    (void)I;
     /* a string echoes raw; anything else as its repr (the print form, and the dtype when not a default) */
-    int rc = v.kind == V_STR ? val_write(v, file_writer, out) : val_write_repr(v, file_writer, out);
+    int rc = val_write_file(v, out, v.kind != V_STR, I->mark_statements);
     fputc('\n', out);
     return rc == 0;
 }

@@ -47,6 +47,11 @@ struct Interp {
     int nsources, capsources;
     int include_depth;       /* interp_run_file calls in progress (bounded: a file may include itself) */
     bool mark_statements;    /* tl --mark-statements: markers between top-level statements (docs/testing.md) */
+    const char *script_path; /* the script run (tl X.tl), NULL for the shell, -e and stdin: expect_close's files are beside it */
+    bool test_update;        /* under tl --test --update: expect_close writes its files */
+    bool as_shell;           /* with mark_statements, `# tl-test: shell`: a failing statement's error is printed and the
+                                next one runs, and `_` is bound, as in the shell */
+    int failed_statements;   /* statements that failed so (the exit status is then 1) */
     int64_t steps_left;      /* > 0: evaluation stops with "step limit reached" after this many
                                 loop iterations and calls (embedders such as the fuzzers set it) */
     const InterpDisplay *display;   /* a notebook's display, or NULL */

@@ -34,8 +34,10 @@ static const char usage[] =
     "       tl -e 'CODE'                 run CODE\n"
     "       tl -i FILE.tl                run FILE, then open the shell\n"
     "       tl --test [OPTIONS] PATH...  golden tests: compare X.tl's output with X.out/X.err or its\n"
-    "                                    inline #> / #! lines (docs/testing.md). Options:\n"
+    "                                    inline #> / #! / #~ lines (docs/testing.md). Options:\n"
     "           --update                 rewrite the expectations of failing tests from their output\n"
+    "           --review                 show each failing test and ask: accept, reject, skip, quit\n"
+    "           --prune                  delete expectation files whose test is gone (orphans)\n"
     "           -j N                     N tests at once (default: the CPU count)\n"
     "           --filter TEXT            only tests whose path contains TEXT\n"
     "           --junit FILE             write a JUnit XML report\n"
@@ -110,7 +112,7 @@ static int run_script(Interp *I, Source *src)
     bool ok = interp_run_source(I, src, true);
     source_release(src);
     fflush(stdout);
-    if (ok) return EXIT_OK;
+    if (ok) return I->failed_statements ? EXIT_ERROR : EXIT_OK;   /* (`# tl-test: shell` printed them) */
     if (tl_interrupt_flag) {
         fprintf(stderr, "interrupted\n");
         return EXIT_INTERRUPTED;
@@ -143,7 +145,7 @@ static int run_test_script(const char *script);
 
 /* The seed every golden test starts from (tl --test): what the random numbers of a run started
    with before runs drew fresh seeds, so the expected outputs written then still hold. */
-#define TEST_SEED 0
+#define TEST_SEED GOLDEN_SEED
 
 /* Seeds the random numbers for this run: the test seed under tl --test, TL_SEED=N when set,
    else a fresh seed from the system (as numpy), so each run draws new numbers unless seeded.
@@ -232,8 +234,11 @@ static int tl_main(int argc, char **argv)
     }
     if (argc >= 2) {
         set_argv(I, argc - 2, argv + 2);
+        I->script_path = argv[1];
+        I->test_update = in_test_worker && golden_updating();
         Source *src = source_from_file(argv[1], errbuf, sizeof errbuf);
         if (!src) { fprintf(stderr, "tl: %s\n", errbuf); return finish(I, EXIT_ERROR); }
+        I->as_shell = I->mark_statements && golden_runs_as_shell(src->text, src->len);
         return finish(I, run_script(I, src));
     }
     set_argv(I, 0, NULL);

@@ -149,7 +149,8 @@ static Step try_entry(Interp *I, StrBuf *entry, bool interactive, bool *interrup
         return incomplete ? STEP_MORE : STEP_NEXT;
     }
     if (interactive) line_history_add(entry->data);
-    if (!shell_run_statement(I, src, true) && shell_was_interrupted(I)) *interrupted = true;
+    if (record_active()) record_run(I, entry->data, entry->len, interrupted);
+    else if (!shell_run_statement(I, src, true) && shell_was_interrupted(I)) *interrupted = true;
     tl_interrupt_flag = 0;
     source_release(src);
     return STEP_NEXT;
@@ -201,6 +202,7 @@ int shell_run(Interp *I)
         if (interrupted && !interactive) { status = EXIT_INTERRUPTED; break; }
     }
     sb_free(&entry);
+    record_stop();
     line_close();
     if (interactive) fputc('\n', stdout);
     fflush(stdout);

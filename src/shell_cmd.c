@@ -1,4 +1,4 @@
-/* shell_cmd.c — the shell's own commands: :help NAME, :time EXPR, :explain EXPR, :vars, :quit */
+/* shell_cmd.c — the shell's own commands: :help NAME, :time EXPR, :explain EXPR, :vars, :record FILE, :quit */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +76,7 @@ static CmdResult cmd_help(Interp *I, const char *line, const char *arg)
     if (!src) return CMD_DONE;
     bool ok = help_at(I, arg, n, (Span){ src, 1, (int)(arg - line) + 1 });
     if (!ok) shell_print_error(I);
-    else if (!n) fprintf(I->out, "Shell commands: :help NAME, :time EXPR, :explain EXPR, :vars, :quit\n");
+    else if (!n) fprintf(I->out, "Shell commands: :help NAME, :time EXPR, :explain EXPR, :vars, :record FILE, :quit\n");
     source_release(src);
     return CMD_DONE;
 }
@@ -358,6 +358,26 @@ static CmdResult cmd_vars(Interp *I)
     return CMD_DONE;
 }
 
+/* ---- :record --------------------------------------------------------------- */
+
+/* :record FILE.tl starts writing the session as a golden test; :record alone stops. */
+static CmdResult cmd_record(const char *arg)
+{
+    size_t n = strlen(arg);
+    while (n && isspace((unsigned char)arg[n - 1])) n--;
+    if (!n) {
+        if (record_active()) printf("recorded %s (tl --test %s runs it)\n", record_path(), record_path());
+        else fprintf(stderr, ":record needs a file, as in  :record session.tl  (:record alone stops)\n");
+        record_stop();
+        return CMD_DONE;
+    }
+    char *path = strndup(arg, n);
+    if (path && record_start(path)) printf("recording to %s (:record alone stops)\n", path);
+    free(path);
+    fflush(stdout);
+    return CMD_DONE;
+}
+
 /* ---- dispatch ------------------------------------------------------------- */
 
 CmdResult shell_command(Interp *I, const char *line)
@@ -372,8 +392,10 @@ CmdResult shell_command(Interp *I, const char *line)
     if (IS("time") || IS("t")) return cmd_time(I, arg);
     if (IS("vars")) return cmd_vars(I);
     if (IS("explain")) return cmd_explain(I, arg);
+    if (IS("record")) return cmd_record(arg);
     if (IS("quit") || IS("q") || IS("exit")) return CMD_QUIT;
 #undef IS
-    fprintf(stderr, "unknown command :%.*s (commands: :help NAME, :time EXPR, :explain EXPR, :vars, :quit)\n", (int)n, name);
+    fprintf(stderr, "unknown command :%.*s (commands: :help NAME, :time EXPR, :explain EXPR, :vars, :record FILE, :quit)\n",
+            (int)n, name);
     return CMD_DONE;
 }

@@ -15,7 +15,7 @@ static const char *const keywords[] = {
 /* Keywords after which a space always follows. */
 static const char *const spaced_keywords[] = { "fn", "return", "if", "else", "while", "for", "in", "and", "or", "not", NULL };
 
-static const char *const commands[] = { "help", "time", "vars", "quit", NULL };
+static const char *const commands[] = { "help", "time", "explain", "vars", "record", "quit", NULL };
 
 /* What Tab inserts at the start of a line. */
 #define INDENT "    "

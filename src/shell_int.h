@@ -85,6 +85,20 @@ CmdResult shell_command(Interp *I, const char *line);
    the list), writing to I->out; false with the error in I->err. */
 bool shell_help(Interp *I, const char *name, size_t n);
 
+/* ---- shell_record.c: :record FILE ------------------------------------------- */
+
+/* Starts writing the session to path as a golden test (a new file; the random numbers restart
+   from tl --test's seed); false (said) when it cannot be written. */
+bool record_start(const char *path);
+/* Stops recording (the file holds every entry so far). */
+void record_stop(void);
+/* Whether a session is being recorded, and to which file (NULL: none). */
+bool record_active(void);
+const char *record_path(void);
+/* Runs a parsed entry as shell_run_statement does, its output copied into the file as #> and #!
+   lines after the entry (not when Ctrl-C stopped it). Returns false on error (already printed). */
+bool record_run(Interp *I, const char *entry, size_t len, bool *interrupted);
+
 /* ---- shell.c: running statements ----------------------------------------- */
 
 /* Runs src as one shell statement: echoes, binds `_`; Ctrl-C keeps what finished before it.

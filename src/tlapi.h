@@ -123,6 +123,15 @@ FILE *interp_out(Interp *I);
 bool interp_shows_images(Interp *I);
 /* Shows a PNG image of width x height pixels there; false with the runtime's error set when it cannot. */
 bool interp_show_png(Interp *I, const void *png, size_t n, int width, int height);
+/* The script being run (its path as given: tl X.tl, tl --test's X.tl), or NULL (the shell, -e, stdin). */
+const char *interp_script_path(Interp *I);
+/* Whether the script runs under tl --test --update (expect_close then writes its stored array). */
+bool interp_test_updating(Interp *I);
+/* Tells tl --test that the script wrote the expectation file at path (a marker on stdout). */
+void interp_note_written(Interp *I, const char *path);
+/* Writes v to interp_out(I) as print() does (under tl --test, with its dtype markers). 0, or -1
+   with the tl error set. */
+int interp_print(Interp *I, Value v);
 /* Appends "name(p, q=...): a function defined in FILE:LINE" for a function value (V_FUNC). */
 bool interp_describe_function(Value fn, StrBuf *b);
 

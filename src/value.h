@@ -3,6 +3,7 @@
 #define TL_VALUE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -175,6 +176,10 @@ int str_write_repr(const char *s, size_t n, tl_write_fn w, void *ctx);
 /* repr(v): the echo form (the print form, ", dtype=NAME" after a number or tensor of a dtype
    other than i64 f64 c128 bool), a string as its repr. */
 int val_write_repr(Value v, tl_write_fn w, void *ctx);
+/* Writes v to f as print (repr false) or the shell's echo (repr true) do; with mark_dtypes (tl
+   --mark-statements), each float or complex number and tensor between dtype markers
+   (golden_int.h's MARK_DTYPE). 0, or -1 with the tl error set. */
+int val_write_file(Value v, FILE *f, bool repr, bool mark_dtypes);
 /* format(v, spec): a number, tensor or string through the spec (tl_format_scalar,
    tl_fmt_tensor_spec, tl_format_str); NULL or an empty spec gives the print form; any other
    value with a spec is a TypeError. */

@@ -8,15 +8,13 @@
 #include "format.h"
 #include "registry.h"
 
-static int file_writer(void *ctx, const char *s, size_t n) { return fwrite(s, 1, n, ctx) == n ? 0 : -1; }
-
 /* print(x, y, ...): print forms separated by spaces, then a newline; streams big tensors. */
 static bool bi_print(Interp *I, CallArgs *a, Value *out)
 {
     FILE *f = interp_out(I);
     for (int i = 0; i < a->nrest; i++) {
         if (i) fputc(' ', f);
-        if (val_write(a->rest[i], file_writer, f) != 0) {
+        if (interp_print(I, a->rest[i]) != 0) {
             fputc('\n', f);
             return interp_error_rt(I, a->at);
         }

@@ -32,7 +32,7 @@ KIND_RULES = {
     'RecursionError': r'recursion too deep|nested too deeply',
     'FileError': r'include\(\)|zlib|%s%s: %s|^cannot write %s: %s$',
     'Error': r'is not defined|no function named|is read before it is assigned',
-    'AssertionError': r'^assertion failed$',   # only assert() raises it
+    'AssertionError': r'^assertion failed$|to compare x with',   # only assert() and expect_close() raise it
     'SyntaxError': r'outside|cannot assign to this|only allowed inside|cannot be declared global',
 }
 # Functions whose kind is fixed by the function itself.

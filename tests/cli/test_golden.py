@@ -85,6 +85,10 @@ try:
     check("bad_jobs", st == 2, err)
     st, _, err = run("--timeout", "s")
     check("missing_value_is_usage", st == 2, err)
+    st, _, err = run("--review", "s")   # (its dialogue is tested on a pty: tests/pty/pty_shell.py)
+    check("review_needs_terminal", st == 2 and "--review asks on a terminal" in err, err)
+    st, _, err = run("--review", "--update", "s")
+    check("review_not_with_update", st == 2 and "choose one" in err, err)
 
     # -j 1 and -j 2 print the same thing
     write("p/x.tl", "print(1)\n#> 2\n")
@@ -213,6 +217,168 @@ try:
         check("symlink_same_folder_twice", st == 0 and out == "2 passed, 0 failed\n", out[-300:])
     except subprocess.TimeoutExpired:
         check("symlink_up_loop_once", False, "tl --test did not finish in 30 s")
+
+    # orphans: an expectation file without its test fails the run, named; --prune deletes it
+    write("o/kept.tl", "print(1)\n")
+    write("o/kept.out", "1\n")
+    write("o/gone.out", "1\n")
+    write("o/gone.err", "oops\n")
+    write("o/_helper.out", "not an orphan: names starting with _ are not looked at\n")
+    st, out, _ = run("o")
+    check("orphan_fails", st == 1 and "FAIL o/gone.err: orphan" in out and "FAIL o/gone.out: orphan" in out
+          and "_helper" not in out and out.endswith("1 passed, 2 failed\n"), out)
+    st, out, _ = run("--filter", "kept", "o")
+    check("orphan_filtered_out", st == 0 and out == "1 passed, 0 failed\n", out)
+    st, out, _ = run("--prune", "o")
+    check("prune_deletes", st == 0 and "pruned o/gone.out" in out and "pruned o/gone.err" in out
+          and not os.path.exists(os.path.join(work, "o/gone.out")) and os.path.exists(os.path.join(work, "o/kept.out"))
+          and out.endswith("1 passed, 0 failed\n"), out)
+    write("o2/only.out", "1\n")
+    st, out, _ = run("--prune", "o2")
+    check("prune_only_orphans", st == 0 and out == "pruned o2/only.out\n0 passed, 0 failed\n", out)
+
+    # skip, xfail, requires: counted in the last line and in the JUnit report (pass, failure, error,
+    # skip, xfail and an xfail that passed, each once), which must hold the required elements and counts
+    write("k/a_pass.tl", "print(1)\n#> 1\n")
+    write("k/b_fail.tl", "print(1)\n#> 2\n")
+    write("k/c_crash.tl", "print(1)\nwhile true {}\n")
+    write("k/d_skip.tl", "# tl-test: skip \"slow on CI\"\nwhile true {}\n")
+    write("k/e_xfail.tl", "# tl-test: xfail \"issue 7\"\nprint(1)\n#> 2\n")
+    write("k/f_xpass.tl", "# tl-test: xfail\nprint(1)\n#> 1\n")
+    write("k/g_requires.tl", "# tl-test: requires cairo\nprint(1)\n#> 1\n")
+    write("k/h_badreq.tl", "# tl-test: requires warp_drive\nprint(1)\n")
+    write("k/i_xcrash.tl", "# tl-test: xfail \"a crash is no expected failure\"\nwhile true {}\n")
+    st, out, _ = run("--timeout", "1", "--junit", "k.xml", "k")
+    has_cairo = "SKIP k/g_requires.tl" not in out
+    lines = out.splitlines()
+    want_last = f"{2 if has_cairo else 1} passed, 5 failed, {1 if has_cairo else 2} skipped, 1 xfailed"
+    check("skip_counts", st == 1 and lines[-1] == want_last, out)
+    check("skip_reason_shown", "SKIP k/d_skip.tl: slow on CI" in out and "XFAIL k/e_xfail.tl: issue 7" in out, out)
+    check("xfail_unexpected_pass", "FAIL k/f_xpass.tl: unexpectedly passed" in out, out)
+    check("requires_unknown_feature", "FAIL k/h_badreq.tl: tl-test: requires names no feature 'warp_drive'" in out, out)
+    check("xfail_crash_is_error", "FAIL k/i_xcrash.tl: timed out" in out, out)
+    root = ET.parse(os.path.join(work, "k.xml")).getroot()
+    suite = root.find("testsuite")
+    cases = suite.findall("testcase")
+    for el in (root, suite):
+        for attr in ("name", "tests", "failures", "errors", "skipped", "time"):
+            check(f"junit_k_{el.tag}_{attr}", attr in el.attrib, str(el.attrib))
+    check("junit_k_suite_attrs", all(a in suite.attrib for a in ("timestamp", "hostname")), str(suite.attrib))
+    by_name = {c.get("name"): c for c in cases}
+    kinds = {name: [e.tag for e in c] for name, c in by_name.items()}
+    counted = {tag: sum(1 for k in kinds.values() if k == [tag]) for tag in ("failure", "error", "skipped")}
+    check("junit_k_counts", suite.get("tests") == str(len(cases)) == "9" and suite.get("failures") == str(counted["failure"]) == "2"
+          and suite.get("errors") == str(counted["error"]) == "3" and suite.get("skipped") == str(counted["skipped"])
+          and counted["skipped"] == (2 if has_cairo else 3) and root.get("skipped") == suite.get("skipped"), str(kinds))
+    check("junit_k_elements", kinds["a_pass.tl"] == [] and kinds["b_fail.tl"] == ["failure"] and kinds["c_crash.tl"] == ["error"]
+          and kinds["d_skip.tl"] == ["skipped"] and kinds["e_xfail.tl"] == ["skipped"] and kinds["f_xpass.tl"] == ["failure"],
+          str(kinds))
+    for c in cases:
+        for child in c:
+            check(f"junit_k_{child.tag}_attrs", "message" in child.attrib and "type" in child.attrib, str(child.attrib))
+    check("junit_k_types", by_name["e_xfail.tl"].find("skipped").get("type") == "xfail"
+          and by_name["d_skip.tl"].find("skipped").get("message") == "slow on CI"
+          and by_name["f_xpass.tl"].find("failure").get("type") == "unexpected pass", str(kinds))
+    st, out, _ = run("--update", "k/e_xfail.tl")
+    check("xfail_not_updated", st == 0 and "2" in open(os.path.join(work, "k/e_xfail.tl")).read().splitlines()[-1]
+          and out.endswith("0 passed, 0 failed, 1 xfailed, 0 updated\n"), out)
+
+    # patterns: #~ REGEX matches one whole line (POSIX extended), a bare `#> ...` any lines;
+    # `#> ... (eol)` is the text "..."; --update keeps the lines of statements whose output holds
+    write("pt/ok.tl", 'print("at 0x7ffd1234 in 0.25 s")\n#~ at 0x[0-9a-f]+ in [0-9.]+ s\n'
+          'for i in range(6) { print(i) }\n#> 0\n#> ...\n#> 4\n#> ...\nprint("...")\n#> ... (eol)\n'
+          'print(1)\n#> ...\nprint("a")\n#> ...\n#> a\n#> ...\n')
+    st, out, _ = run("pt/ok.tl")
+    check("patterns_pass", st == 0, out)
+    write("pt/partial.tl", 'print("abc")\n#~ ab\n')
+    write("pt/wrong.tl", 'for i in range(4) { print(i) }\n#> 0\n#> ...\n#> 2\n')
+    write("pt/dots.tl", 'print("x")\n#> ... (eol)\n')
+    write("pt/badre.tl", 'print("x")\n#~ (x\n')
+    for name, want in (("partial", "-ab\n+abc"), ("wrong", " 2\n+3\n"), ("dots", "-...\n+x"), ("badre", "bad regular expression")):
+        st, out, _ = run(f"pt/{name}.tl")
+        check(f"patterns_{name}_fails", st == 1 and want in out, out)
+    p = write("pt/up.tl", 'print("t=17:02")\n#~ t=[0-9:]+\nprint(2)\n#> 3\n')
+    st, out, _ = run("--update", "pt/up.tl")
+    check("patterns_update_keeps_holding", open(p).read() == 'print("t=17:02")\n#~ t=[0-9:]+\nprint(2)\n#> 2\n'
+          and out.endswith("0 passed, 0 failed, 1 updated\n"), out + open(p).read())
+
+    # a number outside the tolerance: the diff says which numbers, by how much, and the tolerance
+    write("n/off.tl", "# tl-test: rtol=1e-3 atol=1e-9\nprint([1.0, 2.5, 3.0])\n#> [1.  2.4 3. ]\n")
+    st, out, _ = run("n/off.tl")
+    check("numbers_explained", st == 1 and "# expected 2.4, actual 2.5: they differ by 0.1 (0.0417 relative); "
+          "tolerance 0.0024 (atol=1e-09 + rtol=0.001 * |expected|)" in out, out)
+
+    # --update says how many tests it rewrote; the rewritten ones are not counted as passed
+    write("c/a.tl", "print(1)\n#> 2\n")
+    write("c/b.tl", "print(1)\n#> 1\n")
+    write("c/c.tl", "print(3)\n")
+    write("c/c.out", "4\n")
+    st, out, _ = run("--update", "c")
+    check("update_counts", st == 0 and out.endswith("updated c/a.tl\nupdated c/c.tl\n1 passed, 0 failed, 2 updated\n"), out)
+    st, out, _ = run("--update", "c")
+    check("update_counts_none", st == 0 and out == "3 passed, 0 failed, 0 updated\n", out)
+
+    # ulp=N: each number within N units in the last place of the dtype its tensor printed in
+    # (the values 2 and 3 ulps above 1/3 in each dtype, from numpy's spacing; bf16's is f32's * 2^16);
+    # a number in text (an f-string) has no dtype and compares as f64
+    ulp = "# tl-test: ulp=2\nx = [1.0 / 3]\nprint(x.astype(\"f16\")[0], x.astype(\"bf16\"), x.astype(\"f32\")[0], x[0])\n"
+    write("ul/two.tl", ulp + "#> 0.333740234375 [0.337890625] 0.33333340287208557 0.3333333333333334\n")
+    st, out, _ = run("ul/two.tl")
+    check("ulp_within", st == 0, out)
+    three = ["0.333984375", "[0.33984375]", "0.33333343267440796", "0.3333333333333335"]
+    two = ["0.333740234375", "[0.337890625]", "0.33333340287208557", "0.3333333333333334"]
+    for k, name in enumerate(("f16", "bf16", "f32", "f64")):
+        write(f"ul/three_{name}.tl", ulp + "#> " + " ".join(three[i] if i == k else two[i] for i in range(4)) + "\n")
+        st, out, _ = run(f"ul/three_{name}.tl")
+        check(f"ulp_outside_{name}", st == 1 and f"3 ulp of {name}; tolerance 2 ulp of {name}" in out, out)
+    write("ul/text.tl", "# tl-test: ulp=2\ny = [1.0 / 3].astype(\"f32\")[0]\nprint(f\"{y}\")\n#> 0.33333340287208557\n")
+    st, out, _ = run("ul/text.tl")
+    check("ulp_text_is_f64", st == 1 and "ulp of f64" in out, out)
+    write("ul/bad.tl", "# tl-test: ulp=1.5\nprint(1)\n#> 1\n")
+    st, out, _ = run("ul/bad.tl")
+    check("ulp_must_be_integer", st == 1 and "bad tl-test directive at 'ulp=1.5'" in out, out)
+
+    # expect_close(x, "name"): x against X.name.npy beside the test; --update writes a missing or
+    # different one (and counts the test as updated), and numpy reads what it wrote
+    ec = write("ec/arr.tl", 'x = linspace(0, 1, 5)\nexpect_close(x * 2, "twice", rtol=1e-6)\nprint("ok")\n#> ok\n')
+    npy = os.path.join(work, "ec/arr.twice.npy")
+    st, out, _ = run("ec/arr.tl")
+    check("expect_close_missing", st == 1 and "expect_close(): there is no arr.twice.npy to compare x with "
+          "(tl --test --update writes it)" in out, out)
+    st, out, _ = run("--update", "ec/arr.tl")
+    check("expect_close_update_writes", st == 0 and out == "updated ec/arr.tl\n0 passed, 0 failed, 1 updated\n"
+          and open(ec).read().endswith("#> ok\n") and os.path.exists(npy), out)
+    got = subprocess.run(["/usr/bin/python3", "-c", "import numpy, sys; a = numpy.load(sys.argv[1]); print(a.dtype, a.tolist())", npy],
+                         capture_output=True, text=True)
+    check("expect_close_numpy_reads", got.stdout == "float64 [0.0, 0.5, 1.0, 1.5, 2.0]\n", got.stdout + got.stderr)
+    st, out, _ = run("ec/arr.tl")
+    check("expect_close_then_passes", st == 0, out)
+    write("ec/arr.tl", 'x = linspace(0, 1, 5)\nx[3] += 1e-3\nexpect_close(x * 2, "twice", rtol=1e-6)\nprint("ok")\n#> ok\n')
+    st, out, _ = run("ec/arr.tl")
+    check("expect_close_differs", st == 1 and "x differs from arr.twice.npy: 1 of 5 elements are outside rtol=1e-06, atol=0; "
+          "the largest difference is 0.002 at [3] (actual 1.502" in out and "expected 1.5)" in out, out)
+    plain = subprocess.run([tl, "arr.tl"], capture_output=True, text=True, cwd=os.path.join(work, "ec"))
+    check("expect_close_plain_run_compares", plain.returncode == 1 and "x differs from arr.twice.npy" in plain.stderr, plain.stderr)
+    write("ec/shape.tl", 'expect_close([1.0, 2.0], "twice")\n')
+    shutil.copy(npy, os.path.join(work, "ec/shape.twice.npy"))
+    st, out, _ = run("ec/shape.tl")
+    check("expect_close_shape", st == 1 and "x has shape (2,), shape.twice.npy holds (5,)" in out, out)
+    write("ec/badname.tl", 'expect_close([1.0], "../up")\n')
+    st, out, _ = run("ec/badname.tl")
+    check("expect_close_bad_name", st == 1 and "name must be letters, digits" in out, out)
+    st, out, _ = run("--update", "ec")
+    check("expect_close_update_again", st == 0 and "updated ec/arr.tl" in out, out)
+    st, out, _ = run("ec/arr.tl")
+    check("expect_close_after_second_update", st == 0, out)
+
+    # `# tl-test: shell` runs a test as the shell runs it (what :record writes: tests/pty/pty_shell.py):
+    # a failing statement's error is printed and the next one runs; `_` is the value last echoed
+    write("sh/s.tl", "# tl-test: shell\nx = 2\nx * 3\n#> 6\nnope\n#! s.tl:5:1: error: name 'nope' is not defined\n"
+          "#!   nope\n#!   ^\n_ + 1\n#> 7\n")
+    st, out, _ = run("sh/s.tl")
+    check("shell_directive_goes_on", st == 0, out)
+    plain = subprocess.run([tl, "s.tl"], capture_output=True, text=True, cwd=os.path.join(work, "sh"))
+    check("shell_directive_only_under_test", plain.returncode == 1 and plain.stdout == "6\n", plain.stdout + plain.stderr)
 
     # a synthetic 1,000-test suite runs and passes (its speed is measured by tests/bench/bench_golden.sh)
     for i in range(1000):

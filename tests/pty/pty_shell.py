@@ -16,6 +16,7 @@ import re
 import select
 import shutil
 import signal
+import subprocess
 import struct
 import sys
 import tempfile
@@ -825,6 +826,91 @@ def test_piped_shell_ctrl_c_status(sh):
     check(p.returncode == 130, f"exit status {p.returncode}, want 130; stderr {err!r}")
     check(out.decode().startswith("42\nname"), f"no prompts, echo and :vars on stdout: {out!r}")
     check("99" not in out.decode() and b"interrupted" in err, f"stdout {out!r} stderr {err!r}")
+
+
+def test_golden_review(sh):
+    """tl --test --review on a terminal: each test that failed by its output, its diff, and a key:
+    a accepts (the test runs again under --update), r rejects, s skips, q quits the questions."""
+    sh.kill()
+    d = os.path.join(sh.workdir, "r")
+    os.mkdir(d)
+    files = {
+        "a_pass.tl": "print(1)\n#> 1\n",
+        "b_accept.tl": "print(2)\n#> 3\n",
+        "c_accept_npy.tl": 'expect_close([1.0, 2.0], "v")\nprint("ok")\n#> ok\n',
+        "d_reject.tl": "print(4)\n#> 5\n",
+        "e_skip.tl": "print(6)\n#> 7\n",
+        "f_quit.tl": "print(8)\n#> 9\n",
+        "g_after_quit.tl": "print(10)\n#> 11\n",
+        "h_crash.tl": "while true {}\n",
+    }
+    for name, text in files.items():
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+    s = Shell(sh.workdir, args=["--test", "-j", "2", "--timeout", "1", "--review", "r"])
+    try:
+        for k, (name, key) in enumerate((("b_accept", "a"), ("c_accept_npy", "a"), ("d_reject", "r"), ("e_skip", "s"),
+                                         ("f_quit", "q"))):
+            s.expect(rf"\[{k + 1}/6\] FAIL r/{name}\.tl\n", 20, f"the diff of {name}")
+            s.expect(r"accept the new output, reject it, skip, quit\? \[a/r/s/q\] $", 10, "the question")
+            if k == 0:
+                s.send("x")   # not an answer: asked again
+                s.expect(r"\?\naccept the new output, reject it, skip, quit\? \[a/r/s/q\] $", 5, "the question again")
+            s.send(key)
+        st = s.wait_exit(30)
+        out = s.text
+        check(st == 1, f"failures remain: status 1, not {st}:\n{out[-1500:]}")
+        check("[6/6]" not in out and "FAIL r/h_crash.tl: timed out" in out, f"after quit, no more questions:\n{out[-1500:]}")
+        check("reviewed 4 of 6: 2 accepted, 1 rejected, 3 skipped" in out, f"the review's tally:\n{out[-1500:]}")
+        check(out.rstrip().endswith("1 passed, 5 failed, 2 updated"), f"the last line:\n{out[-600:]}")
+        check("updated r/b_accept.tl" in out and "updated r/c_accept_npy.tl" in out, out[-1500:])
+        got = {name: open(os.path.join(d, name)).read() for name in files}
+        check(got["b_accept.tl"] == "print(2)\n#> 2\n", f"accepted: rewritten: {got['b_accept.tl']!r}")
+        check(os.path.exists(os.path.join(d, "c_accept_npy.v.npy")), "accepted: expect_close wrote its array")
+        check(all(got[n] == files[n] for n in files if n not in ("b_accept.tl",)), "the others are as they were")
+    finally:
+        s.kill()
+
+
+# A session of 50 recorded entries for :record: tensors of several dtypes, errors (runtime, in a
+# function), a picture, loops and blocks over several lines, random numbers, `_`, strings, a dict;
+# and two entries that are not recorded, a syntax error and a shell command.
+RECORDED_SESSION = [
+    "x = arange(12).reshape(3, 4)", "x", "x.T @ x", "y = x.astype(\"f32\") / 7", "y", "y.dtype",
+    "z = linspace(0, 1, 5)", "z * 2", "z.astype(\"bf16\")", "z.astype(\"f16\") + 1",
+    "x[5]", "sum(x, axis=0)", "mean(y)", "_ * 2", "s = \"héllo\"", "len(s)", "print(s, 42)",
+    "for i in range(4) {\n  print(i, i * i)\n}", "total = 0", "while total < 10 { total += 3 }", "total",
+    "fn norm(v) {\n  return sqrt(sum(v * v))\n}", "norm(z)", "norm(\"text\")", "1 +", ":vars",
+    "d = {\"a\": 1, \"b\": x}", "d", "spark([1, 3, 2, 5, 4])", "bar([3, 1, 2], (\"a\", \"b\", \"c\"))",
+    "seedless = randn(3)", "seedless.shape", "r = rand(2, 2)", "r.shape",
+    "if total > 5 {\n  print(\"big\")\n} else {\n  print(\"small\")\n}",
+    "try { error(\"boom\") } catch e { print(e.kind, e.message) }",
+    "reshape(x, 5, 5)", "[i * 2 for i in range(5)]", "f\"{pi:.3f}\"", "write_text(\"out.txt\", \"a\")",
+    "read_text(\"out.txt\")", "\"two\\nlines\"", "argmax(z)", "x[1:, ::2]", "cumsum(arange(5))", "x.shape",
+    "exp(z)", "z > 0.5", "where(z > 0.5, z, 0)", "sort([3, 1, 2])", "max(x)", "std(z)",
+]
+NOT_RECORDED = ("1 +", ":vars")
+
+
+def test_record_session(sh):
+    """:record FILE writes every entry and its output as a golden test, which tl --test passes."""
+    out = sh.run(":record session.tl")
+    check("recording to session.tl" in out, f"the start is said: {out!r}")
+    for entry in RECORDED_SESSION:
+        for line in entry.split("\n"):
+            sh.send(line + "\r")
+            sh.expect(r"(tl> |\.\.\. )$", 10, f"a prompt after {line!r}")
+    out = sh.run(":record")
+    check("recorded session.tl" in out, f"the end is said: {out!r}")
+    sh.run("after = 1")   # not recorded
+    path = os.path.join(sh.workdir, "session.tl")
+    text = open(path).read()
+    check(text.startswith("# tl-test: shell\nx = arange(12).reshape(3, 4)\nx\n#> [[ 0  1  2  3]\n"), text[:300])
+    check("1 +" not in text and ":vars" not in text and "after" not in text, "not recorded: a syntax error, commands, what followed")
+    check(len(RECORDED_SESSION) - len(NOT_RECORDED) == 50, "fifty entries recorded")
+    check("#! session.tl:26:2: error: index 5 is out of bounds" in text, "errors quote the file's own lines:\n" + text[:2000])
+    r = subprocess.run([TL, "--test", "session.tl"], capture_output=True, text=True, cwd=sh.workdir)
+    check(r.returncode == 0 and r.stdout == "1 passed, 0 failed\n", f"tl --test on the recording:\n{r.stdout[-3000:]}\n{text}")
 
 
 TESTS = [v for k, v in list(globals().items()) if k.startswith("test_")]

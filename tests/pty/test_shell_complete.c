@@ -178,6 +178,7 @@ Test(complete, strings_and_comments_from_earlier_lines)
 Test(complete, shell_commands)
 {
     expect("", ":h", "help", 1);
+    expect("", ":rec", "record", 1);
     expect("", ":help scale", "scale_by", 6);
     expect("", ":time values.scal", "scale_by", 13);
     char *got = complete("fn f() {", ":va", NULL, NULL);   /* not at the start of an entry: names */
