@@ -8,6 +8,7 @@
 uint32_t graph_tracing;
 static uint32_t trace_serial;
 static Graph *tracing_graph;    /* the graph being built while graph_tracing != 0 */
+static bool catch_refused;      /* a try in f met an error while this trace ran (graph_refuse_catch) */
 
 /* ---- graphs ----------------------------------------------------------- */
 
@@ -80,7 +81,7 @@ static Value trace_wrap(int k, Value v)
     return r;
 }
 
-/* The example value a V_TRACE stands for (a new reference), as eager code holds it. */
+/* The example value a live V_TRACE stands for (a new reference), as eager code holds it. */
 static Value trace_example(Value v)
 {
     if (v.kind != V_TRACE) return val_retain(v);
@@ -98,28 +99,63 @@ static Value trace_example(Value v)
     return r;
 }
 
-/* Checks that v belongs to the trace in progress. */
-static bool trace_check(Interp *I, Value v, Span at)
+/* True when v holds a traced value of no trace in progress, looking depth tuples deep (and
+   into dicts' values when dicts). */
+static bool holds_stale(Value v, int depth, bool dicts)
 {
-    if (v.kind == V_TRACE && (graph_tracing == 0 || v.as.tr.trace != graph_tracing))
-        return interp_error(I, at, ValueError, "a tensor traced by graph() is used outside the graph() call that traced it");
-    return true;
-}
-
-static bool has_trace(Value v)
-{
-    if (v.kind == V_TRACE) return true;
+    if (v.kind == V_TRACE) return !graph_trace_live(v);
+    if (depth == 0) return false;
     if (v.kind == V_TUPLE)
         for (int i = 0; i < v.as.tu->n; i++)
-            if (has_trace(v.as.tu->items[i])) return true;
+            if (holds_stale(v.as.tu->items[i], depth - 1, dicts)) return true;
+    if (v.kind == V_DICT && dicts)
+        for (int i = 0; i < v.as.d->n; i++)
+            if (holds_stale(v.as.d->vals[i], depth - 1, dicts)) return true;
+    return false;
+}
+
+/* Checks that every traced value in v belongs to the trace in progress (a stale one stands for
+   a node of another graph), before anything reads the node it names. */
+static bool trace_check(Interp *I, Value v, Span at)
+{
+    return !holds_stale(v, GRAPH_TRACE_DEPTH, false) || interp_error(I, at, ValueError, GRAPH_STALE);
+}
+
+void graph_explain_failure(Interp *I, const CallArgs *a)
+{
+    if (!tl_errkind_catchable(I->err.kind)) return;   /* an interrupt stays one */
+    for (int i = 0; i < a->npos + a->nkw; i++)
+        if (holds_stale(i < a->npos ? a->pos[i] : a->kw[i - a->npos], GRAPH_TRACE_DEPTH, true)) {
+            interp_error(I, a->at, ValueError, GRAPH_STALE);
+            return;
+        }
+}
+
+/* True when v is a V_TRACE or a tuple holding one, depth tuples deep. */
+static bool has_trace(Value v, int depth)
+{
+    if (v.kind == V_TRACE) return true;
+    if (v.kind == V_TUPLE && depth > 0)
+        for (int i = 0; i < v.as.tu->n; i++)
+            if (has_trace(v.as.tu->items[i], depth - 1)) return true;
     return false;
 }
 
 bool graph_args_traced(const CallArgs *a)
 {
     for (int i = 0; i < a->npos + a->nkw; i++)
-        if (has_trace(i < a->npos ? a->pos[i] : a->kw[i - a->npos])) return true;
+        if (has_trace(i < a->npos ? a->pos[i] : a->kw[i - a->npos], GRAPH_TRACE_DEPTH)) return true;
     return false;
+}
+
+void graph_refuse_catch(Interp *I)
+{
+    static const char why[] = " (f catches this error while graph() traces it: a graph cannot hold the branch a caught error takes)";
+    Diag *d = &I->err;
+    size_t len = strlen(d->msg);
+    if (catch_refused || len + sizeof why > sizeof d->msg) return;   /* said once, by the innermost try */
+    memcpy(d->msg + len, why, sizeof why);
+    catch_refused = true;
 }
 
 /* A reference to node k as an argument template. */
@@ -131,13 +167,13 @@ static Value node_ref(int k)
     return r;
 }
 
-/* The template of an argument: traced values become node references, tensors
-   become leaves (held by reference), tuples are copied item by item. */
-static bool template_of(Interp *I, Value v, Span at, Value *out)
+/* The template of an argument (trace_check passed): traced values become node references,
+   tensors become leaves (held by reference), tuples holding traced values are copied item by
+   item (depth tuples deep). */
+static bool template_of(Interp *I, Value v, int depth, Span at, Value *out)
 {
     Graph *g = tracing_graph;
     if (v.kind == V_TRACE) {
-        if (!trace_check(I, v, at)) return false;
         *out = node_ref((int)v.as.tr.node);
         return true;
     }
@@ -151,11 +187,11 @@ static bool template_of(Interp *I, Value v, Span at, Value *out)
         *out = node_ref(k);
         return true;
     }
-    if (v.kind == V_TUPLE && has_trace(v)) {
+    if (v.kind == V_TUPLE && has_trace(v, depth)) {
         Value t = val_tuple_new(v.as.tu->n);
         if (t.kind != V_TUPLE) return interp_error_rt(I, at);
         for (int i = 0; i < v.as.tu->n; i++)
-            if (!template_of(I, v.as.tu->items[i], at, &t.as.tu->items[i])) { val_release(t); return false; }
+            if (!template_of(I, v.as.tu->items[i], depth - 1, at, &t.as.tu->items[i])) { val_release(t); return false; }
         *out = t;
         return true;
     }
@@ -163,13 +199,13 @@ static bool template_of(Interp *I, Value v, Span at, Value *out)
     return true;
 }
 
-/* The example values of a list of arguments (tuples with traced items copied). */
-static Value example_of(Value v)
+/* The example value of an argument (trace_check passed; tuples with traced items copied). */
+static Value example_of(Value v, int depth)
 {
-    if (v.kind != V_TUPLE || !has_trace(v)) return trace_example(v);
+    if (v.kind != V_TUPLE || !has_trace(v, depth)) return trace_example(v);
     Value t = val_tuple_new(v.as.tu->n);
     if (t.kind != V_TUPLE) return t;
-    for (int i = 0; i < v.as.tu->n; i++) t.as.tu->items[i] = example_of(v.as.tu->items[i]);
+    for (int i = 0; i < v.as.tu->n; i++) t.as.tu->items[i] = example_of(v.as.tu->items[i], depth - 1);
     return t;
 }
 
@@ -193,6 +229,15 @@ static void measure_end(Measure *m)
     for (int i = 0; i < m->w.n; i++) m->lent += !m->w.e[i].live;
 }
 
+/* Drops the nodes from mark on (a node being recorded failed: it and the leaves its arguments
+   found), so that a graph holds only nodes whose values f received. Returns false. */
+static bool dropped(int mark)
+{
+    Graph *g = tracing_graph;
+    while (mark >= 0 && g->n > mark) node_clear(&g->nodes[--g->n]);
+    return false;
+}
+
 /* Finishes node k from eager's result r for the examples (taken): its type,
    whether it is a view of a traced operand, the storages its kernel allocated
    besides its result (m: counted from tl_storage_count() when it started, and
@@ -203,8 +248,9 @@ static bool node_finish(Interp *I, int k, Value r, const Value *ops, int nops, c
     uint64_t made = m->made - m->lent;   /* what a planned call's working region does not hold */
     nd->work_bytes = (int64_t)m->w.need;
     if (r.kind != V_NUM && r.kind != V_TENSOR) {
+        interp_error(I, at, TypeError, "graph(): a %s computed from a traced tensor cannot be traced", val_kind_name(r));
         val_release(r);
-        return interp_error(I, at, TypeError, "graph(): a %s computed from a traced tensor cannot be traced", val_kind_name(r));
+        return dropped(k);
     }
     node_set_type(nd, r);
     if (r.kind == V_TENSOR)
@@ -216,7 +262,7 @@ static bool node_finish(Interp *I, int k, Value r, const Value *ops, int nops, c
     bool result_counted = r.kind == V_TENSOR && !nd->view && tl_storage_counted(r.as.t->storage);
     nd->working = made > (uint64_t)result_counted ? (int64_t)(made - result_counted) : 0;
     *out = trace_wrap(k, r);
-    return out->kind == V_TRACE || interp_error_rt(I, at);
+    return out->kind == V_TRACE || (interp_error_rt(I, at), dropped(k));
 }
 
 /* Records an operator node over operands ops (templates made from them) whose example
@@ -226,14 +272,14 @@ static bool operator_node(Interp *I, GNodeKind kind, int op, const Value *ops, i
 {
     int k = node_add(tracing_graph, kind);
     Value *args = k >= 0 ? calloc((size_t)nops, sizeof *args) : NULL;
-    if (!args) { val_release(r); return interp_error(I, at, MemoryError, "out of memory"); }
+    if (!args) { val_release(r); interp_error(I, at, MemoryError, "out of memory"); return dropped(k); }
     GNode *nd = &tracing_graph->nodes[k];
     nd->op = op;
     nd->args = args;
     nd->npos = nops;
     for (int i = 0; i < nops; i++) args[i] = val_none();
     for (int i = 0; i < nops; i++)
-        if (!template_of(I, ops[i], at, &args[i])) { val_release(r); return false; }
+        if (!template_of(I, ops[i], GRAPH_TRACE_DEPTH, at, &args[i])) { val_release(r); return dropped(k); }
     return node_finish(I, k, r, ops, nops, m, at, out);
 }
 
@@ -274,7 +320,7 @@ static bool call_on_examples(Interp *I, CallArgs *a, Value *r)
     for (int i = 0; i < n && ok; i++) {
         Value v = i < a->npos ? a->pos[i] : a->kw[i - a->npos];
         ok = trace_check(I, v, a->at);
-        ex[i] = ok ? example_of(v) : val_none();
+        ex[i] = ok ? example_of(v, GRAPH_TRACE_DEPTH) : val_none();
         if (ok && ex[i].kind == V_UNDEF) ok = interp_error_rt(I, a->at);
     }
     if (ok) {
@@ -304,7 +350,7 @@ bool graph_trace_builtin(Interp *I, CallArgs *a, Value *out)
     int n = a->npos + a->nkw;
     Value *args = k >= 0 ? calloc((size_t)(n ? n : 1), sizeof *args) : NULL;
     char **names = args ? calloc((size_t)(a->nkw ? a->nkw : 1), sizeof *names) : NULL;
-    if (!names) { free(args); val_release(r); return interp_error(I, a->at, MemoryError, "out of memory"); }
+    if (!names) { free(args); val_release(r); interp_error(I, a->at, MemoryError, "out of memory"); return dropped(k); }
     GNode *nd = &tracing_graph->nodes[k];
     nd->bi = bi;
     nd->args = args;
@@ -313,9 +359,9 @@ bool graph_trace_builtin(Interp *I, CallArgs *a, Value *out)
     nd->npos = a->npos;
     nd->nkw = a->nkw;
     for (int i = 0; i < a->nkw; i++)
-        if (!(names[i] = strdup(a->kwnames[i]))) { val_release(r); return interp_error(I, a->at, MemoryError, "out of memory"); }
+        if (!(names[i] = strdup(a->kwnames[i]))) { val_release(r); interp_error(I, a->at, MemoryError, "out of memory"); return dropped(k); }
     for (int i = 0; i < n; i++)
-        if (!template_of(I, i < a->npos ? a->pos[i] : a->kw[i - a->npos], a->at, &args[i])) { val_release(r); return false; }
+        if (!template_of(I, i < a->npos ? a->pos[i] : a->kw[i - a->npos], GRAPH_TRACE_DEPTH, a->at, &args[i])) { val_release(r); return dropped(k); }
     return node_finish(I, k, r, a->pos, a->npos, &m, a->at, out);
 }
 
@@ -331,7 +377,7 @@ bool graph_trace_index(Interp *I, Value base, int n, const tl_index_item *items,
     int k = node_add(tracing_graph, GN_INDEX);
     Value *args = k >= 0 ? calloc((size_t)n + 1, sizeof *args) : NULL;
     tl_index_item *its = args ? calloc((size_t)(n ? n : 1), sizeof *its) : NULL;
-    if (!its) { free(args); val_release(rv); return interp_error(I, at, MemoryError, "out of memory"); }
+    if (!its) { free(args); val_release(rv); interp_error(I, at, MemoryError, "out of memory"); return dropped(k); }
     GNode *nd = &tracing_graph->nodes[k];
     nd->args = args;
     nd->items = its;
@@ -357,8 +403,8 @@ static char *param_name(Value f, int i)
 /* The result template: traced values become node references, anything else a constant. */
 static bool output_template(Interp *I, Value v, Span at, Value *out)
 {
-    if (v.kind == V_TRACE || v.kind == V_TENSOR) return template_of(I, v, at, out);
-    if (v.kind == V_TUPLE) return template_of(I, v, at, out);
+    if (v.kind == V_TRACE || v.kind == V_TENSOR || v.kind == V_TUPLE)
+        return trace_check(I, v, at) && template_of(I, v, GRAPH_TRACE_DEPTH, at, out);
     if (v.kind == V_NUM || v.kind == V_NONE) { *out = v; return true; }
     return interp_error(I, at, TypeError, "graph(): f must return tensors or a tuple of them, not a %s", val_kind_name(v));
 }
@@ -381,6 +427,7 @@ bool interp_graph_build(Interp *I, CallArgs *a, Value *out)
     bool ok = g->fname && args;
     if (!ok) interp_error(I, a->at, MemoryError, "out of memory");
     tracing_graph = g;
+    catch_refused = false;
     graph_tracing = ++trace_serial ? trace_serial : ++trace_serial;
     for (int i = 0; i < nin && ok; i++) {
         Value e = a->pos[i + 1];
@@ -437,13 +484,13 @@ static bool check_argument(Interp *I, const GNode *nd, Value v, Span at)
 }
 
 /* A template with node references replaced by their values (a new reference). */
-static Value instantiate(Value t, const Value *vals)
+static Value instantiate(Value t, int depth, const Value *vals)
 {
     if (t.kind == V_TRACE) return val_retain(vals[t.as.tr.node]);
-    if (t.kind != V_TUPLE || !has_trace(t)) return val_retain(t);
+    if (t.kind != V_TUPLE || !has_trace(t, depth)) return val_retain(t);
     Value r = val_tuple_new(t.as.tu->n);
     if (r.kind != V_TUPLE) return r;
-    for (int i = 0; i < t.as.tu->n; i++) r.as.tu->items[i] = instantiate(t.as.tu->items[i], vals);
+    for (int i = 0; i < t.as.tu->n; i++) r.as.tu->items[i] = instantiate(t.as.tu->items[i], depth - 1, vals);
     return r;
 }
 
@@ -455,7 +502,7 @@ static bool run_node(Interp *I, const GNode *nd, Value *vals, tl_tensor *into, S
     if (!args) return interp_error(I, at, MemoryError, "out of memory");
     bool ok = true;
     for (int i = 0; i < n; i++) {
-        args[i] = instantiate(nd->args[i], vals);
+        args[i] = instantiate(nd->args[i], GRAPH_TRACE_DEPTH, vals);
         if (args[i].kind == V_UNDEF) ok = false;
     }
     if (!ok) {
@@ -526,20 +573,27 @@ static bool run_alone(Interp *I, Graph *g, int k, Value *vals, bool planned, Spa
     return ok;
 }
 
+/* What release_one needs: the values, the step that ran, how lifetimes are counted. */
+typedef struct Release { Graph *g; Value *vals; int step; bool planned; } Release;
+
+/* Releases vals[j] when no step after the one that ran reads it. */
+static void release_one(void *ctx, int j, int user)
+{
+    Release *r = ctx;
+    (void)user;
+    if ((r->planned ? r->g->nodes[j].release : r->g->nodes[j].last_use) == r->step) {
+        val_release(r->vals[j]);
+        r->vals[j] = val_none();
+    }
+}
+
 /* Releases vals[j] for each node j that node m reads and no step after step k reads
    (planned: by steps; else by nodes, k == m). */
 static void release_inputs(Graph *g, int m, int k, Value *vals, bool planned)
 {
     const GNode *nd = &g->nodes[m];
-    for (int i = 0; i < nd->npos + nd->nkw; i++) {
-        Value t = nd->args[i];
-        if (t.kind != V_TRACE) continue;
-        int j = (int)t.as.tr.node;
-        if ((planned ? g->nodes[j].release : g->nodes[j].last_use) == k) {
-            val_release(vals[j]);
-            vals[j] = val_none();
-        }
-    }
+    Release r = { g, vals, k, planned };
+    for (int i = 0; i < nd->npos + nd->nkw; i++) graph_each_ref(nd->args[i], m, release_one, &r);
 }
 
 /* Computes step k: node k alone, or the fused group whose last node it is (one by one
@@ -592,7 +646,7 @@ bool graph_call(Interp *I, Graph *g, CallArgs *a, Value *out)
         if (nd->kind != GN_INPUT && nd->kind != GN_LEAF) ok = run_step(I, g, k, vals, planned, a->at);
     }
     if (ok) {
-        *out = instantiate(g->out, vals);
+        *out = instantiate(g->out, GRAPH_TRACE_DEPTH, vals);
         if (out->kind == V_UNDEF) ok = interp_error_rt(I, a->at);
     }
     for (int k = 0; k < g->n; k++) val_release(vals[k]);

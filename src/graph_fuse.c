@@ -266,13 +266,7 @@ static bool try_join(Plan *pl, int k, const bool *want)
 static void each_input(const Graph *g, int k, void (*fn)(void *, int, int), void *ctx)
 {
     const GNode *nd = &g->nodes[k];
-    for (int i = 0; i < nd->npos + nd->nkw; i++) {
-        Value t = nd->args[i];
-        if (t.kind == V_TRACE) fn(ctx, (int)t.as.tr.node, k);
-        else if (t.kind == V_TUPLE)
-            for (int m = 0; m < t.as.tu->n; m++)
-                if (t.as.tu->items[m].kind == V_TRACE) fn(ctx, (int)t.as.tu->items[m].as.tr.node, k);
-    }
+    for (int i = 0; i < nd->npos + nd->nkw; i++) graph_each_ref(nd->args[i], k, fn, ctx);
 }
 
 /* Closes node j's group: a node outside it reads j. */

@@ -8,16 +8,22 @@
 
 #define ARENA_ALIGN 64
 
-/* Calls fn(g, k, user, ctx) for every node reference in template t (tuples item by item). */
-static void each_ref(Graph *g, Value t, int user, void (*fn)(Graph *, int, int))
+/* graph_each_ref down to depth tuples. */
+static void each_ref_within(Value t, int depth, int user, void (*fn)(void *, int, int), void *ctx)
 {
-    if (t.kind == V_TRACE) fn(g, (int)t.as.tr.node, user);
-    else if (t.kind == V_TUPLE)
-        for (int i = 0; i < t.as.tu->n; i++) each_ref(g, t.as.tu->items[i], user, fn);
+    if (t.kind == V_TRACE) fn(ctx, (int)t.as.tr.node, user);
+    else if (t.kind == V_TUPLE && depth > 0)
+        for (int i = 0; i < t.as.tu->n; i++) each_ref_within(t.as.tu->items[i], depth - 1, user, fn, ctx);
 }
 
-static void note_use(Graph *g, int k, int user)
+void graph_each_ref(Value t, int user, void (*fn)(void *, int, int), void *ctx)
 {
+    each_ref_within(t, GRAPH_TRACE_DEPTH, user, fn, ctx);
+}
+
+static void note_use(void *ctx, int k, int user)
+{
+    Graph *g = ctx;
     g->nodes[k].consumers++;
     if (g->nodes[k].last_use < user) g->nodes[k].last_use = user;
 }
@@ -86,8 +92,9 @@ static void plan_arena(Graph *g)
     g->arena_bytes = top;
 }
 
-static void mark_output(Graph *g, int k, int user)
+static void mark_output(void *ctx, int k, int user)
 {
+    Graph *g = ctx;
     (void)user;
     g->nodes[k].last_use = g->n;
 }
@@ -112,8 +119,8 @@ void graph_plan(Graph *g)
         else g->nleaves++;
     }
     for (int k = 0; k < g->n; k++)
-        for (int i = 0; i < g->nodes[k].npos + g->nodes[k].nkw; i++) each_ref(g, g->nodes[k].args[i], k, note_use);
-    each_ref(g, g->out, g->n, mark_output);
+        for (int i = 0; i < g->nodes[k].npos + g->nodes[k].nkw; i++) graph_each_ref(g->nodes[k].args[i], k, note_use, g);
+    graph_each_ref(g->out, g->n, mark_output, g);
     for (int k = g->n - 1; k >= 0; k--) {   /* a view keeps its base alive */
         GNode *nd = &g->nodes[k];
         if (nd->view && g->nodes[nd->base].last_use < nd->last_use) g->nodes[nd->base].last_use = nd->last_use;
@@ -287,11 +294,11 @@ int graph_write(const void *self, tl_write_fn w, void *ctx)
 }
 
 /* Writes one Graphviz edge from every node reference in t to node k. */
-static void dot_edges(Out *o, Value t, int k)
+static void dot_edges(Out *o, Value t, int depth, int k)
 {
     if (t.kind == V_TRACE) out_printf(o, "  n%u -> n%d;\n", t.as.tr.node, k);
-    else if (t.kind == V_TUPLE)
-        for (int i = 0; i < t.as.tu->n; i++) dot_edges(o, t.as.tu->items[i], k);
+    else if (t.kind == V_TUPLE && depth > 0)
+        for (int i = 0; i < t.as.tu->n; i++) dot_edges(o, t.as.tu->items[i], depth - 1, k);
 }
 
 int interp_graph_dot(Value gv, tl_write_fn w, void *ctx)
@@ -318,7 +325,7 @@ int interp_graph_dot(Value gv, tl_write_fn w, void *ctx)
     }
     for (int k = 0; k < g->n; k++)
         for (int i = 0; i < g->nodes[k].npos + g->nodes[k].nkw; i++)
-            if (g->nodes[k].kind != GN_INDEX || i == 0) dot_edges(&o, g->nodes[k].args[i], k);
+            if (g->nodes[k].kind != GN_INDEX || i == 0) dot_edges(&o, g->nodes[k].args[i], GRAPH_TRACE_DEPTH, k);
     out_printf(&o, "}\n");
     return o.err;
 }
