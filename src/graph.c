@@ -10,6 +10,11 @@ static uint32_t trace_serial;
 static Graph *tracing_graph;    /* the graph being built while graph_tracing != 0 */
 static bool catch_refused;      /* a try in f met an error while this trace ran (graph_refuse_catch) */
 
+/* The leaves found while tracing, by tensor (open addressing): template_of looks every tensor
+   argument up, and a search of all nodes made tracing quadratic. A slot may name a node that
+   was dropped (dropped()); a lookup checks the node. */
+static struct { const tl_tensor **key; int *node; size_t cap, n; } leaves;
+
 /* ---- graphs ----------------------------------------------------------- */
 
 static void node_clear(GNode *nd)
@@ -158,6 +163,66 @@ void graph_refuse_catch(Interp *I)
     catch_refused = true;
 }
 
+/* The slot of tensor t in the leaf table: its own, or the empty one where it would go. */
+static size_t leaf_slot(const tl_tensor *t)
+{
+    size_t h = (size_t)(((uintptr_t)t >> 4) * 0x9E3779B97F4A7C15u) & (leaves.cap - 1);
+    while (leaves.key[h] && leaves.key[h] != t) h = (h + 1) & (leaves.cap - 1);
+    return h;
+}
+
+/* The leaf node holding tensor t, or -1. */
+static int leaf_find(const tl_tensor *t)
+{
+    if (!leaves.cap) return -1;
+    size_t h = leaf_slot(t);
+    int k = leaves.key[h] ? leaves.node[h] : -1;
+    const Graph *g = tracing_graph;
+    return k >= 0 && k < g->n && g->nodes[k].kind == GN_LEAF && g->nodes[k].leaf.as.t == t ? k : -1;
+}
+
+/* Records that leaf node k holds tensor t; false when out of memory (error set). */
+static bool leaf_note(const tl_tensor *t, int k)
+{
+    if (2 * (leaves.n + 1) > leaves.cap) {   /* grow: at most half full */
+        size_t cap = leaves.cap ? 2 * leaves.cap : 64, old = leaves.cap;
+        const tl_tensor **key = calloc(cap, sizeof *key);
+        int *node = calloc(cap, sizeof *node);
+        if (!key || !node) {
+            free(key);
+            free(node);
+            tl_seterr(MemoryError, "out of memory");
+            return false;
+        }
+        const tl_tensor **okey = leaves.key;
+        int *onode = leaves.node;
+        leaves.key = key;
+        leaves.node = node;
+        leaves.cap = cap;
+        for (size_t i = 0; i < old; i++)
+            if (okey[i]) {
+                size_t h = leaf_slot(okey[i]);
+                leaves.key[h] = okey[i];
+                leaves.node[h] = onode[i];
+            }
+        free(okey);
+        free(onode);
+    }
+    size_t h = leaf_slot(t);
+    leaves.n += !leaves.key[h];
+    leaves.key[h] = t;
+    leaves.node[h] = k;
+    return true;
+}
+
+/* Empties the leaf table (a trace ended). */
+static void leaves_clear(void)
+{
+    free(leaves.key);
+    free(leaves.node);
+    memset(&leaves, 0, sizeof leaves);
+}
+
 /* A reference to node k as an argument template. */
 static Value node_ref(int k)
 {
@@ -178,10 +243,10 @@ static bool template_of(Interp *I, Value v, int depth, Span at, Value *out)
         return true;
     }
     if (v.kind == V_TENSOR) {
-        for (int k = 0; k < g->n; k++)
-            if (g->nodes[k].kind == GN_LEAF && g->nodes[k].leaf.as.t == v.as.t) { *out = node_ref(k); return true; }
-        int k = node_add(g, GN_LEAF);
-        if (k < 0) return interp_error_rt(I, at);
+        int k = leaf_find(v.as.t);
+        if (k >= 0) { *out = node_ref(k); return true; }
+        k = node_add(g, GN_LEAF);
+        if (k < 0 || !leaf_note(v.as.t, k)) return interp_error_rt(I, at);
         g->nodes[k].leaf = val_retain(v);
         node_set_type(&g->nodes[k], v);
         *out = node_ref(k);
@@ -455,6 +520,7 @@ bool interp_graph_build(Interp *I, CallArgs *a, Value *out)
     free(args);
     graph_tracing = 0;
     tracing_graph = NULL;
+    leaves_clear();
     if (!ok) { graph_free(g); return false; }
     graph_plan(g);
     *out = (Value){ .kind = V_GRAPH };
@@ -611,10 +677,8 @@ static bool run_step(Interp *I, Graph *g, int k, Value *vals, bool planned, Span
     int rc = graph_fuse_run(g, f, vals, true);
     if (rc < 0) return interp_error_rt(I, at);
     bool ok = true;
-    for (int m = 0; m <= k && ok; m++)
-        if (g->nodes[m].fgroup == nd->fgroup && rc == 0) ok = run_alone(I, g, m, vals, false, at);
-    for (int m = 0; m <= k; m++)
-        if (g->nodes[m].fgroup == nd->fgroup) release_inputs(g, m, k, vals, planned);
+    for (int i = 0; i < f->nmembers && ok && rc == 0; i++) ok = run_alone(I, g, f->member[i], vals, false, at);
+    for (int i = 0; i < f->nmembers; i++) release_inputs(g, f->member[i], k, vals, planned);
     return ok;
 }
 

@@ -61,6 +61,7 @@ typedef struct GNode {
 typedef struct GFused {
     tl_fuse_prog *prog;
     int last;                   /* its last node: the step at which it runs */
+    int nmembers, member[TL_FUSE_MAX_NODES];   /* its nodes, in node order (one program node each at least) */
     int nleaves, nvars, nroots, nweak;
     int leaf_prog[TL_FUSE_MAX_NODES], leaf_node[TL_FUSE_MAX_NODES];   /* program leaf -> graph node */
     int var_prog[TL_FUSE_MAX_NODES], var_node[TL_FUSE_MAX_NODES];     /* scalar -> number argument */
