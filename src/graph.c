@@ -461,6 +461,8 @@ static char *param_name(Value f, int i)
 {
     char buf[32];
     if (f.kind == V_FUNC && i < f.as.fn->def->nparams) return strdup(f.as.fn->def->params[i]);
+    for (int k = 0; f.kind == V_GRAPH && k < f.as.g->n; k++)   /* a graph: its own argument's */
+        if (f.as.g->nodes[k].kind == GN_INPUT && f.as.g->nodes[k].op == i) return strdup(f.as.g->nodes[k].name);
     snprintf(buf, sizeof buf, "arg%d", i + 1);
     return strdup(buf);
 }
@@ -486,7 +488,7 @@ bool interp_graph_build(Interp *I, CallArgs *a, Value *out)
     if (!g) return interp_error(I, a->at, MemoryError, "out of memory");
     g->head = (ObjHead){ .refcount = 1, .free = graph_free, .write = graph_write };
     g->out = val_none();
-    g->fname = strdup(f.kind == V_FUNC ? f.as.fn->def->name : f.kind == V_BUILTIN ? f.as.bi->name : "graph");
+    g->fname = strdup(f.kind == V_FUNC ? f.as.fn->def->name : f.kind == V_BUILTIN ? f.as.bi->name : f.as.g->fname);
     int nin = a->npos - 1;
     Value *args = calloc((size_t)(nin ? nin : 1), sizeof *args);
     bool ok = g->fname && args;
@@ -530,22 +532,51 @@ bool interp_graph_build(Interp *I, CallArgs *a, Value *out)
 
 /* ---- calling ---------------------------------------------------------- */
 
+/* What a call checks of a value: a number or a tensor, its dtype, weakness and shape (a live
+   traced value's as its node records them, when g is called while another graph is traced). */
+typedef struct Typed { bool number, weak; tl_dtype dtype; int ndim; const int64_t *shape; } Typed;
+
+/* Fills t for v; false when v is none of those. */
+static bool typed_of(Value v, Typed *t)
+{
+    if (v.kind == V_NUM) {
+        *t = (Typed){ true, v.weak, val_dtype(v), 0, NULL };
+    } else if (v.kind == V_TENSOR) {
+        *t = (Typed){ false, false, v.as.t->dtype, v.as.t->ndim, v.as.t->shape };
+    } else if (v.kind == V_TRACE && graph_trace_live(v)) {
+        const GNode *nd = &tracing_graph->nodes[v.as.tr.node];
+        *t = (Typed){ nd->number, nd->weak, nd->dtype, nd->ndim, nd->shape };
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* True when t has node nd's dtype, shape and kind (number or tensor). */
+static bool same_shape_dtype(const GNode *nd, const Typed *t)
+{
+    return t->dtype == nd->dtype && t->number == nd->number &&
+           (t->number || (t->ndim == nd->ndim && !memcmp(t->shape, nd->shape, sizeof *nd->shape * (size_t)nd->ndim)));
+}
+
 /* Checks argument i of g(...) against its example. */
 static bool check_argument(Interp *I, const GNode *nd, Value v, Span at)
 {
     char want[200], got[200], s[160];
+    if (!trace_check(I, v, at)) return false;
     if (nd->number) snprintf(want, sizeof want, "a%s %s number", nd->weak ? " weak" : "", tl_dtype_name(nd->dtype));
     else snprintf(want, sizeof want, "a %s tensor of shape %s", tl_dtype_name(nd->dtype), tl_shape_str(nd->ndim, nd->shape, s, sizeof s));
-    if (v.kind != V_NUM && v.kind != V_TENSOR)
+    Typed t;
+    if (!typed_of(v, &t))
         return interp_error(I, at, TypeError, "graph argument %d (%s) must be %s, not a %s", nd->op + 1, nd->name, want, val_kind_name(v));
-    if (val_dtype(v) != nd->dtype || (v.kind == V_NUM) != nd->number || (nd->number && v.weak != nd->weak)) {
-        if (v.kind == V_NUM) snprintf(got, sizeof got, "a%s %s number", v.weak ? " weak" : "", tl_dtype_name(val_dtype(v)));
-        else snprintf(got, sizeof got, "a %s tensor", tl_dtype_name(val_dtype(v)));
+    if (t.dtype != nd->dtype || t.number != nd->number || (nd->number && t.weak != nd->weak)) {
+        if (t.number) snprintf(got, sizeof got, "a%s %s number", t.weak ? " weak" : "", tl_dtype_name(t.dtype));
+        else snprintf(got, sizeof got, "a %s tensor", tl_dtype_name(t.dtype));
         return interp_error(I, at, TypeError, "graph argument %d (%s) must be %s, not %s", nd->op + 1, nd->name, want, got);
     }
-    if (v.kind == V_TENSOR && (v.as.t->ndim != nd->ndim || memcmp(v.as.t->shape, nd->shape, sizeof *nd->shape * (size_t)nd->ndim)))
+    if (!same_shape_dtype(nd, &t))
         return interp_error(I, at, ValueError, "graph argument %d (%s) must have shape %s, not %s", nd->op + 1, nd->name,
-                            tl_shape_str(nd->ndim, nd->shape, s, sizeof s), tl_shape_str(v.as.t->ndim, v.as.t->shape, got, sizeof got));
+                            tl_shape_str(nd->ndim, nd->shape, s, sizeof s), tl_shape_str(t.ndim, t.shape, got, sizeof got));
     return true;
 }
 
@@ -577,10 +608,12 @@ static bool run_node(Interp *I, const GNode *nd, Value *vals, tl_tensor *into, S
         ok = arith_binary_to(I, nd->op, args[0], args[1], at, into, r);
     } else if (nd->kind == GN_UNARY) {
         ok = arith_unary_to(I, (UnaryOp)nd->op, args[0], at, into, r);
-    } else if (nd->kind == GN_CALL) {
+    } else if (nd->kind == GN_CALL) {   /* traced arguments: g is called while another graph is traced */
         CallArgs ca = { .npos = nd->npos, .pos = args, .nkw = nd->nkw, .kwnames = (const char *const *)nd->kwnames,
                         .kw = args + nd->npos, .at = at, .self = nd->bi, .into = into };
-        ok = builtin_call(I, &ca, r);
+        ok = graph_tracing && graph_args_traced(&ca) ? graph_trace_builtin(I, &ca, r) : builtin_call(I, &ca, r);
+    } else if (args[0].kind == V_TRACE) {
+        ok = graph_trace_index(I, args[0], nd->nitems, nd->items, args + 1, at, r);
     } else {
         tl_tensor *t = val_to_tensor(args[0]);
         tl_tensor *x = t ? tl_index_get_to(t, nd->nitems, nd->items, into) : NULL;
@@ -595,8 +628,8 @@ static bool run_node(Interp *I, const GNode *nd, Value *vals, tl_tensor *into, S
 /* True when v has the dtype and shape node nd had when traced. */
 static bool same_type(const GNode *nd, Value v)
 {
-    if ((v.kind != V_NUM && v.kind != V_TENSOR) || val_dtype(v) != nd->dtype || (v.kind == V_NUM) != nd->number) return false;
-    return v.kind == V_NUM || (v.as.t->ndim == nd->ndim && !memcmp(v.as.t->shape, nd->shape, sizeof *nd->shape * (size_t)nd->ndim));
+    Typed t;
+    return typed_of(v, &t) && same_shape_dtype(nd, &t);
 }
 
 /* True when every tensor argument has its example's strides: the kernels then lay out every
@@ -691,8 +724,11 @@ bool graph_call(Interp *I, Graph *g, CallArgs *a, Value *out)
     for (int k = 0; k < g->n; k++)
         if (g->nodes[k].kind == GN_INPUT && !check_argument(I, &g->nodes[k], a->pos[g->nodes[k].op], a->at)) return false;
     /* The plan holds when the arguments are laid out as the examples were; a call from inside
-       one of the graph's own nodes, or other layouts, run node by node with fresh storages. */
-    bool planned = !g->running && laid_out_as_examples(g, a);
+       one of the graph's own nodes, or other layouts, run node by node with fresh storages, and
+       so does a call with traced values (f calls g while graph() traces f, or g is f): each node
+       then records its node in the graph being built, as its operator or builtin does. */
+    bool traced = graph_tracing && graph_args_traced(a);
+    bool planned = !traced && !g->running && laid_out_as_examples(g, a);
     if (planned && g->arena_bytes > 0 && !g->arena && !(g->arena = tl_storage_new((size_t)g->arena_bytes, false)))
         return interp_error_rt(I, a->at);
     Value *vals = calloc((size_t)(g->n ? g->n : 1), sizeof *vals);
