@@ -528,9 +528,14 @@ static int write_end(io_writer *w, uint64_t count, uint64_t cd_off, uint64_t cd_
 /* Members stored, or deflated when opts->compress. */
 int io_npz_save(const char *path, int64_t n, const tl_named_in *items, const tl_save_opts *opts)
 {
-    for (int64_t i = 0; i < n; i++)
+    char q[80];
+    for (int64_t i = 0; i < n; i++) {
         if (items[i].len > 65535 - 4)
             return io_fail_path(path, "name of %lld bytes is too long for a zip member", (long long)items[i].len);
+        if (memchr(items[i].name, 0, items[i].len))   /* a zip name ends there for numpy; load refuses it */
+            return io_fail_path(path, "name %s holds a NUL byte, which a zip member's name cannot",
+                                io_quote(items[i].name, items[i].len, q, sizeof q));
+    }
     written *ws = calloc(n ? (size_t)n : 1, sizeof *ws);
     if (!ws) { tl_seterr(MemoryError, "out of memory"); return -1; }
     io_writer w;

@@ -443,6 +443,18 @@ def test_save_errors_and_atomicity():
     check(left == leftovers == [], "no temporary files left behind: %r" % left)
 
 
+def test_npz_key_with_nul():
+    # a dict key holding a NUL byte went into the zip member name as is: tl's own load then
+    # refused the file, and numpy read two such members as one name (an array lost)
+    prog = os.path.join(OUT, "nul_key.tl")
+    with open(prog, "wb") as f:   # a NUL byte inside a string literal is part of the string
+        f.write(b'save("nul_key.npz", {"a\x00b": ones(2), "a": ones(3)})\n')
+    p = subprocess.run([TL, prog], cwd=OUT, capture_output=True, text=True, errors="replace")
+    sane(p.returncode, p.stderr, "npz key with a NUL byte")
+    check(p.returncode == 1 and "NUL" in p.stderr and not os.path.exists(os.path.join(OUT, "nul_key.npz")),
+          "save refuses a dict key holding a NUL byte: %r" % p.stderr.strip())
+
+
 def main():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(OUT)
@@ -458,6 +470,7 @@ def main():
     test_writing()
     test_bool_bytes()
     test_save_errors_and_atomicity()
+    test_npz_key_with_nul()
     print("%d passed, %d failed (%d damaged files tried)" % (passed, len(failures), n))
     sys.exit(1 if failures else 0)
 
