@@ -20,6 +20,8 @@ typedef enum TokenKind {
     TK_EQ, TK_NE, TK_LT, TK_LE, TK_GT, TK_GE,
     TK_AMP, TK_PIPE, TK_TILDE, TK_CARET, TK_SHL, TK_SHR,
     TK_FSTRING,                                  /* f"...": start/len span it, prefix and quotes included */
+    /* keywords added with section 13 (kept last so the kinds above keep their numbers) */
+    TK_GLOBAL, TK_DEL,
     TK_COUNT
 } TokenKind;
 

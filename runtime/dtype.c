@@ -4,8 +4,8 @@
 #include "cast.h"
 #include "dtype.h"
 
-#define INFO_ROW(arg, ENUM, S, NAME, NUMPY, CTYPE, KIND, SIZE, REAL, CPLX, WIDE, NPY, MBITS, EBITS) \
-    [ENUM] = {NAME, NUMPY, SIZE, TL_KIND_##KIND, REAL, CPLX, WIDE, NPY, MBITS, EBITS},
+#define INFO_ROW(arg, ENUM, S, NAME, NUMPY, CTYPE, KIND, SIZE, REAL, CPLX, WIDE, NPY, MBITS, EBITS, ST, GGUF, GGML) \
+    [ENUM] = {NAME, NUMPY, SIZE, TL_KIND_##KIND, REAL, CPLX, WIDE, NPY, MBITS, EBITS, ST, GGUF, GGML},
 const tl_dtype_info tl_dtypes[TL_NDTYPES] = { TL_DTYPE_LIST(INFO_ROW, ) };
 #undef INFO_ROW
 
@@ -17,8 +17,8 @@ TL_DTYPE_LIST(SIZE_CHECK, )
 
 bool tl_dtype_from_name(const char *name, tl_dtype *out)
 {
-    for (int d = 0; d < TL_NDTYPES; d++) {
-        if (strcmp(name, tl_dtypes[d].name) == 0) {
+    for (int d = 0; d < TL_NDTYPES; d++) {   /* tl's names, and numpy's ("float32") */
+        if (strcmp(name, tl_dtypes[d].name) == 0 || strcmp(name, tl_dtypes[d].numpy_name) == 0) {
             *out = (tl_dtype)d;
             return true;
         }
@@ -148,5 +148,6 @@ bool tl_scalar_is_nonzero(const void *p, tl_dtype d)
 float tl_f16_to_f32(uint16_t h) { return cast_f16_to_f32(h); }
 uint16_t tl_f32_to_f16(float f) { return cast_f32_to_f16(f); }
 uint16_t tl_f64_to_f16(double d) { return cast_f64_to_f16(d); }
+float tl_bf16_to_f32(uint16_t h) { return cast_bf16_to_f32(h); }
 uint16_t tl_f32_to_bf16(float f) { return cast_f32_to_bf16(f); }
 uint16_t tl_f64_to_bf16(double d) { return cast_f64_to_bf16(d); }

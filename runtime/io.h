@@ -158,6 +158,12 @@ int tl_npy_save(const char *path, const tl_tensor *t);
 /* 2-d numeric text: delim ',' (csv) or 0 (any run of spaces/tabs). Loads as
    f64 with shape (rows, columns); '#' starts a comment. */
 tl_tensor *tl_text_load(const char *path, char delim);
+/* A whole file's bytes in a new malloc'd buffer (NUL-terminated; *len counts the bytes before
+   it); NULL with a FileError when it cannot be read (io/bytes.c). */
+char *tl_read_bytes(const char *path, size_t *len);
+/* Writes n bytes as the whole file at path, atomically (a temporary file renamed over it, as
+   every save); 0, or -1 with a FileError. */
+int tl_write_bytes(const char *path, const void *data, size_t n);
 int tl_text_save(const char *path, const tl_tensor *t, char delim);
 
 #endif

@@ -93,11 +93,21 @@ bool tl_binop_accepts(tl_binop op, tl_dtype dt);
    exactly 2j). Anything else, and integers, take the general power. */
 typedef enum tl_pow_shortcut { TL_POW_GENERAL, TL_POW_SQUARE, TL_POW_SQRT, TL_POW_COPY, TL_POW_RECIPROCAL } tl_pow_shortcut;
 tl_pow_shortcut tl_pow_shortcut_of(tl_dtype cdt, const void *e, tl_dtype edt);
-/* The dtype n operands combine to, as numpy's result_type with NEP 50 weak operands: the strong
-   ones promote among themselves, then each weak one joins as an operand of a binary operator
-   would (tl_binop_dtype: an integer literal out of range of an integer dtype is an error); when
-   all are weak they promote among themselves. values[i]: weak operand i's bytes. -1: error set. */
-int tl_result_dtype_n(int n, const tl_dtype *dts, const bool *weak, const void *const *values, tl_dtype *dt);
+/* The dtype operands combine to, as numpy's result_type with NEP 50 weak operands, gathered one
+   operand at a time (so a literal of a million numbers needs no array of dtypes): the strong
+   operands promote among themselves, the weak ones among themselves, and then the weak kind joins
+   the strong dtype as it does in a binary operator (tl_promote_weak); an integer literal out of
+   range of the integer dtype that results is an error, as in arithmetic. All weak: their own
+   promotion. Start from a zeroed accumulator. */
+typedef struct tl_dtype_acc {
+    bool any_strong, any_weak, any_int;
+    tl_dtype strong, weak;
+    int64_t int_lo, int_hi;   /* the weak integer literals' range */
+} tl_dtype_acc;
+/* Adds an operand of dtype d; value: its bytes when weak (an integer literal's range is checked). */
+void tl_dtype_acc_add(tl_dtype_acc *a, tl_dtype d, bool weak, const void *value);
+/* The combined dtype; -1 with the error set when an integer literal does not fit it. */
+int tl_dtype_acc_result(const tl_dtype_acc *a, tl_dtype *dt);
 
 /* Dtype of `op` applied to a tensor of dtype d (after the caller's promotion). */
 tl_dtype tl_binop_result_dtype(tl_binop op, tl_dtype computation);

@@ -1,4 +1,4 @@
-/* arith.c — operators on values: numbers through the runtime's scalar arithmetic, tensors through its kernels, strings and tuples concatenated */
+/* arith.c — operators on values: numbers through the runtime's scalar arithmetic, tensors through its kernels (strings, tuples, lists: arith_seq.c) */
 #include <string.h>
 
 #include "arith.h"
@@ -10,60 +10,6 @@ bool arith_result_dtype(Interp *I, tl_binop op, Value a, Value b, Span at, tl_dt
     bool wa = a.kind == V_NUM && a.weak, wb = b.kind == V_NUM && b.weak;
     const void *lit = wa && !wb ? a.as.num.bytes : wb && !wa ? b.as.num.bytes : NULL;
     if (tl_binop_dtype(op, val_dtype(a), wa, val_dtype(b), wb, lit, dt) < 0) return interp_error_rt(I, at);
-    return true;
-}
-
-/* Equality of non-numeric values (strings, tuples, none): a bool. */
-static bool values_equal(Value a, Value b, bool *eq)
-{
-    if (a.kind != b.kind) {
-        if (val_is_numeric(a) && val_is_numeric(b)) return false;
-        *eq = false;
-        return true;
-    }
-    switch (a.kind) {
-    case V_NONE: *eq = true; return true;
-    case V_STR: *eq = a.as.s->len == b.as.s->len && memcmp(a.as.s->data, b.as.s->data, a.as.s->len) == 0; return true;
-    case V_TUPLE:
-        if (a.as.tu->n != b.as.tu->n) { *eq = false; return true; }
-        for (int i = 0; i < a.as.tu->n; i++) {
-            Value x = a.as.tu->items[i], y = b.as.tu->items[i];
-            bool e;
-            if (x.kind == V_NUM && y.kind == V_NUM) {
-                double c1[2], c2[2];
-                tl_scalar_to_c128(x.as.num.bytes, (tl_dtype)x.dtype, c1);
-                tl_scalar_to_c128(y.as.num.bytes, (tl_dtype)y.dtype, c2);
-                e = c1[0] == c2[0] && c1[1] == c2[1];
-            } else if (!values_equal(x, y, &e)) {
-                return false;
-            }
-            if (!e) { *eq = false; return true; }
-        }
-        *eq = true;
-        return true;
-    case V_DICT: *eq = a.as.d == b.as.d; return true;
-    case V_FUNC: *eq = a.as.fn == b.as.fn; return true;
-    case V_BUILTIN: *eq = a.as.bi == b.as.bi; return true;
-    default: return false;
-    }
-}
-
-static bool concat_strings(Interp *I, Value a, Value b, Span at, Value *out)
-{
-    StrBuf sb = { 0 };
-    bool ok = sb_append(&sb, a.as.s->data, a.as.s->len) && sb_append(&sb, b.as.s->data, b.as.s->len);
-    *out = ok ? val_str(sb.data, sb.len) : (Value){ .kind = V_UNDEF };
-    sb_free(&sb);
-    if (out->kind != V_STR) return interp_error_rt(I, at);
-    return true;
-}
-
-static bool concat_tuples(Interp *I, Value a, Value b, Span at, Value *out)
-{
-    *out = val_tuple_new(a.as.tu->n + b.as.tu->n);
-    if (out->kind != V_TUPLE) return interp_error_rt(I, at);
-    for (int i = 0; i < a.as.tu->n; i++) out->as.tu->items[i] = val_retain(a.as.tu->items[i]);
-    for (int i = 0; i < b.as.tu->n; i++) out->as.tu->items[a.as.tu->n + i] = val_retain(b.as.tu->items[i]);
     return true;
 }
 
@@ -115,8 +61,7 @@ static bool binary_core(Interp *I, int op, Value a, Value b, Span at, Value *out
         }
     }
     if (op == OP_MATMUL) {
-        if (!val_is_numeric(a) || !val_is_numeric(b))
-            return interp_error(I, at, TypeError, "unsupported operand types for @: %s and %s", val_kind_name(a), val_kind_name(b));
+        if (!val_is_numeric(a) || !val_is_numeric(b)) return arith_sequence(I, op, a, b, at, out);
         if (a.kind == V_NUM || b.kind == V_NUM)
             return interp_error(I, at, ShapeError, "matmul: input operand %d does not have enough dimensions", a.kind == V_NUM ? 0 : 1);
         tl_tensor *r = tl_matmul_to(a.as.t, b.as.t, into);
@@ -125,19 +70,7 @@ static bool binary_core(Interp *I, int op, Value a, Value b, Span at, Value *out
         return true;
     }
     if (a.kind == V_NUM && b.kind == V_NUM && arith_scalar_quick(op, a, b, out)) return true;
-    if (!val_is_numeric(a) || !val_is_numeric(b)) {
-        if (op == TL_ADD && a.kind == V_STR && b.kind == V_STR) return concat_strings(I, a, b, at, out);
-        if (op == TL_ADD && a.kind == V_TUPLE && b.kind == V_TUPLE) return concat_tuples(I, a, b, at, out);
-        if (op == TL_EQ || op == TL_NE) {
-            bool eq;
-            if (values_equal(a, b, &eq)) {
-                *out = val_bool(op == TL_EQ ? eq : !eq);
-                return true;
-            }
-        }
-        return interp_error(I, at, TypeError, "unsupported operand types for '%s': %s and %s", op_binary_symbol(op),
-                            val_kind_name(a), val_kind_name(b));
-    }
+    if (!val_is_numeric(a) || !val_is_numeric(b)) return arith_sequence(I, op, a, b, at, out);
     tl_dtype dt;
     if (!tensor_pair_dtype(I, (tl_binop)op, a, b, at, &dt)) return false;
     bool weak = a.kind == V_NUM && b.kind == V_NUM && a.weak && b.weak;

@@ -57,6 +57,11 @@ bool arith_unary(Interp *I, UnaryOp op, Value a, Span at, Value *out);
    (tl_tensor_result: a graph's arena buffer), else into a new tensor. */
 bool arith_binary_to(Interp *I, int op, Value a, Value b, Span at, tl_tensor *into, Value *out);
 bool arith_unary_to(Interp *I, UnaryOp op, Value a, Span at, tl_tensor *into, Value *out);
+/* a OP b when a or b is not a number or tensor (arith_seq.c): + and * on strings, tuples and
+   lists, == != by value, < <= > >= in Python's order; anything else a TypeError. */
+bool arith_sequence(Interp *I, int op, Value a, Value b, Span at, Value *out);
+/* x in c (x not in c when negate): a bool. */
+bool arith_contains(Interp *I, Value x, Value c, bool negate, Span at, Value *out);
 /* The computation dtype of a OP b (weak literals per NEP 50; errors for out-of-range literals). */
 bool arith_result_dtype(Interp *I, tl_binop op, Value a, Value b, Span at, tl_dtype *dt);
 

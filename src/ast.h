@@ -76,7 +76,8 @@ typedef enum NodeKind {
     N_FNDEF,      /* fn name(...) ...: name, fn */
     N_IF,         /* a = condition, b = then-block, c = else (N_BLOCK, N_IF, or NULL) */
     N_WHILE,      /* a = condition, b = body block */
-    N_FOR,        /* name = loop variable (resolved like N_NAME via depth/slot), a = iterable, b = body */
+    N_FOR,        /* name = loop variable (resolved like N_NAME via depth/slot), a = iterable, b = body;
+                     for a tuple of variables (for i, x in ...) name is NULL and c is the target (N_TUPLE) */
     N_BREAK, N_CONTINUE,
     N_RETURN,     /* a = value or NULL */
     N_TRY,        /* try a catch name b: a = body block, name = the error's variable (resolved like N_FOR), b = handler */
@@ -86,6 +87,15 @@ typedef enum NodeKind {
     N_FSTRING,    /* f"...": list[0..n) = its parts, N_STR (text) and N_FIELD; also a spec holding fields */
     N_FIELD,      /* {a!c:spec} in an f-string: a = the expression, op = the conversion ('r' 's' 'a' or 0),
                      b = NULL, the spec as N_STR (parsed once into fspec) or as N_FSTRING (built each time) */
+    /* lists, comprehensions and scope (SPEC section 13) */
+    N_IN,         /* a in b (op 0), a not in b (op 1): a comparison-level expression */
+    N_LISTCOMP,   /* [a for ... if ...]: a = the item, list = the clauses (N_COMPFOR, N_COMPIF) in order,
+                     fn = the comprehension's own scope (its loop variables; no params, no body) */
+    N_DICTCOMP,   /* {a: b for ...}: a = key, b = value; list and fn as N_LISTCOMP */
+    N_COMPFOR,    /* `for c in b` of a comprehension: c = target (N_NAME or N_TUPLE of targets), b = iterable */
+    N_COMPIF,     /* `if a` of a comprehension */
+    N_GLOBAL,     /* global x, y: list = the N_NAME nodes (statement) */
+    N_DEL,        /* del t, ...: list = the targets, names or index expressions (statement) */
     N_NODE_COUNT
 } NodeKind;
 
@@ -115,7 +125,8 @@ typedef struct Node {
     char *str; size_t slen; /* N_STR */
     int64_t ival;           /* N_INT */
     double fval;            /* N_FLOAT, N_IMAG */
-    FnDef *fn;              /* N_FNDEF, N_LAMBDA */
+    FnDef *fn;              /* N_FNDEF, N_LAMBDA, N_LISTCOMP, N_DICTCOMP; for an N_NAME bound to a
+                               local, the function that owns it (filled by the resolver, for messages) */
     /* filled by the resolver */
     int depth;              /* frames to walk out (0 = current); -1 = global */
     int slot;

@@ -370,6 +370,31 @@ COLD bool eval_call_node(Ctx *C, Node *n, Value *out)
     return eval_call_general(C, n, out);
 }
 
+/* xs.append(x) for a list xs named by a name and x a name or a number literal, when `append`
+   means the builtin (method_target's rule): x joins the list in place, without the call's
+   argument list and binding (the commonest loop body that builds a list). Evaluating x and
+   reading xs run no code, so xs is read in its slot without a reference. Anything else goes
+   to eval_method. */
+bool eval_method_append(Ctx *C, Node *n, Value *out)
+{
+    static const Builtin *append;
+    if (__builtin_expect(!append, 0)) append = builtin_find("append");
+    const Value *f = slot_of(C, n), *xs = slot_of(C, n->a);
+    if (xs->kind != V_LIST || (f->kind == V_BUILTIN ? f->as.bi != append : f->kind == V_FUNC)) return eval_method(C, n, out);
+    Node *arg = n->list[0];
+    Value x;
+    if (arg->kind == N_NAME) {
+        const Value *s = slot_of(C, arg);
+        if (s->kind == V_UNDEF) return eval_method(C, n, out);   /* the "not defined" error */
+        x = val_retain(*s);
+    } else {
+        operand_number(C, arg, &x);   /* a number literal (eval_choose) */
+    }
+    if (!list_append(xs->as.l, x)) return interp_error_rt(C->I, n->at);
+    *out = val_none();
+    return true;
+}
+
 /* a.f(args) and a.name: f(a, args) and name(a). */
 COLD bool eval_method(Ctx *C, Node *n, Value *out)
 {

@@ -30,14 +30,25 @@ COLD bool interrupt_pending(Ctx *C, Span at)
 bool load_name(Ctx *C, Node *n, Value *out)
 {
     Value *s = slot_of(C, n);
-    if (s->kind == V_UNDEF) return interp_error(C->I, n->at, Error, "name '%s' is not defined", n->name);
+    if (s->kind == V_UNDEF) return name_error(C, n);
     *out = val_retain(*s);
     return true;
 }
 
+COLD bool name_error(Ctx *C, Node *n)
+{
+    if (n->depth < 0) return interp_error(C->I, n->at, Error, "name '%s' is not defined", n->name);
+    const char *fname = n->fn ? n->fn->name : "this function";
+    int g = symtab_find(&C->I->gsyms, n->name);
+    if (g >= 0 && g < C->globals->nslots && C->globals->slots[g].kind != V_UNDEF)   /* meant the global? */
+        return interp_error(C->I, n->at, Error, "local '%s' is read before it is assigned in %s(); write 'global %s' to assign the global",
+                            n->name, fname, n->name);
+    return interp_error(C->I, n->at, Error, "local '%s' is read before it is assigned in %s()", n->name, fname);
+}
+
 /* ---- literals ---------------------------------------------------------- */
 
-/* [a, b, ...]: a tensor literal. */
+/* [a, b, ...]: a tensor when every item is a number or a tensor, else a list. */
 static bool eval_list(Ctx *C, Node *n, Value *out)
 {
     Value small[SMALL_ARGS];
@@ -47,7 +58,7 @@ static bool eval_list(Ctx *C, Node *n, Value *out)
     bool ok = true;
     for (; done < n->n; done++)
         if (!eval_expr(C, n->list[done], &items[done])) { ok = false; break; }
-    if (ok) ok = literal_tensor(C->I, n->at, done, items, out);
+    if (ok) ok = literal_value(C->I, n->at, done, items, out);
     for (int i = 0; i < done; i++) val_release(items[i]);
     if (items != small) free(items);
     return ok;
@@ -172,6 +183,18 @@ static COLD bool eval_index(Ctx *C, Node *n, Value *out)
     if (!eval_expr(C, n->a, &base)) return false;
     bool ok = subscript_get(C->I, eval_cb, C, base, n, out);
     val_release(base);
+    return ok;
+}
+
+/* x in c, x not in c. */
+static COLD bool eval_in(Ctx *C, Node *n, Value *out)
+{
+    Value x, c;
+    if (!eval_expr(C, n->a, &x)) return false;
+    if (!eval_expr(C, n->b, &c)) { val_release(x); return false; }
+    bool ok = arith_contains(C->I, x, c, n->op == 1, n->at, out);
+    val_release(x);
+    val_release(c);
     return ok;
 }
 
@@ -346,6 +369,8 @@ bool eval_any(Ctx *C, Node *n, Value *out)
     case N_TUPLE: return eval_tuple(C, n, out);
     case N_DICT: return eval_dict(C, n, out);
     case N_LAMBDA: return make_closure(C, n->fn, out);
+    case N_IN: return eval_in(C, n, out);
+    case N_LISTCOMP: case N_DICTCOMP: return eval_comprehension(C, n, out);
     case N_SLICE: case N_ELLIPSIS:
         return interp_error(C->I, n->at, SyntaxError, "slices and ... are only allowed inside [ ]");
     default:
@@ -400,6 +425,12 @@ void eval_choose(Node *n)
         break;
     case N_INDEX: n->eval = subscript_is_simple(n) ? ev_index_simple : eval_index; break;
     case N_FSTRING: n->eval = eval_fstring; break;
+    case N_METHOD:   /* xs.append(x): the list grows in place */
+        n->eval = strcmp(n->name, "append") == 0 && n->n == 1 && !(n->names && n->names[0]) && n->a->kind == N_NAME &&
+                          operand_is_simple(n->list[0])
+                      ? eval_method_append
+                      : eval_any;
+        break;
     default: n->eval = eval_any; break;
     }
 }

@@ -40,6 +40,16 @@ bool eval_cb(void *ctx, Node *n, Value *out);
 bool interrupt_pending(Ctx *C, Span at);
 /* A name's value (a new reference), or the "not defined" error. */
 bool load_name(Ctx *C, Node *n, Value *out);
+/* The error for a name that holds nothing: "name 'x' is not defined" for a global, "local 'x'
+   is read before it is assigned in f()" for a local (naming `global x` when a global x exists). */
+bool name_error(Ctx *C, Node *n);
+/* Assigns v (owned) to a target: a name, an index expression, or a tuple of targets (unpacking). */
+bool assign_target(Ctx *C, Node *t, Value v);
+/* When `it` is a call of the builtin range: 1 with its values (start, step, how many), 0 when it
+   is not one (nothing but the callee's name read), -1 on error. */
+int range_call(Ctx *C, Node *it, int64_t *start, int64_t *step, uint64_t *count);
+/* [e for ...] and {k: v for ...} (comprehension.c). */
+bool eval_comprehension(Ctx *C, Node *n, Value *out);
 /* Evaluates n to a truth value (an ambiguous tensor is an error). */
 bool eval_truthy(Ctx *C, Node *n, bool *t);
 /* a OP b, releasing both; a's tensor may take the result when the only
@@ -63,6 +73,8 @@ bool eval_call_global2_simple(Ctx *C, Node *n, Value *out);
 bool eval_call_global3_simple(Ctx *C, Node *n, Value *out);
 /* a.f(args) and a.name. */
 bool eval_method(Ctx *C, Node *n, Value *out);
+/* xs.append(x) for names xs and x (or a number literal x): in place when xs holds a list. */
+bool eval_method_append(Ctx *C, Node *n, Value *out);
 
 /* The check at every loop back-edge and call: two loads inline, the rest out of line. */
 static HOT_INLINE bool interrupted(Ctx *C, Span at)

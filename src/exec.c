@@ -10,7 +10,7 @@
 /* ---- statements -------------------------------------------------------- */
 
 /* Assigns v (owned) to a target expression: a name, an index, or a tuple of targets. */
-static COLD bool assign_to(Ctx *C, Node *t, Value v)
+COLD bool assign_target(Ctx *C, Node *t, Value v)
 {
     switch (t->kind) {
     case N_NAME:
@@ -26,14 +26,18 @@ static COLD bool assign_to(Ctx *C, Node *t, Value v)
     }
     case N_TUPLE: {
         int n = t->n;
-        if (v.kind == V_TUPLE) {
-            if (v.as.tu->n != n) {
-                interp_error(C->I, t->at, ValueError, "cannot unpack a tuple of %d values into %d names", v.as.tu->n, n);
+        if (v.kind == V_TUPLE || v.kind == V_LIST) {
+            int64_t have = v.kind == V_TUPLE ? v.as.tu->n : v.as.l->n;
+            if (have != n) {
+                interp_error(C->I, t->at, ValueError, "cannot unpack a %s of %lld values into %d names", val_kind_name(v),
+                             (long long)have, n);
                 val_release(v);
                 return false;
             }
-            for (int i = 0; i < n; i++)
-                if (!assign_to(C, t->list[i], val_retain(v.as.tu->items[i]))) { val_release(v); return false; }
+            for (int i = 0; i < n; i++) {
+                Value item = v.kind == V_TUPLE ? v.as.tu->items[i] : v.as.l->items[i];
+                if (!assign_target(C, t->list[i], val_retain(item))) { val_release(v); return false; }
+            }
             val_release(v);
             return true;
         }
@@ -41,7 +45,7 @@ static COLD bool assign_to(Ctx *C, Node *t, Value v)
             for (int i = 0; i < n; i++) {
                 tl_tensor *row = tl_view_index(v.as.t, 0, i);
                 if (!row) { val_release(v); return interp_error_rt(C->I, t->at); }
-                if (!assign_to(C, t->list[i], val_from_tensor(row))) { val_release(v); return false; }
+                if (!assign_target(C, t->list[i], val_from_tensor(row))) { val_release(v); return false; }
             }
             val_release(v);
             return true;
@@ -144,7 +148,7 @@ static int assign_index_matmul(Ctx *C, Node *n)
         return ok ? 1 : -1;
     }
     if (!eval_binary_general(C, rhs, a, b, &v, 1)) return -1;   /* as ev_binary: our temporaries may take it */
-    return assign_to(C, t, v) ? 1 : -1;
+    return assign_target(C, t, v) ? 1 : -1;
 }
 
 /* x op= e: tensors update in place (result cast to x's dtype), everything else rebinds. */
@@ -176,7 +180,7 @@ static COLD bool exec_opassign(Ctx *C, Node *n)
         return ok;
     }
     Value *s = slot_of(C, t);
-    if (s->kind == V_UNDEF) { val_release(rhs); return interp_error(I, t->at, Error, "name '%s' is not defined", t->name); }
+    if (s->kind == V_UNDEF) { val_release(rhs); return name_error(C, t); }
     if (s->kind == V_TRACE) {   /* eager code would write the tensor's own elements, which a graph does not own */
         val_release(rhs);
         if (!graph_trace_live(*s)) return interp_error(I, n->at, ValueError, GRAPH_STALE);
@@ -446,52 +450,55 @@ static Exec exec_for_range(Ctx *C, Node *n, int64_t start, int64_t step, uint64_
     return X_NORMAL;
 }
 
-/* for x in a tensor (views along axis 0), a tuple, or a dict (its keys). */
+/* for x in any iterable (val_iter_begin: a tensor's first axis, a tuple's or list's items, a
+   string's characters, a dict's keys); a tuple target unpacks each item. */
 static Exec exec_for_seq(Ctx *C, Node *n, Value seq)
 {
     Interp *I = C->I;
-    int64_t count;
-    switch (seq.kind) {
-    case V_TENSOR: count = seq.as.t->shape[0]; break;
-    case V_TUPLE: count = seq.as.tu->n; break;
-    case V_DICT: count = seq.as.d->n; break;
-    default: return interp_error(I, n->a->at, TypeError, "cannot iterate over a %s", val_kind_name(seq)), X_ERROR;
-    }
-    for (int64_t i = 0; i < count; i++) {
+    ValIter it;
+    if (!val_iter_begin(seq, &it)) return interp_error_rt(I, n->a->at), X_ERROR;
+    for (;;) {
         if (interrupted(C, n->at)) return X_ERROR;
         Value item;
-        if (seq.kind == V_TENSOR) {
-            tl_tensor *row = tl_view_index(seq.as.t, 0, i);
-            if (!row) return interp_error_rt(I, n->a->at), X_ERROR;
-            item = val_from_tensor(row);
-        } else if (seq.kind == V_TUPLE) {
-            item = val_retain(seq.as.tu->items[i]);
+        int r = val_iter_next(&it, &item);
+        if (r <= 0) return r == 0 ? X_NORMAL : (interp_error_rt(I, n->a->at), X_ERROR);
+        Exec x;
+        if (n->c) {
+            if (!assign_target(C, n->c, item)) return X_ERROR;
+            x = exec_body(C, n->b);
+            if (x == X_CONTINUE) x = X_NORMAL;
         } else {
-            if (i >= seq.as.d->n) break;   /* the body shrank the dict */
-            item = val_str(seq.as.d->keys[i]->data, seq.as.d->keys[i]->len);
+            x = loop_step(C, n, item);
         }
-        Exec x = loop_step(C, n, item);
         if (x == X_BREAK) return X_NORMAL;
         if (x != X_NORMAL) return x;
     }
-    return X_NORMAL;
 }
 
-/* A for loop: range(...) runs lazily; anything else is evaluated and iterated. */
+int range_call(Ctx *C, Node *it, int64_t *start, int64_t *step, uint64_t *count)
+{
+    if (it->kind != N_CALL || it->a->kind != N_NAME || call_has_keywords(it)) return 0;
+    Value f;
+    if (!eval_expr(C, it->a, &f)) return -1;
+    bool is_range = f.kind == V_BUILTIN && strcmp(f.as.bi->name, "range") == 0;
+    val_release(f);
+    if (!is_range) return 0;
+    int64_t stop = 0;
+    *start = 0;
+    *step = 1;
+    if (!range_bounds(C, it, start, &stop, step)) return -1;
+    *count = range_count(*start, stop, *step);
+    return 1;
+}
+
+/* A for loop: range(...) runs lazily into a single variable; anything else is evaluated and iterated. */
 static COLD Exec exec_for(Ctx *C, Node *n)
 {
     Node *it = n->a;
-    if (it->kind == N_CALL && it->a->kind == N_NAME && !call_has_keywords(it)) {
-        Value f;
-        if (!eval_expr(C, it->a, &f)) return X_ERROR;
-        bool is_range = f.kind == V_BUILTIN && strcmp(f.as.bi->name, "range") == 0;
-        val_release(f);
-        if (is_range) {
-            int64_t start = 0, stop = 0, step = 1;
-            if (!range_bounds(C, it, &start, &stop, &step)) return X_ERROR;
-            return exec_for_range(C, n, start, step, range_count(start, stop, step));
-        }
-    }
+    int64_t start, step;
+    uint64_t count;
+    int r = n->c ? 0 : range_call(C, it, &start, &step, &count);
+    if (r != 0) return r > 0 ? exec_for_range(C, n, start, step, count) : X_ERROR;
     Value seq;
     if (!eval_expr(C, it, &seq)) return X_ERROR;
     Exec x = exec_for_seq(C, n, seq);
@@ -499,12 +506,30 @@ static COLD Exec exec_for(Ctx *C, Node *n)
     return x;
 }
 
-/* An expression statement: evaluated, and echoed when the statement asks for it. */
-static COLD Exec exec_expr_stmt(Ctx *C, Node *n)
+/* del x, del xs[i], del d[k], del xs[a:b]: names become unbound, items leave their container. */
+static COLD Exec exec_del(Ctx *C, Node *n)
+{
+    for (int i = 0; i < n->n; i++) {
+        Node *t = n->list[i];
+        if (t->kind == N_NAME) {
+            Value *s = slot_of(C, t);
+            if (s->kind == V_UNDEF) return name_error(C, t), X_ERROR;
+            store_slot(s, (Value){ .kind = V_UNDEF });
+            continue;
+        }
+        Value base;
+        if (!eval_expr(C, t->a, &base)) return X_ERROR;
+        bool ok = subscript_del(C->I, eval_cb, C, base, t);
+        val_release(base);
+        if (!ok) return X_ERROR;
+    }
+    return X_NORMAL;
+}
+
+/* An expression statement's value v (owned, not none): echoed when the statement asks for it. */
+static COLD Exec exec_expr_value(Ctx *C, Node *n, Value v)
 {
     Interp *I = C->I;
-    Value v;
-    if (!eval_expr(C, n->a, &v)) return X_ERROR;
     if (n->echo && v.kind != V_NONE && I->echo_enabled) {
         if (!interp_echo(I, v, I->out)) { val_release(v); return interp_error_rt(I, n->at), X_ERROR; }
         val_release(I->last);
@@ -625,7 +650,7 @@ Exec exec_stmt(Ctx *C, Node *n)
             store_slot(slot_of(C, n->a), v);
             return X_NORMAL;
         }
-        return assign_to(C, n->a, v) ? X_NORMAL : X_ERROR;
+        return assign_target(C, n->a, v) ? X_NORMAL : X_ERROR;
     }
     case N_IF: {
         bool t;
@@ -633,7 +658,11 @@ Exec exec_stmt(Ctx *C, Node *n)
         if (t) return exec_stmt(C, n->b);
         return n->c ? exec_stmt(C, n->c) : X_NORMAL;
     }
-    case N_EXPR_STMT: return exec_expr_stmt(C, n);
+    case N_EXPR_STMT: {   /* a call giving none (xs.append(x), print(...)) ends here */
+        Value v;
+        if (!eval_expr(C, n->a, &v)) return X_ERROR;
+        return v.kind == V_NONE ? X_NORMAL : exec_expr_value(C, n, v);
+    }
     case N_OPASSIGN: return exec_opassign(C, n) ? X_NORMAL : X_ERROR;
     case N_FNDEF: return exec_fndef(C, n);
     case N_WHILE: return exec_while(C, n);
@@ -642,6 +671,8 @@ Exec exec_stmt(Ctx *C, Node *n)
     case N_CONTINUE: return X_CONTINUE;
     case N_RETURN: return exec_return(C, n);
     case N_TRY: return exec_try(C, n);
+    case N_GLOBAL: return X_NORMAL;   /* the resolver bound its names */
+    case N_DEL: return exec_del(C, n);
     default: {
         Value v;
         if (!eval_expr(C, n, &v)) return X_ERROR;

@@ -207,10 +207,10 @@ static int call_node(Run *r, int i)
     bool wa, wb;
     tl_dtype da = slot_dtype(r, a, &wa), db = slot_dtype(r, b, &wb), dt;
     if (wa && wb) return -1;   /* where's dtype of two literals: the builtin's own rule */
-    tl_dtype dts[2] = { da, db };
-    bool weak[2] = { wa, wb };
-    const void *values[2] = { wa ? r->s[a].v.as.num.bytes : NULL, wb ? r->s[b].v.as.num.bytes : NULL };
-    if (tl_result_dtype_n(2, dts, weak, values, &dt) < 0) return -1;   /* the builtin reports it */
+    tl_dtype_acc acc = { 0 };
+    tl_dtype_acc_add(&acc, da, wa, wa ? r->s[a].v.as.num.bytes : NULL);
+    tl_dtype_acc_add(&acc, db, wb, wb ? r->s[b].v.as.num.bytes : NULL);
+    if (tl_dtype_acc_result(&acc, &dt) < 0) return -1;   /* the builtin reports it */
     int nc = as_node(r, c), na = nc < 0 ? -1 : as_node(r, a), nb = na < 0 ? -1 : as_node(r, b);
     return nb < 0 ? -1 : tl_fuse_where(r->prog, dt, nc, na, nb);
 }

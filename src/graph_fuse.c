@@ -194,10 +194,10 @@ static int add_node(Build *b, int k)
             bool vars = var_node_of(b, c) >= 0 || var_node_of(b, a) >= 0 || var_node_of(b, e) >= 0;
             bool ok = e >= 0 && !(wa && wb) && !(vars && (wa || wb));
             if (ok) {   /* as the builtin's common_dtype */
-                tl_dtype dts[2] = { da, db };
-                bool weak[2] = { wa, wb };
-                const void *values[2] = { wa ? la : NULL, wb ? lb : NULL };
-                ok = tl_result_dtype_n(2, dts, weak, values, &dt) == 0;
+                tl_dtype_acc acc = { 0 };
+                tl_dtype_acc_add(&acc, da, wa, wa ? la : NULL);
+                tl_dtype_acc_add(&acc, db, wb, wb ? lb : NULL);
+                ok = tl_dtype_acc_result(&acc, &dt) == 0;
             }
             if (ok) r = tl_fuse_where(b->p, dt, c, a, e);
         }

@@ -1,5 +1,6 @@
 /* interp.c — the interpreter state: globals, sources, running programs, errors, echo */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +189,21 @@ bool interp_set_global(Interp *I, const char *name, Value v)
     return true;
 }
 
+/* The predefined constants: f64 globals, weak as a literal is (f32_tensor * pi stays f32), and
+   shadowable as builtins are. */
+static const struct { const char *name; double value; } constants[] = {
+    { "pi", 3.141592653589793 }, { "e", 2.718281828459045 }, { "inf", HUGE_VAL }, { "nan", NAN },
+};
+
+bool interp_is_constant(const char *name, Value v)
+{
+    for (size_t i = 0; i < sizeof constants / sizeof *constants; i++)
+        if (strcmp(name, constants[i].name) == 0)
+            return v.kind == V_NUM && v.dtype == TL_F64 && v.weak &&
+                   memcmp(&v.as.num.f64, &constants[i].value, sizeof(double)) == 0;
+    return false;
+}
+
 Interp *interp_new(void)
 {
     Interp *I = calloc(1, sizeof(Interp));
@@ -203,6 +219,11 @@ Interp *interp_new(void)
         Value v = { .kind = V_BUILTIN };
         v.as.bi = builtin_at(i);
         if (!interp_set_global(I, v.as.bi->name, v)) { interp_free(I); return NULL; }
+    }
+    for (size_t i = 0; i < sizeof constants / sizeof *constants; i++) {
+        Value v = val_f64(constants[i].value);
+        v.weak = true;
+        if (!interp_set_global(I, constants[i].name, v)) { interp_free(I); return NULL; }
     }
     return I;
 }
@@ -246,7 +267,8 @@ bool interp_parse(Interp *I, Source *src, bool *incomplete)
         return false;
     }
     src->root = pr.root;
-    if (!resolve_program(I, pr.root) || !frame_ensure(I->globals, I->gsyms.n))
+    if (!resolve_program(I, pr.root)) return false;   /* the error is in I->err */
+    if (!frame_ensure(I->globals, I->gsyms.n))
         return interp_error_kind(I, (Span){ src, 1, 1 }, TL_E_MemoryError, "out of memory");
     return true;
 }

@@ -48,6 +48,8 @@ void interp_free(Interp *I);
 bool interp_parse(Interp *I, Source *src, bool *incomplete);
 /* Runs a whole source at the top level; prints nothing on error (caller prints I->err). */
 bool interp_run_source(Interp *I, Source *src, bool echo);
+/* True when v is the predefined constant `name` (pi, e, inf, nan) still bound to its first value. */
+bool interp_is_constant(const char *name, Value v);
 /* Binds a global by name (takes ownership of v). */
 bool interp_set_global(Interp *I, const char *name, Value v);
 

@@ -1,4 +1,5 @@
 /* main.c — the command line: scripts, -e, -i, stdin programs, --test, the shell */
+#include <errno.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -6,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "format.h"
@@ -54,6 +57,8 @@ static const char environment_help[] =
     "  TL_POOL_MB=N       megabytes of freed large blocks kept for reuse (default 256;\n"
     "                     0: every freed block goes straight back to the system)\n"
     "  TL_GGUF_EAGER=1    dequantizes quantized GGUF tensors when loaded, not when touched\n"
+    "  TL_SEED=N          seeds the random numbers for the whole run (default: a fresh seed\n"
+    "                     from the system each run, as numpy; tl --test uses seed 0)\n"
     "  TL_HISTORY=FILE    the shell's history file (default ~/.tl_history; empty: no history)\n"
     "  HOME               the folder of the default history file\n"
     "  NO_COLOR=1         no color in the shell's error messages and in pictures (also TERM=dumb)\n"
@@ -122,7 +127,39 @@ static int finish(Interp *I, int status)
 }
 
 static bool on_big_stack = false;
+static bool in_test_worker = false;   /* running one golden test: the fixed seed */
 static int run_test_script(const char *script);
+
+/* The seed every golden test starts from (tl --test): what the random numbers of a run started
+   with before runs drew fresh seeds, so the expected outputs written then still hold. */
+#define TEST_SEED 0
+
+/* Seeds the random numbers for this run: the test seed under tl --test, TL_SEED=N when set,
+   else a fresh seed from the system (as numpy), so each run draws new numbers unless seeded.
+   False when TL_SEED is not a number. */
+static bool seed_run(void)
+{
+    const char *s = getenv("TL_SEED");
+    uint64_t seed = TEST_SEED;
+    if (in_test_worker) {
+        /* the fixed seed, whatever the environment says */
+    } else if (s && *s) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (*end || errno || s[0] == '-') {
+            fprintf(stderr, "tl: TL_SEED must be a non-negative integer, not \"%s\"\n", s);
+            return false;
+        }
+        seed = v;
+    } else if (getrandom(&seed, sizeof seed, GRND_NONBLOCK) != (ssize_t)sizeof seed) {
+        struct timespec ts;   /* no entropy yet (early boot): the clock and the process id */
+        clock_gettime(CLOCK_REALTIME, &ts);
+        seed = (uint64_t)ts.tv_nsec * 6364136223846793005ull ^ (uint64_t)ts.tv_sec ^ (uint64_t)getpid() << 32;
+    }
+    tl_seed(seed);
+    return true;
+}
 
 static int tl_main(int argc, char **argv)
 {
@@ -143,6 +180,7 @@ static int tl_main(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
 
+    if (!seed_run()) return EXIT_USAGE;
     Interp *I = interp_new();
     if (!I) { fprintf(stderr, "tl: out of memory\n"); return EXIT_ERROR; }
     if (on_big_stack) I->stack_limit = EVAL_STACK_BYTES - EVAL_STACK_MARGIN;
@@ -190,12 +228,12 @@ static int tl_main(int argc, char **argv)
 
 /* What a `tl --test` worker runs for each test: the script, as `tl --mark-statements SCRIPT` would
    in a new process. A worker runs many tests, so first the process-wide settings a previous test
-   may have changed go back to their defaults: threads, the random seed, print options, Ctrl-C,
-   storage numbers. */
+   may have changed go back to their defaults: threads, the random seed (TEST_SEED, by tl_main),
+   print options, Ctrl-C, storage numbers. */
 static int run_test_script(const char *script)
 {
     tl_set_threads(0);
-    tl_seed(0);
+    in_test_worker = true;   /* tl_main seeds with TEST_SEED */
     tl_printopts_default(&tl_print_options);
     tl_interrupt_flag = 0;
     tl_storage_restart_ids();

@@ -405,11 +405,27 @@ static void parse_items(Parser *p, NodeVec *v, TokenKind close)
     close_bracket(p, close);
 }
 
+static Node *comprehension(Parser *p, Node *n, NodeKind kind, TokenKind close);
+
 static Node *list_expr(Parser *p)
 {
     Node *n = node_here(p, N_LIST);
     open_bracket(p, CTX_BRACKET);
     NodeVec items = {0};
+    if (!at(p, TK_RBRACKET)) {
+        Node *first = parse_expr(p, BP_NONE);
+        if (at(p, TK_FOR)) {   /* [e for x in it ...] */
+            n->a = first;
+            return comprehension(p, n, N_LISTCOMP, TK_RBRACKET);
+        }
+        vec_push(p, &items, first);
+        if (at(p, TK_COMMA)) advance(p);
+        else {
+            close_bracket(p, TK_RBRACKET);
+            set_list(n, &items);
+            return n;
+        }
+    }
     parse_items(p, &items, TK_RBRACKET);
     set_list(n, &items);
     return n;
@@ -425,6 +441,11 @@ static Node *dict_expr(Parser *p)
         if (!at(p, TK_COLON)) fail_expected(p, "':' after a dict key");
         advance(p);
         vec_push(p, &kv, parse_expr(p, BP_NONE));
+        if (kv.n == 2 && at(p, TK_FOR)) {   /* {k: v for x in it ...} */
+            n->a = kv.items[0];
+            n->b = kv.items[1];
+            return comprehension(p, n, N_DICTCOMP, TK_RBRACE);
+        }
         if (!at(p, TK_COMMA)) break;
         advance(p);
     }
@@ -478,6 +499,22 @@ static Node *and_or_expr(Parser *p, Node *left)
     advance(p);
     n->a = left;
     n->b = parse_expr(p, bp);
+    return n;
+}
+
+/* x in c, x not in c: comparison-level operators (N_IN; op 1 for `not in`), not chained. */
+static Node *in_expr(Parser *p, Node *left)
+{
+    Node *n = node_here(p, N_IN);
+    if (at(p, TK_NOT)) {
+        advance(p);
+        if (!at(p, TK_IN)) fail_expected(p, "'in' after 'not'");
+        n->op = 1;
+    }
+    advance(p);
+    n->a = left;
+    n->b = parse_expr(p, BP_CMP);
+    if (rules[p->tok.kind].lbp == BP_CMP) fail_here(p, "comparison operators cannot be chained");
     return n;
 }
 
@@ -671,7 +708,8 @@ static const Rule rules[TK_COUNT] = {
     [TK_IF] = { NULL, cond_expr, BP_COND },
     [TK_OR] = { NULL, and_or_expr, BP_OR },
     [TK_AND] = { NULL, and_or_expr, BP_AND },
-    [TK_NOT] = { not_expr, NULL, 0 },
+    [TK_NOT] = { not_expr, in_expr, BP_CMP },
+    [TK_IN] = { NULL, in_expr, BP_CMP },
     [TK_PIPE] = { NULL, binary_left, BP_BOR, TL_OR },
     [TK_CARET] = { NULL, binary_left, BP_BXOR, TL_XOR },
     [TK_AMP] = { NULL, binary_left, BP_BAND, TL_AND },
@@ -693,6 +731,69 @@ static const Rule rules[TK_COUNT] = {
     [TK_TILDE] = { unary_expr, NULL, 0, 0, UOP_INVERT },
     [TK_DSTAR] = { NULL, binary_right, BP_POW, TL_POW },
 };
+
+/* ---- loop targets and comprehensions ---- */
+
+static Node *parse_target(Parser *p);
+
+/* One item of a loop target: a name, or a parenthesized target. */
+static Node *target_item(Parser *p)
+{
+    if (at(p, TK_LPAREN)) {
+        open_bracket(p, CTX_PAREN);
+        Node *t = parse_target(p);
+        close_bracket(p, TK_RPAREN);
+        return t;
+    }
+    if (!at(p, TK_NAME)) fail_expected(p, "a loop variable name");
+    return name_expr(p);
+}
+
+/* What `for` binds: a name, or names and parenthesized targets separated by commas (a tuple
+   that unpacks each item: for i, x in enumerate(xs)). */
+static Node *parse_target(Parser *p)
+{
+    Node *first = target_item(p);
+    if (!at(p, TK_COMMA)) return first;
+    Node *t = new_node(p, N_TUPLE, first->at);
+    NodeVec items = {0};
+    vec_push(p, &items, first);
+    while (at(p, TK_COMMA)) {
+        advance(p);
+        if (at(p, TK_IN) || at(p, TK_RPAREN)) break;
+        vec_push(p, &items, target_item(p));
+    }
+    set_list(t, &items);
+    return t;
+}
+
+/* The clauses after a comprehension's item (n->a, and n->b for a dict), up to `close`:
+   `for target in iterable` and `if condition`, the first a `for`. The iterables and
+   conditions bind tighter than `x if c else y` (Python's or_test), so `if` starts a filter. */
+static Node *comprehension(Parser *p, Node *n, NodeKind kind, TokenKind close)
+{
+    n->kind = kind;
+    FnDef *fn = alloc(p, sizeof *fn);
+    fn->name = kind == N_LISTCOMP ? "<listcomp>" : "<dictcomp>";
+    fn->at = n->at;
+    NodeVec clauses = {0};
+    while (at(p, TK_FOR) || at(p, TK_IF)) {
+        Node *c = node_here(p, at(p, TK_FOR) ? N_COMPFOR : N_COMPIF);
+        advance(p);
+        if (c->kind == N_COMPFOR) {
+            c->c = parse_target(p);
+            expect(p, TK_IN);
+            c->b = parse_expr(p, BP_COND);
+        } else {
+            c->a = parse_expr(p, BP_COND);
+        }
+        vec_push(p, &clauses, c);
+    }
+    close_bracket(p, close);
+    set_list(n, &clauses);
+    n->fn = fn;
+    return n;
+}
 
 /* ---- functions ---- */
 
@@ -831,9 +932,9 @@ static Node *for_stmt(Parser *p)
 {
     Node *n = node_here(p, N_FOR);
     advance(p);
-    if (!at(p, TK_NAME)) fail_expected(p, "a loop variable name");
-    n->name = token_text(p, &p->tok);
-    advance(p);
+    Node *target = parse_target(p);
+    if (target->kind == N_NAME) n->name = target->name;
+    else n->c = target;   /* for i, x in ...: each item unpacks */
     expect(p, TK_IN);
     n->a = parse_expr(p, BP_NONE);
     n->b = loop_body(p);
@@ -864,6 +965,40 @@ static Node *jump_stmt(Parser *p)
 }
 
 static Node *parse_exprlist(Parser *p);
+
+/* global x, y: the function's assignments to these names rebind the globals. */
+static Node *global_stmt(Parser *p)
+{
+    Node *n = node_here(p, N_GLOBAL);
+    NodeVec names = {0};
+    do {
+        advance(p);   /* 'global' or ',' */
+        if (!at(p, TK_NAME)) fail_expected(p, "a name after 'global'");
+        vec_push(p, &names, name_expr(p));
+    } while (at(p, TK_COMMA));
+    set_list(n, &names);
+    return n;
+}
+
+/* del t, ...: names, items (xs[i], d[k]) and slices (xs[a:b]). */
+static Node *del_stmt(Parser *p)
+{
+    Node *n = node_here(p, N_DEL);
+    advance(p);
+    Node *t = parse_exprlist(p);
+    NodeVec targets = {0};
+    if (t->kind == N_TUPLE && t->n > 0) {
+        for (int i = 0; i < t->n; i++) vec_push(p, &targets, t->list[i]);
+    } else {
+        vec_push(p, &targets, t);
+    }
+    for (int i = 0; i < targets.n; i++) {
+        Node *x = targets.items[i];
+        if (x->kind != N_NAME && x->kind != N_INDEX) fail_at(p, node_start(x), "cannot delete this expression (del takes names and items such as xs[i])");
+    }
+    set_list(n, &targets);
+    return n;
+}
 
 static Node *return_stmt(Parser *p)
 {
@@ -965,6 +1100,8 @@ static Node *parse_statement(Parser *p)
     case TK_TRY: return try_stmt(p);
     case TK_BREAK: case TK_CONTINUE: return jump_stmt(p);
     case TK_RETURN: return return_stmt(p);
+    case TK_GLOBAL: return global_stmt(p);
+    case TK_DEL: return del_stmt(p);
     case TK_ELSE: fail_here(p, "'else' must follow '}' on the same line");
     default: break;
     }

@@ -8,17 +8,21 @@
 #include "interp.h"
 #include "resolve.h"
 
-/* One function's scope while resolving: its locals, in slot order. */
+/* One function's (or comprehension's) scope while resolving: its locals, in slot order, and
+   the names its `global` statements declare. */
 typedef struct Scope {
     struct Scope *parent;
     FnDef *fn;
     char **names;
     int n, cap;
+    char **globals;
+    int nglobals, capglobals;
 } Scope;
 
 typedef struct Resolver {
     Interp *I;
     bool ok;
+    bool reported;   /* !ok with the error already in I->err (else: out of memory) */
     bool in_chain;   /* inside an elementwise tree whose root has a fuse plan (fuse.h) */
 } Resolver;
 
@@ -29,17 +33,61 @@ static int scope_find(const Scope *s, const char *name)
     return -1;
 }
 
+/* True when s's `global` statements declare name. */
+static bool scope_declares_global(const Scope *s, const char *name)
+{
+    for (int i = 0; i < s->nglobals; i++)
+        if (strcmp(s->globals[i], name) == 0) return true;
+    return false;
+}
+
+/* Appends name to a growing array of names; false when out of memory. */
+static bool names_push(char ***names, int *n, int *cap, char *name)
+{
+    if (*n == *cap) {
+        int ncap = *cap ? *cap * 2 : 8;
+        char **nn = realloc(*names, (size_t)ncap * sizeof *nn);
+        if (!nn) return false;
+        *names = nn;
+        *cap = ncap;
+    }
+    (*names)[(*n)++] = name;
+    return true;
+}
+
+/* Makes name a local of s, unless it is one already or s declares it global. */
 static void scope_add(Resolver *R, Scope *s, char *name)
 {
-    if (scope_find(s, name) >= 0) return;
-    if (s->n == s->cap) {
-        int ncap = s->cap ? s->cap * 2 : 8;
-        char **nn = realloc(s->names, (size_t)ncap * sizeof *nn);
-        if (!nn) { R->ok = false; return; }
-        s->names = nn;
-        s->cap = ncap;
+    if (scope_find(s, name) >= 0 || scope_declares_global(s, name)) return;
+    if (!names_push(&s->names, &s->n, &s->cap, name)) R->ok = false;
+}
+
+/* Records the names of the `global` statements in a function body (not entering nested functions). */
+static void collect_globals(Resolver *R, Scope *s, Node *n)
+{
+    if (!n || !R->ok) return;
+    switch (n->kind) {
+    case N_GLOBAL:
+        for (int i = 0; i < n->n; i++) {
+            char *name = n->list[i]->name;
+            if (scope_find(s, name) >= 0) {   /* only the parameters are in the scope yet */
+                interp_error(R->I, n->list[i]->at, SyntaxError, "name '%s' is a parameter of %s() and cannot be declared global",
+                             name, s->fn->name);
+                R->ok = false;
+                R->reported = true;
+                return;
+            }
+            if (!scope_declares_global(s, name) && !names_push(&s->globals, &s->nglobals, &s->capglobals, name)) R->ok = false;
+        }
+        break;
+    case N_IF: collect_globals(R, s, n->b); collect_globals(R, s, n->c); break;
+    case N_WHILE: case N_FOR: collect_globals(R, s, n->b); break;
+    case N_TRY: collect_globals(R, s, n->a); collect_globals(R, s, n->b); break;
+    case N_BLOCK:
+        for (int i = 0; i < n->n; i++) collect_globals(R, s, n->list[i]);
+        break;
+    default: break;
     }
-    s->names[s->n++] = name;
 }
 
 /* Adds the names a statement list assigns to (without entering nested functions). */
@@ -57,7 +105,14 @@ static void collect_locals(Resolver *R, Scope *s, Node *n)
     switch (n->kind) {
     case N_ASSIGN: case N_OPASSIGN: collect_target(R, s, n->a); break;
     case N_FNDEF: scope_add(R, s, n->name); break;
-    case N_FOR: scope_add(R, s, n->name); collect_locals(R, s, n->b); break;
+    case N_FOR:
+        if (n->name) scope_add(R, s, n->name);
+        else collect_target(R, s, n->c);
+        collect_locals(R, s, n->b);
+        break;
+    case N_DEL:   /* del x makes x local, as assigning it does */
+        for (int i = 0; i < n->n; i++) collect_target(R, s, n->list[i]);
+        break;
     case N_IF: collect_locals(R, s, n->b); collect_locals(R, s, n->c); break;
     case N_WHILE: collect_locals(R, s, n->b); break;
     case N_TRY: scope_add(R, s, n->name); collect_locals(R, s, n->a); collect_locals(R, s, n->b); break;
@@ -73,10 +128,12 @@ static void bind_name(Resolver *R, Scope *s, Node *n, const char *name)
 {
     int depth = 0;
     for (Scope *sc = s; sc; sc = sc->parent, depth++) {
+        if (scope_declares_global(sc, name)) break;
         int i = scope_find(sc, name);
         if (i >= 0) {
             n->depth = depth;
             n->slot = i;
+            if (n->kind == N_NAME) n->fn = sc->fn;   /* whose local it is, for "read before it is assigned" */
             return;
         }
     }
@@ -170,8 +227,10 @@ static void resolve_fn(Resolver *R, Scope *outer, FnDef *fn)
     for (int i = 0; i < fn->nparams; i++) resolve_node(R, outer, fn->defaults[i]);
     Scope sc = { .parent = outer, .fn = fn };
     for (int i = 0; i < fn->nparams; i++) scope_add(R, &sc, fn->params[i]);
+    if (!fn->body_is_expr) collect_globals(R, &sc, fn->body);
     if (!fn->body_is_expr) collect_locals(R, &sc, fn->body);
     resolve_node(R, &sc, fn->body);
+    free(sc.globals);
     fn->nslots = sc.n;
     fn->stack_frame = !fn->makes_closures && fn->nslots <= FRAME_STACK_SLOTS;
     fn->direct_arity = fn->stack_frame ? fn->nparams : -1;
@@ -179,6 +238,34 @@ static void resolve_fn(Resolver *R, Scope *outer, FnDef *fn)
                       : expr_may_call(fn->body)                                           ? EXPR_DIRECT_CALLS
                                                                                           : EXPR_DIRECT_NO_CALLS;
     fn->slot_names = sc.names;   /* kept: FnDefs live as long as their source */
+}
+
+/* A comprehension: its loop variables are locals of its own scope (they do not leak, as in
+   Python 3); the first iterable is evaluated in the enclosing scope, everything else in its own.
+   Its frame lives on the C stack unless something in it makes a closure; then the enclosing
+   frames must outlive the call too, so they stop living on the C stack. */
+static void resolve_comprehension(Resolver *R, Scope *s, Node *n)
+{
+    FnDef *fn = n->fn;
+    Scope sc = { .parent = s, .fn = fn };
+    for (int i = 0; i < n->n; i++)
+        if (n->list[i]->kind == N_COMPFOR) collect_target(R, &sc, n->list[i]->c);
+    for (int i = 0; i < n->n; i++) {
+        Node *c = n->list[i];
+        if (c->kind == N_COMPFOR) {
+            resolve_node(R, i == 0 ? s : &sc, c->b);
+            resolve_node(R, &sc, c->c);
+        } else {
+            resolve_node(R, &sc, c->a);
+        }
+    }
+    resolve_node(R, &sc, n->a);
+    resolve_node(R, &sc, n->b);
+    fn->nslots = sc.n;
+    fn->slot_names = sc.names;
+    fn->stack_frame = !fn->makes_closures && fn->nslots <= FRAME_STACK_SLOTS;
+    if (fn->makes_closures && s) s->fn->makes_closures = true;   /* s, if a comprehension too, passes it on */
+    eval_choose(n);
 }
 
 static void resolve_node(Resolver *R, Scope *s, Node *n)
@@ -192,7 +279,9 @@ static void resolve_node(Resolver *R, Scope *s, Node *n)
     }
     switch (n->kind) {
     case N_NAME: bind_name(R, s, n, n->name); eval_choose(n); return;
-    case N_FOR: case N_TRY: bind_name(R, s, n, n->name); break;
+    case N_FOR: case N_TRY: if (n->name) bind_name(R, s, n, n->name); break;
+    case N_LISTCOMP: case N_DICTCOMP: resolve_comprehension(R, s, n); return;
+    case N_GLOBAL: return;   /* its names are the scope's business, not places to bind */
     case N_FNDEF: case N_LAMBDA:   /* a closure over s's frame: that frame cannot live on the C stack */
         if (s) s->fn->makes_closures = true;
         if (n->kind == N_FNDEF) bind_name(R, s, n, n->name);
@@ -225,7 +314,7 @@ bool resolve_program(Interp *I, Node *root)
     Resolver R = { .I = I, .ok = true };
     fold_literals(root);
     resolve_node(&R, NULL, root);
-    if (!R.ok) tl_seterr(MemoryError, "out of memory");
+    if (!R.ok && !R.reported) interp_error(I, root->at, MemoryError, "out of memory");
     return R.ok;
 }
 
@@ -235,6 +324,10 @@ void resolve_free(Node *n)
     if (!n) return;
     free(n->fuse);
     n->fuse = NULL;
+    if ((n->kind == N_LISTCOMP || n->kind == N_DICTCOMP) && n->fn) {
+        free(n->fn->slot_names);
+        n->fn->slot_names = NULL;
+    }
     if ((n->kind == N_FNDEF || n->kind == N_LAMBDA) && n->fn) {
         free(n->fn->slot_names);
         n->fn->slot_names = NULL;

@@ -78,37 +78,6 @@ bool shell_was_interrupted(Interp *I)
 
 /* ---- running one statement --------------------------------------------- */
 
-void snapshot_take(Interp *I, Snapshot *s)
-{
-    Frame *g = I->globals;
-    s->n = g->nslots;
-    s->vals = s->n ? malloc(sizeof(Value) * (size_t)s->n) : NULL;
-    if (!s->vals) { s->n = 0; return; }   /* no memory: the statement runs without a way back */
-    for (int i = 0; i < s->n; i++) s->vals[i] = val_retain(g->slots[i]);
-}
-
-void snapshot_drop(Snapshot *s)
-{
-    for (int i = 0; i < s->n; i++) val_release(s->vals[i]);
-    free(s->vals);
-    s->vals = NULL;
-    s->n = 0;
-}
-
-void snapshot_restore(Interp *I, Snapshot *s)
-{
-    if (!s->vals) return;
-    Frame *g = I->globals;
-    for (int i = 0; i < g->nslots; i++) {
-        Value old = g->slots[i];
-        g->slots[i] = i < s->n ? s->vals[i] : (Value){ .kind = V_UNDEF };
-        val_release(old);
-    }
-    free(s->vals);   /* the references moved back into the frame */
-    s->vals = NULL;
-    s->n = 0;
-}
-
 void shell_report_interrupt(Interp *I)
 {
     clearerr(stdout);   /* a write cut short by the signal must not poison later output */
@@ -117,22 +86,20 @@ void shell_report_interrupt(Interp *I)
     shell_print_error(I);
 }
 
+/* Ctrl-C keeps what finished: every statement (and loop step) that completed before it keeps
+   its bindings, as in Python; only the one running is abandoned (its assignment is not made). */
 bool shell_run_statement(Interp *I, Source *src, bool echo)
 {
-    Snapshot snap = { 0 };
-    snapshot_take(I, &snap);
     val_release(I->last);
     I->last = val_none();
     bool ok = interp_run_source(I, src, echo);
     fflush(stdout);
     if (!ok && shell_was_interrupted(I)) {
-        snapshot_restore(I, &snap);
         val_release(I->last);
         I->last = val_none();
         shell_report_interrupt(I);
         return false;
     }
-    snapshot_drop(&snap);
     if (tl_interrupt_flag && isatty(1)) fputc('\n', stdout);   /* Ctrl-C came too late: end the "^C" line */
     if (I->last.kind != V_NONE) interp_set_global(I, "_", val_retain(I->last));
     if (!ok) shell_print_error(I);

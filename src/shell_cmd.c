@@ -133,8 +133,6 @@ static CmdResult cmd_time(Interp *I, const char *arg)
         return CMD_DONE;
     }
     /* interp_run_source keeps the source alive for closures the statement makes; later runs reuse it */
-    Snapshot snap = { 0 };
-    snapshot_take(I, &snap);
     double *t = malloc(sizeof(double) * TIME_MAX_RUNS);
     double t0 = now_seconds();
     bool ok = t && interp_run_source(I, src, false);
@@ -150,14 +148,11 @@ static CmdResult cmd_time(Interp *I, const char *arg)
     }
     CmdResult r = CMD_DONE;
     if (ok) {
-        snapshot_drop(&snap);
         print_timing(I->out, t, runs);
-    } else if (shell_was_interrupted(I)) {
-        snapshot_restore(I, &snap);
+    } else if (shell_was_interrupted(I)) {   /* the runs that finished keep what they did, as any statement */
         shell_report_interrupt(I);
         r = CMD_INTERRUPTED;
     } else {
-        snapshot_drop(&snap);
         shell_print_error(I);
     }
     tl_interrupt_flag = 0;
@@ -290,12 +285,16 @@ static void describe(VarRow *r, Value v)
     }
     case V_STR:
         strcpy(r->type, "string");
-        snprintf(r->shape, sizeof r->shape, "len %zu", v.as.s->len);
+        snprintf(r->shape, sizeof r->shape, "len %lld", (long long)str_chars(v.as.s));
         snprintf(r->bytes, sizeof r->bytes, "%zu", v.as.s->len);
         break;
     case V_TUPLE:
         strcpy(r->type, "tuple");
         snprintf(r->shape, sizeof r->shape, "%d item%s", v.as.tu->n, v.as.tu->n == 1 ? "" : "s");
+        break;
+    case V_LIST:
+        strcpy(r->type, "list");
+        snprintf(r->shape, sizeof r->shape, "%lld item%s", (long long)v.as.l->n, v.as.l->n == 1 ? "" : "s");
         break;
     case V_DICT:
         strcpy(r->type, "dict");
@@ -325,10 +324,11 @@ static void describe(VarRow *r, Value v)
 
 static int cmp_row(const void *a, const void *b) { return strcmp(((const VarRow *)a)->name, ((const VarRow *)b)->name); }
 
-/* True for globals the user did not make: builtins under their own name, an empty argv. */
+/* True for globals the user did not make: builtins under their own name, the constants, an empty argv. */
 static bool is_system_binding(const char *name, Value v)
 {
     if (v.kind == V_BUILTIN && strcmp(v.as.bi->name, name) == 0) return true;
+    if (interp_is_constant(name, v)) return true;
     return strcmp(name, "argv") == 0 && v.kind == V_TUPLE && v.as.tu->n == 0;
 }
 

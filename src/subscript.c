@@ -19,8 +19,7 @@ static void items_free(IndexItems *ix)
     ix->n = 0;
 }
 
-/* Evaluates an optional integer slice bound. */
-static bool slice_bound(Interp *I, SubscriptEval ev, void *ctx, Node *n, int64_t *out, bool *has)
+bool subscript_slice_bound(Interp *I, SubscriptEval ev, void *ctx, Node *n, int64_t *out, bool *has)
 {
     *has = false;
     if (!n) return true;
@@ -51,9 +50,9 @@ static bool eval_items(Interp *I, SubscriptEval ev, void *ctx, Node *idx, IndexI
             it->kind = TL_IDX_SLICE;
             bool has_step;
             it->step = 1;
-            if (!slice_bound(I, ev, ctx, e->a, &it->start, &it->has_start) ||
-                !slice_bound(I, ev, ctx, e->b, &it->stop, &it->has_stop) ||
-                !slice_bound(I, ev, ctx, e->c, &it->step, &has_step)) {
+            if (!subscript_slice_bound(I, ev, ctx, e->a, &it->start, &it->has_start) ||
+                !subscript_slice_bound(I, ev, ctx, e->b, &it->stop, &it->has_stop) ||
+                !subscript_slice_bound(I, ev, ctx, e->c, &it->step, &has_step)) {
                 items_free(ix);
                 return false;
             }
@@ -74,9 +73,15 @@ static bool eval_items(Interp *I, SubscriptEval ev, void *ctx, Node *idx, IndexI
             } else if (v.kind == V_NUM && tl_is_int((tl_dtype)v.dtype)) {
                 it->kind = TL_IDX_INT;
                 it->i = tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype);
-            } else if (v.kind == V_NUM || v.kind == V_TENSOR) {
-                tl_dtype d = val_dtype(v);
-                bool empty_list = e->kind == N_LIST && e->n == 0;   /* numpy: a[[]] is an empty integer index */
+            } else if (v.kind == V_NUM || v.kind == V_TENSOR || v.kind == V_LIST) {
+                bool empty_list = v.kind == V_LIST && v.as.l->n == 0;   /* numpy: a[[]] is an empty integer index */
+                if (v.kind == V_LIST && !empty_list) {   /* a list indexes as the tensor it converts to */
+                    tl_tensor *lt = val_to_tensor(v);
+                    val_release(v);
+                    if (!lt) { items_free(ix); return interp_error_rt(I, e->at); }
+                    v = val_from_tensor(lt);
+                }
+                tl_dtype d = empty_list ? TL_F64 : val_dtype(v);
                 if (!tl_is_int(d) && d != TL_BOOL && !empty_list) {
                     val_release(v);
                     items_free(ix);
@@ -106,24 +111,6 @@ static bool eval_items(Interp *I, SubscriptEval ev, void *ctx, Node *idx, IndexI
         }
         ix->n++;
     }
-    return true;
-}
-
-/* A single integer index into a sequence of length len, Python style. */
-static bool seq_index(Interp *I, SubscriptEval ev, void *ctx, Node *idx, int64_t len, int64_t *out)
-{
-    if (idx->n != 1 || idx->list[0]->kind == N_SLICE || idx->list[0]->kind == N_ELLIPSIS)
-        return interp_error(I, idx->at, TypeError, "tuples and strings take one integer index");
-    Value v;
-    if (!ev(ctx, idx->list[0], &v)) return false;
-    bool ok = v.kind == V_NUM && tl_is_int((tl_dtype)v.dtype);
-    int64_t i = ok ? tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype) : 0;
-    val_release(v);
-    if (!ok) return interp_error(I, idx->list[0]->at, TypeError, "index must be an integer");
-    if (i < 0) i += len;
-    if (i < 0 || i >= len) return interp_error(I, idx->list[0]->at, IndexError, "index %lld is out of range for length %lld",
-                                               (long long)(i < 0 ? i - len : i), (long long)len);
-    *out = i;
     return true;
 }
 
@@ -210,18 +197,7 @@ bool subscript_get(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx
         items_free(&ix);
         return ok;
     }
-    case V_TUPLE: {
-        int64_t i;
-        if (!seq_index(I, ev, ctx, idx, base.as.tu->n, &i)) return false;
-        *out = val_retain(base.as.tu->items[i]);
-        return true;
-    }
-    case V_STR: {
-        int64_t i;
-        if (!seq_index(I, ev, ctx, idx, (int64_t)base.as.s->len, &i)) return false;
-        *out = val_str(base.as.s->data + i, 1);
-        return out->kind == V_STR || interp_error_rt(I, idx->at);
-    }
+    case V_TUPLE: case V_STR: case V_LIST: return subscript_seq_get(I, ev, ctx, base, idx, out);
     case V_DICT: {
         Value key;
         if (!dict_key(I, ev, ctx, idx, &key)) return false;
@@ -249,6 +225,7 @@ bool subscript_set(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx
         val_release(key);
         return ok || interp_error_rt(I, idx->at);
     }
+    if (base.kind == V_LIST || base.kind == V_TUPLE || base.kind == V_STR) return subscript_seq_set(I, ev, ctx, base, idx, v);
     if (base.kind != V_TENSOR)
         return interp_error(I, idx->at, TypeError, "cannot assign into a %s%s", val_kind_name(base),
                             base.kind == V_NUM ? " (numbers are values, not views)" : "");
@@ -261,4 +238,15 @@ bool subscript_set(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx
     if (src) tl_tensor_release(src);
     items_free(&ix);
     return rc == 0 || interp_error_rt(I, idx->at);
+}
+
+bool subscript_del(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx)
+{
+    if (base.kind != V_DICT) return subscript_seq_del(I, ev, ctx, base, idx);
+    Value key;
+    if (!dict_key(I, ev, ctx, idx, &key)) return false;
+    bool found = dict_remove(base.as.d, key.as.s->data, key.as.s->len);
+    if (!found) interp_error(I, idx->list[0]->at, IndexError, "no key \"%.200s\" in this dict", key.as.s->data);
+    val_release(key);
+    return found;
 }

@@ -17,5 +17,14 @@ bool subscript_is_simple(const Node *idx);
 int subscript_tensor_simple(Interp *I, SubscriptEval ev, void *ctx, const tl_tensor *t, Node *idx, Value *out);
 /* base[items of idx] = v (v borrowed). */
 bool subscript_set(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx, Value v);
+/* del base[items of idx]: a list's item or slice, a dict's key. */
+bool subscript_del(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx);
+
+/* An optional integer slice bound n (NULL or none: *has false; else an integer, or a TypeError). */
+bool subscript_slice_bound(Interp *I, SubscriptEval ev, void *ctx, Node *n, int64_t *out, bool *has);
+/* Strings (by character), tuples and lists (subscript_seq.c): one integer or one slice. */
+bool subscript_seq_get(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx, Value *out);
+bool subscript_seq_set(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx, Value v);
+bool subscript_seq_del(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx);
 
 #endif

@@ -17,6 +17,7 @@ Value val_retain_obj(Value v)
     case V_TENSOR: tl_tensor_retain(v.as.t); break;
     case V_STR: v.as.s->refcount++; break;
     case V_TUPLE: v.as.tu->refcount++; break;
+    case V_LIST: v.as.l->refcount++; break;
     case V_DICT: v.as.d->refcount++; break;
     case V_FUNC: v.as.fn->refcount++; break;
     case V_ERROR: v.as.err->refcount++; break;
@@ -27,11 +28,12 @@ Value val_retain_obj(Value v)
     return v;
 }
 
-/* Tuples and dicts whose last reference has gone, not yet freed. The outermost release frees
-   them one at a time; one freed there may add its own contents here but never frees them
+/* Tuples, lists and dicts whose last reference has gone, not yet freed. The outermost release
+   frees them one at a time; one freed there may add its own contents here but never frees them
    itself, so a value nested millions deep is released in a loop, not a recursion. */
 static _Thread_local struct {
     Tuple *tuples;
+    List *lists;
     Dict *dicts;
     bool draining;
 } dead;
@@ -43,29 +45,42 @@ static void tuple_free(Tuple *t)
     free(t);
 }
 
+/* Releases a dead list's items and frees it. */
+static void list_free(List *l)
+{
+    for (int64_t i = 0; i < l->n; i++) val_release(l->items[i]);
+    free(l->items);
+    free(l);
+}
+
 /* Releases a dead dict's keys and values and frees it. */
 static void dict_free(Dict *d)
 {
     for (int i = 0; i < d->n; i++) {
-        if (--d->keys[i]->refcount == 0) free(d->keys[i]);
+        if (--d->keys[i]->refcount == 0) str_free(d->keys[i]);
         val_release(d->vals[i]);
     }
     free(d->keys);
     free(d->vals);
+    free(d->index);
     free(d->label);
     free(d);
 }
 
-/* Frees the dead tuples and dicts, and those their contents add, unless an outer call is at it. */
+/* Frees the dead tuples, lists and dicts, and those their contents add, unless an outer call is at it. */
 static void drain_dead(void)
 {
     if (dead.draining) return;
     dead.draining = true;
-    while (dead.tuples || dead.dicts) {
+    while (dead.tuples || dead.lists || dead.dicts) {
         if (dead.tuples) {
             Tuple *t = dead.tuples;
             dead.tuples = t->next_dead;
             tuple_free(t);
+        } else if (dead.lists) {
+            List *l = dead.lists;
+            dead.lists = l->next_dead;
+            list_free(l);
         } else {
             Dict *d = dead.dicts;
             dead.dicts = d->next_dead;
@@ -80,12 +95,19 @@ void val_release_obj(Value v)
     switch (v.kind) {
     case V_TENSOR: tl_tensor_release(v.as.t); break;
     case V_STR:
-        if (--v.as.s->refcount == 0) free(v.as.s);
+        if (--v.as.s->refcount == 0) str_free(v.as.s);
         break;
     case V_TUPLE:
         if (--v.as.tu->refcount == 0) {
             v.as.tu->next_dead = dead.tuples;
             dead.tuples = v.as.tu;
+            drain_dead();
+        }
+        break;
+    case V_LIST:
+        if (--v.as.l->refcount == 0) {
+            v.as.l->next_dead = dead.lists;
+            dead.lists = v.as.l;
             drain_dead();
         }
         break;
@@ -135,10 +157,11 @@ static void closure_free(Closure *c)
 
 Value val_str(const char *s, size_t n)
 {
-    Str *p = malloc(sizeof(Str) + n + 1);
+    Str *p = n <= STR_MAX_BYTES ? str_alloc(n) : NULL;
     if (!p) { tl_seterr(MemoryError, "out of memory"); return (Value){ .kind = V_UNDEF }; }
     p->refcount = 1;
     p->len = n;
+    p->nchars = -1;
     if (n) memcpy(p->data, s, n);
     p->data[n] = 0;
     Value v = { .kind = V_STR };
@@ -197,43 +220,6 @@ Value val_dict_new(void)
     return v;
 }
 
-Value *dict_get(Dict *d, const char *key, size_t klen)
-{
-    for (int i = 0; i < d->n; i++)
-        if (d->keys[i]->len == klen && memcmp(d->keys[i]->data, key, klen) == 0) return &d->vals[i];
-    return NULL;
-}
-
-bool dict_set(Dict *d, const char *key, size_t klen, Value v)
-{
-    Value *slot = dict_get(d, key, klen);
-    if (slot) {
-        val_release(*slot);
-        *slot = v;
-        return true;
-    }
-    if (d->n == d->cap) {
-        int ncap = d->cap ? d->cap * 2 : 8;
-        Str **nk = realloc(d->keys, (size_t)ncap * sizeof *nk);
-        if (!nk) goto oom;
-        d->keys = nk;
-        Value *nv = realloc(d->vals, (size_t)ncap * sizeof *nv);
-        if (!nv) goto oom;
-        d->vals = nv;
-        d->cap = ncap;
-    }
-    Value ks = val_str(key, klen);
-    if (ks.kind != V_STR) goto oom;
-    d->keys[d->n] = ks.as.s;
-    d->vals[d->n] = v;
-    d->n++;
-    return true;
-oom:
-    val_release(v);
-    tl_seterr(MemoryError, "out of memory");
-    return false;
-}
-
 /* val_from_tensor's 0-d case: the number it holds (t released). */
 Value val_from_scalar_tensor(tl_tensor *t)
 {
@@ -247,6 +233,7 @@ tl_tensor *val_to_tensor(Value v)
 {
     if (v.kind == V_NUM) return tl_tensor_scalar((tl_dtype)v.dtype, v.as.num.bytes);
     if (v.kind == V_TENSOR) { tl_tensor_retain(v.as.t); return v.as.t; }
+    if (v.kind == V_LIST) return values_to_tensor(v.as.l->n, v.as.l->items, 0);
     tl_seterr(TypeError, "expected a tensor, got %s", val_kind_name(v));
     return NULL;
 }
@@ -259,6 +246,7 @@ const char *val_kind_name(Value v)
     case V_TENSOR: return "tensor";
     case V_STR: return "string";
     case V_TUPLE: return "tuple";
+    case V_LIST: return "list";
     case V_DICT: return "dict";
     case V_FUNC: return "function";
     case V_BUILTIN: return "builtin function";
@@ -285,6 +273,7 @@ bool val_truthy(Value v, bool *out)
     case V_TRACE: tl_seterr(TypeError, GRAPH_NEEDS_VALUES); return false;
     case V_STR: *out = v.as.s->len > 0; return true;
     case V_TUPLE: *out = v.as.tu->n > 0; return true;
+    case V_LIST: *out = v.as.l->n > 0; return true;
     case V_DICT: *out = v.as.d->n > 0; return true;
     default: *out = true; return true;
     }
@@ -338,17 +327,17 @@ void sb_free(StrBuf *b)
 
 static int write_str(tl_write_fn w, void *ctx, const char *s) { return w(ctx, s, strlen(s)); }
 
-/* Tuples and dicts nested deeper than this are not printed (a RecursionError): each level is
-   a C frame, and the stack has room for many more levels than anyone reads. */
+/* Tuples, lists and dicts nested deeper than this are not printed (a RecursionError): each level
+   is a C frame, and the stack has room for many more levels than anyone reads. */
 #define MAX_PRINT_DEPTH 1000
 
 static int write_value(Value v, tl_write_fn w, void *ctx, int depth);
 
-/* Writes an item of a tuple or dict at the given depth: strings as their repr. */
+/* Writes an item of a tuple, list or dict at the given depth: strings as their repr. */
 static int write_nested(Value v, tl_write_fn w, void *ctx, int depth)
 {
     if (v.kind == V_STR) return str_write_repr(v.as.s->data, v.as.s->len, w, ctx);
-    if (depth >= MAX_PRINT_DEPTH && (v.kind == V_TUPLE || v.kind == V_DICT)) {
+    if (depth >= MAX_PRINT_DEPTH && (v.kind == V_TUPLE || v.kind == V_LIST || v.kind == V_DICT)) {
         tl_seterr(RecursionError, "a value nested too deeply to print (more than %d levels)", MAX_PRINT_DEPTH);
         return -1;
     }
@@ -374,21 +363,24 @@ static int write_summary(Value v, tl_write_fn w, void *ctx, int depth)
     return write_nested(v, w, ctx, depth);
 }
 
-/* Looks at most this many tuples and dicts ahead for one nested too deep, so that print fails
-   before it writes anything (a deeper find is still refused while writing). */
+/* Looks at most this many tuples, lists and dicts ahead for one nested too deep, so that print
+   fails before it writes anything (a deeper find is still refused while writing). */
 #define PRINT_LOOKAHEAD 100000
 
-/* Whether printing v at the given depth reaches a tuple or dict below MAX_PRINT_DEPTH, looking
-   at no more than *budget of them (a dict's dicts print as a summary, so they are not entered). */
+/* True for the values printed with their items (tuples, lists, dicts). */
+static bool is_container(Value v) { return v.kind == V_TUPLE || v.kind == V_LIST || v.kind == V_DICT; }
+
+/* Whether printing v at the given depth reaches a container below MAX_PRINT_DEPTH, looking at no
+   more than *budget of them (a dict's dicts print as a summary, so they are not entered). */
 static bool nested_too_deep(Value v, int depth, int64_t *budget)
 {
-    if (v.kind != V_TUPLE && v.kind != V_DICT) return false;
+    if (!is_container(v)) return false;
     if (depth >= MAX_PRINT_DEPTH) return true;
     if (--*budget < 0) return false;
-    int n = v.kind == V_TUPLE ? v.as.tu->n : v.as.d->n;
-    for (int i = 0; i < n; i++) {
-        Value x = v.kind == V_TUPLE ? v.as.tu->items[i] : v.as.d->vals[i];
-        if ((v.kind == V_TUPLE || x.kind == V_TUPLE) && nested_too_deep(x, depth + 1, budget)) return true;
+    int64_t n = v.kind == V_TUPLE ? v.as.tu->n : v.kind == V_LIST ? v.as.l->n : v.as.d->n;
+    for (int64_t i = 0; i < n; i++) {
+        Value x = v.kind == V_TUPLE ? v.as.tu->items[i] : v.kind == V_LIST ? v.as.l->items[i] : v.as.d->vals[i];
+        if ((v.kind != V_DICT || x.kind != V_DICT) && nested_too_deep(x, depth + 1, budget)) return true;
     }
     return false;
 }
@@ -418,6 +410,15 @@ static int write_value(Value v, tl_write_fn w, void *ctx, int depth)
             if (write_nested(v.as.tu->items[i], w, ctx, depth + 1)) return -1;
         }
         return write_str(w, ctx, v.as.tu->n == 1 ? ",)" : ")");
+    }
+    case V_LIST: {
+        if (w(ctx, "[", 1)) return -1;
+        for (int64_t i = 0; i < v.as.l->n; i++) {
+            if (i && w(ctx, ", ", 2)) return -1;
+            if (write_nested(v.as.l->items[i], w, ctx, depth + 1)) return -1;
+            if ((i & 1023) == 1023 && tl_check_interrupt()) return -1;
+        }
+        return w(ctx, "]", 1);
     }
     case V_DICT: {
         Dict *d = v.as.d;

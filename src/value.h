@@ -22,10 +22,18 @@ typedef enum ValueKind {
     V_GRAPH,    /* an operation graph made by graph() (graph.h) */
     V_TRACE,    /* internal: a tensor while graph() traces (graph.h); as.tr */
     V_UNDEF,    /* internal: a slot not yet assigned; never seen by programs */
+    V_LIST,     /* a growable list (seq.h) */
 } ValueKind;
 
-typedef struct Str { int64_t refcount; size_t len; char data[]; } Str;
+/* A string: UTF-8 bytes (any bytes; an invalid one counts as one character), NUL-terminated. */
+typedef struct Str {
+    int64_t refcount;
+    size_t len;          /* bytes */
+    int64_t nchars;      /* characters, -1 until counted (str_chars in seq.h) */
+    char data[];
+} Str;
 typedef struct Tuple Tuple;
+typedef struct List List;     /* a growable list (seq.h) */
 typedef struct Dict Dict;
 typedef struct Closure Closure;   /* a function value (frame.h) */
 typedef struct Builtin Builtin;
@@ -43,6 +51,7 @@ typedef struct Value {
         tl_tensor *t;
         Str *s;
         Tuple *tu;
+        List *l;
         Dict *d;
         Closure *fn;
         const Builtin *bi;
@@ -83,6 +92,8 @@ struct Dict {
     Str **keys;
     Value *vals;
     char *label;        /* optional: what info/print calls it (a file name) */
+    int32_t *index;     /* past a few keys: a hash table of entry numbers, -1 empty (dict.c) */
+    int index_cap;      /* its slots, a power of two */
 };
 
 static inline Value val_none(void) { Value v = { .kind = V_NONE }; return v; }
@@ -172,5 +183,7 @@ int val_write_spec(Value v, const tl_fmtspec *spec, tl_write_fn w, void *ctx);
    non-ASCII escaped, Python's ascii()) makes a string that the spec then formats; 0: v itself
    through the spec. */
 int val_write_field(Value v, int conversion, const tl_fmtspec *spec, tl_write_fn w, void *ctx);
+
+#include "seq.h"
 
 #endif

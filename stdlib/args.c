@@ -19,9 +19,41 @@ bool arg_tensor(Interp *I, CallArgs *a, int i, tl_tensor **out)
 {
     Value *v = arg_at(a, i);
     if (!v) return interp_error(I, a->at, TypeError, "%s() missing argument '%s'", a->self->name, arg_name(a, i));
-    if (!val_is_numeric(*v)) return bi_fail(I, a, TypeError, "%s must be a tensor or number, not a %s", arg_name(a, i), val_kind_name(*v));
-    *out = val_to_tensor(*v);
+    if (!val_is_tensorlike(*v))
+        return bi_fail(I, a, TypeError, "%s must be a tensor or number, not a %s", arg_name(a, i), val_kind_name(*v));
+    *out = val_to_tensor(*v);   /* a list converts as np.asarray reads it */
     return *out || interp_error_rt(I, a->at);
+}
+
+bool arg_rerun_with_tensors(Interp *I, CallArgs *a, int n, Value *out)
+{
+    Value conv[BUILTIN_MAX_PARAMS], *old[BUILTIN_MAX_PARAMS];
+    bool ok = true;
+    int i = 0;
+    for (; i < n && ok; i++) {
+        old[i] = a->slot[i];
+        conv[i] = val_none();
+        if (!old[i] || old[i]->kind != V_LIST) continue;
+        tl_tensor *t = val_to_tensor(*old[i]);
+        if (!t) { ok = interp_error_rt(I, a->at); break; }
+        conv[i] = val_from_tensor(t);
+        a->slot[i] = &conv[i];
+    }
+    if (ok) ok = a->self->fn(I, a, out);
+    for (int k = 0; k < i; k++) {
+        a->slot[k] = old[k];
+        val_release(conv[k]);
+    }
+    return ok;
+}
+
+Value *arg_kind(Interp *I, CallArgs *a, int i, int kind)
+{
+    Value *v = arg_given(a, i);
+    if (v && v->kind == kind) return v;
+    bi_fail(I, a, TypeError, "%s must be a %s, not a %s", arg_name(a, i), val_kind_name((Value){ .kind = (uint8_t)kind }),
+            v ? val_kind_name(*v) : "none");
+    return NULL;
 }
 
 bool arg_int(Interp *I, CallArgs *a, int i, int64_t def, int64_t *out)

@@ -27,6 +27,13 @@ extern const Builtin bi_samples_table[];
 extern const Builtin bi_files_table[];
 extern const Builtin bi_graph_table[];
 extern const Builtin bi_plot_table[];
+extern const Builtin bi_strings_table[];
+extern const Builtin bi_lists_table[];
+extern const Builtin bi_dicts_table[];
+/* Rows for a name's calls on one kind of first argument (registry.c's variant_tables). */
+extern const Builtin bi_string_variants[];
+extern const Builtin bi_list_variants[];
+extern const Builtin bi_dict_variants[];
 
 /* norm(x, ord=none, axis=none, keepdims=false) (decomp.c): the reduction table's norm row calls it. */
 bool bi_norm(Interp *I, CallArgs *a, Value *out);
@@ -36,6 +43,12 @@ bool bi_nonzero(Interp *I, CallArgs *a, Value *out);
 /* The dtype n values (NULL entries skipped) combine to, numpy's promotion with number
    literals weak (math.c); *all_weak when every one is a weak literal. */
 bool common_dtype(Interp *I, Span at, int n, Value *const *vs, tl_dtype *dt, bool *all_weak);
+
+/* The character index of the first (last) sub in s, or -1 (strings.c; an empty sub is found at
+   0, or at the end when last). */
+int64_t str_find_sub(Str *s, const Str *sub, bool last);
+/* The number of non-overlapping subs in s (an empty sub: one more than s's characters). */
+int64_t str_count_sub(Str *s, const Str *sub);
 
 /* ---- arguments, by parameter ---------------------------------------------------
    builtin_call (registry.c) has bound the call's values to the parameters of the row's
@@ -59,6 +72,12 @@ static inline const char *arg_name(const CallArgs *a, int i) { return a->params-
 
 /* Parameter i as a tensor (a new reference): numbers become 0-d tensors; absent is an error. */
 bool arg_tensor(Interp *I, CallArgs *a, int i, tl_tensor **out);
+/* Runs the builtin again with the lists among parameters 0..n-1 replaced by the tensors they
+   convert to: for a builtin that reads those parameters as values (a dtype, a number's weakness). */
+bool arg_rerun_with_tensors(Interp *I, CallArgs *a, int n, Value *out);
+/* Parameter i when its value is of kind (a ValueKind: V_STR, V_LIST, ...); else NULL, the error
+   reported ("s must be a string, not a number"). */
+Value *arg_kind(Interp *I, CallArgs *a, int i, int kind);
 /* Parameter i as an integer, a real number, a bool, a string; def when not given. */
 bool arg_int(Interp *I, CallArgs *a, int i, int64_t def, int64_t *out);
 bool arg_double(Interp *I, CallArgs *a, int i, double def, double *out);

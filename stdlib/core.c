@@ -93,8 +93,9 @@ static bool bi_len(Interp *I, CallArgs *a, Value *out)
 {
     Value v = *arg_given(a, 0);
     switch (v.kind) {
-    case V_STR: *out = val_i64((int64_t)v.as.s->len); return true;
+    case V_STR: *out = val_i64(str_chars(v.as.s)); return true;
     case V_TUPLE: *out = val_i64(v.as.tu->n); return true;
+    case V_LIST: *out = val_i64(v.as.l->n); return true;
     case V_DICT: *out = val_i64(v.as.d->n); return true;
     case V_TENSOR: *out = val_i64(v.as.t->shape[0]); return true;
     default: return interp_error(I, a->at, TypeError, "%s() of a %s is not defined", a->self->name, val_kind_name(v));
@@ -161,7 +162,7 @@ static bool bi_help(Interp *I, CallArgs *a, Value *out)
         return ok || interp_error_rt(I, a->at);
     }
     if (!b) return bi_fail(I, a, ValueError, "no builtin named %s", v.kind == V_STR ? v.as.s->data : "that");
-    fprintf(f, "%s\n  %s\n", b->signature, b->help);
+    for (; b; b = builtin_variant(b)) fprintf(f, "%s\n  %s\n", b->signature, b->help);   /* and its rows for other kinds */
     return true;
 }
 
@@ -224,7 +225,7 @@ static bool bi_printopts(Interp *I, CallArgs *a, Value *out)
 const Builtin bi_core_table[] = {
     { "print", bi_print, "print(*values)", "writes its arguments separated by spaces, then a newline", 0, BF_OTHER, BT_NO },
     { "str", bi_str, "str(x)", "the print form of any value, as a string", 0, BF_OTHER, BT_NO },
-    { "len", bi_len, "len(x)", "length of a string, tuple, dict, or a tensor's first axis", 0, BF_OTHER, BT_STATIC },
+    { "len", bi_len, "len(x)", "length of a string (in characters), tuple, list, dict, or a tensor's first axis", 0, BF_OTHER, BT_STATIC },
     { "keys", bi_keys, "keys(d)", "the keys of a dict, as a tuple of strings", 0, BF_OTHER, BT_NO },
     { "range", bi_range, "range([start,] stop, step=1)", "integers from start to stop (lazy in a for loop)", 0, BF_OTHER, BT_NO },
     { "include", bi_include, "include(path)", "runs another .tl file (path relative to this file's folder)", 0, BF_OTHER, BT_NO },

@@ -139,7 +139,7 @@ static bool dict_tensors(Interp *I, CallArgs *a, const Dict *d, tl_named_in **ou
     tl_named_in *items = calloc((size_t)(d->n ? d->n : 1), sizeof *items);
     if (!items) return bi_fail(I, a, MemoryError, "out of memory");
     for (int i = 0; i < d->n; i++) {
-        if (!val_is_numeric(d->vals[i])) {
+        if (!val_is_tensorlike(d->vals[i])) {
             for (int k = 0; k < i; k++) tl_tensor_release((tl_tensor *)items[k].tensor);
             free(items);
             return bi_fail(I, a, TypeError, "entry \"%.200s\" is a %s, not a tensor", d->keys[i]->data,
@@ -148,6 +148,11 @@ static bool dict_tensors(Interp *I, CallArgs *a, const Dict *d, tl_named_in **ou
         items[i].name = d->keys[i]->data;
         items[i].len = d->keys[i]->len;
         items[i].tensor = val_to_tensor(d->vals[i]);
+        if (!items[i].tensor) {
+            for (int k = 0; k < i; k++) tl_tensor_release((tl_tensor *)items[k].tensor);
+            free(items);
+            return interp_error_rt(I, a->at);
+        }
     }
     *out = items;
     return true;
@@ -204,7 +209,7 @@ static bool save_dict(Interp *I, CallArgs *a, const char *path, const tl_format 
     if (v.kind == V_DICT) {
         if (!dict_tensors(I, a, v.as.d, &items)) return false;
         n = v.as.d->n;
-    } else if (fmt->lone_name && val_is_numeric(v)) {   /* np.savez(path, a) names it arr_0 */
+    } else if (fmt->lone_name && val_is_tensorlike(v)) {   /* np.savez(path, a) names it arr_0 */
         one = (tl_named_in){ fmt->lone_name, strlen(fmt->lone_name), val_to_tensor(v) };
         items = malloc(sizeof *items);
         if (!items || !one.tensor) {
@@ -278,7 +283,7 @@ static bool bi_save(Interp *I, CallArgs *a, Value *out)
     }
     if (!(fmt->flags & TL_FORMAT_ONE)) return save_dict(I, a, path, fmt, v);
     if (save_option(a)) return bi_fail(I, a, TypeError, "%s takes no options", save_option(a));
-    if (!val_is_numeric(v)) {
+    if (!val_is_tensorlike(v)) {
         char hint[300] = "";
         if (v.kind == V_DICT)
             snprintf(hint, sizeof hint, " (use %s for a dict)", tl_format_exts(exts, sizeof exts, TL_FORMAT_WRITES | TL_FORMAT_ONE, TL_FORMAT_WRITES));
@@ -318,7 +323,44 @@ static bool bi_meta(Interp *I, CallArgs *a, Value *out)
     return out->kind == V_DICT || interp_error_rt(I, a->at);
 }
 
+/* read_text(path): the file's text as a string, line ends \r\n and \r read as \n (Python's
+   universal newlines); bytes that are not UTF-8 pass through as characters of their own. */
+static bool bi_read_text(Interp *I, CallArgs *a, Value *out)
+{
+    const char *path;
+    size_t len;
+    if (!arg_string(I, a, 0, NULL, &path)) return false;
+    char *buf = tl_read_bytes(path, &len);
+    if (!buf) return interp_error_rt(I, a->at);
+    size_t w = 0;
+    for (size_t r = 0; r < len; r++) {
+        char c = buf[r];
+        if (c == '\r') {
+            c = '\n';
+            if (r + 1 < len && buf[r + 1] == '\n') r++;
+        }
+        buf[w++] = c;
+    }
+    *out = val_str(buf, w);
+    free(buf);
+    return out->kind == V_STR || interp_error_rt(I, a->at);
+}
+
+/* write_text(path, s): writes the string s as the whole file, atomically (as save). */
+static bool bi_write_text(Interp *I, CallArgs *a, Value *out)
+{
+    const char *path;
+    Value s = *arg_given(a, 1);
+    if (!arg_string(I, a, 0, NULL, &path)) return false;
+    if (s.kind != V_STR) return bi_fail(I, a, TypeError, "s must be a string, not a %s", val_kind_name(s));
+    if (tl_write_bytes(path, s.as.s->data, s.as.s->len) != 0) return interp_error_rt(I, a->at);
+    *out = val_none();
+    return true;
+}
+
 const Builtin bi_files_table[] = {
+    { "read_text", bi_read_text, "read_text(path)", "the text of a file, as a string", 0, BF_OTHER, BT_NO },
+    { "write_text", bi_write_text, "write_text(path, s)", "writes the string s as the whole file (atomically, as save)", 0, BF_OTHER, BT_NO },
     { "load", bi_load, "load(path)",
       "reads" TL_FORMAT_EXTS(ALL) ": a tensor, or a dict of tensors (mapped; read when touched)", 0, BF_OTHER, BT_NO },
     { "save", bi_save, "save(path, value, *, compress=false, metadata=none)",

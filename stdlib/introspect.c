@@ -28,6 +28,7 @@ static bool bi_strides(Interp *I, CallArgs *a, Value *out)
 static bool bi_ndim(Interp *I, CallArgs *a, Value *out)
 {
     Value v = *arg_given(a, 0);
+    if (v.kind == V_LIST) return arg_rerun_with_tensors(I, a, 1, out);
     if (!val_is_numeric(v)) return interp_error(I, a->at, TypeError, "%s() takes a tensor, not a %s", a->self->name, val_kind_name(v));
     *out = val_i64(v.kind == V_NUM ? 0 : v.as.t->ndim);
     return true;
@@ -36,6 +37,7 @@ static bool bi_ndim(Interp *I, CallArgs *a, Value *out)
 static bool bi_size(Interp *I, CallArgs *a, Value *out)
 {
     Value v = *arg_given(a, 0);
+    if (v.kind == V_LIST) return arg_rerun_with_tensors(I, a, 1, out);
     if (!val_is_numeric(v)) return interp_error(I, a->at, TypeError, "%s() takes a tensor, not a %s", a->self->name, val_kind_name(v));
     *out = val_i64(v.kind == V_NUM ? 1 : tl_tensor_size(v.as.t));
     return true;
@@ -44,6 +46,7 @@ static bool bi_size(Interp *I, CallArgs *a, Value *out)
 static bool bi_dtype(Interp *I, CallArgs *a, Value *out)
 {
     Value v = *arg_given(a, 0);
+    if (v.kind == V_LIST) return arg_rerun_with_tensors(I, a, 1, out);
     if (!val_is_numeric(v)) return interp_error(I, a->at, TypeError, "%s() takes a tensor, not a %s", a->self->name, val_kind_name(v));
     *out = val_cstr(tl_dtype_name(val_dtype(v)));
     return true;

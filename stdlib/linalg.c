@@ -68,6 +68,7 @@ static tl_tensor *dot_general(const tl_tensor *x, const tl_tensor *y, tl_tensor 
 static bool bi_dot(Interp *I, CallArgs *a, Value *out)
 {
     Value va = *arg_given(a, 0), vb = *arg_given(a, 1);
+    if (va.kind == V_LIST || vb.kind == V_LIST) return arg_rerun_with_tensors(I, a, 2, out);
     if (!val_is_numeric(va) || !val_is_numeric(vb))
         return interp_error(I, a->at, TypeError, "%s() takes tensors, not a %s", a->self->name, val_kind_name(val_is_numeric(va) ? vb : va));
     if (va.kind == V_NUM || vb.kind == V_NUM) {
@@ -189,7 +190,7 @@ static bool bi_einsum(Interp *I, CallArgs *a, Value *out)
     if (!ts) return interp_error(I, a->at, MemoryError, "out of memory");
     bool ok = true;
     for (int i = 0; ok && i < n; i++) {
-        ok = val_is_numeric(a->rest[i]) || bi_fail(I, a, TypeError, "operands must be tensors, not a %s", val_kind_name(a->rest[i]));
+        ok = val_is_tensorlike(a->rest[i]) || bi_fail(I, a, TypeError, "operands must be tensors, not a %s", val_kind_name(a->rest[i]));
         if (ok) ok = (ts[i] = val_to_tensor(a->rest[i])) || interp_error_rt(I, a->at);
     }
     tl_tensor *r = ok ? tl_einsum_to(subs, n, (const tl_tensor *const *)ts, a->into) : NULL;

@@ -120,9 +120,13 @@ static bool bi_eye(Interp *I, CallArgs *a, Value *out)
    them stacked along a new first axis with promotion (an empty tuple is an empty f64 vector). */
 static tl_tensor *value_as_tensor(Interp *I, Span at, const char *fname, Value v, int depth)
 {
-    if (val_is_numeric(v)) return val_to_tensor(v);
+    if (val_is_tensorlike(v)) {   /* a list: as np.asarray reads it */
+        tl_tensor *t = val_to_tensor(v);
+        if (!t) interp_error_rt(I, at);
+        return t;
+    }
     if (v.kind != V_TUPLE) {
-        interp_error(I, at, TypeError, "%s(): expected a tensor, a number or a tuple of them, not a %s", fname, val_kind_name(v));
+        interp_error(I, at, TypeError, "%s(): expected a tensor, a number, or a list or tuple of them, not a %s", fname, val_kind_name(v));
         return NULL;
     }
     int n = v.as.tu->n;
@@ -252,9 +256,9 @@ static bool bi_meshgrid(Interp *I, CallArgs *a, Value *out)
     int64_t full[TL_MAXDIM];
     for (int i = 0; i < n; i++) {
         tl_tensor *t;
-        if (!val_is_numeric(a->rest[i]) || !(t = val_to_tensor(a->rest[i]))) {
+        if (!val_is_tensorlike(a->rest[i]) || !(t = val_to_tensor(a->rest[i]))) {
             for (int k = 0; k < i; k++) tl_tensor_release(ts[k]);
-            if (val_is_numeric(a->rest[i])) return interp_error_rt(I, a->at);
+            if (val_is_tensorlike(a->rest[i])) return interp_error_rt(I, a->at);
             return bi_fail(I, a, TypeError, "xs must be tensors or numbers, not a %s", val_kind_name(a->rest[i]));
         }
         /* input i varies along output axis i, except that "xy" swaps the first two */

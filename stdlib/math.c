@@ -1,6 +1,5 @@
 /* math.c — elementwise functions: the unary family (one C function, the row's tag is the op), binary ones, clip, where */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "builtins.h"
@@ -24,9 +23,7 @@ static bool unary_result(Interp *I, CallArgs *a, tl_unop op, tl_tensor *t, Value
 /* t * f (or t / f) with f a scalar in t's float dtype: the scaling steps of round(x, decimals). */
 static tl_tensor *scale_by(const tl_tensor *t, double f, bool divide)
 {
-    tl_scalar s;
-    tl_scalar_convert(&s, t->dtype, &f, TL_F64);
-    tl_tensor *ft = tl_tensor_scalar(t->dtype, &s);
+    tl_tensor *ft = tl_tensor_from_f64(t->dtype, f);
     tl_tensor *r = ft ? tl_binary(divide ? TL_DIV : TL_MUL, t, ft, t->dtype) : NULL;
     if (ft) tl_tensor_release(ft);
     return r;
@@ -158,37 +155,17 @@ static bool bi_square(Interp *I, CallArgs *a, Value *out)
 }
 
 /* The common dtype of several values (NULL entries skipped) as operators promote them
-   (tl_result_dtype_n: strong ones by result_type, then each weak one joins as a literal, NEP 50). */
+   (tl_dtype_acc: strong ones by result_type, the weak ones joining as literals, NEP 50). */
 bool common_dtype(Interp *I, Span at, int n, Value *const *vs, tl_dtype *dt, bool *all_weak)
 {
-    enum { SMALL = 16 };
-    tl_dtype small_dts[SMALL], *dts = small_dts;
-    bool small_weak[SMALL], *weak = small_weak;
-    const void *small_values[SMALL], **values = small_values;
-    if (n > SMALL) {
-        dts = malloc(sizeof *dts * (size_t)n);
-        weak = malloc(sizeof *weak * (size_t)n);
-        values = malloc(sizeof *values * (size_t)n);
-    }
-    bool ok = dts && weak && values;
-    int m = 0;
-    *all_weak = true;
-    for (int i = 0; ok && i < n; i++) {
+    tl_dtype_acc acc = { 0 };
+    for (int i = 0; i < n; i++) {
         if (!vs[i]) continue;
-        dts[m] = val_dtype(*vs[i]);
-        weak[m] = vs[i]->kind == V_NUM && vs[i]->weak;
-        values[m] = weak[m] ? vs[i]->as.num.bytes : NULL;
-        *all_weak = *all_weak && weak[m];
-        m++;
+        bool weak = vs[i]->kind == V_NUM && vs[i]->weak;
+        tl_dtype_acc_add(&acc, val_dtype(*vs[i]), weak, weak ? vs[i]->as.num.bytes : NULL);
     }
-    if (!ok) interp_error(I, at, MemoryError, "out of memory");
-    else if (tl_result_dtype_n(m, dts, weak, values, dt) < 0) ok = interp_error_rt(I, at);
-    if (n > SMALL) {
-        free(dts);
-        free(weak);
-        free((void *)values);
-    }
-    return ok;
+    *all_weak = !acc.any_strong;
+    return tl_dtype_acc_result(&acc, dt) == 0 || interp_error_rt(I, at);
 }
 
 /* clip(a, lo=none, hi=none): minimum(maximum(a, lo), hi) in the common dtype, as numpy. */

@@ -113,6 +113,7 @@ static bool bi_permutation(Interp *I, CallArgs *a, Value *out)
 {
     bool in_place = a->self->tag == PERMUTE_IN_PLACE;
     Value v = *arg_given(a, 0);
+    if (!in_place && v.kind == V_LIST) return arg_rerun_with_tensors(I, a, 1, out);
     if (!in_place && v.kind == V_NUM && tl_is_int((tl_dtype)v.dtype))
         return ret_tensor(I, a, tl_permutation_indices(tl_scalar_to_i64(v.as.num.bytes, (tl_dtype)v.dtype)), out);
     if (v.kind != V_TENSOR) {

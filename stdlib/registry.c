@@ -29,7 +29,19 @@ static const Builtin *const stdlib_tables[] = {
     bi_files_table,
     bi_graph_table,
     bi_plot_table,
+    bi_strings_table,
+    bi_lists_table,
+    bi_dicts_table,
     NULL,
+};
+
+/* Rows that serve the calls of a name whose first argument is of one kind (split on a string,
+   sort on a list): each shares its name with a main row above, which serves every other call.
+   builtin_find, help() and the globals see the main rows; help(name) shows the variants too. */
+static const struct { uint8_t kind; const Builtin *table; } variant_tables[] = {
+    { V_STR, bi_string_variants },
+    { V_LIST, bi_list_variants },
+    { V_DICT, bi_dict_variants },
 };
 
 /* The registry: each row copied beside its parsed parameters (so the tables stay constant data
@@ -37,9 +49,11 @@ static const Builtin *const stdlib_tables[] = {
 typedef struct BuiltinEntry {
     Builtin row;                /* first: a row's address is its entry's */
     BuiltinParams params;
+    uint8_t receiver;           /* a variant: the ValueKind of the first argument it serves; 0 for a main row */
+    int next_variant;           /* the row index of the name's next variant, or -1 */
 } BuiltinEntry;
-static BuiltinEntry *rows;
-static int nrows;
+static BuiltinEntry *rows;      /* the main rows [0, nmain), then the variants */
+static int nrows, nmain;
 static int *by_name;          /* open addressing: row index + 1, 0 empty */
 static unsigned name_mask;
 static bool init_ok;
@@ -150,16 +164,33 @@ static bool parse_signature(const char *sig, BuiltinParams *ps, char **pool)
 
 /* ---- the registry --------------------------------------------------------------- */
 
+/* Copies row b into entry i with its parsed signature; false (with a message) when it does not parse. */
+static bool add_row(int i, const Builtin *b, uint8_t receiver, char **pool)
+{
+    rows[i].row = *b;
+    rows[i].receiver = receiver;
+    rows[i].next_variant = -1;
+    if (parse_signature(b->signature, &rows[i].params, pool)) return true;
+    fprintf(stderr, "tl: the signature of builtin %s does not parse: %s\n", b->name, b->signature);
+    return false;
+}
+
+/* Counts the rows of a {NULL}-terminated table and the bytes of their signatures. */
+static int count_rows(const Builtin *tab, size_t *pool_bytes)
+{
+    int n = 0;
+    for (const Builtin *b = tab; b->name; b++, n++) *pool_bytes += strlen(b->signature ? b->signature : "") + 1;
+    return n;
+}
+
 static void build_registry(void)
 {
     size_t pool_bytes = 0;
-    for (const Builtin *const *tab = stdlib_tables; *tab; tab++)
-        for (const Builtin *b = *tab; b->name; b++) {
-            nrows++;
-            pool_bytes += strlen(b->signature ? b->signature : "") + 1;
-        }
+    for (const Builtin *const *tab = stdlib_tables; *tab; tab++) nmain += count_rows(*tab, &pool_bytes);
+    nrows = nmain;
+    for (size_t v = 0; v < sizeof variant_tables / sizeof *variant_tables; v++) nrows += count_rows(variant_tables[v].table, &pool_bytes);
     unsigned cap = 16;
-    while (cap < 2u * (unsigned)nrows) cap *= 2;
+    while (cap < 2u * (unsigned)nmain) cap *= 2;
     rows = calloc((size_t)nrows, sizeof *rows);
     by_name = calloc(cap, sizeof *by_name);
     char *pool = malloc(pool_bytes);
@@ -168,14 +199,21 @@ static void build_registry(void)
     int i = 0;
     for (const Builtin *const *tab = stdlib_tables; *tab; tab++)
         for (const Builtin *b = *tab; b->name; b++, i++) {
-            rows[i].row = *b;
-            if (!parse_signature(b->signature, &rows[i].params, &pool)) {
-                fprintf(stderr, "tl: the signature of builtin %s does not parse: %s\n", b->name, b->signature);
-                return;
-            }
+            if (!add_row(i, b, 0, &pool)) return;
             unsigned h = name_hash(b->name) & name_mask;
             while (by_name[h]) h = (h + 1) & name_mask;
             by_name[h] = i + 1;
+        }
+    for (size_t v = 0; v < sizeof variant_tables / sizeof *variant_tables; v++)
+        for (const Builtin *b = variant_tables[v].table; b->name; b++, i++) {
+            BuiltinEntry *main = (BuiltinEntry *)builtin_find(b->name);
+            if (!main) {
+                fprintf(stderr, "tl: builtin variant %s has no main row\n", b->name);
+                return;
+            }
+            if (!add_row(i, b, variant_tables[v].kind, &pool)) return;
+            while (main->next_variant >= 0) main = &rows[main->next_variant];
+            main->next_variant = i;
         }
     init_ok = true;
 }
@@ -186,7 +224,13 @@ bool builtins_init(void)
     return init_ok;
 }
 
-int builtin_count(void) { return nrows; }
+int builtin_count(void) { return nmain; }
+
+const Builtin *builtin_variant(const Builtin *b)
+{
+    int next = ((const BuiltinEntry *)b)->next_variant;
+    return next >= 0 ? &rows[next].row : NULL;
+}
 
 const Builtin *builtin_at(int i) { return &rows[i].row; }
 
@@ -194,7 +238,7 @@ const BuiltinParams *builtin_params(const Builtin *b) { return &((const BuiltinE
 
 const Builtin *builtin_find(const char *name)
 {
-    if (!by_name) return NULL;
+    if (!by_name || !name_mask) return NULL;
     for (unsigned h = name_hash(name) & name_mask; by_name[h]; h = (h + 1) & name_mask)
         if (strcmp(rows[by_name[h] - 1].row.name, name) == 0) return &rows[by_name[h] - 1].row;
     return NULL;
@@ -268,7 +312,48 @@ static bool bind_arguments(Interp *I, CallArgs *a, const Builtin *b, const Built
     return true;
 }
 
-bool builtin_call(Interp *I, CallArgs *a, Value *out)
+/* True when one of the n values is a list. */
+static bool has_list(const Value *vs, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (vs[i].kind == V_LIST) return true;
+    return false;
+}
+
+/* Runs a builtin of a tensor family (elementwise, reductions, casts: family != BF_OTHER), whose
+   every argument is read as a tensor, with its list arguments converted first as np.asarray
+   reads them: such builtins read their values' dtypes and weakness, which a list has not. */
+static bool call_with_tensors(Interp *I, CallArgs *a, Value *out, bool (*call)(Interp *, CallArgs *, Value *))
+{
+    int n = a->npos + a->nkw;
+    Value small[8], *conv = n <= 8 ? small : malloc((size_t)n * sizeof *conv);
+    if (!conv) return interp_error(I, a->at, MemoryError, "out of memory");
+    Value *pos = a->pos, *kw = a->kw;
+    int done = 0;
+    bool ok = true;
+    for (; done < n && ok; done++) {
+        Value v = done < a->npos ? pos[done] : kw[done - a->npos];
+        conv[done] = v;
+        if (v.kind != V_LIST) continue;
+        tl_tensor *t = val_to_tensor(v);
+        conv[done] = t ? val_from_tensor(t) : val_none();
+        if (!t) ok = interp_error_rt(I, a->at);
+    }
+    if (ok) {
+        a->pos = conv;
+        a->kw = conv + a->npos;
+        ok = call(I, a, out);
+        a->pos = pos;
+        a->kw = kw;
+    }
+    for (int i = 0; i < done; i++)
+        if ((i < a->npos ? pos[i] : kw[i - a->npos]).kind == V_LIST) val_release(conv[i]);
+    if (conv != small) free(conv);
+    return ok;
+}
+
+/* builtin_call once the row is chosen and the arguments are values of the kinds it reads. */
+static bool bind_and_run(Interp *I, CallArgs *a, Value *out)
 {
     Value *slot[BUILTIN_MAX_PARAMS];
     a->params = builtin_params(a->self);
@@ -277,4 +362,20 @@ bool builtin_call(Interp *I, CallArgs *a, Value *out)
     bool ok = a->self->fn(I, a, out);
     a->slot = NULL;
     return ok;
+}
+
+bool builtin_call(Interp *I, CallArgs *a, Value *out)
+{
+    if (((const BuiltinEntry *)a->self)->next_variant >= 0 && a->npos > 0) {   /* a row for the first argument's kind? */
+        for (const BuiltinEntry *e = (const BuiltinEntry *)a->self; e->next_variant >= 0;) {
+            e = &rows[e->next_variant];
+            if (e->receiver == a->pos[0].kind) {
+                a->self = &e->row;
+                break;
+            }
+        }
+    }
+    if (a->self->family != BF_OTHER && (has_list(a->pos, a->npos) || has_list(a->kw, a->nkw)))
+        return call_with_tensors(I, a, out, bind_and_run);
+    return bind_and_run(I, a, out);
 }

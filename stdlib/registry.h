@@ -15,6 +15,9 @@ const Builtin *builtin_at(int i);
 const BuiltinParams *builtin_params(const Builtin *b);
 /* The builtin named name, or NULL. */
 const Builtin *builtin_find(const char *name);
+/* The next row sharing b's name that serves calls whose first argument is of one kind (split on
+   a string), or NULL; builtin_call picks it by that argument. */
+const Builtin *builtin_variant(const Builtin *b);
 
 /* Calls builtin a->self: binds a's arguments to its parameters (a->slot, a->rest), then runs it.
    Every call of a builtin goes through here, so each one's count, keyword and repeated-argument

@@ -99,16 +99,18 @@ static int seq_tensors(Interp *I, CallArgs *a, Value v, const char *what, tl_ten
 {
     int n;
     if (v.kind == V_TUPLE) n = v.as.tu->n;
+    else if (v.kind == V_LIST) n = v.as.l->n > max ? max + 1 : (int)v.as.l->n;
     else if (v.kind == V_TENSOR) n = v.as.t->shape[0] > max ? max + 1 : (int)v.as.t->shape[0];
-    else return bi_fail(I, a, TypeError, "%s must be a tuple or a tensor, not a %s", what, val_kind_name(v)), -1;
+    else return bi_fail(I, a, TypeError, "%s must be a tuple, list or tensor, not a %s", what, val_kind_name(v)), -1;
     if (n > max) return bi_fail(I, a, ValueError, "at most %d entries in %s", max, what), -1;
     for (int i = 0; i < n; i++) {
-        ts[i] = v.kind == V_TUPLE ? val_to_tensor(v.as.tu->items[i]) : tl_view_index(v.as.t, 0, i);
+        Value item = v.kind == V_TUPLE ? v.as.tu->items[i] : v.kind == V_LIST ? v.as.l->items[i] : val_none();
+        ts[i] = v.kind == V_TENSOR ? tl_view_index(v.as.t, 0, i) : val_to_tensor(item);
         if (!ts[i]) {
             for (int j = 0; j < i; j++) tl_tensor_release(ts[j]);
-            if (v.kind == V_TUPLE && !val_is_numeric(v.as.tu->items[i]))
+            if (v.kind != V_TENSOR && !val_is_tensorlike(item))
                 return bi_fail(I, a, TypeError, "entry %d of %s must be a tensor or number, not a %s", i, what,
-                               val_kind_name(v.as.tu->items[i])), -1;
+                               val_kind_name(item)), -1;
             return interp_error_rt(I, a->at), -1;
         }
     }
@@ -216,7 +218,7 @@ static bool get_kth(Interp *I, CallArgs *a, int64_t *kth, int *n)
 {
     Value *v = arg_at(a, 1);
     if (!v) return interp_error(I, a->at, TypeError, "%s() missing argument 'kth'", a->self->name);
-    tl_tensor *t = val_is_numeric(*v) ? val_to_tensor(*v) : NULL;
+    tl_tensor *t = val_is_tensorlike(*v) ? val_to_tensor(*v) : NULL;
     if (!t && v->kind == V_TUPLE) {
         int ndim;
         int64_t shape[TL_MAXDIM];

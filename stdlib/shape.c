@@ -228,6 +228,10 @@ static bool tensor_list(Interp *I, CallArgs *a, tl_tensor ***out, int *n)
     if (count >= 1 && items[0].kind == V_TUPLE) {   /* the tuple form; a second positional is the axis */
         count = items[0].as.tu->n;
         items = items[0].as.tu->items;
+    } else if (count >= 1 && items[0].kind == V_LIST) {   /* a list of tensors, as numpy's */
+        if (items[0].as.l->n > INT_MAX / 2) return bi_fail(I, a, ValueError, "too many tensors");
+        count = (int)items[0].as.l->n;
+        items = items[0].as.l->items;
     }
     bool rows = count == 1 && items[0].kind == V_TENSOR;
     int64_t total = rows ? items[0].as.t->shape[0] : count;
@@ -239,7 +243,7 @@ static bool tensor_list(Interp *I, CallArgs *a, tl_tensor ***out, int *n)
     for (int64_t i = 0; i < total; i++) {
         if (rows) {
             ts[i] = tl_view_index(items[0].as.t, 0, i);
-        } else if (val_is_numeric(items[i])) {
+        } else if (val_is_tensorlike(items[i])) {
             ts[i] = val_to_tensor(items[i]);
         } else {
             for (int64_t j = 0; j < i; j++) tl_tensor_release(ts[j]);
@@ -409,9 +413,9 @@ static bool bi_atleast(Interp *I, CallArgs *a, Value *out)
     tl_tensor **ts = calloc((size_t)(n > 0 ? n : 1), sizeof *ts);
     if (!ts) return interp_error(I, a->at, MemoryError, "out of memory");
     for (int i = 0; i < n; i++)
-        if (!val_is_numeric(a->rest[i]) || !(ts[i] = val_to_tensor(a->rest[i]))) {
+        if (!val_is_tensorlike(a->rest[i]) || !(ts[i] = val_to_tensor(a->rest[i]))) {
             release_list(ts, i);
-            if (val_is_numeric(a->rest[i])) return interp_error_rt(I, a->at);
+            if (val_is_tensorlike(a->rest[i])) return interp_error_rt(I, a->at);
             return bi_fail(I, a, TypeError, "tensors must be tensors or numbers, not a %s", val_kind_name(a->rest[i]));
         }
     for (int i = 0; i < n; i++) ts[i] = at_least(ts[i], a->self->tag);

@@ -31,9 +31,9 @@ KIND_RULES = {
     'Interrupt': r'^interrupted$|step limit reached',
     'RecursionError': r'recursion too deep|nested too deeply',
     'FileError': r'include\(\)|zlib|%s%s: %s|^cannot write %s: %s$',
-    'Error': r'is not defined|no function named',
+    'Error': r'is not defined|no function named|is read before it is assigned',
     'AssertionError': r'^assertion failed$',   # only assert() raises it
-    'SyntaxError': r'outside|cannot assign to this|only allowed inside',
+    'SyntaxError': r'outside|cannot assign to this|only allowed inside|cannot be declared global',
 }
 # Functions whose kind is fixed by the function itself.
 FIXED_KIND = {'io_fail': 'FileError', 'io_fail_path': 'FileError'}

@@ -44,7 +44,7 @@ done < <(quoted_includes draw/*.[ch])
 
 # The API's headers (tlapi.h, and value.h and span.h which it includes) must not pull a private
 # header in behind the builtins' backs: they include each other and runtime headers only.
-api_headers="tlapi.h value.h span.h"
+api_headers="tlapi.h value.h seq.h span.h"
 while read -r file inc; do
     case " $api_headers " in *" $inc "*) continue ;; esac
     [ -e "runtime/$inc" ] || bad "$file includes \"$inc\": the builtin API's headers ($api_headers) may include each other and runtime headers only"

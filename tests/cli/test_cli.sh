@@ -58,6 +58,20 @@ check lazy_lapacke_missing 1 "" "LAPACKE is needed here, but libm.so.6 has no LA
 check lazy_sleef_missing 0 "[1.        2.7182817 7.389056 ]" "" -- env TL_SLEEF_LIBRARY=/nonexistent/libsleef.so \
   "$tl" -e 'print(exp(f32([0, 1, 2])))'
 check lazy_blas_present 0 "-2.0" "" -- "$tl" -e 'print(det([[1.0, 2], [3, 4]]))'
+# randomness: a fresh seed per run (as numpy), TL_SEED=N for a whole run, seed(n) inside one,
+# and tl --test's fixed seed 0 whatever TL_SEED says
+draw='print(randn(4)); print(randint(0, 1000000, size=3))'
+a=$("$tl" -e "$draw"); b=$("$tl" -e "$draw")
+check seed_fresh_each_run 0 "" "" -- test "$a" != "$b"
+a=$(env TL_SEED=12345 "$tl" -e "$draw"); b=$(env TL_SEED=12345 "$tl" -e "$draw"); c=$(env TL_SEED=12346 "$tl" -e "$draw")
+check seed_env_repeats 0 "" "" -- test "$a" = "$b" -a "$a" != "$c"
+a=$("$tl" -e "seed(7); $draw"); b=$("$tl" -e "seed(7); $draw")
+check seed_call_repeats 0 "" "" -- test "$a" = "$b"
+check seed_env_bad 2 "" "TL_SEED must be a non-negative integer" -- env TL_SEED=-1 "$tl" -e '1'
+printf 'print(rand(3))
+' > "$work/seeded.tl"
+env TL_SEED=0 "$tl" "$work/seeded.tl" > "$work/seeded.out"
+check seed_test_fixed 0 "1 passed" "" -- env TL_SEED=999 "$tl" --test "$work/seeded.tl"
 check stdin_program 0 "42" "" -- bash -c "printf 'x = 40\nx + 2\n' | '$tl'"
 check stdin_error 1 "" "<stdin>:1:1: error" -- bash -c "printf '\$\n' | '$tl'"
 

@@ -455,6 +455,38 @@ def test_npz_key_with_nul():
           "save refuses a dict key holding a NUL byte: %r" % p.stderr.strip())
 
 
+def test_text_files():
+    """read_text/write_text: text round trips as bytes, universal newlines on read, atomic writes."""
+    raw = "caf\u00e9 \u2615\r\nline two\rthree\n".encode() + b"\xff\xc3!"
+    with open(os.path.join(OUT, "in.txt"), "wb") as f:
+        f.write(raw)
+    rc, out, err, _ = run_tl('s = read_text("in.txt"); print(len(s), len(s.splitlines()), ord(s[-2])); write_text("out.txt", s)')
+    sane(rc, err, "read_text")
+    want = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    check(rc == 0 and out == "%d 4 %d\n" % (len(want.decode("utf-8", "surrogateescape")), 0xDCC3), "read_text counts characters: %r %r" % (out, err))
+    check(open(os.path.join(OUT, "out.txt"), "rb").read() == want, "write_text writes the string's bytes (\\r\\n read as \\n)")
+    rc, out, err, _ = run_tl('write_text("empty.txt", ""); print(len(read_text("empty.txt")))')
+    check(rc == 0 and out == "0\n" and os.path.getsize(os.path.join(OUT, "empty.txt")) == 0, "an empty text file: %r %r" % (out, err))
+    keep = os.path.join(OUT, "keep.txt")
+    with open(keep, "w") as f:
+        f.write("old text\n")
+    os.chmod(keep, 0o600)
+    rc, out, err, _ = run_tl('write_text("keep.txt", "x" * 3000000)', limit_fsize=1 << 20)
+    sane(rc, err, "interrupted write_text")
+    check(rc == 1 and "keep.txt: cannot write" in err and open(keep).read() == "old text\n",
+          "an interrupted write_text leaves the old file whole: %r" % err)
+    rc, out, err, _ = run_tl('write_text("keep.txt", "new"); print(read_text("keep.txt"))')
+    check(rc == 0 and out == "new\n" and stat.S_IMODE(os.stat(keep).st_mode) == 0o600, "write_text replaces a file, keeping its mode")
+    for code, phrase in (('read_text("no/such.txt")', "no/such.txt: cannot open: No such file or directory"),
+                         ('read_text(".")', "is a folder"), ('write_text("no/dir/x.txt", "a")', "cannot create a file in its folder"),
+                         ('write_text("x.txt", 5)', "s must be a string, not a number")):
+        rc, out, err, _ = run_tl(code)
+        sane(rc, err, code)
+        check(rc == 1 and phrase in err, "%s: expected %r, got %r" % (code, phrase, err.strip()))
+    left = [f for f in os.listdir(OUT) if f.startswith(".") and ".tmp-" in f]
+    check(left == [], "no temporary files left behind by write_text: %r" % left)
+
+
 def main():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(OUT)
@@ -471,6 +503,7 @@ def main():
     test_bool_bytes()
     test_save_errors_and_atomicity()
     test_npz_key_with_nul()
+    test_text_files()
     print("%d passed, %d failed (%d damaged files tried)" % (passed, len(failures), n))
     sys.exit(1 if failures else 0)
 

@@ -138,7 +138,8 @@ static void show(FILE *out, const Node *n)
         break;
     case N_WHILE: fputs("(while ", out); show(out, n->a); fputc(' ', out); show(out, n->b); fputc(')', out); break;
     case N_FOR:
-        fprintf(out, "(for %s ", n->name);
+        if (n->name) fprintf(out, "(for %s ", n->name);
+        else { fputs("(for ", out); show(out, n->c); fputc(' ', out); }
         show(out, n->a);
         fputc(' ', out);
         show(out, n->b);
@@ -159,6 +160,24 @@ static void show(FILE *out, const Node *n)
         }
         fputc('}', out);
         break;
+    case N_IN:
+        fprintf(out, "(%s ", n->op ? "not-in" : "in");
+        show(out, n->a);
+        fputc(' ', out);
+        show(out, n->b);
+        fputc(')', out);
+        break;
+    case N_LISTCOMP: case N_DICTCOMP:
+        fprintf(out, "(%s ", n->kind == N_LISTCOMP ? "listcomp" : "dictcomp");
+        show(out, n->a);
+        if (n->b) { fputc(' ', out); show(out, n->b); }
+        show_list(out, n);
+        fputc(')', out);
+        break;
+    case N_COMPFOR: fputs("(for ", out); show(out, n->c); fputc(' ', out); show(out, n->b); fputc(')', out); break;
+    case N_COMPIF: fputs("(if ", out); show(out, n->a); fputc(')', out); break;
+    case N_GLOBAL: fputs("(global", out); show_list(out, n); fputc(')', out); break;
+    case N_DEL: fputs("(del", out); show_list(out, n); fputc(')', out); break;
     default: fprintf(out, "?kind%d", n->kind);
     }
 }
@@ -422,6 +441,34 @@ Test(parser, lists)
     expect_tree("[1,]", "[1]");
     expect_tree("[\n  1,\n  2,\n]", "[1 2]");
     expect_tree("[1 2]", "error 1:4: expected ']' but found number");
+}
+
+Test(parser, section13_syntax)
+{
+    expect_tree("a in b", "(in a b)");
+    expect_tree("a not in b", "(not-in a b)");
+    expect_tree("not a in b", "(not (in a b))");
+    expect_tree("a + 1 in b or c", "(or (in (+ a 1) b) c)");
+    expect_tree("x in y == z", "error 1:8: comparison operators cannot be chained");
+    expect_tree("a < b in c", "error 1:7: comparison operators cannot be chained");
+    expect_tree("a not b", "error 1:7: expected 'in' after 'not' but found name 'b'");
+    expect_tree("[x * 2 for x in xs]", "(listcomp (* x 2) (for x xs))");
+    expect_tree("[x for x in xs if x > 0 if x < 9]", "(listcomp x (for x xs) (if (> x 0)) (if (< x 9)))");
+    expect_tree("[(i, j) for i in a for j in b]", "(listcomp (tuple i j) (for i a) (for j b))");
+    expect_tree("[a if c else b for x in xs if c]", "(listcomp (? c a b) (for x xs) (if c))");
+    expect_tree("[k for k, v in items(d)]", "(listcomp k (for (tuple k v) (call items d)))");
+    expect_tree("[y for (a, (b, y)) in t]", "(listcomp y (for (tuple a (tuple b y)) t))");
+    expect_tree("{k: v for k in ks}", "(dictcomp k v (for k ks))");
+    expect_tree("[\n x\n for x in xs\n if x\n]", "(listcomp x (for x xs) (if x))");
+    expect_tree("[x for 1 in xs]", "error 1:8: expected a loop variable name but found number");
+    expect_tree("[x for x xs]", "error 1:10: expected 'in' but found name 'xs'");
+    expect_tree("[x, y for x in xs]", "error 1:7: expected ']' but found 'for'");
+    expect_tree("for i, x in e { }", "(for (tuple i x) e {})");
+    expect_tree("for (i, x) in e { }", "(for (tuple i x) e {})");
+    expect_tree("fn f() { global a, b; a = 1 }", "(def f () {(global a b); (= a 1)})");
+    expect_tree("global", "error 1:7: expected a name after 'global' but found end of input");
+    expect_tree("del xs[0], d[\"k\"], y", "(del (index xs 0) (index d \"k\") y)");
+    expect_tree("del f()", "error 1:5: cannot delete this expression (del takes names and items such as xs[i])");
 }
 
 Test(parser, dicts)

@@ -1,0 +1,154 @@
+/* dicts.c — dict builtins: values, items, get, update; pop, copy and clear on a dict */
+#include "builtins.h"
+
+/* Parameter i as a dict (it must be one). */
+static bool dict_param(Interp *I, CallArgs *a, int i, Dict **out)
+{
+    Value *v = arg_kind(I, a, i, V_DICT);
+    *out = v ? v->as.d : NULL;
+    return v != NULL;
+}
+
+/* The key parameter i (a dict's keys are strings). */
+static bool key_param(Interp *I, CallArgs *a, int i, const Str **out)
+{
+    *out = NULL;
+    Value *v = arg_given(a, i);
+    if (v->kind != V_STR) return bi_fail(I, a, TypeError, "dict keys are strings, not a %s", val_kind_name(*v));
+    *out = v->as.s;
+    return true;
+}
+
+enum { DICT_VALUES, DICT_ITEMS };
+
+/* values(d): a list of the values; items(d): a list of (key, value) tuples; in insertion order. */
+static bool bi_values_items(Interp *I, CallArgs *a, Value *out)
+{
+    Dict *d;
+    if (!dict_param(I, a, 0, &d)) return false;
+    Value l = val_list_new(d->n);
+    if (l.kind != V_LIST) return interp_error_rt(I, a->at);
+    for (int i = 0; i < d->n; i++) {
+        Value item = val_retain(d->vals[i]);
+        if (a->self->tag == DICT_ITEMS) {
+            Value t = val_tuple_new(2), k = val_str(d->keys[i]->data, d->keys[i]->len);
+            if (t.kind != V_TUPLE || k.kind != V_STR) {
+                val_release(t);
+                val_release(k);
+                val_release(item);
+                val_release(l);
+                return interp_error_rt(I, a->at);
+            }
+            t.as.tu->items[0] = k;
+            t.as.tu->items[1] = item;
+            item = t;
+        }
+        l.as.l->items[l.as.l->n++] = item;
+    }
+    *out = l;
+    return true;
+}
+
+/* get(d, key, default=none): d[key], or default when d has no such key. */
+static bool bi_get(Interp *I, CallArgs *a, Value *out)
+{
+    Dict *d;
+    if (!dict_param(I, a, 0, &d)) return false;
+    Value k = *arg_given(a, 1);
+    Value *v = k.kind == V_STR ? dict_get(d, k.as.s->data, k.as.s->len) : NULL;
+    *out = v ? val_retain(*v) : arg_given(a, 2) ? val_retain(*arg_given(a, 2)) : val_none();
+    return true;
+}
+
+/* pop(d, key, default): removes key and returns its value; default (when given) for a missing key. */
+static bool bi_pop_dict(Interp *I, CallArgs *a, Value *out)
+{
+    Dict *d;
+    const Str *k;
+    if (!dict_param(I, a, 0, &d) || !key_param(I, a, 1, &k)) return false;
+    Value *v = dict_get(d, k->data, k->len);
+    if (!v) {
+        if (!arg_given(a, 2)) return bi_fail(I, a, IndexError, "no key \"%.200s\" in this dict", k->data);
+        *out = val_retain(*arg_given(a, 2));
+        return true;
+    }
+    *out = val_retain(*v);
+    dict_remove(d, k->data, k->len);
+    return true;
+}
+
+/* Sets key k (a string value) to v (borrowed) in d. */
+static bool set_pair(Interp *I, CallArgs *a, Dict *d, Value k, Value v)
+{
+    if (k.kind != V_STR) return bi_fail(I, a, TypeError, "dict keys are strings, not a %s", val_kind_name(k));
+    return dict_set(d, k.as.s->data, k.as.s->len, val_retain(v)) || interp_error_rt(I, a->at);
+}
+
+/* update(d, other): d takes every key and value of the dict other (or of an iterable of pairs). */
+static bool bi_update(Interp *I, CallArgs *a, Value *out)
+{
+    Dict *d;
+    if (!dict_param(I, a, 0, &d)) return false;
+    Value other = *arg_given(a, 1);
+    *out = val_none();
+    if (other.kind == V_DICT) {
+        Dict *o = other.as.d;
+        for (int i = 0; i < o->n; i++) {
+            Value k = { .kind = V_STR };
+            k.as.s = o->keys[i];
+            if (!set_pair(I, a, d, k, o->vals[i])) return false;
+        }
+        return true;
+    }
+    Value pairs;
+    if (!val_iter_list(other, &pairs)) return bi_fail(I, a, TypeError, "other must be a dict or pairs, not a %s", val_kind_name(other));
+    bool ok = true;
+    for (int64_t i = 0; i < pairs.as.l->n && ok; i++) {
+        Value p = pairs.as.l->items[i];
+        if (p.kind != V_TUPLE || p.as.tu->n != 2) ok = bi_fail(I, a, TypeError, "item %lld of other is not a (key, value) pair", (long long)i);
+        else ok = set_pair(I, a, d, p.as.tu->items[0], p.as.tu->items[1]);
+    }
+    val_release(pairs);
+    return ok;
+}
+
+/* copy(d): a new dict of the same keys and values (a shallow copy). */
+static bool bi_copy_dict(Interp *I, CallArgs *a, Value *out)
+{
+    Dict *d;
+    if (!dict_param(I, a, 0, &d)) return false;
+    Value r = val_dict_new();
+    if (r.kind != V_DICT) return interp_error_rt(I, a->at);
+    for (int i = 0; i < d->n; i++)
+        if (!dict_set(r.as.d, d->keys[i]->data, d->keys[i]->len, val_retain(d->vals[i]))) {
+            val_release(r);
+            return interp_error_rt(I, a->at);
+        }
+    *out = r;
+    return true;
+}
+
+/* clear(d): removes every key. */
+static bool bi_clear_dict(Interp *I, CallArgs *a, Value *out)
+{
+    Dict *d;
+    if (!dict_param(I, a, 0, &d)) return false;
+    dict_clear(d);
+    *out = val_none();
+    return true;
+}
+
+const Builtin bi_dicts_table[] = {
+    { "values", bi_values_items, "values(d)", "the values of a dict, as a list", DICT_VALUES, BF_OTHER, BT_NO },
+    { "items", bi_values_items, "items(d)", "the (key, value) pairs of a dict, as a list of tuples", DICT_ITEMS, BF_OTHER, BT_NO },
+    { "get", bi_get, "get(d, key, default=none)", "d[key], or default when the dict has no such key", 0, BF_OTHER, BT_NO },
+    { "update", bi_update, "update(d, other)", "sets every key of the dict other (or of (key, value) pairs) in d", 0, BF_OTHER, BT_NO },
+    { 0 },
+};
+
+const Builtin bi_dict_variants[] = {
+    { "pop", bi_pop_dict, "pop(d, key, default=none)", "removes key and returns its value (default, when given, if it is missing)", 0, BF_OTHER, BT_NO },
+    { "copy", bi_copy_dict, "copy(d)", "a new dict of the same keys and values", 0, BF_OTHER, BT_NO },
+    { "clear", bi_clear_dict, "clear(d)", "removes every key of a dict", 0, BF_OTHER, BT_NO },
+    { 0 },
+};
