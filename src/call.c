@@ -143,7 +143,7 @@ static bool call_value(Ctx *C, Value fn, CallArgs *a, Value *out)
     if (fn.kind == V_BUILTIN) {
         a->self = fn.as.bi;
         if (__builtin_expect(graph_tracing != 0, 0) && graph_args_traced(a)) ok = graph_trace_builtin(I, a, out);
-        else ok = builtin_call(I, a, out);
+        else if (!(ok = builtin_call(I, a, out))) graph_explain_failure(I, a);   /* a traced value kept from f? */
     } else if (fn.kind == V_FUNC) {
         bool body_ran = false;   /* argument-binding errors already point at this call */
         ok = call_closure(C, fn.as.fn, a, out, &body_ran);

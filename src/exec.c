@@ -4,6 +4,7 @@
 
 #include "arith.h"
 #include "eval_int.h"
+#include "graph.h"
 #include "subscript.h"
 
 /* ---- statements -------------------------------------------------------- */
@@ -182,6 +183,7 @@ static COLD bool exec_opassign(Ctx *C, Node *n)
     if (s->kind == V_UNDEF) { val_release(rhs); return name_error(C, t); }
     if (s->kind == V_TRACE) {   /* eager code would write the tensor's own elements, which a graph does not own */
         val_release(rhs);
+        if (!graph_trace_live(*s)) return interp_error(I, n->at, ValueError, GRAPH_STALE);
         return interp_error(I, n->at, TypeError, "a graph cannot update a traced tensor in place (write x = x %s y)", op_binary_symbol(op));
     }
     if (s->kind == V_TENSOR && s->as.t->readonly) {   /* += writes in place: a broadcast view cannot take it */
@@ -574,12 +576,14 @@ static COLD Exec exec_return(Ctx *C, Node *n)
 }
 
 /* try { body } catch e { handler }: an error in body that a program may catch (not an
-   interrupt, not a syntax error) binds e to an error value and runs handler. */
+   interrupt, not a syntax error, not while graph() traces) binds e to an error value and
+   runs handler. */
 static COLD Exec exec_try(Ctx *C, Node *n)
 {
     Exec x = exec_stmt(C, n->a);
     Diag *d = &C->I->err;
     if (x != X_ERROR || !tl_errkind_catchable(d->kind) || tl_interrupt_flag) return x;
+    if (graph_tracing) return graph_refuse_catch(C->I), X_ERROR;   /* the graph would not take this branch */
     Value e = val_error_new(d->kind, span_name(&d->at), d->at.line, d->at.col, d->msg);
     if (e.kind == V_UNDEF) return interp_error_rt(C->I, n->at), X_ERROR;
     store_slot(slot_of(C, n), e);

@@ -14,8 +14,24 @@
    A call g(...) replays the nodes with the same evaluator functions, so the
    bits are the ones f(...) gives. */
 
-/* Nonzero while graph() traces (a builtin call then checks its arguments). */
+/* Nonzero while graph() traces (a builtin call then checks its arguments): the serial number
+   of the trace, which each traced value carries. */
 extern uint32_t graph_tracing;
+
+/* The error for a traced value used after its graph() call returned (kept in a dict, a global
+   or a closure while f ran): it stands for a node of a graph that is built. */
+#define GRAPH_STALE "a value traced by graph() was used outside the graph() call"
+
+/* True when v (a V_TRACE) belongs to the trace in progress. */
+static inline bool graph_trace_live(Value v) { return graph_tracing != 0 && v.as.tr.trace == graph_tracing; }
+
+/* After a builtin failed outside a trace: when an argument holds a traced value (in a tuple or
+   dict too), replaces the error by GRAPH_STALE at the call, the cause a builtin cannot see. */
+void graph_explain_failure(Interp *I, const CallArgs *a);
+
+/* try/catch while graph() traces: a graph has no branch on an error, so the error f would
+   catch ends graph() instead, its message saying why. Leaves the error set. */
+void graph_refuse_catch(Interp *I);
 
 /* g(values...): checks the arguments against the examples and computes. */
 bool graph_call(Interp *I, Graph *g, CallArgs *a, Value *out);

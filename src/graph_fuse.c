@@ -27,14 +27,43 @@ static tl_storage placeholder_storage = { .refcount = 1, .data = placeholder_byt
 /* A program being built and what its leaves and scalars stand for. */
 typedef struct Build {
     Graph *g;
-    tl_tensor *ph;      /* per node: its placeholder */
-    int *slot;          /* per node: its index in the program being built, -1 */
+    tl_tensor **ph;     /* per node: its placeholder, made when it first is a leaf */
+    int *slot;          /* per node: its index in the program being built, when stamped with gen */
+    uint32_t *stamp;    /* per node: the build that set its slot (a build touches a few nodes of many) */
+    uint32_t gen;
     tl_fuse_prog *p;
     GFused f;           /* the maps of the program being built */
 } Build;
 
 /* The node a template names, or -1 for a constant. */
 static int operand_node(Value t) { return t.kind == V_TRACE ? (int)t.as.tr.node : -1; }
+
+/* Node j's index in the program being built, or -1. */
+static int slot_of(const Build *b, int j) { return b->stamp[j] == b->gen ? b->slot[j] : -1; }
+
+/* Records node j's index s in the program being built; returns s. */
+static int set_slot(Build *b, int j, int s)
+{
+    b->stamp[j] = b->gen;
+    return b->slot[j] = s;
+}
+
+/* Node j's placeholder (made the first time: its dtype, shape and traced strides), or NULL. */
+static const tl_tensor *placeholder(Build *b, int j)
+{
+    if (b->ph[j]) return b->ph[j];
+    const GNode *nd = &b->g->nodes[j];
+    tl_tensor *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->refcount = 1;
+    t->storage = nd->kind == GN_LEAF ? nd->leaf.as.t->storage : &placeholder_storage;
+    t->offset = nd->kind == GN_LEAF ? nd->leaf.as.t->offset : 0;
+    t->dtype = nd->dtype;
+    t->ndim = nd->ndim;
+    memcpy(t->shape, nd->shape, sizeof t->shape);
+    memcpy(t->strides, nd->strides, sizeof t->strides);
+    return b->ph[j] = t;
+}
 
 /* An operand of a node: its program index with its dtype and weakness (lit: a
    weak operand's value), or -1 when it cannot be one. */
@@ -54,25 +83,27 @@ static int operand(Build *b, const Value *tp, tl_dtype *dt, bool *weak, const vo
     if (j < 0) return -1;
     GNode *nd = &b->g->nodes[j];
     *dt = nd->dtype;
-    if (b->slot[j] >= 0 && b->p->node[b->slot[j]].ndim != nd->ndim) return -1;   /* a reduction without keepdims */
+    int have = slot_of(b, j);
+    if (have >= 0 && b->p->node[have].ndim != nd->ndim) return -1;   /* a reduction without keepdims */
     if (nd->number) {   /* a number argument: a scalar whose value each call sets */
         if (nd->kind != GN_INPUT) return -1;   /* a computed number: eager's scalar rules */
         *weak = nd->weak;
         *lit = nd->example.bytes;
         *scalar = true;
-        if (b->slot[j] >= 0) return b->slot[j];
+        if (have >= 0) return have;
         int s = tl_fuse_scalar(b->p, nd->dtype, nd->example.bytes);
         if (s < 0) return -1;
         b->f.var_prog[b->f.nvars] = s;
         b->f.var_node[b->f.nvars++] = j;
-        return b->slot[j] = s;
+        return set_slot(b, j, s);
     }
-    if (b->slot[j] >= 0) return b->slot[j];
-    int l = tl_fuse_leaf(b->p, &b->ph[j]);
+    if (have >= 0) return have;
+    const tl_tensor *ph = placeholder(b, j);
+    int l = ph ? tl_fuse_leaf(b->p, ph) : -1;
     if (l < 0) return -1;
     b->f.leaf_prog[b->f.nleaves] = l;
     b->f.leaf_node[b->f.nleaves++] = j;
-    return b->slot[j] = l;
+    return set_slot(b, j, l);
 }
 
 /* The number argument whose value program node i holds (it varies by call), or -1. */
@@ -184,13 +215,16 @@ static int add_node(Build *b, int k)
     if (n->dtype != nd->dtype || nd_n != nd->ndim || memcmp(n->shape, nd->shape, sizeof *n->shape * (size_t)nd_n) ||
         (nd_n < n->ndim && n->shape[nd_n] != 1))
         return -1;
-    return b->slot[k] = r;
+    return set_slot(b, k, r);
 }
 
 /* Builds the program of the nodes m[0..nm) (in node order) into b; false when refused. */
 static bool build(Build *b, const int *m, int nm)
 {
-    for (int k = 0; k < b->g->n; k++) b->slot[k] = -1;
+    if (++b->gen == 0) {   /* wrapped: every stamp is old */
+        memset(b->stamp, 0, sizeof *b->stamp * (size_t)b->g->n);
+        b->gen = 1;
+    }
     tl_fuse_init(b->p);
     memset(&b->f, 0, sizeof b->f);
     for (int i = 0; i < nm; i++)
@@ -200,13 +234,18 @@ static bool build(Build *b, const int *m, int nm)
 
 /* ---- grouping --------------------------------------------------------- */
 
-/* The grouping's state. */
+/* The grouping's state. A group's members are a list in node order; each is a node of its
+   program, so a group has at most TL_FUSE_MAX_NODES of them and every step below costs what
+   the groups a node meets hold, not what the graph holds. */
 typedef struct Plan {
     Build b;
     int *grp;           /* per node: its group, -1 */
+    int *next;          /* per node: the next member of its group, -1 */
+    int *first, *last;  /* per group: its first and last members */
     bool *open;         /* per group: nothing outside it reads it yet */
     int ngroups;
-    int *members;       /* scratch: a trial's nodes */
+    int members[TL_FUSE_MAX_NODES + 1];   /* a trial's nodes, in node order */
+    int nm;
 } Plan;
 
 /* True when two nodes' values have one shape. */
@@ -228,12 +267,8 @@ static bool may_fuse(const Graph *g, const GNode *nd)
 static const GNode *group_shape(const Plan *pl, int gid)
 {
     const Graph *g = pl->b.g;
-    for (int k = 0; k < g->n; k++)
-        if (pl->grp[k] == gid) {
-            const GNode *nd = &g->nodes[k];
-            return gnode_reduction(nd) ? &g->nodes[operand_node(nd->args[0])] : nd;
-        }
-    return NULL;
+    const GNode *nd = &g->nodes[pl->first[gid]];
+    return gnode_reduction(nd) ? &g->nodes[operand_node(nd->args[0])] : nd;
 }
 
 /* True when node k (of shape nd) may join group gid by its shape. */
@@ -252,27 +287,39 @@ static bool fits(const Plan *pl, int gid, int k)
            !memcmp(shape, s->shape, sizeof *shape * (size_t)ndim);
 }
 
-/* Tries node k with the groups marked in want[] (merged); true when the compiler accepts it. */
-static bool try_join(Plan *pl, int k, const bool *want)
+/* Tries node k with the members of groups gids[0..n) (merged, in node order); true when the
+   compiler accepts it, pl->members then holding the program's nodes. */
+static bool try_join(Plan *pl, int k, const int *gids, int n)
 {
-    int nm = 0;
-    for (int j = 0; j < k; j++)
-        if (pl->grp[j] >= 0 && want[pl->grp[j]]) pl->members[nm++] = j;
-    pl->members[nm++] = k;
-    return build(&pl->b, pl->members, nm);
+    pl->nm = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = pl->first[gids[i]]; j >= 0; j = pl->next[j]) {
+            if (pl->nm == TL_FUSE_MAX_NODES) return false;   /* a member per program node: too many */
+            int at = pl->nm++;
+            while (at > 0 && pl->members[at - 1] > j) pl->members[at] = pl->members[at - 1], at--;
+            pl->members[at] = j;
+        }
+    pl->members[pl->nm++] = k;
+    return build(&pl->b, pl->members, pl->nm);
+}
+
+/* Makes the trial's nodes (pl->members) the members of group gid. */
+static void adopt(Plan *pl, int gid)
+{
+    for (int i = 0; i < pl->nm; i++) {
+        int j = pl->members[i];
+        pl->grp[j] = gid;
+        pl->next[j] = i + 1 < pl->nm ? pl->members[i + 1] : -1;
+    }
+    pl->first[gid] = pl->members[0];
+    pl->last[gid] = pl->members[pl->nm - 1];
 }
 
 /* Calls fn(ctx, j, k) for each node j that node k reads (once per reference). */
 static void each_input(const Graph *g, int k, void (*fn)(void *, int, int), void *ctx)
 {
     const GNode *nd = &g->nodes[k];
-    for (int i = 0; i < nd->npos + nd->nkw; i++) {
-        Value t = nd->args[i];
-        if (t.kind == V_TRACE) fn(ctx, (int)t.as.tr.node, k);
-        else if (t.kind == V_TUPLE)
-            for (int m = 0; m < t.as.tu->n; m++)
-                if (t.as.tu->items[m].kind == V_TRACE) fn(ctx, (int)t.as.tu->items[m].as.tr.node, k);
-    }
+    for (int i = 0; i < nd->npos + nd->nkw; i++) graph_each_ref(nd->args[i], k, fn, ctx);
 }
 
 /* Closes node j's group: a node outside it reads j. */
@@ -284,38 +331,28 @@ static void close_group(void *ctx, int j, int user)
 }
 
 /* Groups node k: with the open groups it reads (all of them, else one), alone, or not at all. */
-static void group_node(Plan *pl, int k, bool *want)
+static void group_node(Plan *pl, int k)
 {
     Graph *g = pl->b.g;
     const GNode *nd = &g->nodes[k];
-    memset(want, 0, sizeof *want * (size_t)(pl->ngroups + 1));
     int cands[3 * TL_FUSE_MAX_NODES], nc = 0;
     if (may_fuse(g, nd))
         for (int i = 0; i < nd->npos + nd->nkw && nc < 3 * TL_FUSE_MAX_NODES; i++) {
             int j = operand_node(nd->args[i]);
             int gid = j >= 0 ? pl->grp[j] : -1;
-            if (gid >= 0 && pl->open[gid] && !want[gid] && fits(pl, gid, k)) {
-                want[gid] = true;
-                cands[nc++] = gid;
-            }
+            bool seen = false;
+            for (int c = 0; c < nc && !seen; c++) seen = cands[c] == gid;
+            if (gid >= 0 && pl->open[gid] && !seen && fits(pl, gid, k)) cands[nc++] = gid;
         }
     int joined = -1;
-    if (nc > 0 && try_join(pl, k, want)) {
-        joined = cands[0];
-        for (int j = 0; j < k; j++)   /* the others merge into the first */
-            if (pl->grp[j] >= 0 && want[pl->grp[j]]) pl->grp[j] = joined;
+    if (nc > 0 && try_join(pl, k, cands, nc)) {
+        joined = cands[0];   /* the others merge into the first */
     } else {
-        for (int c = 0; c < nc && joined < 0; c++) {
-            memset(want, 0, sizeof *want * (size_t)(pl->ngroups + 1));
-            want[cands[c]] = true;
-            if (try_join(pl, k, want)) joined = cands[c];
-        }
-        memset(want, 0, sizeof *want * (size_t)(pl->ngroups + 1));
-        if (joined < 0 && may_fuse(g, nd) && try_join(pl, k, want)) {
-            joined = pl->ngroups++;
-            pl->open[joined] = true;
-        }
+        for (int c = 0; c < nc && joined < 0; c++)
+            if (try_join(pl, k, &cands[c], 1)) joined = cands[c];
+        if (joined < 0 && may_fuse(g, nd) && try_join(pl, k, NULL, 0)) joined = pl->ngroups++;
     }
+    if (joined >= 0) adopt(pl, joined);
     each_input(g, k, close_group, pl);   /* whoever k reads is read from outside its group now ... */
     pl->grp[k] = joined;
     if (joined >= 0) pl->open[joined] = true;   /* ... except k's own */
@@ -334,9 +371,9 @@ static bool outputs_fit(Plan *pl, int gid)
     Graph *g = pl->b.g;
     const GNode *s = group_shape(pl, gid);
     bool ok = true;
-    for (int k = 0; k < g->n; k++) {
+    for (int k = pl->first[gid]; k >= 0; k = pl->next[k]) {
         GNode *nd = &g->nodes[k];
-        if (pl->grp[k] != gid || !is_output(g, k) || same_shape(nd, s) || gnode_reduction(nd)) continue;
+        if (!is_output(g, k) || same_shape(nd, s) || gnode_reduction(nd)) continue;
         nd->no_join = true;
         ok = false;
     }
@@ -351,13 +388,9 @@ static void note_step(void *ctx, int j, int user)
 }
 
 /* Each node's step (its group's last node) and release (the last step reading it). */
-static void plan_steps(Graph *g, const int *grp)
+static void plan_steps(Graph *g, const Plan *pl)
 {
-    for (int k = 0; k < g->n; k++) g->nodes[k].step = k;
-    for (int k = 0; k < g->n; k++)
-        if (grp[k] >= 0)
-            for (int j = 0; j < k; j++)
-                if (grp[j] == grp[k]) g->nodes[j].step = k;
+    for (int k = 0; k < g->n; k++) g->nodes[k].step = pl->grp[k] >= 0 ? pl->last[pl->grp[k]] : k;
     for (int k = 0; k < g->n; k++) g->nodes[k].release = g->nodes[k].last_use == g->n ? g->n : -1;
     for (int k = 0; k < g->n; k++) each_input(g, k, note_step, g);
     for (int k = g->n - 1; k >= 0; k--) {   /* a view keeps its base alive */
@@ -371,84 +404,113 @@ static void keep_group(Plan *pl, int gid, GFused *f)
 {
     Graph *g = pl->b.g;
     int nm = 0;
-    for (int k = 0; k < g->n; k++)
-        if (pl->grp[k] == gid) pl->members[nm++] = k;
+    for (int k = pl->first[gid]; k >= 0; k = pl->next[k]) pl->members[nm++] = k;
     f->prog = NULL;
     if (!build(&pl->b, pl->members, nm)) return;   /* accepted when grouped: cannot happen */
     *f = pl->b.f;
     if (!(f->prog = malloc(sizeof *f->prog))) return;
     memcpy(f->prog, pl->b.p, sizeof *f->prog);
     f->last = pl->members[nm - 1];
+    f->nmembers = nm;
+    memcpy(f->member, pl->members, sizeof *f->member * (size_t)nm);
     for (int i = 0; i < f->nleaves; i++) f->prog->node[f->leaf_prog[i]].t = NULL;   /* set by each call */
     for (int i = 0; i < nm; i++)
         if (is_output(g, pl->members[i])) {
-            f->root_prog[f->nroots] = pl->b.slot[pl->members[i]];
+            f->root_prog[f->nroots] = slot_of(&pl->b, pl->members[i]);
             f->root_node[f->nroots++] = pl->members[i];
         }
+}
+
+/* Groups every node, again while a group gives others a value it cannot write (that node
+   then runs alone). */
+static void group_all(Plan *pl)
+{
+    Graph *g = pl->b.g;
+    for (bool again = true; again;) {
+        pl->ngroups = 0;
+        for (int k = 0; k < g->n; k++) pl->grp[k] = pl->next[k] = -1;
+        for (int k = 0; k < g->n; k++) group_node(pl, k);
+        plan_steps(g, pl);
+        again = false;
+        for (int gid = 0; gid < pl->ngroups; gid++)
+            if (pl->first[gid] >= 0 && pl->grp[pl->first[gid]] == gid && !outputs_fit(pl, gid)) again = true;
+    }
+}
+
+/* Numbers the groups by their first node into g->fused and each node's fgroup; false when
+   out of memory. */
+static bool keep_groups(Plan *pl)
+{
+    Graph *g = pl->b.g;
+    int *index = malloc(sizeof *index * (size_t)pl->ngroups);
+    if (!index || !(g->fused = calloc((size_t)pl->ngroups, sizeof *g->fused))) {
+        free(index);
+        return false;
+    }
+    for (int gid = 0; gid < pl->ngroups; gid++) index[gid] = -1;
+    for (int k = 0; k < g->n; k++) {
+        int gid = pl->grp[k];
+        if (gid < 0) continue;
+        if (index[gid] < 0) {
+            index[gid] = g->nfused++;
+            keep_group(pl, gid, &g->fused[index[gid]]);
+        }
+        g->nodes[k].fgroup = index[gid];
+    }
+    free(index);
+    return true;
 }
 
 void graph_fuse_plan(Graph *g)
 {
     int n = g->n ? g->n : 1;
-    Plan pl = { .b.g = g };
-    pl.grp = malloc(sizeof *pl.grp * (size_t)n);
-    pl.open = calloc((size_t)n + 1, sizeof *pl.open);
-    pl.members = malloc(sizeof *pl.members * (size_t)n);
-    bool *want = calloc((size_t)n + 1, sizeof *want);
-    pl.b.slot = malloc(sizeof *pl.b.slot * (size_t)n);
-    pl.b.ph = calloc((size_t)n, sizeof *pl.b.ph);
-    pl.b.p = malloc(sizeof *pl.b.p);
+    Plan *pl = calloc(1, sizeof *pl);
+    bool ok = pl != NULL;
+    if (pl) {
+        pl->b.g = g;
+        pl->grp = malloc(sizeof *pl->grp * (size_t)n);
+        pl->next = malloc(sizeof *pl->next * (size_t)n);
+        pl->first = malloc(sizeof *pl->first * (size_t)n);
+        pl->last = malloc(sizeof *pl->last * (size_t)n);
+        pl->open = calloc((size_t)n, sizeof *pl->open);
+        pl->b.slot = malloc(sizeof *pl->b.slot * (size_t)n);
+        pl->b.stamp = calloc((size_t)n, sizeof *pl->b.stamp);
+        pl->b.ph = calloc((size_t)n, sizeof *pl->b.ph);
+        pl->b.p = malloc(sizeof *pl->b.p);
+        ok = pl->grp && pl->next && pl->first && pl->last && pl->open && pl->b.slot && pl->b.stamp && pl->b.ph && pl->b.p;
+    }
     graph_fuse_free(g);
-    bool ok = pl.grp && pl.open && pl.members && want && pl.b.slot && pl.b.ph && pl.b.p;
-    for (int k = 0; ok && k < g->n; k++) {
-        const GNode *nd = &g->nodes[k];
-        tl_tensor *t = &pl.b.ph[k];
-        t->refcount = 1;
-        t->storage = nd->kind == GN_LEAF ? nd->leaf.as.t->storage : &placeholder_storage;
-        t->offset = nd->kind == GN_LEAF ? nd->leaf.as.t->offset : 0;
-        t->dtype = nd->dtype;
-        t->ndim = nd->ndim;
-        memcpy(t->shape, nd->shape, sizeof t->shape);
-        memcpy(t->strides, nd->strides, sizeof t->strides);
-    }
-    for (bool again = ok; again;) {   /* a group whose output cannot be written: its node goes alone, plan again */
-        pl.ngroups = 0;
-        for (int k = 0; k < g->n; k++) pl.grp[k] = -1;
-        for (int k = 0; k < g->n; k++) group_node(&pl, k, want);
-        plan_steps(g, pl.grp);
-        again = false;
-        for (int gid = 0; gid < pl.ngroups; gid++)
-            if (!outputs_fit(&pl, gid)) again = true;
-    }
-    if (ok && pl.ngroups > 0 && (g->fused = calloc((size_t)pl.ngroups, sizeof *g->fused))) {
-        for (int k = 0; k < g->n; k++) g->nodes[k].fgroup = -1;
-        for (int k = 0; k < g->n; k++) {   /* groups numbered by their first node */
-            int gid = pl.grp[k];
-            if (gid < 0) continue;
-            int idx = -1;
-            for (int j = 0; j < k && idx < 0; j++)
-                if (pl.grp[j] == gid) idx = g->nodes[j].fgroup;
-            if (idx < 0) {
-                idx = g->nfused++;
-                keep_group(&pl, gid, &g->fused[idx]);
-            }
-            g->nodes[k].fgroup = idx;
+    for (int k = 0; k < g->n; k++) g->nodes[k].fgroup = -1;
+    if (ok) {
+        group_all(pl);
+        if (pl->ngroups > 0 && !keep_groups(pl)) {   /* out of memory: every node runs alone */
+            for (int k = 0; k < g->n; k++) pl->grp[k] = -1;
+            plan_steps(g, pl);
         }
-    } else {
-        if (ok) plan_steps(g, pl.grp);
-        for (int k = 0; k < g->n; k++) g->nodes[k].fgroup = -1;
+    } else {   /* out of memory: every node runs alone */
+        for (int k = 0; k < g->n; k++) g->nodes[k].step = k;
+        for (int k = 0; k < g->n; k++) g->nodes[k].release = g->nodes[k].last_use;
     }
     for (int i = 0; i < g->nfused; i++)
         if (!g->fused[i].prog)   /* out of memory: its nodes run one by one */
-            for (int k = 0; k < g->n; k++)
-                if (g->nodes[k].fgroup == i) g->nodes[k].fgroup = -1, g->nodes[k].step = k;
-    free(pl.grp);
-    free(pl.open);
-    free(pl.members);
-    free(want);
-    free(pl.b.slot);
-    free(pl.b.ph);
-    free(pl.b.p);
+            for (int m = 0; m < g->fused[i].nmembers; m++) {
+                int k = g->fused[i].member[m];
+                g->nodes[k].fgroup = -1;
+                g->nodes[k].step = k;
+            }
+    if (pl) {
+        for (int k = 0; pl->b.ph && k < g->n; k++) free(pl->b.ph[k]);
+        free(pl->grp);
+        free(pl->next);
+        free(pl->first);
+        free(pl->last);
+        free(pl->open);
+        free(pl->b.slot);
+        free(pl->b.stamp);
+        free(pl->b.ph);
+        free(pl->b.p);
+        free(pl);
+    }
 }
 
 void graph_fuse_free(Graph *g)

@@ -6,6 +6,11 @@
 #include "interp.h"
 #include "fusion.h"
 
+/* How many tuples deep a traced value is looked for in an argument or f's result: builtins take
+   tensors in a tuple (concat((a, b))), so a few levels are plenty; a tuple deeper is a constant
+   of the graph, and no walk over a value nested millions deep recurses without bound. */
+#define GRAPH_TRACE_DEPTH 8
+
 typedef enum GNodeKind {
     GN_INPUT,     /* argument op of g(...) */
     GN_LEAF,      /* a tensor f reached that no argument computes (closure, global, made inside f) */
@@ -56,6 +61,7 @@ typedef struct GNode {
 typedef struct GFused {
     tl_fuse_prog *prog;
     int last;                   /* its last node: the step at which it runs */
+    int nmembers, member[TL_FUSE_MAX_NODES];   /* its nodes, in node order (one program node each at least) */
     int nleaves, nvars, nroots, nweak;
     int leaf_prog[TL_FUSE_MAX_NODES], leaf_node[TL_FUSE_MAX_NODES];   /* program leaf -> graph node */
     int var_prog[TL_FUSE_MAX_NODES], var_node[TL_FUSE_MAX_NODES];     /* scalar -> number argument */
@@ -94,6 +100,10 @@ static inline bool gnode_elementwise(const GNode *nd)
 
 /* True for a node of a reduction builtin (sum, mean, ...). */
 static inline bool gnode_reduction(const GNode *nd) { return nd->kind == GN_CALL && nd->bi->family == BF_REDUCE; }
+
+/* Calls fn(ctx, j, user) for every node j that argument template t refers to (tuples item by
+   item, GRAPH_TRACE_DEPTH deep as template_of makes them). */
+void graph_each_ref(Value t, int user, void (*fn)(void *ctx, int j, int user), void *ctx);
 
 /* Writes print(g): the node table and totals. 0, or -1 with the tl error set. */
 int graph_write(const void *g, tl_write_fn w, void *ctx);

@@ -8,16 +8,22 @@
 
 #define ARENA_ALIGN 64
 
-/* Calls fn(g, k, user, ctx) for every node reference in template t (tuples item by item). */
-static void each_ref(Graph *g, Value t, int user, void (*fn)(Graph *, int, int))
+/* graph_each_ref down to depth tuples. */
+static void each_ref_within(Value t, int depth, int user, void (*fn)(void *, int, int), void *ctx)
 {
-    if (t.kind == V_TRACE) fn(g, (int)t.as.tr.node, user);
-    else if (t.kind == V_TUPLE)
-        for (int i = 0; i < t.as.tu->n; i++) each_ref(g, t.as.tu->items[i], user, fn);
+    if (t.kind == V_TRACE) fn(ctx, (int)t.as.tr.node, user);
+    else if (t.kind == V_TUPLE && depth > 0)
+        for (int i = 0; i < t.as.tu->n; i++) each_ref_within(t.as.tu->items[i], depth - 1, user, fn, ctx);
 }
 
-static void note_use(Graph *g, int k, int user)
+void graph_each_ref(Value t, int user, void (*fn)(void *, int, int), void *ctx)
 {
+    each_ref_within(t, GRAPH_TRACE_DEPTH, user, fn, ctx);
+}
+
+static void note_use(void *ctx, int k, int user)
+{
+    Graph *g = ctx;
     g->nodes[k].consumers++;
     if (g->nodes[k].last_use < user) g->nodes[k].last_use = user;
 }
@@ -27,67 +33,132 @@ static bool computes(const GNode *nd) { return nd->kind != GN_INPUT && nd->kind 
 /* Numbers the kernels (print's group column): a fused group is one, every other node that is no view one each. */
 static void plan_kernels(Graph *g)
 {
+    int *kernel_of = malloc(sizeof *kernel_of * (size_t)(g->nfused ? g->nfused : 1));   /* per fused group */
+    for (int i = 0; kernel_of && i < g->nfused; i++) kernel_of[i] = -1;
     g->nkernels = 0;
     for (int k = 0; k < g->n; k++) {
         GNode *nd = &g->nodes[k];
         nd->group = -1;
         if (!computes(nd) || nd->view) continue;
-        for (int j = 0; j < k && nd->fgroup >= 0 && nd->group < 0; j++)
-            if (g->nodes[j].fgroup == nd->fgroup) nd->group = g->nodes[j].group;
-        if (nd->group < 0) nd->group = g->nkernels++;
+        if (nd->fgroup < 0 || !kernel_of) nd->group = g->nkernels++;
+        else if (kernel_of[nd->fgroup] < 0) nd->group = kernel_of[nd->fgroup] = g->nkernels++;
+        else nd->group = kernel_of[nd->fgroup];
     }
+    free(kernel_of);
 }
 
 /* One free block of the arena. */
 typedef struct { int64_t off, size; } Block;
 
+/* The arena's free blocks, in the order ggml-alloc's rule leaves them. */
+typedef struct { Block *b; int n; } FreeList;
+
+/* The bytes node nd's buffer takes in the arena. */
+static int64_t aligned_bytes(const GNode *nd) { return (nd->nbytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN; }
+
+/* The offset of a buffer of need bytes: the best-fitting free block (the first of equals), or
+   the end of the arena (*top grows). */
+static int64_t take_block(FreeList *fl, int64_t need, int64_t *top)
+{
+    int best = -1;
+    for (int i = 0; i < fl->n; i++)
+        if (fl->b[i].size >= need && (best < 0 || fl->b[i].size < fl->b[best].size)) best = i;
+    if (best < 0) {
+        *top += need;
+        return *top - need;
+    }
+    int64_t off = fl->b[best].off;
+    fl->b[best].off += need;
+    fl->b[best].size -= need;
+    return off;
+}
+
+/* Gives a block back, merged with the free blocks it touches: the blocks are pairwise apart,
+   so the one ending where it starts takes it, then the one starting where that ends is taken
+   in (removed from the list by moving the last one into its place). */
+static void give_block(FreeList *fl, Block blk)
+{
+    int at = fl->n++;
+    fl->b[at] = blk;
+    for (int i = 0; i < fl->n; i++)
+        if (i != at && fl->b[i].off + fl->b[i].size == blk.off) {
+            fl->b[i].size += blk.size;
+            fl->b[at] = fl->b[--fl->n];   /* at was the last: it simply goes */
+            at = i;
+            break;
+        }
+    for (int m = 0; m < fl->n; m++)
+        if (m != at && fl->b[at].off + fl->b[at].size == fl->b[m].off) {
+            fl->b[at].size += fl->b[m].size;
+            fl->b[m] = fl->b[--fl->n];
+            break;
+        }
+}
+
+/* Sorts nodes 0..n-1 by key (-1: left out) into order, stably; start[p]..start[p+1] holds
+   those of key p. false when out of memory. */
+static bool bucket(const Graph *g, bool (*key)(const GNode *, int *), int **order, int **start)
+{
+    *order = malloc(sizeof **order * (size_t)(g->n + 1));
+    *start = calloc((size_t)g->n + 2, sizeof **start);
+    if (!*order || !*start) return false;
+    int p;
+    for (int k = 0; k < g->n; k++)
+        if (key(&g->nodes[k], &p)) (*start)[p + 1]++;
+    for (int q = 0; q < g->n; q++) (*start)[q + 1] += (*start)[q];
+    int *fill = malloc(sizeof *fill * (size_t)(g->n + 1));
+    if (!fill) return false;
+    memcpy(fill, *start, sizeof *fill * (size_t)(g->n + 1));
+    for (int k = 0; k < g->n; k++)
+        if (key(&g->nodes[k], &p)) (*order)[fill[p]++] = k;
+    free(fill);
+    return true;
+}
+
+/* A buffer of the arena allocated at step *p (its node's step). */
+static bool allocated_at(const GNode *nd, int *p)
+{
+    *p = nd->step;
+    return nd->nbytes > 0;
+}
+
+/* A node at whose release step *p its buffer may go back (checked for a buffer then). */
+static bool released_at(const GNode *nd, int *p)
+{
+    *p = nd->release;
+    return nd->nbytes > 0 && nd->release >= 0;
+}
+
 /* ggml-alloc's greedy rule: a buffer takes the best-fitting free block (or the
    end of the arena) when its node runs, and gives it back after its last consumer. */
 static void plan_arena(Graph *g)
 {
-    Block *free_list = calloc((size_t)g->n + 1, sizeof *free_list);
-    int nfree = 0;
+    FreeList fl = { calloc((size_t)g->n + 1, sizeof *fl.b), 0 };
+    int *made = NULL, *made_at = NULL, *freed = NULL, *freed_at = NULL;
+    bool ok = fl.b && bucket(g, allocated_at, &made, &made_at) && bucket(g, released_at, &freed, &freed_at);
     int64_t top = 0;
-    for (int p = 0; p < g->n && free_list; p++) {
-        for (int k = 0; k <= p; k++) {   /* the buffers computed at step p */
-            GNode *nd = &g->nodes[k];
-            if (nd->step != p || nd->nbytes == 0 || nd->last_use >= g->n) continue;
-            int64_t need = (nd->nbytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
-            int best = -1;
-            for (int i = 0; i < nfree; i++)
-                if (free_list[i].size >= need && (best < 0 || free_list[i].size < free_list[best].size)) best = i;
-            if (best >= 0) {
-                nd->offset = free_list[best].off;
-                free_list[best].off += need;
-                free_list[best].size -= need;
-            } else {
-                nd->offset = top;
-                top += need;
-            }
+    for (int p = 0; p < g->n && ok; p++) {
+        for (int i = made_at[p]; i < made_at[p + 1]; i++) {   /* the buffers computed at step p */
+            GNode *nd = &g->nodes[made[i]];
+            if (nd->last_use >= g->n) continue;   /* an output: not in the arena */
+            nd->offset = take_block(&fl, aligned_bytes(nd), &top);
         }
-        for (int j = 0; j <= p; j++) {   /* buffers whose last reader ran at step p go back */
-            GNode *b = &g->nodes[j];
-            if (b->offset < 0 || b->release != p) continue;
-            int64_t size = (b->nbytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
-            free_list[nfree++] = (Block){ b->offset, size };
-            for (bool merged = true; merged;) {   /* neighbouring free blocks become one */
-                merged = false;
-                for (int i = 0; i < nfree && !merged; i++)
-                    for (int m = 0; m < nfree && !merged; m++)
-                        if (m != i && free_list[i].off + free_list[i].size == free_list[m].off) {
-                            free_list[i].size += free_list[m].size;
-                            free_list[m] = free_list[--nfree];
-                            merged = true;
-                        }
-            }
+        for (int i = freed_at[p]; i < freed_at[p + 1]; i++) {   /* buffers whose last reader ran at step p go back */
+            GNode *b = &g->nodes[freed[i]];
+            if (b->offset >= 0) give_block(&fl, (Block){ b->offset, aligned_bytes(b) });
         }
     }
-    free(free_list);
+    free(fl.b);
+    free(made);
+    free(made_at);
+    free(freed);
+    free(freed_at);
     g->arena_bytes = top;
 }
 
-static void mark_output(Graph *g, int k, int user)
+static void mark_output(void *ctx, int k, int user)
 {
+    Graph *g = ctx;
     (void)user;
     g->nodes[k].last_use = g->n;
 }
@@ -112,8 +183,8 @@ void graph_plan(Graph *g)
         else g->nleaves++;
     }
     for (int k = 0; k < g->n; k++)
-        for (int i = 0; i < g->nodes[k].npos + g->nodes[k].nkw; i++) each_ref(g, g->nodes[k].args[i], k, note_use);
-    each_ref(g, g->out, g->n, mark_output);
+        for (int i = 0; i < g->nodes[k].npos + g->nodes[k].nkw; i++) graph_each_ref(g->nodes[k].args[i], k, note_use, g);
+    graph_each_ref(g->out, g->n, mark_output, g);
     for (int k = g->n - 1; k >= 0; k--) {   /* a view keeps its base alive */
         GNode *nd = &g->nodes[k];
         if (nd->view && g->nodes[nd->base].last_use < nd->last_use) g->nodes[nd->base].last_use = nd->last_use;
@@ -287,11 +358,11 @@ int graph_write(const void *self, tl_write_fn w, void *ctx)
 }
 
 /* Writes one Graphviz edge from every node reference in t to node k. */
-static void dot_edges(Out *o, Value t, int k)
+static void dot_edges(Out *o, Value t, int depth, int k)
 {
     if (t.kind == V_TRACE) out_printf(o, "  n%u -> n%d;\n", t.as.tr.node, k);
-    else if (t.kind == V_TUPLE)
-        for (int i = 0; i < t.as.tu->n; i++) dot_edges(o, t.as.tu->items[i], k);
+    else if (t.kind == V_TUPLE && depth > 0)
+        for (int i = 0; i < t.as.tu->n; i++) dot_edges(o, t.as.tu->items[i], depth - 1, k);
 }
 
 int interp_graph_dot(Value gv, tl_write_fn w, void *ctx)
@@ -307,18 +378,17 @@ int interp_graph_dot(Value gv, tl_write_fn w, void *ctx)
                    nd->kind == GN_INPUT ? nd->name : "", shape, tl_dtype_name(nd->dtype),
                    computes(nd) ? "" : ", shape=ellipse");
     }
-    for (int gi = 0; gi < g->nkernels; gi++) {   /* a fused group as a cluster */
-        int members = 0;
-        for (int k = 0; k < g->n; k++) members += g->nodes[k].group == gi;
-        if (members < 2) continue;
+    for (int i = 0; i < g->nfused; i++) {   /* a fused group as a cluster (in kernel order, as they are numbered) */
+        const GFused *f = &g->fused[i];
+        if (!f->prog || f->nmembers < 2) continue;
+        int gi = g->nodes[f->member[0]].group;
         out_printf(&o, "  subgraph cluster_g%d {\n    label=\"g%d\"; style=dashed;\n   ", gi, gi);
-        for (int k = 0; k < g->n; k++)
-            if (g->nodes[k].group == gi) out_printf(&o, " n%d;", k);
+        for (int m = 0; m < f->nmembers; m++) out_printf(&o, " n%d;", f->member[m]);
         out_printf(&o, "\n  }\n");
     }
     for (int k = 0; k < g->n; k++)
         for (int i = 0; i < g->nodes[k].npos + g->nodes[k].nkw; i++)
-            if (g->nodes[k].kind != GN_INDEX || i == 0) dot_edges(&o, g->nodes[k].args[i], k);
+            if (g->nodes[k].kind != GN_INDEX || i == 0) dot_edges(&o, g->nodes[k].args[i], GRAPH_TRACE_DEPTH, k);
     out_printf(&o, "}\n");
     return o.err;
 }

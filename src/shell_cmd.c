@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "eval.h"
+#include "parse.h"
 #include "shell_int.h"
 
 /* :time aims at about this much total running time, within the run-count bounds below. */
@@ -209,6 +210,30 @@ static bool tensor_names(Interp *I, const char *expr, StrBuf *b)
     return true;
 }
 
+/* True when text[0..n) parses as exactly one expression (no statement, no second one, no ';'):
+   :explain pastes it into a program, where unbalanced brackets would run statements of their
+   own. Says why not on stderr. Parsing only: nothing is resolved or bound. */
+static bool one_expression(Interp *I, const char *text, size_t n)
+{
+    Source *src = source_new("<explain>", text, n);
+    Arena *arena = src ? arena_new() : NULL;
+    if (!arena) {
+        source_release(src);
+        fprintf(stderr, "out of memory\n");
+        return false;
+    }
+    src->arena = arena;   /* the source owns it */
+    ParseResult pr = parse_program(src, arena, &I->err);
+    const Node *root = pr.root;
+    bool one = root && root->kind == N_BLOCK && root->n == 1 && root->list[0]->kind == N_EXPR_STMT && root->list[0]->echo;
+    if (!root) {
+        shell_print_error(I);
+        I->err.at.src = NULL;   /* it points into src */
+    } else if (!one) fprintf(stderr, ":explain takes one expression (not a statement, not two, no ';'), as in  :explain exp(x - 1) * w\n");
+    source_release(src);
+    return one;
+}
+
 /* :explain EXPR prints the graph of EXPR over the global tensors it names (graph() with them
    as the examples): its nodes, fused groups and planned memory. Nothing is bound or echoed. */
 static CmdResult cmd_explain(Interp *I, const char *arg)
@@ -219,9 +244,10 @@ static CmdResult cmd_explain(Interp *I, const char *arg)
         fprintf(stderr, ":explain needs an expression, as in  :explain exp(x - 1) * w\n");
         return CMD_DONE;
     }
-    StrBuf names = { 0 }, text = { 0 };
+    if (!one_expression(I, arg, n)) return CMD_DONE;
+    StrBuf names = { 0 }, text = { 0 };   /* EXPR on a line of its own: a comment in it ends there */
     bool ok = tensor_names(I, arg, &names) &&
-              sb_printf(&text, "print(graph(fn(%s) = (%.*s)%s%s))", names.len ? names.data : "", (int)n, arg,
+              sb_printf(&text, "print(graph(fn(%s) = (\n%.*s\n)%s%s))", names.len ? names.data : "", (int)n, arg,
                         names.len ? ", " : "", names.len ? names.data : "");
     Source *src = ok ? source_new("<explain>", text.data, text.len) : NULL;
     sb_free(&names);

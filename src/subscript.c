@@ -62,8 +62,10 @@ static bool eval_items(Interp *I, SubscriptEval ev, void *ctx, Node *idx, IndexI
             Value v;
             if (!ev(ctx, e, &v)) { items_free(ix); return false; }
             if (v.kind == V_TRACE) {
+                bool live = graph_trace_live(v);
                 val_release(v);
                 items_free(ix);
+                if (!live) return interp_error(I, e->at, ValueError, GRAPH_STALE);
                 return interp_error(I, e->at, TypeError, GRAPH_NEEDS_VALUES " (an index must be known when the graph is built)");
             }
             if (v.kind == V_NONE) {

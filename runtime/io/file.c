@@ -279,15 +279,55 @@ int io_u64(io_cur *c, uint64_t *v, const char *what)
 
 #define WBUF (1u << 20)
 
-/* The file a save lands on: a symlink's target, so the link itself survives. */
+/* The file a save lands on: where path's chain of symlinks ends, so the links survive, even
+   when the last one dangles (the file it names is made). NULL when the chain does not end. */
 static char *resolve_target(const char *path)
 {
+    char *cur = strdup(path);
     struct stat st;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        char *r = realpath(path, NULL);
-        if (r) return r;
+    for (int hops = 0; cur && hops <= 40; hops++) {
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) return cur;
+        char to[PATH_MAX];
+        ssize_t n = readlink(cur, to, sizeof to - 1);
+        if (n <= 0) return cur;
+        if (n >= (ssize_t)sizeof to - 1) {
+            free(cur);
+            errno = ENAMETOOLONG;
+            return NULL;
+        }
+        to[n] = 0;
+        char *next;
+        if (to[0] == '/') {
+            next = strdup(to);
+        } else {   /* relative to the link's folder */
+            char *slash = strrchr(cur, '/');
+            size_t dlen = slash ? (size_t)(slash - cur) + 1 : 0;
+            next = malloc(dlen + (size_t)n + 1);
+            if (next) {
+                memcpy(next, cur, dlen);
+                memcpy(next + dlen, to, (size_t)n + 1);
+            }
+        }
+        free(cur);
+        cur = next;
     }
-    return strdup(path);
+    if (cur) {
+        free(cur);
+        errno = ELOOP;
+    }
+    return NULL;
+}
+
+/* A special file (a FIFO, a device) is written in place: replacing it would turn it into a
+   regular file. True with w->fd open on it; false with errno set when it cannot be opened. */
+static bool open_special(io_writer *w)
+{
+    struct stat st;
+    if (stat(w->target, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) return false;
+    w->special = true;
+    w->fd = open(w->target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    w->seekable = w->fd >= 0 && lseek(w->fd, 0, SEEK_CUR) >= 0;
+    return true;
 }
 
 int io_writer_open(io_writer *w, const char *path)
@@ -296,13 +336,25 @@ int io_writer_open(io_writer *w, const char *path)
     w->path = path;
     w->fd = -1;
     w->target = resolve_target(path);
-    w->buf = malloc(WBUF);
-    if (!w->target || !w->buf) {
-        free(w->target);
-        free(w->buf);
+    if (!w->target) {
+        if (errno != ENOMEM) return io_fail_path(path, "cannot open: %s", strerror(errno));
         tl_seterr(MemoryError, "out of memory");
         return -1;
     }
+    w->buf = malloc(WBUF);
+    if (!w->buf) {
+        free(w->target);
+        tl_seterr(MemoryError, "out of memory");
+        return -1;
+    }
+    if (open_special(w)) {
+        if (w->fd >= 0) return 0;
+        io_fail_path(path, "cannot open: %s", strerror(errno));
+        free(w->target);
+        free(w->buf);
+        return -1;
+    }
+    w->seekable = true;
     char *dcopy = strdup(w->target), *bcopy = strdup(w->target);
     size_t n = strlen(w->target) + 32;
     w->tmp = malloc(n);
@@ -407,8 +459,19 @@ static mode_t target_mode(const char *target)
     return 0666 & ~mask;
 }
 
+/* Ends a write in place on a special file: nothing to rename, nor a mode to give. */
+static int commit_special(io_writer *w)
+{
+    int rc = w->failed || flush(w) ? -1 : 0;
+    if (close(w->fd) != 0 && rc == 0) rc = io_fail_path(w->path, "cannot write: %s", strerror(errno));
+    w->fd = -1;
+    writer_free(w);
+    return rc;
+}
+
 int io_writer_commit(io_writer *w)
 {
+    if (w->special) return commit_special(w);
     if (w->failed || flush(w)) goto fail;
     if (fchmod(w->fd, target_mode(w->target)) != 0 || fsync(w->fd) != 0) {
         io_fail_path(w->path, "cannot write: %s", strerror(errno));

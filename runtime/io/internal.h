@@ -79,11 +79,14 @@ static inline void io_put64(uint8_t *p, uint64_t v) { for (int i = 0; i < 8; i++
    alignment (may be NULL): receives general.alignment when present (0 otherwise). */
 int io_kv_parse(io_cur *c, uint64_t count, tl_meta *out, uint32_t *alignment);
 
-/* ---- atomic output: a temporary file beside the target, renamed over it ---- */
+/* ---- atomic output: a temporary file beside the target, renamed over it; a special file
+   (FIFO, device) is written in place ---- */
 typedef struct io_writer {
     const char *path;        /* as the user gave it, for messages */
     char *target;            /* where the file lands (symlinks followed) */
-    char *tmp;
+    char *tmp;               /* NULL when writing a special file in place */
+    bool special;
+    bool seekable;           /* false for a FIFO or a terminal: io_patch cannot be used */
     int fd;
     uint8_t *buf;
     size_t fill;
@@ -93,9 +96,11 @@ typedef struct io_writer {
 
 int io_writer_open(io_writer *w, const char *path);
 int io_put(io_writer *w, const void *p, size_t n);
-/* Overwrites n bytes already written at offset at (headers patched after the data). */
+/* Overwrites n bytes already written at offset at (headers patched after the data); only
+   when w->seekable. */
 int io_patch(io_writer *w, uint64_t at, const void *p, size_t n);
-/* Flushes, fsyncs, renames over the target and fsyncs the folder; frees w. */
+/* Flushes, fsyncs, renames over the target and fsyncs the folder (a special file: flushes and
+   closes); frees w. */
 int io_writer_commit(io_writer *w);
 /* Removes the temporary file; frees w. Keeps the current error message. */
 void io_writer_abort(io_writer *w);

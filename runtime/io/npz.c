@@ -12,6 +12,7 @@
 #define SIG_EOCD 0x06054b50u
 #define SIG_EOCD64 0x06064b50u
 #define SIG_LOC64 0x07064b50u
+#define SIG_DESCRIPTOR 0x08074b50u
 #define DEFLATE_MAX_RATIO 1032u     /* deflate cannot expand input by more than this */
 #define ZCHUNK (1u << 30)           /* zlib counts in 32 bits */
 
@@ -404,7 +405,8 @@ static bool is_ascii(const char *s, size_t n)
 static uint32_t sat32(uint64_t v) { return v >= 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)v; }
 
 /* One member: a local header with a ZIP64 extra (as numpy writes, so sizes can be patched
-   in after the data whatever they turn out to be), the .npy bytes, then the patch. */
+   in after the data whatever they turn out to be), the .npy bytes, then the patch; where the
+   output cannot seek (a FIFO), a data descriptor after the bytes says what the patch would. */
 static int write_member(io_writer *w, const tl_named_in *it, bool compress, uint16_t tm, uint16_t dt, written *out)
 {
     size_t nlen = it->len + 4;
@@ -412,7 +414,7 @@ static int write_member(io_writer *w, const tl_named_in *it, bool compress, uint
     memset(lh, 0, sizeof lh);
     out->off = w->pos;
     out->method = compress ? 8 : 0;
-    out->flags = is_ascii(it->name, it->len) ? 0 : 0x800;
+    out->flags = (is_ascii(it->name, it->len) ? 0 : 0x800) | (w->seekable ? 0 : 0x8);
     io_put32(lh, SIG_LOCAL);
     io_put16(lh + 4, 45);
     io_put16(lh + 6, out->flags);
@@ -453,6 +455,14 @@ static int write_member(io_writer *w, const tl_named_in *it, bool compress, uint
     out->crc = m.crc;
     out->usize = m.usize;
     out->csize = m.csize;
+    if (!w->seekable) {
+        uint8_t desc[24];
+        io_put32(desc, SIG_DESCRIPTOR);
+        io_put32(desc + 4, m.crc);
+        io_put64(desc + 8, m.csize);
+        io_put64(desc + 16, m.usize);
+        return io_put(w, desc, sizeof desc);
+    }
     uint8_t patch[12];
     io_put32(patch, m.crc);
     io_put32(patch + 4, sat32(m.csize));
@@ -528,9 +538,14 @@ static int write_end(io_writer *w, uint64_t count, uint64_t cd_off, uint64_t cd_
 /* Members stored, or deflated when opts->compress. */
 int io_npz_save(const char *path, int64_t n, const tl_named_in *items, const tl_save_opts *opts)
 {
-    for (int64_t i = 0; i < n; i++)
+    char q[80];
+    for (int64_t i = 0; i < n; i++) {
         if (items[i].len > 65535 - 4)
             return io_fail_path(path, "name of %lld bytes is too long for a zip member", (long long)items[i].len);
+        if (memchr(items[i].name, 0, items[i].len))   /* a zip name ends there for numpy; load refuses it */
+            return io_fail_path(path, "name %s holds a NUL byte, which a zip member's name cannot",
+                                io_quote(items[i].name, items[i].len, q, sizeof q));
+    }
     written *ws = calloc(n ? (size_t)n : 1, sizeof *ws);
     if (!ws) { tl_seterr(MemoryError, "out of memory"); return -1; }
     io_writer w;

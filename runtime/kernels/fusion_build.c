@@ -218,6 +218,9 @@ int tl_fuse_reduce(tl_fuse_prog *p, tl_redop op, int a)
     if (op != TL_RSUM && op != TL_RMEAN && op != TL_RMAX && op != TL_RMIN) return refuse("reduction not fusable");
     if ((x->dtype != TL_F32 && x->dtype != TL_F64) || x->ndim < 1 || x->shape[x->ndim - 1] < 1)
         return refuse("reduction of a non-f32/f64 or empty row");
+    /* eager's other values are C-contiguous; a leaf's rows may be laid out otherwise */
+    if (x->kind == TL_FUSE_LEAF && !tl_reduce_rows_contiguous(x->t))
+        return refuse("reduction of a leaf whose rows eager reduces in another order");
     tl_fuse_node *n = new_node(p, TL_FUSE_REDUCE);
     if (!n) return -1;
     n->op = (int)op;

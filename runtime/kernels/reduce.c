@@ -316,6 +316,16 @@ static int reduce_per_output(const tl_reduce_kernel *k, const tl_iter_runs *p)
     return tl_kern_run_cost(&p->outer, run_inner, &aux, p->len);
 }
 
+/* Over the last axis, strategy (c) (or (a) for one row) reads a row whose elements are adjacent
+   as one contiguous run; a column-strided x takes strategy (b), adding whole rows of memory in
+   turn, and a strided or reversed row takes the kernels' element-by-element paths (max and
+   min compare in another order than their SIMD path over a contiguous run). */
+bool tl_reduce_rows_contiguous(const tl_tensor *x)
+{
+    int last = x->ndim - 1;
+    return x->ndim > 0 && (x->shape[last] <= 1 || x->strides[last] == 1);
+}
+
 /* ---- the core reductions: sum prod min max argmin argmax any all ------------ */
 
 static void reduced_shape(const tl_tensor *a, const bool *mask, bool keepdims, int *nd, int64_t *shape)

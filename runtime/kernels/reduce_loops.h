@@ -26,5 +26,8 @@ typedef struct tl_reduce_kernel {
 const tl_reduce_kernel *tl_reduce_narrow_sum_kernel(tl_dtype in);
 /* Kernel for op over working dtype w (f32 f64 c64 c128 i64 u64 bool), or NULL. */
 const tl_reduce_kernel *tl_reduce_kernel_for(tl_redop op, tl_dtype w);
+/* True when tl_reduce over x's last axis hands each row to its kernel's run as one contiguous
+   run (reduce.c): the order a fused program's reduction adds and compares in (fusion.c). */
+bool tl_reduce_rows_contiguous(const tl_tensor *x);
 
 #endif

@@ -755,6 +755,25 @@ def test_commands(sh):
     check(st == 0, f":quit gave status {st}")
 
 
+def test_explain_is_one_expression(sh):
+    # :explain pasted its text into a program: unbalanced parentheses ran statements of their
+    # own (here writing x[0] and binding z), where it must bind nothing
+    sh.run("x = ones(3)")
+    for text in ["x * 2), x)); x[0] = 7.0; z = (((1", "x)), 0); z = 5; print((1", "x; z = 1", "z = x + 1",
+                 "x) # ", "fn q(a) = a", "x;"]:
+        out = sh.run(":explain " + text)
+        check(("error" in out or "takes one expression" in out) and "kernels after fusion" not in out,
+              f":explain {text!r} should be refused: {out!r}")
+    out = sh.run("print(x)")
+    check(lines_of(out) == ["[1. 1. 1.]"], f"x after :explain: {out!r}")
+    out = sh.run("z")
+    check("name 'z' is not defined" in out, f"z after :explain: {out!r}")
+    out = sh.run(":explain (x + 1) * 2  # a comment")
+    check("nodes 2, leaves 1, kernels after fusion 1" in out, f":explain of one expression: {out!r}")
+    out = sh.run(":explain x[1:] @ x[1:]")
+    check("matmul" in out, f":explain of a product: {out!r}")
+
+
 def test_color_and_no_color(sh):
     sh.kill()
     colored = Shell(sh.workdir, env={"NO_COLOR": None})

@@ -6,7 +6,9 @@ Writes one tl program holding COUNT random functions f(a, b, c) over operands of
 dtypes (bool, ints, f16, bf16, f32, f64, c64), broadcasting shapes, weak literals and
 numbers of fixed dtype, binary operators, unary functions and reductions over the last axis
 with keepdims true or false (which graphs run as a fused group's epilogue) (one tree in five over tensors
-big enough for the evaluator to fuse the tree eagerly). For each, the program
+big enough for the evaluator to fuse the tree eagerly), with operand a laid out in memory as a
+transpose, a step or a reversal of its last axis in one tree in three (eager reduces such rows in
+another order than a row of a fused block), over the big tensors and reduced itself half the time. For each, the program
 computes f eagerly and through g = graph(f, ...) for the examples and for a second set of
 values of the same shapes and dtypes, and compares dtype, shape and every byte (bitcast to
 u8). A tree that fails eagerly (a dtype an operator refuses) must fail through the graph
@@ -59,20 +61,42 @@ def maker(dtype, shape):
     return f'{dtype}(randn({shape}) * 2)'
 
 
+def laid_out(make, dtype, shape, layout):
+    """tl code for values of a dtype and shape made by make(dtype, shape), in a memory layout:
+    'c' (C-contiguous), 'T' (a transpose), 'step' (every other element of the last axis),
+    'flip' (the last axis reversed)."""
+    dims = [int(d) for d in shape.strip('()').split(',') if d.strip()]
+    def tup(ds):
+        return '(' + ', '.join(str(d) for d in ds) + (',)' if len(ds) == 1 else ')')
+    if layout == 'T' and len(dims) >= 2:
+        return f'T({make(dtype, tup(dims[::-1]))})'
+    if layout == 'step':
+        return f'({make(dtype, tup(dims[:-1] + [2 * dims[-1]]))})[..., ::2]'
+    if layout == 'flip':
+        return f'flip({make(dtype, shape)}, -1)'
+    return make(dtype, shape)
+
+
 def program(rng, count):
-    lines = ['fn bits(x) = bitcast(atleast_1d(x), u8)',
+    lines = ['fn bits(x) = bitcast(contiguous(atleast_1d(x)), u8)',
              'fn same(x, y) = dtype(x) == dtype(y) and shape(x) == shape(y) and array_equal(bits(x), bits(y))',
              'agree = 0', 'refused = 0', 'bad = 0']
     for i in range(count):
-        sa, sb = rng.choice(BIG_SHAPES if i % 5 == 4 else SHAPES)
+        layout = rng.choice(['T', 'step', 'flip']) if rng.random() < 1 / 3 else 'c'
+        # rows long enough for the order of additions to show, half the time a layout is drawn
+        big = i % 5 == 4 or (layout != 'c' and rng.random() < 0.5)
+        sa, sb = rng.choice(BIG_SHAPES if big else SHAPES)
         da, db, dc = rng.choice(DTYPES), rng.choice(DTYPES), rng.choice(DTYPES)
         c_is_number = rng.random() < 0.4
         expr = tree(rng, rng.randint(1, 4))
+        if layout != 'c' and rng.random() < 0.5:   # a reduction reading a itself (f32, f64), in a group
+            expr = f'({rng.choice(REDUCTIONS)}(a, axis=-1, keepdims=true) + {expr})'
+            da = rng.choice(['f32', 'f64'])
         lines.append(f'# tree {i}: {expr}')
         lines.append(f'fn tree{i}(a, b, c) = {expr}')
         for s, suffix in ((2 * i, ''), (2 * i + 1, '2')):
             lines.append(f'seed({s})')
-            lines.append(f'a{suffix} = {maker(da, sa)}')
+            lines.append(f'a{suffix} = {laid_out(maker, da, sa, layout)}')
             lines.append(f'b{suffix} = {maker(db, sb)}')
             lines.append(f'c{suffix} = ' + (f'{dc}(randint(1, 4, ()))' if c_is_number else maker(dc, sb)))
         lines.append(f'''ok = true

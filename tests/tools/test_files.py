@@ -13,6 +13,7 @@ Runs make_test_files.py into WORKDIR, then checks that
 Prints one line per failure and a summary; exits 1 on any failure.
 """
 import hashlib
+import io
 import json
 import os
 import random
@@ -443,6 +444,18 @@ def test_save_errors_and_atomicity():
     check(left == leftovers == [], "no temporary files left behind: %r" % left)
 
 
+def test_npz_key_with_nul():
+    # a dict key holding a NUL byte went into the zip member name as is: tl's own load then
+    # refused the file, and numpy read two such members as one name (an array lost)
+    prog = os.path.join(OUT, "nul_key.tl")
+    with open(prog, "wb") as f:   # a NUL byte inside a string literal is part of the string
+        f.write(b'save("nul_key.npz", {"a\x00b": ones(2), "a": ones(3)})\n')
+    p = subprocess.run([TL, prog], cwd=OUT, capture_output=True, text=True, errors="replace")
+    sane(p.returncode, p.stderr, "npz key with a NUL byte")
+    check(p.returncode == 1 and "NUL" in p.stderr and not os.path.exists(os.path.join(OUT, "nul_key.npz")),
+          "save refuses a dict key holding a NUL byte: %r" % p.stderr.strip())
+
+
 def test_text_files():
     """read_text/write_text: text round trips as bytes, universal newlines on read, atomic writes."""
     raw = "caf\u00e9 \u2615\r\nline two\rthree\n".encode() + b"\xff\xc3!"
@@ -475,6 +488,86 @@ def test_text_files():
     check(left == [], "no temporary files left behind by write_text: %r" % left)
 
 
+def through_fifo(fifo, code):
+    """Runs tl -e CODE, which writes to the FIFO fifo; returns (status, stderr, the bytes read).
+    The reader never blocks: tl's open for writing finds it, a small file fits in the pipe's
+    buffer, and a tl that replaces the FIFO leaves it empty rather than hanging."""
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    rc, out, err, _ = run_tl(code, timeout=20)
+    got = b""
+    try:
+        while chunk := os.read(reader, 65536):
+            got += chunk
+    except BlockingIOError:
+        pass
+    os.close(reader)
+    return rc, err, got
+
+
+def test_save_to_special_files():
+    # atomic replace is for regular files: a save through a symlink to a FIFO or a device node
+    # wrote a temporary file beside it and renamed it over it, so the FIFO or device (as root,
+    # /dev/null itself) became a regular file. Special files are written in place.
+    want = io.BytesIO()
+    np.save(want, np.arange(5.0))
+    fifo = os.path.join(OUT, "pipe")
+    os.mkfifo(fifo)
+    os.symlink("pipe", os.path.join(OUT, "to_pipe.npy"))
+    rc, err, got = through_fifo(fifo, 'save("to_pipe.npy", arange(5.0))')
+    sane(rc, err, "save to a FIFO")
+    check(rc == 0 and stat.S_ISFIFO(os.stat(fifo).st_mode) and os.path.islink(os.path.join(OUT, "to_pipe.npy")),
+          "save through a symlink to a FIFO keeps the FIFO and the link: %r" % err)
+    check(got == want.getvalue(), "the FIFO's reader gets np.save's bytes: %r" % got[:64])
+    # a FIFO cannot seek back to patch an npz member's sizes: they follow its data instead
+    os.symlink("pipe", os.path.join(OUT, "to_pipe.npz"))
+    for code in ('save("to_pipe.npz", {"a": arange(5.0), "b": ones(2, 3, dtype=i32)})',
+                 'save("to_pipe.npz", {"a": arange(5.0), "b": ones(2, 3, dtype=i32)}, compress=true)'):
+        rc, err, got = through_fifo(fifo, code)
+        sane(rc, err, code)
+        try:
+            z = np.load(io.BytesIO(got))
+            ok = z["a"].tolist() == list(range(5)) and z["b"].dtype == np.int32 and z["b"].tolist() == [[1] * 3] * 2
+        except Exception as e:
+            ok = False
+            err += repr(e)
+        check(rc == 0 and ok and stat.S_ISFIFO(os.stat(fifo).st_mode), "%s: numpy reads what the FIFO got: %r" % (code, err))
+    rc, err, got = through_fifo(fifo, 'write_text("pipe", "caf\u00e9\n")')
+    check(rc == 0 and got == "caf\u00e9\n".encode() and stat.S_ISFIFO(os.stat(fifo).st_mode), "write_text to a FIFO: %r %r" % (got, err))
+    # a dangling symlink, and a chain of two: the file the last names is made, the links stay
+    os.symlink("made.npy", os.path.join(OUT, "dangling.npy"))
+    os.symlink("dangling.npy", os.path.join(OUT, "chain.npy"))
+    for name in ("dangling.npy", "chain.npy"):
+        rc, out, err, _ = run_tl('save("%s", arange(5.0))' % name)
+        check(rc == 0 and os.path.islink(os.path.join(OUT, "dangling.npy")) and os.path.islink(os.path.join(OUT, "chain.npy")) and
+              load_npy(os.path.join(OUT, "made.npy")).tolist() == list(range(5)), "save through %s: %r" % (name, err))
+        if os.path.lexists(os.path.join(OUT, "made.npy")):
+            os.unlink(os.path.join(OUT, "made.npy"))
+    os.symlink("loop_b.npy", os.path.join(OUT, "loop_a.npy"))
+    os.symlink("loop_a.npy", os.path.join(OUT, "loop_b.npy"))
+    rc, out, err, _ = run_tl('save("loop_a.npy", arange(5.0))')
+    sane(rc, err, "save through a symlink loop")
+    check(rc == 1 and "loop_a.npy: cannot open: Too many levels of symbolic links" in err and
+          os.path.islink(os.path.join(OUT, "loop_a.npy")), "save through a symlink loop: %r" % err)
+    # device nodes (root, and a file system that allows them): /dev/null takes anything, /dev/full
+    # refuses with ENOSPC; either stays a device
+    for name, minor, code, ok in (("null", 3, 'save("to_null.npz", {"a": ones(100)})', True),
+                                  ("full", 7, 'save("to_full.npy", ones(100))', False)):
+        dev = os.path.join(OUT, name + "_dev")
+        try:
+            os.mknod(dev, stat.S_IFCHR | 0o666, os.makedev(1, minor))
+            open(dev, "wb").close()
+        except OSError:
+            print("skipped: cannot make and open a device node here")
+            break
+        os.symlink(name + "_dev", os.path.join(OUT, "to_%s.%s" % (name, "npz" if ok else "npy")))
+        rc, out, err, _ = run_tl(code)
+        sane(rc, err, code)
+        check(stat.S_ISCHR(os.stat(dev).st_mode), "%s: the device node stays one" % code)
+        check(rc == (0 if ok else 1) and (ok or "No space left" in err), "%s: %r" % (code, err.strip()))
+    left = [f for f in os.listdir(OUT) if f.startswith(".") and ".tmp-" in f]
+    check(left == [], "no temporary files left behind: %r" % left)
+
+
 def main():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(OUT)
@@ -490,7 +583,9 @@ def main():
     test_writing()
     test_bool_bytes()
     test_save_errors_and_atomicity()
+    test_npz_key_with_nul()
     test_text_files()
+    test_save_to_special_files()
     print("%d passed, %d failed (%d damaged files tried)" % (passed, len(failures), n))
     sys.exit(1 if failures else 0)
 
