@@ -1,4 +1,5 @@
 /* io/gguf.c — .gguf v2/v3 reader: header and tensor infos checked against the file, data mapped or dequantized lazily */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,33 +10,28 @@
 #define GGUF_DEFAULT_ALIGNMENT 32
 #define MAX_NAME_LEN 65535
 
-typedef struct { const char *name; int block, bytes; } ggml_type;
-
-/* ggml's type ids (include/ggml.h). Those of a dtype are its GGML column in the dtype list (ggml_dtype);
-   the others are quantized, dequantized to f32 if io_can_dequant. */
-static const ggml_type ggml_types[] = {
-    [0] = { "F32", 1, 4 }, [1] = { "F16", 1, 2 }, [2] = { "Q4_0", 32, 18 },
-    [3] = { "Q4_1", 32, 20 }, [6] = { "Q5_0", 32, 22 }, [7] = { "Q5_1", 32, 24 },
-    [8] = { "Q8_0", 32, 34 }, [9] = { "Q8_1", 32, 36 }, [10] = { "Q2_K", 256, 84 },
-    [11] = { "Q3_K", 256, 110 }, [12] = { "Q4_K", 256, 144 }, [13] = { "Q5_K", 256, 176 },
-    [14] = { "Q6_K", 256, 210 }, [15] = { "Q8_K", 256, 292 }, [16] = { "IQ2_XXS", 256, 66 },
-    [17] = { "IQ2_XS", 256, 74 }, [18] = { "IQ3_XXS", 256, 98 }, [19] = { "IQ1_S", 256, 50 },
-    [20] = { "IQ4_NL", 32, 18 }, [21] = { "IQ3_S", 256, 110 }, [22] = { "IQ2_S", 256, 82 },
-    [23] = { "IQ4_XS", 256, 136 }, [24] = { "I8", 1, 1 }, [25] = { "I16", 1, 2 },
-    [26] = { "I32", 1, 4 }, [27] = { "I64", 1, 8 }, [28] = { "F64", 1, 8 },
-    [29] = { "IQ1_M", 256, 56 }, [30] = { "BF16", 1, 2 }, [34] = { "TQ1_0", 256, 54 },
-    [35] = { "TQ2_0", 256, 66 }, [39] = { "MXFP4", 32, 17 }, [40] = { "NVFP4", 64, 36 },
-    [41] = { "Q1_0", 128, 18 }, [42] = { "Q2_0", 64, 18 },
-};
-#define N_GGML_TYPES (uint32_t)(sizeof ggml_types / sizeof *ggml_types)
-
-/* The dtype stored as ggml type t, -1 for a quantized type. */
-static int ggml_dtype(uint32_t t)
+/* ggml's name of a type ("Q4_K"): tl's in capitals. */
+static const char *ggml_name(const tl_ggml_type *g, char *buf, size_t n)
 {
-    for (int d = 0; d < TL_NDTYPES; d++)
-        if (tl_dtypes[d].ggml >= 0 && (uint32_t)tl_dtypes[d].ggml == t) return d;
-    return -1;
+    size_t i = 0;
+    for (; g->name[i] && i + 1 < n; i++) buf[i] = (char)toupper((unsigned char)g->name[i]);
+    buf[i] = '\0';
+    return buf;
 }
+
+/* The types tl reads, for the message refusing another: "F32 F16 ... Q8_K". */
+static const char *readable_names(char *buf, size_t n)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int id = 0; id < TL_GGML_NIDS && o < n; id++) {
+        const tl_ggml_type *g = tl_ggml_type_of(id);
+        char up[16];
+        if (g && (tl_ggml_dtype(g) >= 0 || g->dequant)) o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? " " : "", ggml_name(g, up, sizeof up));
+    }
+    return buf;
+}
+
 
 typedef struct {
     const char *name;        /* into the file mapping (not NUL-terminated) */
@@ -91,15 +87,15 @@ static int read_info(io_src *s, io_cur *c, tinfo *t)
         t->shape[nd - 1 - i] = (int64_t)ne[i];
     }
     if (io_u32(c, &t->type, "a tensor type") || io_u64(c, &t->offset, "a tensor offset")) return -1;
-    if (t->type >= N_GGML_TYPES || !ggml_types[t->type].name)
-        return io_fail(s, "tensor %s has unknown ggml type %u", qn, t->type);
-    const ggml_type *gt = &ggml_types[t->type];
-    if (ggml_dtype(t->type) < 0 && !io_can_dequant((int)t->type))
-        return io_fail(s, "tensor %s has type %s, which tl cannot dequantize (it reads F32 F16 BF16 F64 I8-I64, "
-                          "Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q2_K Q3_K Q4_K Q5_K Q6_K Q8_K)", qn, gt->name);
+    const tl_ggml_type *gt = tl_ggml_type_of(t->type);
+    char up[16], names[256];
+    if (!gt) return io_fail(s, "tensor %s has unknown ggml type %u", qn, t->type);
+    if (tl_ggml_dtype(gt) < 0 && !gt->dequant)
+        return io_fail(s, "tensor %s has type %s, which tl cannot dequantize (it reads %s)", qn, ggml_name(gt, up, sizeof up),
+                       readable_names(names, sizeof names));
     if (ne[0] % (uint64_t)gt->block != 0)
         return io_fail(s, "tensor %s: row length %llu is not a multiple of the %s block size %d", qn,
-                       (unsigned long long)ne[0], gt->name, gt->block);
+                       (unsigned long long)ne[0], ggml_name(gt, up, sizeof up), gt->block);
     int64_t count;
     if (tl_shape_size(t->ndim, t->shape, &count)) return io_fail(s, "tensor %s: %s", qn, tl_errmsg());
     if (__builtin_mul_overflow((uint64_t)count / (uint64_t)gt->block, (uint64_t)gt->bytes, &t->nbytes))
@@ -187,14 +183,23 @@ static int copy_meta(const io_src *s, const gguf_header *g, uint8_t **out, size_
     return 0;
 }
 
+/* A plain tensor over the file's bytes; a quantized one over its blocks, mapped (read when touched). */
 static tl_tensor *load_tensor(io_src *s, const gguf_header *g, const tinfo *t, const char *name)
 {
+    const tl_ggml_type *gt = tl_ggml_type_of(t->type);
     uint64_t at = g->data_start + t->offset;
-    int dt = ggml_dtype(t->type);
+    int dt = tl_ggml_dtype(gt);
     if (dt >= 0) return io_tensor_at(s, at, (tl_dtype)dt, t->ndim, t->shape, false, false, name);
+    int64_t nbytes = (int64_t)t->nbytes;
+    tl_tensor *bytes = io_tensor_at(s, at, TL_U8, 1, &nbytes, false, false, name);
+    if (!bytes) return NULL;
+    tl_storage *holder = bytes->storage;
+    const uint8_t *src = (const uint8_t *)holder->data + bytes->offset;
+    tl_storage_retain(holder);
+    tl_tensor_release(bytes);
     char sname[64];
     io_storage_name(sname, sizeof sname, s->path, name);
-    return io_lazy_tensor(s, at, t->nbytes, (int)t->type, io_dequant, t->ndim, t->shape, sname);
+    return io_quant_tensor(holder, src, (int)t->type, t->ndim, t->shape, sname);
 }
 
 /* Only the header's metadata, not the tensor infos: so meta() works on files whose tensors tl cannot load. */
