@@ -7,6 +7,10 @@
 #include "../cast.h"
 #include "internal.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* ggml's quantize_row_*_ref (ggml-quants.c) make these bytes; tl's code is its own, with the
    same float operations in the same order. runtime/meson.build compiles this file with
    -ffp-contract=off: ggml's x86-64 build computes a * b + c as two roundings, and so must tl,
@@ -121,11 +125,57 @@ void io_quantize_q5_1(const float *x, uint8_t *b)
 }
 
 /* Q8_0 {d, qs[32]}: x = d * q, d = max |x| / 127, q rounded half away from zero. */
+#ifdef __SSE2__
+/* The largest |x[j]| of a block, four lanes at a time (max is exact: any order gives it). */
+static inline float absmax_sse2(const float *x)
+{
+    const __m128 sign = _mm_set1_ps(-0.0f);
+    __m128 m = _mm_setzero_ps();
+    for (int j = 0; j < QK; j += 4) m = _mm_max_ps(m, _mm_andnot_ps(sign, _mm_loadu_ps(x + j)));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+    return _mm_cvtss_f32(m);
+}
+
+/* round_away of four products of magnitude under 2^23, as int32 lanes: the same steps. */
+static inline __m128i round_away_sse2(__m128 v)
+{
+    __m128 a = _mm_andnot_ps(_mm_set1_ps(-0.0f), v);
+    __m128i t = _mm_cvttps_epi32(a);
+    __m128 frac = _mm_sub_ps(a, _mm_cvtepi32_ps(t));                          /* exact */
+    t = _mm_sub_epi32(t, _mm_castps_si128(_mm_cmpge_ps(frac, _mm_set1_ps(0.5f))));   /* + 1 there */
+    __m128i neg = _mm_castps_si128(_mm_cmplt_ps(v, _mm_setzero_ps()));
+    return _mm_sub_epi32(_mm_xor_si128(t, neg), neg);                           /* negated there */
+}
+#endif
+
+/* Q8_0: the scale maps the largest magnitude to 127. The products x[j] * id lie within about
+   127.00003 whenever id is finite, so the SSE2 lanes (the same multiply and rounding, packed with
+   saturation that never acts) give the scalar loop's bytes; an infinite id (a subnormal scale)
+   takes the scalar loop, whose conversion of inf and nan is x86-64's. */
 void io_quantize_q8_0(const float *x, uint8_t *b)
 {
+#ifdef __SSE2__
+    const float amax = absmax_sse2(x);
+#else
     float amax = 0;
     for (int j = 0; j < QK; j++) amax = amax > fabsf(x[j]) ? amax : fabsf(x[j]);
+#endif
     const float d = amax / 127, id = inverse(d);
     put_f16(b, d);
+#ifdef __SSE2__
+    if (id <= FLT_MAX) {
+        const __m128 vid = _mm_set1_ps(id);
+        for (int j = 0; j < QK; j += 16) {
+            __m128i q0 = round_away_sse2(_mm_mul_ps(_mm_loadu_ps(x + j), vid));
+            __m128i q1 = round_away_sse2(_mm_mul_ps(_mm_loadu_ps(x + j + 4), vid));
+            __m128i q2 = round_away_sse2(_mm_mul_ps(_mm_loadu_ps(x + j + 8), vid));
+            __m128i q3 = round_away_sse2(_mm_mul_ps(_mm_loadu_ps(x + j + 12), vid));
+            __m128i p = _mm_packs_epi16(_mm_packs_epi32(q0, q1), _mm_packs_epi32(q2, q3));
+            _mm_storeu_si128((__m128i *)(b + 2 + j), p);
+        }
+        return;
+    }
+#endif
     for (int j = 0; j < QK; j++) b[2 + j] = (uint8_t)trunc_i32(round_away(x[j] * id));
 }
