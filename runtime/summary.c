@@ -30,18 +30,6 @@ static inline __attribute__((always_inline)) void load4(v4d *v, const float *p)
 /* The sum of the lanes of *v, pairwise. */
 static inline __attribute__((always_inline)) double hsum(const v4d *v) { return ((*v)[0] + (*v)[1]) + ((*v)[2] + (*v)[3]); }
 
-/* Whether n floats hold a nan or inf: some element has every exponent bit set. */
-static inline __attribute__((always_inline)) bool has_nonfinite(const float *x, int64_t n)
-{
-    uint32_t bad = 0;
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t u;
-        memcpy(&u, x + i, 4);
-        bad |= (u & 0x7f800000u) == 0x7f800000u;
-    }
-    return bad != 0;
-}
-
 /* ---- stats ---------------------------------------------------------------------- */
 
 void tl_stats_clear(tl_stats *st)
@@ -114,9 +102,11 @@ static inline __attribute__((always_inline)) v4f vmax(v4f a, v4f b)
     return (v4f)(((v4i)a & gt) | ((v4i)b & ~gt));
 }
 
-/* The figures of n finite floats in one pass: sums of x - x[0] and its square in double (the
-   shift keeps the variance from cancelling), extremes in float lanes. */
-static inline __attribute__((always_inline)) void stats_f32(tl_stats *st, const float *x, int64_t n)
+/* The figures of n floats in one pass, merged into st when all are finite: sums of x - x[0]
+   and its square in double (the shift keeps the variance from cancelling), extremes in float
+   lanes. A nan or inf makes a sum nan or inf (finite floats' sums of squares stay far below
+   double's range), and then nothing is merged: false. */
+static inline __attribute__((always_inline)) bool stats_f32(tl_stats *st, const float *x, int64_t n)
 {
     v4d s1a = { 0 }, s1b = { 0 }, s2a = { 0 }, s2b = { 0 }, shift = { x[0], x[0], x[0], x[0] };
     v4f lo, hi;
@@ -140,19 +130,20 @@ static inline __attribute__((always_inline)) void stats_f32(tl_stats *st, const 
         s1 += a, s2 += a * a;
         mn = x[i] < mn ? x[i] : mn, mx = x[i] > mx ? x[i] : mx;
     }
+    if (!isfinite(s1) || !isfinite(s2)) return false;
     tl_stats c = { .count = n, .mean = shift[0] + s1 / (double)n, .min = mn, .max = mx };
     c.m2 = fmax(s2 - s1 * s1 / (double)n, 0);
     c.absmax = fmax(fabs(c.min), fabs(c.max));
     tl_stats_merge(st, &c);
+    return true;
 }
 
-/* A run of n floats into st: the one-pass loop when all are finite, else one by one. Compiled
+/* A run of n floats into st: the one-pass loop, or one by one when it met a nan or inf. Compiled
    twice (below): the same operations in the same order, so the same figures, with AVX2's
    four-double lanes where the processor has them (SSE2 pairs emulate them otherwise). */
 static inline __attribute__((always_inline)) void stats_run(tl_stats *st, const float *x, int64_t n)
 {
-    if (has_nonfinite(x, n)) stats_slow(st, x, false, n);
-    else stats_f32(st, x, n);
+    if (!stats_f32(st, x, n)) stats_slow(st, x, false, n);
 }
 
 __attribute__((target("avx2"))) static void stats_run_avx2(tl_stats *st, const float *x, int64_t n) { stats_run(st, x, n); }
@@ -261,30 +252,44 @@ static void diff_slow(tl_diff *d, const void *ra, const void *rb, bool wide, int
     diff_merge(d, &c);
 }
 
-/* n finite pairs of floats in one pass, in double lanes; the place of the largest difference is
-   looked for afterwards, in this chunk only when it beats the figures so far. */
-static inline __attribute__((always_inline)) void diff_f32(tl_diff *d, const float *a, const float *b, int64_t first,
+/* One step of four pairs: their differences' and values' sums of squares and products, and
+   the lanes' largest |a - b| (GCC's vector extension; the lanes are AVX2's or SSE2 pairs). */
+#define DIFF_STEP(x, y, dd, aa, bb, ab, mx)                                                        \
+    do {                                                                                           \
+        v4d e_ = x - y, ae_ = (v4d)((v4l)e_ & INT64_MAX);   /* |e|: the sign bit cleared */        \
+        v4l gt_ = ae_ > mx;                                                                        \
+        mx = (v4d)(((v4l)ae_ & gt_) | ((v4l)mx & ~gt_));                                           \
+        dd += e_ * e_, aa += x * x, bb += y * y, ab += x * y;                                      \
+    } while (0)
+
+/* n pairs of floats in one pass, in double lanes (two sets of sums, for two additions in
+   flight), merged into d when all are finite (else a sum is nan or inf, nothing is merged:
+   false); the place of the largest difference is looked for afterwards, in this chunk only when
+   it beats the figures so far. */
+static inline __attribute__((always_inline)) bool diff_f32(tl_diff *d, const float *a, const float *b, int64_t first,
                                                          int64_t n)
 {
     v4d dd = { 0 }, aa = { 0 }, bb = { 0 }, ab = { 0 }, mx = { 0 };
+    v4d dd2 = { 0 }, aa2 = { 0 }, bb2 = { 0 }, ab2 = { 0 }, mx2 = { 0 };
     int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        v4d x, y;
+    for (; i + 8 <= n; i += 8) {
+        v4d x, y, x2, y2;
         load4(&x, a + i);
         load4(&y, b + i);
-        v4d e = x - y;
-        v4d ae = (v4d)((v4l)e & INT64_MAX);   /* |e|: the sign bit cleared */
-        v4l gt = ae > mx;
-        mx = (v4d)(((v4l)ae & gt) | ((v4l)mx & ~gt));
-        dd += e * e, aa += x * x, bb += y * y, ab += x * y;
+        load4(&x2, a + i + 4);
+        load4(&y2, b + i + 4);
+        DIFF_STEP(x, y, dd, aa, bb, ab, mx);
+        DIFF_STEP(x2, y2, dd2, aa2, bb2, ab2, mx2);
     }
+    dd += dd2, aa += aa2, bb += bb2, ab += ab2;
     tl_diff c = { .count = n, .sum_d2 = hsum(&dd), .sum_a2 = hsum(&aa), .sum_b2 = hsum(&bb), .sum_ab = hsum(&ab) };
-    double m = fmax(fmax(mx[0], mx[1]), fmax(mx[2], mx[3]));
+    double m = fmax(fmax(fmax(mx[0], mx[1]), fmax(mx[2], mx[3])), fmax(fmax(mx2[0], mx2[1]), fmax(mx2[2], mx2[3])));
     for (; i < n; i++) {
         double x = a[i], y = b[i], e = x - y;
         c.sum_d2 += e * e, c.sum_a2 += x * x, c.sum_b2 += y * y, c.sum_ab += x * y;
         m = fmax(m, fabs(e));
     }
+    if (!isfinite(c.sum_d2) || !isfinite(c.sum_a2) || !isfinite(c.sum_b2) || !isfinite(c.sum_ab)) return false;
     c.max_abs = m;
     c.argmax = -1;
     if (m > d->max_abs)
@@ -294,13 +299,14 @@ static inline __attribute__((always_inline)) void diff_f32(tl_diff *d, const flo
                 break;
             }
     diff_merge(d, &c);
+    return true;
 }
 
-/* n pairs of floats into d (first: the flat index of the first), compiled twice as stats_run. */
+/* n pairs of floats into d (first: the flat index of the first): the one-pass loop, or one by
+   one when it met a nan or inf; compiled twice as stats_run. */
 static inline __attribute__((always_inline)) void diff_run(tl_diff *d, const float *a, const float *b, int64_t first, int64_t n)
 {
-    if (has_nonfinite(a, n) || has_nonfinite(b, n)) diff_slow(d, a, b, false, first, n);
-    else diff_f32(d, a, b, first, n);
+    if (!diff_f32(d, a, b, first, n)) diff_slow(d, a, b, false, first, n);
 }
 
 __attribute__((target("avx2"))) static void diff_run_avx2(tl_diff *d, const float *a, const float *b, int64_t first, int64_t n)

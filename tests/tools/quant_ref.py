@@ -11,7 +11,13 @@ multiple of the block size. Where C leaves a float-to-integer conversion undefin
 of a scale that underflows to a subnormal overflows to inf), the value is x86-64's cvttss2si
 result, INT32_MIN, as ggml's scalar code computes it.
 """
+import os
+import sys
+
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import make_test_files as mtf  # noqa: E402  (the K types' 12-byte scale packing)
 
 F = np.float32
 TYPES = {"q4_0": (32, 18), "q4_1": (32, 20), "q5_0": (32, 22), "q5_1": (32, 24), "q8_0": (32, 34),
@@ -356,19 +362,6 @@ def q3_k(x):
     return np.concatenate([hm.astype(np.uint8), pack2(L), (s & 0xFF).astype(np.uint8), f16_bytes(d)], 1)
 
 
-def pack_scales_k4(ls, lm):
-    s = np.zeros((len(ls), 12), np.int64)
-    for j in range(8):
-        if j < 4:
-            s[:, j] = ls[:, j]
-            s[:, j + 4] = lm[:, j]
-        else:
-            s[:, j + 4] = (ls[:, j] & 0xF) | ((lm[:, j] & 0xF) << 4)
-            s[:, j - 4] |= (ls[:, j] >> 4) << 6
-            s[:, j] |= (lm[:, j] >> 4) << 6
-    return s & 0xFF
-
-
 def scale_min_k4(s, j):
     if j < 4:
         return s[:, j] & 63, s[:, j + 4] & 63
@@ -388,7 +381,7 @@ def k4_scales(x, nmax, rmin, nstep):
     inv_m = np.where(max_min > 0, divide(F(63), np.where(max_min > 0, max_min, F(1))), F(0)).astype(F)
     ls = np.minimum(nearest_int((inv_s[:, None] * scales).astype(F)) & 0xFF, 63)
     lm = np.minimum(nearest_int((inv_m[:, None] * mins).astype(F)) & 0xFF, 63)
-    s = pack_scales_k4(ls, lm)
+    s = mtf.pack_scales_k4(ls.astype(np.uint8), lm.astype(np.uint8)).astype(np.int64)   # make_test_files' layout
     d, dmin = divide(max_scale, F(63)), divide(max_min, F(63))
     dd, dm = np.zeros((nb, 8), F), np.zeros((nb, 8), F)
     for j in range(8):
