@@ -266,7 +266,7 @@ void io_quantize_q2_k(const float *x, uint8_t *b)
     }
     if (max_min > 0) {
         float iscale = 15.f / max_min;
-        for (int j = 0; j < 16; j++) sc[j] |= (uint8_t)(nearest_int(iscale * mins[j]) << 4);
+        for (int j = 0; j < 16; j++) sc[j] |= (uint8_t)((unsigned)nearest_int(iscale * mins[j]) << 4);   /* the low bits, as x86 shifts */
         put_f16(b + 82, max_min / 15.f);
     } else
         put_f16(b + 82, 0.f);
