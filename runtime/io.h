@@ -90,7 +90,7 @@ typedef struct tl_named_in {
     X(arg, npy,         NULL,   "\x93NUMPY", NULL,     TENSOR,    RW, 0,                  NULL)    \
     X(arg, npz,         NULL,   "PK\3\4",    "PK\5\6", DICT,      RW, TL_FORMAT_COMPRESS, "arr_0") \
     X(arg, safetensors, NULL,   NULL,        NULL,     DICT_META, RW, 0,                  NULL)    \
-    X(arg, gguf,        NULL,   "GGUF",      NULL,     DICT_META, RO, 0,                  NULL)    \
+    X(arg, gguf,        NULL,   "GGUF",      NULL,     DICT_META, RW, 0,                  NULL)    \
     X(arg, csv,         "text", NULL,        NULL,     TENSOR,    RW, 0,                  NULL)    \
     X(arg, txt,         "text", NULL,        NULL,     TENSOR,    RW, 0,                  NULL)
 
@@ -105,7 +105,7 @@ enum {
 /* Options of a save; a format reads those its flags name. */
 typedef struct tl_save_opts {
     bool compress;            /* TL_FORMAT_COMPRESS: deflate */
-    const tl_meta *metadata;  /* TL_FORMAT_META: a MAP of STR, or NULL */
+    const tl_meta *metadata;  /* TL_FORMAT_META: a MAP (safetensors: of STR), or NULL */
 } tl_save_opts;
 
 /* One row of the format table. */

@@ -396,6 +396,7 @@ struct tl_lazy {
     size_t chunk;
     int64_t nchunks;
     const uint8_t *qblocks;         /* the ggml blocks the filler reads, when it dequantizes */
+    tl_storage *qholder;            /* the storage they lie in (the filler holds it) */
     int qtype;
     _Atomic int64_t ready;          /* chunks filled: all of them means nothing is left to check */
     _Atomic uint8_t state[];        /* per chunk */
@@ -479,8 +480,9 @@ void tl_storage_materialize(tl_storage *s, int64_t lo, int64_t hi)
         while (atomic_load_explicit(&lz->state[c], memory_order_acquire) != CHUNK_READY) sched_yield();
 }
 
-void tl_storage_set_quant(tl_storage *s, const uint8_t *blocks, int ggml_type)
+void tl_storage_set_quant(tl_storage *s, tl_storage *holder, const uint8_t *blocks, int ggml_type)
 {
+    s->lazy->qholder = holder;
     s->lazy->qblocks = blocks;
     s->lazy->qtype = ggml_type;
 }
@@ -491,6 +493,11 @@ bool tl_storage_quant(const tl_storage *s, const uint8_t **blocks, int *ggml_typ
     *blocks = s->lazy->qblocks;
     *ggml_type = s->lazy->qtype;
     return true;
+}
+
+tl_storage *tl_storage_quant_holder(const tl_storage *s)
+{
+    return s->kind == TL_STORAGE_LAZY ? s->lazy->qholder : NULL;
 }
 
 bool tl_storage_touched(const tl_storage *s, int64_t lo, int64_t hi)

@@ -63,11 +63,14 @@ tl_storage *tl_storage_lazy(size_t nbytes, size_t chunk, tl_lazy_fill_fn fill, v
 /* Makes bytes [lo, hi) of s hold their values: computes the lazy chunks they
    touch that are not computed yet. Nothing to do for other kinds. Thread-safe. */
 void tl_storage_materialize(tl_storage *s, int64_t lo, int64_t hi);
-/* Records that lazy storage s dequantizes ggml blocks of `ggml_type` starting at blocks
-   (owned by its filler), so a matrix product can read them without dequantizing. */
-void tl_storage_set_quant(tl_storage *s, const uint8_t *blocks, int ggml_type);
+/* Records that lazy storage s dequantizes ggml blocks of `ggml_type` starting at blocks, inside
+   the storage `holder` (kept alive by s's filler), so a matrix product can read them without
+   dequantizing, and blocks() can view them. */
+void tl_storage_set_quant(tl_storage *s, tl_storage *holder, const uint8_t *blocks, int ggml_type);
 /* The ggml blocks behind s and their type; false for storage that has none. */
 bool tl_storage_quant(const tl_storage *s, const uint8_t **blocks, int *ggml_type);
+/* The storage holding the blocks behind s (NULL for storage that has none); not retained. */
+tl_storage *tl_storage_quant_holder(const tl_storage *s);
 /* True when some lazy chunk covering bytes [lo, hi) of s has been computed (and so may
    have been written since); false for other kinds. */
 bool tl_storage_touched(const tl_storage *s, int64_t lo, int64_t hi);

@@ -7,6 +7,7 @@
 
 #include "eval.h"
 #include "parse.h"
+#include "quant.h"
 #include "shell_int.h"
 
 /* :time aims at about this much total running time, within the run-count bounds below. */
@@ -274,7 +275,7 @@ static CmdResult cmd_explain(Interp *I, const char *arg)
 
 /* ---- :vars ---------------------------------------------------------------- */
 
-typedef struct VarRow { const char *name; char type[32], shape[96], bytes[32]; } VarRow;
+typedef struct VarRow { const char *name; char type[32], shape[96], bytes[32], mapped[32], resident[32]; } VarRow;
 
 static void shape_text(char *buf, size_t cap, int ndim, const int64_t *shape)
 {
@@ -284,11 +285,15 @@ static void shape_text(char *buf, size_t cap, int ndim, const int64_t *shape)
     if (w < cap) snprintf(buf + w, cap - w, ndim == 1 ? ",)" : ")");
 }
 
-/* Fills a row describing v: dtype (or kind), shape (or length), bytes of its elements. */
+/* Fills a row describing v: dtype, ggml type or kind, shape (or length), bytes of its elements
+   (as stored: blocks for a quantized tensor), and of a tensor's storage those a file maps and
+   those in memory now. */
 static void describe(VarRow *r, Value v)
 {
     strcpy(r->shape, "");
     strcpy(r->bytes, "-");
+    strcpy(r->mapped, "-");
+    strcpy(r->resident, "-");
     switch (v.kind) {
     case V_NUM:
         snprintf(r->type, sizeof r->type, "%s", tl_dtype_name((tl_dtype)v.dtype));
@@ -297,9 +302,13 @@ static void describe(VarRow *r, Value v)
         break;
     case V_TENSOR: {
         tl_tensor *t = v.as.t;
-        snprintf(r->type, sizeof r->type, "%s", tl_dtype_name(t->dtype));
+        tl_footprint fp;
+        tl_tensor_footprint(t, &fp);
+        snprintf(r->type, sizeof r->type, "%s", tl_tensor_type_name(t));
         shape_text(r->shape, sizeof r->shape, t->ndim, t->shape);
-        snprintf(r->bytes, sizeof r->bytes, "%lld", (long long)(tl_tensor_size(t) * (int64_t)tl_dtype_size(t->dtype)));
+        snprintf(r->bytes, sizeof r->bytes, "%llu", (unsigned long long)fp.stored);
+        snprintf(r->mapped, sizeof r->mapped, "%llu", (unsigned long long)fp.mapped);
+        snprintf(r->resident, sizeof r->resident, "%llu", (unsigned long long)fp.resident);
         break;
     }
     case V_STR:
@@ -369,16 +378,20 @@ static CmdResult cmd_vars(Interp *I)
         return CMD_DONE;
     }
     qsort(rows, (size_t)nrows, sizeof *rows, cmp_row);
-    int wn = 4, wt = 4, ws = 5;
+    int wn = 4, wt = 4, ws = 5, wb = 5, wm = 6;
     for (int i = 0; i < nrows; i++) {
         int a = (int)strlen(rows[i].name), b = (int)strlen(rows[i].type), c = (int)strlen(rows[i].shape);
+        int d = (int)strlen(rows[i].bytes), e = (int)strlen(rows[i].mapped);
         wn = a > wn ? a : wn;
         wt = b > wt ? b : wt;
         ws = c > ws ? c : ws;
+        wb = d > wb ? d : wb;
+        wm = e > wm ? e : wm;
     }
-    fprintf(I->out, "%-*s  %-*s  %-*s  %s\n", wn, "name", wt, "type", ws, "shape", "bytes");
+    fprintf(I->out, "%-*s  %-*s  %-*s  %*s  %*s  %s\n", wn, "name", wt, "type", ws, "shape", wb, "bytes", wm, "mapped", "resident");
     for (int i = 0; i < nrows; i++)
-        fprintf(I->out, "%-*s  %-*s  %-*s  %s\n", wn, rows[i].name, wt, rows[i].type, ws, rows[i].shape, rows[i].bytes);
+        fprintf(I->out, "%-*s  %-*s  %-*s  %*s  %*s  %s\n", wn, rows[i].name, wt, rows[i].type, ws, rows[i].shape, wb, rows[i].bytes,
+                wm, rows[i].mapped, rows[i].resident);
     free(rows);
     fflush(I->out);
     return CMD_DONE;

@@ -6,6 +6,7 @@
 
 #include "format.h"
 #include "stmt_marks.h"
+#include "quant.h"
 #include "interp.h"
 #include "value.h"
 
@@ -347,13 +348,13 @@ static int write_nested(Value v, tl_write_fn w, void *ctx, int depth)
 
 int val_write_item(Value v, tl_write_fn w, void *ctx) { return write_nested(v, w, ctx, 0); }
 
-/* A one-line summary for dict listings: tensors as dtype and shape. */
+/* A one-line summary for dict listings: tensors as dtype (ggml type when held as blocks) and shape. */
 static int write_summary(Value v, tl_write_fn w, void *ctx, int depth)
 {
     if (v.kind == V_TENSOR) {
         char shp[TL_MAXDIM * 22 + 8];
         tl_shape_str(v.as.t->ndim, v.as.t->shape, shp, sizeof shp);
-        if (write_str(w, ctx, tl_dtype_name(v.as.t->dtype)) || w(ctx, " ", 1)) return -1;
+        if (write_str(w, ctx, tl_tensor_type_name(v.as.t)) || w(ctx, " ", 1)) return -1;
         return write_str(w, ctx, shp);
     }
     if (v.kind == V_DICT) {

@@ -26,6 +26,8 @@ extern const Builtin bi_select_table[];
 extern const Builtin bi_samples_table[];
 extern const Builtin bi_files_table[];
 extern const Builtin bi_expect_table[];
+extern const Builtin bi_models_table[];
+extern const Builtin bi_summary_table[];
 extern const Builtin bi_graph_table[];
 extern const Builtin bi_plot_table[];
 extern const Builtin bi_strings_table[];

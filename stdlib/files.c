@@ -165,27 +165,118 @@ static void release_named(tl_named_in *items, int64_t n)
     free(items);
 }
 
-/* metadata={"key": "text", ...} for safetensors. */
-static bool metadata_arg(Interp *I, CallArgs *a, tl_meta *m)
+/* ---- values -> runtime metadata (save's meta=) ------------------------------------------ */
+
+static bool value_meta(Interp *I, CallArgs *a, const char *key, Value v, tl_meta *m);
+
+/* The dtype a number is written as: its own, but a weak (literal) integer is i32 (i64 when it
+   does not fit) and a weak float f32, as Python's gguf writer types Python numbers; f16 and
+   bf16 widen to f32 (GGUF has no such metadata type). */
+static tl_dtype meta_dtype(Value v)
+{
+    tl_dtype d = (tl_dtype)v.dtype;
+    if (d == TL_F16 || d == TL_BF16) return TL_F32;
+    if (!v.weak || d == TL_BOOL) return d;
+    if (tl_is_float(d)) return TL_F32;
+    int64_t x = tl_scalar_to_i64(v.as.num.bytes, d);
+    return x >= INT32_MIN && x <= INT32_MAX ? TL_I32 : TL_I64;
+}
+
+/* Numbers (a tuple's or a list's items) as one array of one dtype (weak items follow the strong
+   ones, else meta_dtype). */
+static bool number_array(Interp *I, CallArgs *a, const char *key, const Value *items, int64_t n, tl_meta *m)
+{
+    tl_dtype dt = TL_NDTYPES;
+    for (int64_t i = 0; i < n; i++) {
+        tl_dtype d = meta_dtype(items[i]);
+        if (!items[i].weak && dt != TL_NDTYPES && d != dt && !items[0].weak)
+            return bi_fail(I, a, TypeError, "meta \"%.200s\": the items of an array must share one dtype", key);
+        if (dt == TL_NDTYPES || !items[i].weak) dt = d;
+    }
+    for (int64_t i = 0; i < n; i++)   /* weak ints among floats make a float array */
+        if (items[i].weak && tl_is_float(meta_dtype(items[i])) && !tl_is_float(dt)) dt = TL_F32;
+    tl_tensor *arr = tl_tensor_empty(dt, 1, &n);
+    if (!arr) return interp_error_rt(I, a->at);
+    for (int64_t i = 0; i < n; i++)
+        tl_scalar_convert((char *)tl_tensor_data(arr) + (size_t)i * tl_dtype_size(dt), dt, items[i].as.num.bytes,
+                          (tl_dtype)items[i].dtype);
+    m->kind = TL_META_ARRAY;
+    m->array = arr;
+    return true;
+}
+
+/* A tuple's or a list's items: an array of numbers, or a list of strings or of arrays (GGUF's
+   nested arrays). */
+static bool items_meta(Interp *I, CallArgs *a, const char *key, const Value *items, int64_t n, tl_meta *m)
+{
+    ValueKind k = n ? items[0].kind : V_STR;
+    for (int64_t i = 1; i < n; i++)
+        if (items[i].kind != k)
+            return bi_fail(I, a, TypeError, "meta \"%.200s\": the items of a tuple or list must be all numbers, all strings or all sequences", key);
+    if (k == V_NUM) return number_array(I, a, key, items, n, m);
+    if (k != V_STR && k != V_TUPLE && k != V_LIST && k != V_TENSOR)
+        return bi_fail(I, a, TypeError, "meta \"%.200s\": a sequence of %s cannot be written", key, val_kind_name(items[0]));
+    m->kind = TL_META_LIST;
+    m->items = calloc((size_t)(n ? n : 1), sizeof *m->items);
+    if (!m->items) return bi_fail(I, a, MemoryError, "out of memory");
+    for (int64_t i = 0; i < n; i++) {
+        if (!value_meta(I, a, key, items[i], &m->items[i])) return false;
+        m->n = i + 1;
+    }
+    return true;
+}
+
+/* One metadata value: a string, a number, a bool, a tuple or list of them, or a 1-d tensor. */
+static bool value_meta(Interp *I, CallArgs *a, const char *key, Value v, tl_meta *m)
+{
+    memset(m, 0, sizeof *m);
+    switch (v.kind) {
+    case V_STR:
+        m->kind = TL_META_STR;
+        m->len = v.as.s->len;
+        if (!(m->str = malloc(m->len + 1))) return bi_fail(I, a, MemoryError, "out of memory");
+        memcpy(m->str, v.as.s->data, m->len + 1);
+        return true;
+    case V_NUM:
+        if (tl_is_complex((tl_dtype)v.dtype))
+            return bi_fail(I, a, TypeError, "meta \"%.200s\": complex numbers cannot be written", key);
+        m->kind = TL_META_NUM;
+        m->dtype = meta_dtype(v);
+        tl_scalar_convert(&m->num, m->dtype, v.as.num.bytes, (tl_dtype)v.dtype);
+        return true;
+    case V_TUPLE: return items_meta(I, a, key, v.as.tu->items, v.as.tu->n, m);
+    case V_LIST: return items_meta(I, a, key, v.as.l->items, v.as.l->n, m);
+    case V_TENSOR:
+        if (v.as.t->ndim != 1)
+            return bi_fail(I, a, TypeError, "meta \"%.200s\": a tensor is written as an array, so it must be 1-d", key);
+        tl_tensor_retain(v.as.t);
+        m->kind = TL_META_ARRAY;
+        m->array = v.as.t;
+        return true;
+    default:
+        return bi_fail(I, a, TypeError, "meta \"%.200s\": a %s cannot be written (strings, numbers, bools, tuples or lists of them, 1-d tensors)",
+                       key, val_kind_name(v));
+    }
+}
+
+/* meta={"key": value, ...}: a MAP (empty when not given), freed with tl_meta_clear. */
+static bool meta_arg(Interp *I, CallArgs *a, tl_meta *m)
 {
     Value *v = arg_at(a, 3);
     memset(m, 0, sizeof *m);
     m->kind = TL_META_MAP;
     if (!v) return true;
-    if (v->kind != V_DICT) return bi_fail(I, a, TypeError, "metadata must be a dict of strings");
+    if (v->kind != V_DICT) return bi_fail(I, a, TypeError, "meta must be a dict, not a %s", val_kind_name(*v));
     const Dict *d = v->as.d;
-    m->n = d->n;
     m->items = calloc((size_t)(d->n ? d->n : 1), sizeof *m->items);
     m->keys = calloc((size_t)(d->n ? d->n : 1), sizeof *m->keys);
     m->keylens = calloc((size_t)(d->n ? d->n : 1), sizeof *m->keylens);
     if (!m->items || !m->keys || !m->keylens) return bi_fail(I, a, MemoryError, "out of memory");
     for (int i = 0; i < d->n; i++) {
-        if (d->vals[i].kind != V_STR)
-            return bi_fail(I, a, TypeError, "metadata value for \"%.200s\" must be a string (use str())",
-                                d->keys[i]->data);
-        m->keys[i] = d->keys[i]->data;            /* borrowed: not freed below */
+        m->n = i + 1;
+        if (!(m->keys[i] = strdup(d->keys[i]->data))) return bi_fail(I, a, MemoryError, "out of memory");
         m->keylens[i] = d->keys[i]->len;
-        m->items[i] = (tl_meta){ .kind = TL_META_STR, .str = d->vals[i].as.s->data, .len = d->vals[i].as.s->len };
+        if (!value_meta(I, a, d->keys[i]->data, d->vals[i], &m->items[i])) return false;
     }
     return true;
 }
@@ -202,7 +293,7 @@ static bool save_dict(Interp *I, CallArgs *a, const char *path, const tl_format 
     if (!(fmt->flags & TL_FORMAT_COMPRESS) && arg_at(a, 2))
         return bi_fail(I, a, ValueError, "compress= applies to %s files only", tl_format_exts(exts, sizeof exts, TL_FORMAT_COMPRESS, TL_FORMAT_COMPRESS));
     if (!(fmt->flags & TL_FORMAT_META) && arg_at(a, 3))
-        return bi_fail(I, a, ValueError, "metadata= applies to %s files only",
+        return bi_fail(I, a, ValueError, "meta= applies to %s files only",
                        tl_format_exts(exts, sizeof exts, TL_FORMAT_WRITES | TL_FORMAT_META, TL_FORMAT_WRITES | TL_FORMAT_META));
     tl_named_in *items = NULL, one;
     int64_t n;
@@ -228,12 +319,10 @@ static bool save_dict(Interp *I, CallArgs *a, const char *path, const tl_format 
         rc = fmt->save(path, n, items, &opts);
     } else {
         tl_meta m;
-        bool ok = metadata_arg(I, a, &m);
+        bool ok = meta_arg(I, a, &m);
         opts.metadata = &m;
         rc = ok ? fmt->save(path, n, items, &opts) : 0;
-        free(m.items);
-        free(m.keys);
-        free(m.keylens);
+        tl_meta_clear(&m);
         if (!ok) { release_named(items, n); return false; }
     }
     release_named(items, n);
@@ -242,7 +331,7 @@ static bool save_dict(Interp *I, CallArgs *a, const char *path, const tl_format 
 
 static int file_writer(void *ctx, const char *s, size_t n) { return fwrite(s, 1, n, ctx) == n ? 0 : -1; }
 
-/* The first of save()'s options (compress=, metadata=) given, or NULL. */
+/* The first of save()'s options (compress=, meta=) given, or NULL. */
 static const char *save_option(CallArgs *a)
 {
     for (int i = 2; i < 4; i++)
@@ -363,7 +452,7 @@ const Builtin bi_files_table[] = {
     { "write_text", bi_write_text, "write_text(path, s)", "writes the string s as the whole file (atomically, as save)", 0, BF_OTHER, BT_NO },
     { "load", bi_load, "load(path)",
       "reads" TL_FORMAT_EXTS(ALL) ": a tensor, or a dict of tensors (mapped; read when touched)", 0, BF_OTHER, BT_NO },
-    { "save", bi_save, "save(path, value, *, compress=false, metadata=none)",
+    { "save", bi_save, "save(path, value, *, compress=false, meta=none)",
       "writes" TL_FORMAT_EXTS(WRITTEN) " atomically (temporary file, then rename)", 0, BF_OTHER, BT_NO },
     { "meta", bi_meta, "meta(g)",
       "the metadata of a loaded" TL_FORMAT_EXTS(META) " dict (or of a file's path) as a dict", 0, BF_OTHER, BT_NO },

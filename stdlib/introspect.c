@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "builtins.h"
+#include "quant.h"
 
 static bool bi_shape(Interp *I, CallArgs *a, Value *out)
 {
@@ -59,7 +60,8 @@ static void print_tuple(FILE *f, int n, const int64_t *v, int64_t scale)
     fputs(n == 1 ? ",)" : ")", f);
 }
 
-/* info(a): dtype, shape, strides (elements and bytes), offset, contiguity, storage. */
+/* info(a): dtype, shape, strides (elements and bytes), offset, contiguity, storage; the ggml
+   type of a tensor held as blocks; bytes as stored, in a file's mapping and in memory now. */
 static bool bi_info(Interp *I, CallArgs *a, Value *out)
 {
     tl_tensor *t;
@@ -78,7 +80,17 @@ static bool bi_info(Interp *I, CallArgs *a, Value *out)
     char sname[80];
     fprintf(f, "storage:    %s, %zu bytes%s\n", tl_storage_name(t->storage, sname, sizeof sname), t->storage->nbytes,
             t->storage->kind == TL_STORAGE_EXTERNAL ? " (the embedding program's memory)"
-            : t->storage->kind != TL_STORAGE_HEAP ? " (mapped file)" : "");
+            : t->storage->kind == TL_STORAGE_MAPPED ? " (mapped file)"
+            : t->storage->kind == TL_STORAGE_LAZY ? " (computed when first touched)" : "");
+    const tl_ggml_type *q = tl_tensor_qtype(t);
+    if (q)
+        fprintf(f, "qtype:      %s (blocks of %d elements in %d bytes: %.4g bits per weight)\n", q->name, q->block, q->bytes,
+                q->bytes * 8.0 / q->block);
+    tl_footprint fp;
+    tl_tensor_footprint(t, &fp);
+    if (t->storage->kind != TL_STORAGE_HEAP)   /* a heap tensor's bytes are all stored and resident: said above */
+        fprintf(f, "bytes:      %llu stored%s, %llu mapped from a file, %llu resident now\n", (unsigned long long)fp.stored,
+                q ? " (the blocks)" : "", (unsigned long long)fp.mapped, (unsigned long long)fp.resident);
     tl_tensor_release(t);
     *out = val_none();
     return true;

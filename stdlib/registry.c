@@ -28,6 +28,8 @@ static const Builtin *const stdlib_tables[] = {
     bi_samples_table,
     bi_files_table,
     bi_expect_table,
+    bi_models_table,
+    bi_summary_table,
     bi_graph_table,
     bi_plot_table,
     bi_strings_table,

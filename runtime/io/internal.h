@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "../io.h"
+#include "../quant.h"
 
 /* ---- an opened input file ------------------------------------------------ */
 typedef struct io_src {
@@ -143,20 +144,28 @@ TL_FILE_FORMAT_LIST(IO_DECLARE_, _)
 /* One unnamed tensor as a file (t is taken over; NULL gives NULL, the error kept). */
 tl_file *io_file_one(tl_tensor *t);
 
-/* ---- ggml dequantization (quant.c) -------------------------------------- */
+/* ---- ggml blocks (quant.c, quantize.c, quantize_k.c; the types' table is ../quant.c) ---- */
+/* io_dequant_S and io_quantize_S for the rows of ggml_list.h that have them (tl_dequant_fn, tl_quant_fn). */
+#define IO_DECLARE_QFN_(arg, S, ID, BLOCK, BYTES, DEQ, QUANT, ...) IO_DECLARE_##DEQ(S) IO_DECLARE_##QUANT(S)
+#define IO_DECLARE_DQ(S) void io_dequant_##S(const uint8_t *block, float *out);
+#define IO_DECLARE_NODQ(S)
+#define IO_DECLARE_Q(S) void io_quantize_##S(const float *x, uint8_t *block);
+#define IO_DECLARE_NOQ(S)
+TL_GGML_LIST(IO_DECLARE_QFN_, _)
+
 bool io_can_dequant(int ggml_type);
-/* Elements and bytes in one block of a dequantizable ggml type. */
+/* Elements and bytes in one block of a ggml type. */
 void io_quant_block(int ggml_type, int64_t *elems, size_t *bytes);
 /* Dequantizes elements [first, first + n) (whole blocks) of a tensor whose blocks start at src. */
 void io_dequant(const uint8_t *src, int ggml_type, int64_t first, int64_t n, float *dst);
 
-/* ---- lazily dequantized tensors (lazy.c) ---------------------------------- */
-/* Fills dst (n floats) from the quantized blocks of element range [first, first + n). */
-typedef void (*io_fill_fn)(const uint8_t *src, int type, int64_t first, int64_t n, float *dst);
-/* An f32 tensor over lazy storage whose chunks fill() computes before their
-   first access, from quantized bytes [off, off + qbytes) of the file. Falls
-   back to filling everything now (TL_GGUF_EAGER=1, or no lazy storage). */
-tl_tensor *io_lazy_tensor(io_src *s, uint64_t off, uint64_t qbytes, int type, io_fill_fn fill,
-                          int ndim, const int64_t *shape, const char *sname);
+/* ---- tensors held as ggml blocks (lazy.c) ------------------------------------ */
+/* An f32 tensor of the given shape over lazy storage whose chunks are dequantized from the
+   blocks at src, inside `holder` (a reference taken over: a file's mapping or heap blocks),
+   before their first access. A mapped holder's pages are let go after each read. With
+   TL_GGUF_EAGER=1, or without lazy storage, everything is dequantized now into heap storage
+   (no blocks kept). */
+tl_tensor *io_quant_tensor(tl_storage *holder, const uint8_t *src, int type, int ndim, const int64_t *shape,
+                           const char *sname);
 
 #endif

@@ -10,7 +10,7 @@
 /* The little-endian IEEE binary16 at p as f32, exactly. */
 static inline float h2f(const uint8_t *p) { return cast_f16_to_f32(io_le16(p)); }
 
-static void q4_0(const uint8_t *b, float *y)
+void io_dequant_q4_0(const uint8_t *b, float *y)
 {
     const float d = h2f(b);
     for (int j = 0; j < 16; j++) {
@@ -19,7 +19,7 @@ static void q4_0(const uint8_t *b, float *y)
     }
 }
 
-static void q4_1(const uint8_t *b, float *y)
+void io_dequant_q4_1(const uint8_t *b, float *y)
 {
     const float d = h2f(b), m = h2f(b + 2);
     for (int j = 0; j < 16; j++) {
@@ -29,7 +29,7 @@ static void q4_1(const uint8_t *b, float *y)
 }
 
 /* Q5_0/Q5_1: the fifth bit of element j is bit j of qh (elements 16..31: bits 16..31). */
-static void q5_0(const uint8_t *b, float *y)
+void io_dequant_q5_0(const uint8_t *b, float *y)
 {
     const float d = h2f(b);
     const uint32_t qh = io_le32(b + 2);
@@ -42,7 +42,7 @@ static void q5_0(const uint8_t *b, float *y)
     }
 }
 
-static void q5_1(const uint8_t *b, float *y)
+void io_dequant_q5_1(const uint8_t *b, float *y)
 {
     const float d = h2f(b), m = h2f(b + 2);
     const uint32_t qh = io_le32(b + 4);
@@ -55,14 +55,14 @@ static void q5_1(const uint8_t *b, float *y)
     }
 }
 
-static void q8_0(const uint8_t *b, float *y)
+void io_dequant_q8_0(const uint8_t *b, float *y)
 {
     const float d = h2f(b);
     for (int j = 0; j < 32; j++) y[j] = (float)(int8_t)b[2 + j] * d;
 }
 
 /* Q2_K {scales[16], qs[64], d, dmin}: 16 groups of 16, scale/min nibbles per group. */
-static void q2_k(const uint8_t *b, float *y)
+void io_dequant_q2_k(const uint8_t *b, float *y)
 {
     const uint8_t *sc = b, *q = b + 16;
     const float d = h2f(b + 80), mn = h2f(b + 82);
@@ -77,7 +77,7 @@ static void q2_k(const uint8_t *b, float *y)
 }
 
 /* Q3_K {hmask[32], qs[64], scales[12], d}: 16 signed 6-bit scales packed as 4+2 bits. */
-static void q3_k(const uint8_t *b, float *y)
+void io_dequant_q3_k(const uint8_t *b, float *y)
 {
     const uint8_t *hm = b, *q = b + 32, *s = b + 96;
     const float d = h2f(b + 108);
@@ -112,7 +112,7 @@ static inline void scale_min_k4(int j, const uint8_t *q, uint8_t *d, uint8_t *m)
     }
 }
 
-static void q4_k(const uint8_t *b, float *y)
+void io_dequant_q4_k(const uint8_t *b, float *y)
 {
     const float d = h2f(b), mn = h2f(b + 2);
     const uint8_t *sc = b + 4, *q = b + 16;
@@ -127,7 +127,7 @@ static void q4_k(const uint8_t *b, float *y)
     }
 }
 
-static void q5_k(const uint8_t *b, float *y)
+void io_dequant_q5_k(const uint8_t *b, float *y)
 {
     const float d = h2f(b), mn = h2f(b + 2);
     const uint8_t *sc = b + 4, *qh = b + 16, *ql = b + 48;
@@ -143,7 +143,7 @@ static void q5_k(const uint8_t *b, float *y)
     }
 }
 
-static void q6_k(const uint8_t *b, float *y)
+void io_dequant_q6_k(const uint8_t *b, float *y)
 {
     const uint8_t *ql = b, *qh = b + 128;
     const int8_t *sc = (const int8_t *)(b + 192);
@@ -162,50 +162,30 @@ static void q6_k(const uint8_t *b, float *y)
         }
 }
 
-static void q8_k(const uint8_t *b, float *y)
+void io_dequant_q8_k(const uint8_t *b, float *y)
 {
     float d;
     memcpy(&d, b, 4);
     for (int j = 0; j < 256; j++) y[j] = d * (float)(int8_t)b[4 + j];
 }
 
-typedef void (*block_fn)(const uint8_t *, float *);
-
-/* ggml type id -> block dequantizer (NULL: not dequantizable here). */
-static block_fn block_fns(int type)
+bool io_can_dequant(int type)
 {
-    switch (type) {
-    case 2: return q4_0;
-    case 3: return q4_1;
-    case 6: return q5_0;
-    case 7: return q5_1;
-    case 8: return q8_0;
-    case 10: return q2_k;
-    case 11: return q3_k;
-    case 12: return q4_k;
-    case 13: return q5_k;
-    case 14: return q6_k;
-    case 15: return q8_k;
-    default: return NULL;
-    }
+    const tl_ggml_type *g = tl_ggml_type_of(type);
+    return g && g->dequant;
 }
-
-bool io_can_dequant(int type) { return block_fns(type) != NULL; }
 
 void io_quant_block(int type, int64_t *elems, size_t *bytes)
 {
-    *elems = type <= 8 ? 32 : 256;
-    *bytes = type == 2 ? 18 : type == 3 ? 20 : type == 6 ? 22 : type == 7 ? 24 : type == 8 ? 34
-           : type == 10 ? 84 : type == 11 ? 110 : type == 12 ? 144 : type == 13 ? 176 : type == 14 ? 210 : 292;
+    const tl_ggml_type *g = tl_ggml_type_of(type);
+    *elems = g->block;
+    *bytes = (size_t)g->bytes;
 }
 
 /* src: the tensor's first block; [first, first + n) must be whole blocks. */
 void io_dequant(const uint8_t *src, int type, int64_t first, int64_t n, float *dst)
 {
-    block_fn fn = block_fns(type);
-    int64_t bs;
-    size_t bb;
-    io_quant_block(type, &bs, &bb);
-    const uint8_t *b = src + (size_t)(first / bs) * bb;
-    for (int64_t i = 0; i < n; i += bs, b += bb) fn(b, dst + i);
+    const tl_ggml_type *g = tl_ggml_type_of(type);
+    const uint8_t *b = src + (size_t)(first / g->block) * (size_t)g->bytes;
+    for (int64_t i = 0; i < n; i += g->block, b += g->bytes) g->dequant(b, dst + i);
 }

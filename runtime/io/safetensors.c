@@ -290,7 +290,11 @@ static int build_header(const char *path, st_out *os, int64_t n, const tl_meta *
         for (int64_t i = 0; i < metadata->n; i++) {
             if (i) tputs(h, ",");
             const tl_meta *v = &metadata->items[i];
-            if (v->kind != TL_META_STR) return io_fail_path(path, "__metadata__ values must be strings");
+            if (v->kind != TL_META_STR) {   /* a wrong value, not a wrong file: TypeError */
+                tl_seterr(TypeError, "%s: __metadata__ value for %s must be a string (use str())", path,
+                          io_quote(metadata->keys[i], metadata->keylens[i], num, sizeof num));
+                return -1;
+            }
             if (!tput_json_str(h, metadata->keys[i], metadata->keylens[i]) || !(tputs(h, ":"), tput_json_str(h, v->str, v->len)))
                 return io_fail_path(path, "__metadata__ text must be valid UTF-8");
         }

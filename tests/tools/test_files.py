@@ -305,7 +305,7 @@ def test_writing():
         'save("w_deflated.npz", load("%s"), compress=true)' % os.path.join(GOOD, "deflated.npz"),
         'save("w_one.npz", a)',
         's = load("%s")' % os.path.join(GOOD, "model.safetensors"),
-        'save("w_model.safetensors", s, metadata=meta(s))',
+        'save("w_model.safetensors", s, meta=meta(s))',
         'save("w_plain.safetensors", {"x": a, "y": a[0]})',
         'save("w_table.csv", load("%s"))' % os.path.join(GOOD, "table.csv"),
         'save("w_table.txt", a)',
@@ -409,15 +409,16 @@ def test_bool_bytes():
 
 def test_save_errors_and_atomicity():
     for code, phrase in (
-        ('save("x.npy", {"a": 1})', "use .npz or .safetensors"),
+        ('save("x.npy", {"a": 1})', "use .npz, .safetensors or .gguf"),
         ('save("x.csv", [[1j]])', "complex"),
         ('save("x.txt", zeros(2, 2, 2))', "1-d or 2-d"),
-        ('save("x.gguf", {"a": zeros(2)})', "does not write"),
+        ('save("x.gguf", {"a": zeros(2, dtype=u16)})', "u16"),
+        ('save("x.gguf", {"a": zeros(2)}, meta={"k": {"n": 1}})', "cannot be written"),
         ('save("x.bin", zeros(2))', "cannot tell the format"),
         ('save("x.safetensors", {"a": zeros(2, dtype=c128)})', "no such dtype"),
         ('save("x.safetensors", {"a": "text"})', "not a tensor"),
-        ('save("x.safetensors", {"a": zeros(2)}, metadata={"k": 1})', "must be a string"),
-        ('save("x.npz", {"a": zeros(2)}, metadata={"k": "v"})', "metadata= applies"),
+        ('save("x.safetensors", {"a": zeros(2)}, meta={"k": 1})', "must be a string"),
+        ('save("x.npz", {"a": zeros(2)}, meta={"k": "v"})', "meta= applies"),
         ('save("no/such/dir/x.npy", zeros(2))', "cannot create a file in its folder"),
     ):
         rc, out, err, _ = run_tl(code)
