@@ -22,16 +22,17 @@ static bool color_enabled(void)
     return isatty(2);
 }
 
-/* Writes one line of diag_print's output with "error:", "note:" and the caret colored. */
+/* Writes one line of diag_print's output with "error[KIND]:", "note:" and the caret colored. */
 static void put_colored_line(const char *line, size_t n)
 {
-    static const struct { const char *word, *color; } marks[] = {
-        { ": error: ", "\033[1;31m" }, { ": note: ", "\033[1;36m" },
+    static const struct { const char *word, *end, *color; } marks[] = {
+        { ": error[", "]:", "\033[1;31m" }, { ": note: ", ":", "\033[1;36m" },
     };
     for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++) {
         const char *hit = memmem(line, n, marks[k].word, strlen(marks[k].word));
-        if (!hit) continue;
-        size_t word = strlen(marks[k].word) - 3;   /* the word and its colon, without ": " and " " */
+        const char *end = hit ? memmem(hit + 1, n - (size_t)(hit + 1 - line), marks[k].end, strlen(marks[k].end)) : NULL;
+        if (!end) continue;
+        size_t word = (size_t)(end - hit) + strlen(marks[k].end) - 2;   /* "error[KIND]:" or "note:" */
         fwrite(line, 1, (size_t)(hit - line) + 2, stderr);
         fprintf(stderr, "%s%.*s\033[0m", marks[k].color, (int)word, hit + 2);
         fwrite(hit + 2 + word, 1, n - (size_t)(hit + 2 + word - line), stderr);

@@ -436,9 +436,11 @@ static int write_value(Value v, tl_write_fn w, void *ctx, int depth)
     case V_BUILTIN:
         snprintf(buf, sizeof buf, "<builtin %s>", v.as.bi->name);
         return write_str(w, ctx, buf);
-    case V_ERROR:
-        snprintf(buf, sizeof buf, ":%d:%d: error: ", v.as.err->line, v.as.err->col);
-        return write_str(w, ctx, v.as.err->file) || write_str(w, ctx, buf) ? -1 : write_str(w, ctx, v.as.err->message);
+    case V_ERROR: {
+        char head[DIAG_HEAD_MAX];
+        diag_headline(head, sizeof head, v.as.err->file, v.as.err->line, v.as.err->col, v.as.err->kind);
+        return write_str(w, ctx, head) ? -1 : write_str(w, ctx, v.as.err->message);
+    }
     case V_GRAPH: return ((const ObjHead *)v.as.g)->write(v.as.g, w, ctx);
     case V_TRACE: tl_seterr(TypeError, GRAPH_NEEDS_VALUES " (printing reads them)"); return -1;
     default: return write_str(w, ctx, "<undefined>");

@@ -117,7 +117,7 @@ try:
     new = open(p).read()
     want = ("# header comment\nx = 2\nx * 3\n#> 6\n\nfn f(a) {\n  print(a)\n  return a\n}\n"
             "if true {\n  f(4);\n}\n#> 4\nprint(x); print(x + 1)\n#> 2\n#> 3\nnope + 1\n"
-            "#! round.tl:17:1: error: name 'nope' is not defined\n#!   nope + 1\n#!   ^\nprint(\"never\")\n")
+            "#! round.tl:17:1: error[Error]: name 'nope' is not defined\n#!   nope + 1\n#!   ^\nprint(\"never\")\n")
     check("update_rewrites_in_place", new == want, new)
     st, out, _ = run("u/round.tl")
     check("update_then_passes", st == 0, out)

@@ -223,9 +223,9 @@ def test_echo_and_underscore(sh):
 def test_error_keeps_session(sh):
     sh.run("x = 5")
     out = sh.run("x +* 1")
-    check("<shell>:1:4: error: unexpected token '*'" in out and "^" in out, f"syntax error output: {out!r}")
+    check("<shell>:1:4: error[SyntaxError]: unexpected token '*'" in out and "^" in out, f"syntax error output: {out!r}")
     out = sh.run("undefined_thing + 1")
-    check("error: name 'undefined_thing' is not defined" in out, f"name error output: {out!r}")
+    check("error[Error]: name 'undefined_thing' is not defined" in out, f"name error output: {out!r}")
     out = sh.run("x")
     check(lines_of(out) == ["5"], f"x after errors gave {out!r}")
 
@@ -236,7 +236,7 @@ def test_errors_point_into_earlier_lines(sh):
     sh.run("fn g(v) = v / nope")
     sh.run("k = 3")
     out = sh.run("g(k)")
-    check("<shell>:1:15: error: name 'nope' is not defined" in out and "fn g(v) = v / nope" in out,
+    check("<shell>:1:15: error[Error]: name 'nope' is not defined" in out and "fn g(v) = v / nope" in out,
           f"error inside a function from an earlier line: {out!r}")
     check("<shell>:1:2: note: called from here" in out, f"the call site trace: {out!r}")
     sh.run("fn g(v) = v * 2")          # the old g, and its line, can go now
@@ -245,9 +245,9 @@ def test_errors_point_into_earlier_lines(sh):
     with open(os.path.join(sh.workdir, "lib.tl"), "w") as f:
         f.write("fn h(v) = v + missing\nbad = 1 / zz\n")
     out = sh.run('include("lib.tl")')
-    check("lib.tl:2:11: error: name 'zz' is not defined" in out, f"a failing include: {out!r}")
+    check("lib.tl:2:11: error[Error]: name 'zz' is not defined" in out, f"a failing include: {out!r}")
     out = sh.run("h(1)")
-    check("lib.tl:1:15: error: name 'missing' is not defined" in out, f"a function from a failed include: {out!r}")
+    check("lib.tl:1:15: error[Error]: name 'missing' is not defined" in out, f"a function from a failed include: {out!r}")
 
 
 def test_multiline_entry(sh):
@@ -294,7 +294,7 @@ def interrupt(sh, label, start_line, wait=0.3, timeout=10.0):
     check(not re.search(re.escape(PROMPT) + "$", sh.text), f"{label}: the statement ended before Ctrl-C")
     t0 = time.monotonic()
     sh.send("\x03")
-    sh.expect(r"error: interrupted", timeout, "the interrupted message")
+    sh.expect(r"error\[Interrupt\]: interrupted", timeout, "the interrupted message")
     sh.prompt(timeout)
     dt = time.monotonic() - t0
     print(f"    ctrl-c latency, {label}: prompt back after {dt * 1000:.1f} ms", flush=True)
