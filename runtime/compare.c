@@ -18,14 +18,6 @@ static void release_all(temps *k)
     for (int i = 0; i < k->n; i++) tl_tensor_release(k->t[i]);
 }
 
-/* A 0-d tensor of dtype dt holding v. */
-static tl_tensor *number(tl_dtype dt, double v)
-{
-    tl_scalar s;
-    tl_scalar_convert(&s, dt, &v, TL_F64);
-    return tl_tensor_scalar(dt, &s);
-}
-
 /* The dtype isclose computes in: the operands' common dtype, as a float (numpy's result_type(y, 1.)). */
 static tl_dtype close_dtype(tl_dtype a, tl_dtype b)
 {
@@ -50,7 +42,7 @@ tl_tensor *tl_isclose_to(const tl_tensor *a, const tl_tensor *b, double rtol, do
         tl_tensor *diff = keep(&k, tl_binary(TL_SUB, x, y, dt));
         tl_tensor *dist = diff ? keep(&k, tl_unary(TL_ABS, diff)) : NULL;
         tl_tensor *ymag = dist ? keep(&k, tl_unary(TL_ABS, y)) : NULL;
-        tl_tensor *rt_t = ymag ? keep(&k, number(rt, rtol)) : NULL, *at_t = rt_t ? keep(&k, number(rt, atol)) : NULL;
+        tl_tensor *rt_t = ymag ? keep(&k, tl_tensor_from_f64(rt, rtol)) : NULL, *at_t = rt_t ? keep(&k, tl_tensor_from_f64(rt, atol)) : NULL;
         tl_tensor *scaled = at_t ? keep(&k, tl_binary(TL_MUL, rt_t, ymag, rt)) : NULL;
         tl_tensor *tol = scaled ? keep(&k, tl_binary(TL_ADD, at_t, scaled, rt)) : NULL;
         tl_tensor *within = tol ? keep(&k, tl_binary(TL_LE, dist, tol, rt)) : NULL;

@@ -466,15 +466,6 @@ static tl_tensor *max_last(const tl_tensor *s)
     return tl_reduce(TL_RMAX, s, 1, (int[]){ s->ndim - 1 }, true, 0);
 }
 
-/* A 0-d tensor of dtype dt holding x. */
-static tl_tensor *scalar_of(tl_dtype dt, double x)
-{
-    tl_scalar v;
-    memset(&v, 0, sizeof v);
-    tl_convert_run(1, &x, TL_F64, 0, &v, dt, 0);
-    return tl_tensor_scalar(dt, &v);
-}
-
 tl_tensor *tl_pinv(const tl_tensor *a, double rcond)
 {
     tl_tensor *u = NULL, *vh = NULL, *t[9] = { 0 };
@@ -488,12 +479,12 @@ tl_tensor *tl_pinv(const tl_tensor *a, double rcond)
         /* singular values above rcond * the largest are inverted, the rest dropped */
         tl_dtype rdt = s->dtype;
         t[0] = max_last(s);
-        t[1] = t[0] ? scalar_of(rdt, rcond) : NULL;
+        t[1] = t[0] ? tl_tensor_from_f64(rdt, rcond) : NULL;
         t[2] = t[1] ? tl_binary(TL_MUL, t[0], t[1], rdt) : NULL;
         t[3] = t[2] ? tl_binary(TL_GT, s, t[2], rdt) : NULL;
-        t[4] = t[3] ? scalar_of(rdt, 1.0) : NULL;
+        t[4] = t[3] ? tl_tensor_from_f64(rdt, 1.0) : NULL;
         t[5] = t[4] ? tl_binary(TL_DIV, t[4], s, rdt) : NULL;
-        t[6] = t[5] ? scalar_of(rdt, 0.0) : NULL;
+        t[6] = t[5] ? tl_tensor_from_f64(rdt, 0.0) : NULL;
         t[7] = t[6] ? tl_where(t[3], t[5], t[6], rdt) : NULL;
         t[8] = t[7] ? tl_view_unsqueeze(t[7], t[7]->ndim - 1) : NULL;     /* (..., 1, k): scales vt's columns */
         tl_tensor *scaled = t[8] ? tl_binary(TL_MUL, vt, t[8], vt->dtype) : NULL;
@@ -519,7 +510,7 @@ tl_tensor *tl_matrix_rank(const tl_tensor *a, const tl_tensor *tol)
     } else {
         double eps = (rdt == TL_F32 ? FLT_EPSILON : DBL_EPSILON) * (double)(m > n ? m : n);
         t[1] = max_last(s);
-        t[2] = t[1] ? scalar_of(rdt, eps) : NULL;
+        t[2] = t[1] ? tl_tensor_from_f64(rdt, eps) : NULL;
         t[0] = t[2] ? tl_binary(TL_MUL, t[1], t[2], rdt) : NULL;
     }
     t[3] = t[0] ? tl_binary(TL_GT, s, t[0], rdt) : NULL;
@@ -583,7 +574,7 @@ tl_tensor *tl_det_exact_to(const tl_tensor *a, tl_tensor *into)
         return NULL;
     }
     if (a->dtype == TL_U64) {      /* values above i64's range cannot enter the elimination */
-        tl_tensor *big = NULL, *lim = scalar_of(TL_U64, 0);
+        tl_tensor *big = NULL, *lim = tl_tensor_from_f64(TL_U64, 0);
         if (lim) {
             *(uint64_t *)tl_tensor_data(lim) = (uint64_t)INT64_MAX;
             big = tl_binary(TL_GT, a, lim, TL_U64);

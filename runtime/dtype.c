@@ -4,8 +4,8 @@
 #include "cast.h"
 #include "dtype.h"
 
-#define INFO_ROW(arg, ENUM, S, NAME, NUMPY, CTYPE, KIND, SIZE, REAL, CPLX, WIDE, NPY, MBITS, EBITS) \
-    [ENUM] = {NAME, NUMPY, SIZE, TL_KIND_##KIND, REAL, CPLX, WIDE, NPY, MBITS, EBITS},
+#define INFO_ROW(arg, ENUM, S, NAME, NUMPY, CTYPE, KIND, SIZE, REAL, CPLX, WIDE, NPY, MBITS, EBITS, ST, GGUF, GGML) \
+    [ENUM] = {NAME, NUMPY, SIZE, TL_KIND_##KIND, REAL, CPLX, WIDE, NPY, MBITS, EBITS, ST, GGUF, GGML},
 const tl_dtype_info tl_dtypes[TL_NDTYPES] = { TL_DTYPE_LIST(INFO_ROW, ) };
 #undef INFO_ROW
 
@@ -148,5 +148,6 @@ bool tl_scalar_is_nonzero(const void *p, tl_dtype d)
 float tl_f16_to_f32(uint16_t h) { return cast_f16_to_f32(h); }
 uint16_t tl_f32_to_f16(float f) { return cast_f32_to_f16(f); }
 uint16_t tl_f64_to_f16(double d) { return cast_f64_to_f16(d); }
+float tl_bf16_to_f32(uint16_t h) { return cast_bf16_to_f32(h); }
 uint16_t tl_f32_to_bf16(float f) { return cast_f32_to_bf16(f); }
 uint16_t tl_f64_to_bf16(double d) { return cast_f64_to_bf16(d); }

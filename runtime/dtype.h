@@ -34,6 +34,9 @@ typedef struct tl_dtype_info {
     uint8_t wide;           /* dtype its arithmetic runs in (f16 -> f32) */
     const char *npy_descr;  /* how .npy files spell it: "<f4" */
     uint8_t mbits, ebits;   /* float significand (stored) and exponent bits; 0 otherwise */
+    const char *safetensors; /* its .safetensors name ("F32"), NULL when none */
+    int8_t gguf;            /* its GGUF metadata value type, -1 when none */
+    int8_t ggml;            /* its ggml tensor type in .gguf files, -1 when none */
 } tl_dtype_info;
 
 extern const tl_dtype_info tl_dtypes[TL_NDTYPES];
@@ -54,6 +57,37 @@ static inline tl_dtype tl_dtype_complex(tl_dtype d) { return (tl_dtype)tl_dtypes
 static inline tl_dtype tl_dtype_wide(tl_dtype d) { return (tl_dtype)tl_dtypes[d].wide; }
 /* f16 or bf16: stored in 16 bits, computed in f32. */
 static inline bool tl_is_half(tl_dtype d) { return tl_is_float(d) && tl_dtypes[d].wide != d; }
+/* The smallest value of a bool or integer dtype (bool: 0); 0 for other kinds. */
+static inline int64_t tl_int_min(tl_dtype d)
+{
+    if (tl_dtype_kind(d) != TL_KIND_INT) return 0;
+    return -INT64_C(1) - (int64_t)((UINT64_C(1) << (8 * tl_dtype_size(d) - 1)) - 1);
+}
+/* The largest value of a bool or integer dtype (bool: 1); 0 for other kinds. */
+static inline uint64_t tl_int_max(tl_dtype d)
+{
+    if (tl_dtype_kind(d) == TL_KIND_BOOL) return 1;
+    if (!tl_is_int(d)) return 0;
+    int bits = 8 * (int)tl_dtype_size(d) - (tl_dtype_kind(d) == TL_KIND_INT);
+    return bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+}
+
+/* The C integer types that bool and integer dtypes are stored as. Kernels that work on
+   integer storage (narrow sums, bincount, isin's bitmap) stamp one loop per C type,
+   X(NAME, T, S), and pick it by tl_int_ctype_of(d), so a new integer dtype needs no row
+   there: it is stored as one of these. */
+#define TL_INT_CTYPES(X) \
+    X(U8, uint8_t, u8) X(U16, uint16_t, u16) X(U32, uint32_t, u32) X(U64, uint64_t, u64) \
+    X(I8, int8_t, i8) X(I16, int16_t, i16) X(I32, int32_t, i32) X(I64, int64_t, i64)
+#define TL_INT_CTYPE_ENUM_(NAME, T, S) TL_CT_##NAME,
+typedef enum tl_int_ctype { TL_INT_CTYPES(TL_INT_CTYPE_ENUM_) TL_NCTYPES } tl_int_ctype;
+#undef TL_INT_CTYPE_ENUM_
+/* d's storage type (bool: TL_CT_U8); -1 when d is not bool or an integer. */
+static inline int tl_int_ctype_of(tl_dtype d)
+{
+    if (!tl_is_intlike(d)) return -1;
+    return (tl_dtype_kind(d) == TL_KIND_INT ? TL_CT_I8 : TL_CT_U8) + __builtin_ctz((unsigned)tl_dtype_size(d));
+}
 
 /* Looks a dtype up by tl name ("f32") or numpy's ("float32"); returns false when unknown. */
 bool tl_dtype_from_name(const char *name, tl_dtype *out);
@@ -91,10 +125,7 @@ bool tl_scalar_is_nonzero(const void *p, tl_dtype d);
 float tl_f16_to_f32(uint16_t h);
 uint16_t tl_f32_to_f16(float f);
 uint16_t tl_f64_to_f16(double d);
-static inline float tl_bf16_to_f32(uint16_t h) {
-    union { uint32_t u; float f; } v = { (uint32_t)h << 16 };
-    return v.f;
-}
+float tl_bf16_to_f32(uint16_t h);
 uint16_t tl_f32_to_bf16(float f);
 uint16_t tl_f64_to_bf16(double d);
 

@@ -117,14 +117,20 @@ static inline bool tl_int_operand_checked(tl_binop op)
     static inline T tl_##S##_fmod(T x, T y) { return y ? (T)(x % y) : 0; }            \
     static inline T tl_##S##_shr(T x, T y) { return (uint64_t)y < sizeof(T) * 8 ? (T)(x >> y) : 0; }
 
-TL_ELEM_INT_UNSIGNED(u8, uint8_t, uint32_t)
-TL_ELEM_INT_UNSIGNED(u16, uint16_t, uint32_t)
-TL_ELEM_INT_UNSIGNED(u32, uint32_t, uint32_t)
-TL_ELEM_INT_UNSIGNED(u64, uint64_t, uint64_t)
-TL_ELEM_INT_SIGNED(i8, int8_t, uint32_t)
-TL_ELEM_INT_SIGNED(i16, int16_t, uint32_t)
-TL_ELEM_INT_SIGNED(i32, int32_t, uint32_t)
-TL_ELEM_INT_SIGNED(i64, int64_t, uint64_t)
+/* UW for an integer of SIZE bytes (TL_ELEM_UW_##SIZE). */
+#define TL_ELEM_UW_1 uint32_t
+#define TL_ELEM_UW_2 uint32_t
+#define TL_ELEM_UW_4 uint32_t
+#define TL_ELEM_UW_8 uint64_t
+
+/* The element functions of every integer row of the dtype list, by its kind. */
+#define TL_ELEM_INT_ROW(arg, ENUM, S, NAME, NUMPY, CTYPE, KIND, SIZE, ...) TL_ELEM_INT_ROW_##KIND(S, CTYPE, SIZE)
+#define TL_ELEM_INT_ROW_UINT(S, T, SIZE) TL_ELEM_INT_UNSIGNED(S, T, TL_ELEM_UW_##SIZE)
+#define TL_ELEM_INT_ROW_INT(S, T, SIZE) TL_ELEM_INT_SIGNED(S, T, TL_ELEM_UW_##SIZE)
+#define TL_ELEM_INT_ROW_BOOL(...)
+#define TL_ELEM_INT_ROW_FLOAT(...)
+#define TL_ELEM_INT_ROW_COMPLEX(...)
+TL_DTYPE_LIST(TL_ELEM_INT_ROW, )
 
 /* ---- bool: logical operators and comparisons; min is and, max is or ------ */
 static inline bool tl_b_and(bool x, bool y) { return x && y; }

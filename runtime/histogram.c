@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cast.h"
 #include "kernels/kern.h"
 #include "ops.h"
 #include "stats.h"
@@ -12,30 +13,6 @@
    counts are summed per block in f64 and then added in the weights' dtype, as there. */
 #define HIST_BLOCK 65536
 #define CHUNK 4096
-
-/* numpy's pairwise sum (8 accumulators, halves past 128 elements), each addition rounded to dt. */
-static double pairwise_sum(tl_dtype dt, const double *v, int64_t n)
-{
-    if (n < 8) {
-        double s = 0.0;
-        for (int64_t i = 0; i < n; i++) s = tl_round_to(dt, s + v[i]);
-        return s;
-    }
-    if (n <= 128) {
-        double r[8];
-        int64_t i;
-        memcpy(r, v, sizeof r);
-        for (i = 8; i < n - n % 8; i += 8)
-            for (int j = 0; j < 8; j++) r[j] = tl_round_to(dt, r[j] + v[i + j]);
-        double s = tl_round_to(dt, tl_round_to(dt, tl_round_to(dt, r[0] + r[1]) + tl_round_to(dt, r[2] + r[3])) +
-                                    tl_round_to(dt, tl_round_to(dt, r[4] + r[5]) + tl_round_to(dt, r[6] + r[7])));
-        for (; i < n; i++) s = tl_round_to(dt, s + v[i]);
-        return s;
-    }
-    int64_t half = n / 2;
-    half -= half % 8;
-    return tl_round_to(dt, pairwise_sum(dt, v, half) + pairwise_sum(dt, v + half, n - half));
-}
 
 /* A range end as numpy prints it in its messages ("nan", "inf", "-1.5"). */
 static const char *end_str(double v, char *buf, size_t n)
@@ -237,14 +214,56 @@ static int hist_edges(const tl_tensor *a, const tl_tensor *flat, const tl_hist_b
     return 0;
 }
 
-/* Adds one block's f64 sums into the histogram held in ntype (integers truncate, as astype). */
+/* Adds one block's f64 sums into the histogram held in ntype (integers truncate, as astype,
+   and add with wrapping, as numpy's int64 +=). */
 static void add_block(tl_dtype nt, double *blk, double *hd, int64_t *hi, int64_t bins)
 {
     for (int64_t k = 0; k < bins; k++) {
         if (tl_is_float(nt)) hd[k] = tl_round_to(nt, hd[k] + tl_round_to(nt, blk[k]));
-        else hi[k] += (int64_t)blk[k];
+        else hi[k] = (int64_t)((uint64_t)hi[k] + (uint64_t)cast_f64_to_i64(blk[k]));
         blk[k] = 0;
     }
+}
+
+/* The histogram n in its dtype nt: the float sums hd, or the integer counts hi, cast to nt. */
+static tl_tensor *counts_in(tl_dtype nt, const double *hd, const int64_t *hi, int64_t bins)
+{
+    bool fl = tl_is_float(nt);
+    tl_tensor *raw = tl_tensor_empty(fl ? TL_F64 : TL_I64, 1, &bins);
+    if (!raw) return NULL;
+    memcpy(tl_tensor_data(raw), fl ? (const void *)hd : (const void *)hi, (size_t)bins * 8);
+    if (raw->dtype == nt) return raw;
+    tl_tensor *n = tl_cast(raw, nt);
+    tl_tensor_release(raw);
+    return n;
+}
+
+/* numpy's n/db/n.sum(): the f64 density of n (the counts or weight sums in their dtype,
+   released here) over the bins' widths; hd holds n's float sums, else hi its integer counts.
+   NULL: error set. */
+static tl_tensor *density_of(tl_tensor *n, const double *hd, const int64_t *hi, const double *e, tl_dtype edt)
+{
+    int64_t bins = n->shape[0];
+    tl_tensor *s = hd ? tl_reduce(TL_RSUM, n, 0, NULL, false, 0) : NULL;   /* numpy's n.sum() */
+    tl_tensor_release(n);
+    if (hd && !s) return NULL;
+    double total;
+    if (s) {
+        total = tl_scalar_to_f64(tl_tensor_data(s), s->dtype);
+        tl_tensor_release(s);
+    } else {
+        uint64_t t = 0;   /* wraps, as numpy's int64 sum */
+        for (int64_t k = 0; k < bins; k++) t += (uint64_t)hi[k];
+        total = (double)(int64_t)t;
+    }
+    tl_tensor *d = tl_tensor_empty(TL_F64, 1, &bins);
+    if (!d) return NULL;
+    double *r = tl_tensor_data(d);
+    for (int64_t k = 0; k < bins; k++) {
+        double w = tl_is_float(edt) ? tl_round_to(edt, e[k + 1] - e[k]) : e[k + 1] - e[k];
+        r[k] = (hd ? hd[k] : (double)hi[k]) / w / total;
+    }
+    return d;
 }
 
 int tl_histogram(const tl_tensor *a, const tl_hist_bins *hb, const tl_tensor *weights, bool density,
@@ -301,33 +320,9 @@ int tl_histogram(const tl_tensor *a, const tl_hist_bins *hb, const tl_tensor *we
             if (tl_check_interrupt() < 0) goto out;
         }
     }
-    if (density) {
-        int64_t one = bins;
-        h = tl_tensor_empty(TL_F64, 1, &one);
-        if (!h) goto out;
-        double *r = tl_tensor_data(h), total;
-        bool fl = tl_is_float(nt);
-        for (int64_t k = 0; k < bins; k++) hd[k] = fl ? hd[k] : (double)hi[k];
-        if (fl) total = pairwise_sum(nt, hd, bins);
-        else {
-            int64_t t = 0;
-            for (int64_t k = 0; k < bins; k++) t += hi[k];
-            total = (double)t;
-        }
-        tl_dtype edt = et->dtype;
-        for (int64_t k = 0; k < bins; k++) {
-            double w = tl_is_float(edt) ? tl_round_to(edt, e[k + 1] - e[k]) : e[k + 1] - e[k];
-            r[k] = hd[k] / w / total;
-        }
-    } else {
-        bool fl = tl_is_float(nt);
-        tl_tensor *raw = tl_tensor_empty(fl ? TL_F64 : TL_I64, 1, &bins);
-        if (!raw) goto out;
-        memcpy(tl_tensor_data(raw), fl ? (void *)hd : (void *)hi, (size_t)bins * 8);
-        h = raw->dtype == nt ? raw : tl_cast(raw, nt);
-        if (h != raw) tl_tensor_release(raw);
-        if (!h) goto out;
-    }
+    h = counts_in(nt, hd, hi, bins);
+    if (h && density) h = density_of(h, tl_is_float(nt) ? hd : NULL, hi, e, et->dtype);
+    if (!h) goto out;
     *hist = h, *edges_out = et, et = NULL, rc = 0;
 out:
     if (rc < 0 && h) tl_tensor_release(h);
@@ -381,22 +376,18 @@ typedef struct bin_loops {
     void (*weigh)(const void *, const double *, int64_t, double *);
 } bin_loops;
 
-/* The loops for dtype dt; {NULL} for u64 and non-integers. */
+/* The loops for dtype dt by its storage type; {NULL} for u64 (its values need not fit int64:
+   numpy's 'safe' cast refuses it) and non-integers. */
 static bin_loops bin_loops_for(tl_dtype dt)
 {
-#define BIN_LOOPS(S) (bin_loops){ bin_range_##S, bin_count_##S, bin_weigh_##S }
-    switch (dt) {
-    case TL_BOOL:
-    case TL_U8: return BIN_LOOPS(u8);
-    case TL_U16: return BIN_LOOPS(u16);
-    case TL_U32: return BIN_LOOPS(u32);
-    case TL_I8: return BIN_LOOPS(i8);
-    case TL_I16: return BIN_LOOPS(i16);
-    case TL_I32: return BIN_LOOPS(i32);
-    case TL_I64: return BIN_LOOPS(i64);
-    default: return (bin_loops){ 0 };
-    }
+#define BIN_LOOPS(NAME, S) [TL_CT_##NAME] = { bin_range_##S, bin_count_##S, bin_weigh_##S }
+    static const bin_loops loops[TL_NCTYPES] = {
+        BIN_LOOPS(U8, u8), BIN_LOOPS(U16, u16), BIN_LOOPS(U32, u32),
+        BIN_LOOPS(I8, i8), BIN_LOOPS(I16, i16), BIN_LOOPS(I32, i32), BIN_LOOPS(I64, i64),
+    };
 #undef BIN_LOOPS
+    int ct = tl_int_ctype_of(dt);
+    return ct < 0 ? (bin_loops){ 0 } : loops[ct];
 }
 
 /* A bincount's passes, split into tasks over x: ranges, then counts into per-task rows. */

@@ -17,10 +17,11 @@ static key_layout layout_of(tl_dtype dt)
 {
     key_layout L = { .w = (int)tl_dtype_size(dt), .kind = tl_dtype_kind(dt) };
     if (L.w <= 8) L.sign = UINT64_C(1) << (8 * L.w - 1);
-    if (dt == TL_F16) L.exp = 0x7C00, L.mant = 0x03FF;
-    else if (dt == TL_BF16) L.exp = 0x7F80, L.mant = 0x007F;
-    else if (dt == TL_F32) L.exp = 0x7F800000u, L.mant = 0x007FFFFFu;
-    else if (dt == TL_F64) L.exp = UINT64_C(0x7FF0000000000000), L.mant = UINT64_C(0x000FFFFFFFFFFFFF);
+    if (L.kind == TL_KIND_FLOAT) {
+        int m = tl_dtypes[dt].mbits, e = tl_dtypes[dt].ebits;
+        L.mant = (UINT64_C(1) << m) - 1;
+        L.exp = ((UINT64_C(1) << e) - 1) << m;
+    }
     return L;
 }
 
@@ -47,7 +48,7 @@ static inline uint64_t from_key(const key_layout *L, uint64_t k)
     }
 }
 
-/* Loads and stores a key of width w. */
+/* Loads a key of width w. */
 static inline uint64_t key_load(const void *p, int w, int64_t i)
 {
     switch (w) {
@@ -55,16 +56,6 @@ static inline uint64_t key_load(const void *p, int w, int64_t i)
     case 2: return ((const uint16_t *)p)[i];
     case 4: return ((const uint32_t *)p)[i];
     default: return ((const uint64_t *)p)[i];
-    }
-}
-
-static inline void key_store(void *p, int w, int64_t i, uint64_t v)
-{
-    switch (w) {
-    case 1: ((uint8_t *)p)[i] = (uint8_t)v; break;
-    case 2: ((uint16_t *)p)[i] = (uint16_t)v; break;
-    case 4: ((uint32_t *)p)[i] = (uint32_t)v; break;
-    default: ((uint64_t *)p)[i] = v; break;
     }
 }
 
@@ -137,15 +128,17 @@ VALUES_AT(uint64_t)
 
 void tl_okeys_values_at(const tl_okeys *k, const bool *starts, void *dst)
 {
+    if (k->w == 16) {   /* complex pairs: no key layout */
+        for (int64_t i = 0; i < k->n; i++)
+            if (starts[i]) tl_okeys_value(k, i, dst), dst = (char *)dst + 16;
+        return;
+    }
     key_layout L = layout_of(k->dt);
     switch (k->w) {
     case 1: values_at_uint8_t(k->k, k->n, starts, &L, dst); break;
     case 2: values_at_uint16_t(k->k, k->n, starts, &L, dst); break;
     case 4: values_at_uint32_t(k->k, k->n, starts, &L, dst); break;
-    case 8: values_at_uint64_t(k->k, k->n, starts, &L, dst); break;
-    default:
-        for (int64_t i = 0; i < k->n; i++)
-            if (starts[i]) tl_okeys_value(k, i, dst), dst = (char *)dst + 16;
+    default: values_at_uint64_t(k->k, k->n, starts, &L, dst); break;
     }
 }
 

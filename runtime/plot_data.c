@@ -8,33 +8,24 @@
 #include "kernels/kern.h"
 #include "plot_data.h"
 
-/* One element of a real dtype as a double (bool 0/1; integers round to nearest beyond 2^53). */
+/* One element of a real dtype as a double (bool 0/1; integers round to nearest beyond 2^53):
+   load_S for every row of the dtype list but the complex ones. */
 typedef double (*load_fn)(const char *p);
-#define PLOT_LOADER_(S) \
+#define REAL_ROW(M, ENUM, S, NAME, NUMPY, CTYPE, KIND, ...) REAL_ROW_##KIND(M, S, ENUM)
+#define REAL_ROW_BOOL(M, S, ENUM) M(S, ENUM)
+#define REAL_ROW_UINT REAL_ROW_BOOL
+#define REAL_ROW_INT REAL_ROW_BOOL
+#define REAL_ROW_FLOAT REAL_ROW_BOOL
+#define REAL_ROW_COMPLEX(M, S, ENUM)
+#define DEF_LOADER(S, ENUM) \
     static double load_##S(const char *p) { return (double)cast_load_##S(p); }
-PLOT_LOADER_(b1)
-PLOT_LOADER_(u8)
-PLOT_LOADER_(u16)
-PLOT_LOADER_(u32)
-PLOT_LOADER_(u64)
-PLOT_LOADER_(i8)
-PLOT_LOADER_(i16)
-PLOT_LOADER_(i32)
-PLOT_LOADER_(i64)
-PLOT_LOADER_(f16)
-PLOT_LOADER_(bf16)
-PLOT_LOADER_(f32)
-PLOT_LOADER_(f64)
-#undef PLOT_LOADER_
+#define LOADER_ENTRY(S, ENUM) [ENUM] = load_##S,
+TL_DTYPE_LIST(REAL_ROW, DEF_LOADER)
 
 /* The loader of a real dtype, NULL (error set) for complex ones. */
 static load_fn loader_of(tl_dtype d)
 {
-    static const load_fn table[] = {
-        [TL_BOOL] = load_b1, [TL_U8] = load_u8,   [TL_U16] = load_u16,   [TL_U32] = load_u32, [TL_U64] = load_u64,
-        [TL_I8] = load_i8,   [TL_I16] = load_i16, [TL_I32] = load_i32,   [TL_I64] = load_i64, [TL_F16] = load_f16,
-        [TL_BF16] = load_bf16, [TL_F32] = load_f32, [TL_F64] = load_f64,
-    };
+    static const load_fn table[TL_NDTYPES] = { TL_DTYPE_LIST(REAL_ROW, LOADER_ENTRY) };
     if (tl_is_complex(d)) {
         tl_seterr(TypeError, "cannot draw complex numbers (dtype %s): draw real(x), imag(x) or abs(x)", tl_dtype_name(d));
         return NULL;

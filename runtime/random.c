@@ -331,15 +331,6 @@ tl_tensor *tl_randn(tl_dtype dtype, int ndim, const int64_t *shape)
     return generate(&c, ndim, shape);
 }
 
-/* Largest and smallest value of an integer dtype, as i128. */
-static void int_limits(tl_dtype dt, __int128 *lo, __int128 *hi)
-{
-    int bits = 8 * (int)tl_dtype_size(dt);
-    if (dt == TL_BOOL) { *lo = 0; *hi = 1; }
-    else if (tl_dtype_kind(dt) == TL_KIND_UINT) { *lo = 0; *hi = ((__int128)1 << bits) - 1; }
-    else { *lo = -((__int128)1 << (bits - 1)); *hi = ((__int128)1 << (bits - 1)) - 1; }
-}
-
 tl_tensor *tl_randint(int64_t lo, int64_t hi, tl_dtype dtype, int ndim, const int64_t *shape)
 {
     if (!tl_is_int(dtype) && dtype != TL_BOOL) {
@@ -350,8 +341,7 @@ tl_tensor *tl_randint(int64_t lo, int64_t hi, tl_dtype dtype, int ndim, const in
         tl_seterr(ValueError, "randint: low >= high");
         return NULL;
     }
-    __int128 dlo, dhi;
-    int_limits(dtype, &dlo, &dhi);
+    __int128 dlo = tl_int_min(dtype), dhi = tl_int_max(dtype);
     if (lo < dlo) {
         tl_seterr(ValueError, "randint: low is out of bounds for %s", tl_dtype_name(dtype));
         return NULL;

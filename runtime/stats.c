@@ -169,11 +169,10 @@ static int cmp_i64(const void *pa, const void *pb)
     return (x > y) - (x < y);
 }
 
-double tl_round_to(tl_dtype dt, double v)
+/* tl_round_to's narrow floats (f16, bf16): through their bits. */
+double tl_round_to_narrow(tl_dtype dt, double v)
 {
-    if (dt == TL_F64) return v;
-    if (dt == TL_F32) return (double)(float)v;
-    uint16_t h;
+    tl_scalar h;
     tl_scalar_convert(&h, dt, &v, TL_F64);
     return tl_scalar_to_f64(&h, dt);
 }
@@ -214,12 +213,15 @@ static double rank_value(int64_t nk, const int64_t *ks, const double *vals, int6
     return vals[lo];
 }
 
-/* numpy's median of a lane from its middle value(s) v: their mean as np.mean takes it
-   (f32 sums for f32, f16 and bf16; f64 otherwise). */
+/* The dtype a quantile of dtype `in` selects and averages in: a float's compute dtype (f32
+   for f32, f16 and bf16, as np.mean sums them), f64 for every other dtype. */
+static tl_dtype quantile_work(tl_dtype in) { return tl_is_float(in) ? tl_dtype_wide(in) : TL_F64; }
+
+/* numpy's median of a lane from its middle value(s) v: their mean as np.mean takes it. */
 static double lane_median(tl_dtype in, int64_t n, const double *v)
 {
     if (n % 2) return v[0];
-    if (in == TL_F32 || in == TL_F16 || in == TL_BF16) return (double)(((float)v[0] + (float)v[1]) / 2.0f);
+    if (quantile_work(in) == TL_F32) return (double)(((float)v[0] + (float)v[1]) / 2.0f);
     return (v[0] + v[1]) / 2.0;
 }
 
@@ -305,7 +307,7 @@ tl_tensor *tl_quantile(const tl_tensor *a, int naxes, const int *axes, bool keep
         return NULL;
     }
     if (kind == TL_QUANT_MEDIAN) nq = 1, qndim = 0;
-    tl_dtype work = in == TL_F32 || in == TL_F16 || in == TL_BF16 ? TL_F32 : TL_F64;
+    tl_dtype work = quantile_work(in);
     tl_dtype out_dt = discrete || (kind == TL_QUANT_MEDIAN && tl_is_float(in)) ? in : TL_F64;
     bool red[TL_MAXDIM] = { false };
     for (int i = 0; i < naxes; i++) red[axes[i]] = true;

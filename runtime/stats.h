@@ -34,8 +34,16 @@ void tl_quant_ranks(tl_quant_kind kind, int64_t n, double q, int64_t *prev, int6
 tl_tensor *tl_quantile(const tl_tensor *a, int naxes, const int *axes, bool keepdims, tl_quant_kind kind,
                        int64_t nq, const double *q, int qndim, const int64_t *qshape);
 
-/* v rounded to the float dtype dt and back: how numpy's arithmetic in dt rounds each result. */
-double tl_round_to(tl_dtype dt, double v);
+/* v rounded to the float dtype dt and back: how numpy's arithmetic in dt rounds each result.
+   Inline for f64 and f32, which histogram's loops call per element; the narrow floats go
+   through the scalar converter. */
+double tl_round_to_narrow(tl_dtype dt, double v);
+static inline double tl_round_to(tl_dtype dt, double v)
+{
+    if (dt == TL_F64) return v;
+    if (dt == TL_F32) return (double)(float)v;
+    return tl_round_to_narrow(dt, v);
+}
 
 /* How histogram's bins are given. */
 typedef struct tl_hist_bins {

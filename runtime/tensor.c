@@ -740,6 +740,13 @@ tl_tensor *tl_tensor_scalar(tl_dtype dtype, const void *value)
     return t;
 }
 
+tl_tensor *tl_tensor_from_f64(tl_dtype dtype, double x)
+{
+    tl_scalar v;
+    tl_scalar_convert(&v, dtype, &x, TL_F64);
+    return tl_tensor_scalar(dtype, &v);
+}
+
 /* Checks that the lowest and highest addressed elements lie in the storage,
    with overflow-checked arithmetic (strides may be negative). */
 static int check_view_bounds(const tl_storage *s, tl_dtype dtype, int ndim, const int64_t *shape,

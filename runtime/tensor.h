@@ -171,6 +171,8 @@ tl_tensor *tl_tensor_zeros_to(tl_dtype dtype, int ndim, const int64_t *shape, tl
 tl_tensor *tl_tensor_result(tl_tensor *into, tl_dtype dtype, int ndim, const int64_t *shape);
 /* A 0-d tensor holding one scalar in native layout. */
 tl_tensor *tl_tensor_scalar(tl_dtype dtype, const void *value);
+/* A 0-d tensor of dtype dtype holding x, converted as a cast converts it. */
+tl_tensor *tl_tensor_from_f64(tl_dtype dtype, double x);
 /* A header over existing storage (retains it); strides/offset in elements.
    Checks that every addressed element lies inside the storage. */
 tl_tensor *tl_tensor_view_of(tl_storage *s, tl_dtype dtype, int ndim, const int64_t *shape,

@@ -210,14 +210,16 @@ void tl_unique_result_free(tl_unique_result *res)
     }
 }
 
-/* Per integer type T (suffix S): membership through a bitmap over test's range, when that range
-   is at most `limit` values; 0 when it is wider (the caller sorts instead). One pass over test for
-   its range, one to set bits, one to read them: a bitmap of a million values is 125 KB, which
-   stays in cache, where a sorted search costs a sort and log2(nt) probes per element. */
-#define ISIN_BITMAP(T, S)                                                                        \
-    static int isin_bitmap_##S(const T *t, int64_t nt, const T *e, int64_t ne, bool invert,      \
+/* Per C integer type T (a row of TL_INT_CTYPES, suffix S): membership through a bitmap over
+   test's range, when that range is at most `limit` values; 0 when it is wider (the caller sorts
+   instead). One pass over test for its range, one to set bits, one to read them: a bitmap of a
+   million values is 125 KB, which stays in cache, where a sorted search costs a sort and
+   log2(nt) probes per element. */
+#define ISIN_BITMAP(NAME, T, S)                                                                  \
+    static int isin_bitmap_##S(const void *tv, int64_t nt, const void *ev, int64_t ne, bool invert, \
                                uint64_t limit, uint8_t *out)                                     \
     {                                                                                            \
+        const T *t = tv, *e = ev;                                                                \
         T lo = t[0], hi = t[0];                                                                  \
         for (int64_t i = 1; i < nt; i++) {                                                       \
             lo = t[i] < lo ? t[i] : lo;                                                          \
@@ -239,20 +241,21 @@ void tl_unique_result_free(tl_unique_result *res)
         free(bits);                                                                              \
         return 1;                                                                                \
     }
-ISIN_BITMAP(uint8_t, u8)
-ISIN_BITMAP(uint16_t, u16)
-ISIN_BITMAP(uint32_t, u32)
-ISIN_BITMAP(uint64_t, u64)
-ISIN_BITMAP(int8_t, i8)
-ISIN_BITMAP(int16_t, i16)
-ISIN_BITMAP(int32_t, i32)
-ISIN_BITMAP(int64_t, i64)
+TL_INT_CTYPES(ISIN_BITMAP)
+
+/* isin_bitmap_S by storage type (tl_int_ctype). */
+typedef int (*isin_bitmap_fn)(const void *t, int64_t nt, const void *e, int64_t ne, bool invert, uint64_t limit,
+                              uint8_t *out);
+#define ISIN_BITMAP_ENTRY(NAME, T, S) [TL_CT_##NAME] = isin_bitmap_##S,
+static const isin_bitmap_fn isin_bitmaps[TL_NCTYPES] = { TL_INT_CTYPES(ISIN_BITMAP_ENTRY) };
+#undef ISIN_BITMAP_ENTRY
 
 /* The bitmap path of isin for integer (and bool) dtypes: 1 done, 0 not taken, -1 error. */
 static int isin_integers(const tl_tensor *element, const tl_tensor *test, tl_dtype dt, bool invert, tl_tensor *r)
 {
     int64_t ne = tl_tensor_size(element), nt = tl_tensor_size(test);
-    if (!(tl_is_int(dt) || dt == TL_BOOL) || nt == 0 || ne == 0) return 0;
+    int ct = tl_int_ctype_of(dt);
+    if (ct < 0 || nt == 0 || ne == 0) return 0;
     /* At most 64 bits per element of either input: the bitmap is no bigger than the inputs. */
     uint64_t limit = 64 * (uint64_t)(ne + nt) + 65536;
     bool e_copy = element->dtype != dt || !tl_is_contiguous(element), t_copy = test->dtype != dt || !tl_is_contiguous(test);
@@ -261,18 +264,7 @@ static int isin_integers(const tl_tensor *element, const tl_tensor *test, tl_dty
     if ((ec || !e_copy) && (tc || !t_copy)) {
         const void *e = tl_tensor_data(ec ? ec : element), *t = tl_tensor_data(tc ? tc : test);
         uint8_t *out = tl_tensor_data(r);
-        switch (dt) {
-        case TL_BOOL:
-        case TL_U8: rc = isin_bitmap_u8(t, nt, e, ne, invert, limit, out); break;
-        case TL_U16: rc = isin_bitmap_u16(t, nt, e, ne, invert, limit, out); break;
-        case TL_U32: rc = isin_bitmap_u32(t, nt, e, ne, invert, limit, out); break;
-        case TL_U64: rc = isin_bitmap_u64(t, nt, e, ne, invert, limit, out); break;
-        case TL_I8: rc = isin_bitmap_i8(t, nt, e, ne, invert, limit, out); break;
-        case TL_I16: rc = isin_bitmap_i16(t, nt, e, ne, invert, limit, out); break;
-        case TL_I32: rc = isin_bitmap_i32(t, nt, e, ne, invert, limit, out); break;
-        case TL_I64: rc = isin_bitmap_i64(t, nt, e, ne, invert, limit, out); break;
-        default: rc = 0;
-        }
+        rc = isin_bitmaps[ct](t, nt, e, ne, invert, limit, out);
     }
     if (ec) tl_tensor_release(ec);
     if (tc) tl_tensor_release(tc);

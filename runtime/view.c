@@ -381,7 +381,7 @@ tl_tensor *tl_view_diagonal(const tl_tensor *t, int64_t offset, int axis1, int a
 /* Real or imaginary part of a complex tensor as a view of its component dtype. */
 static tl_tensor *complex_part(const tl_tensor *t, int part)
 {
-    tl_dtype dt = t->dtype == TL_C64 ? TL_F32 : TL_F64;
+    tl_dtype dt = tl_dtype_real(t->dtype);
     int64_t strides[TL_MAXDIM];
     for (int k = 0; k < t->ndim; k++) strides[k] = t->strides[k] * 2;
     return derive(t, dt, t->ndim, t->shape, strides, t->offset * 2 + part);

@@ -56,8 +56,34 @@ static bool ends_with(const char *s, const char *suf)
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
-/* Collects every .tl file under path (or path itself) whose path contains filter. */
-static void collect(const char *path, const char *filter, PathList *out)
+/* The folders already searched, by device and inode: a symlink may lead back into the tree
+   (`self -> .`, `up -> ..`), and each folder is searched once. */
+typedef struct Visited { dev_t *dev; ino_t *ino; int n, cap; } Visited;
+
+/* True the first time a folder is seen (and records it); false after, or when out of memory. */
+static bool first_visit(Visited *seen, const struct stat *st)
+{
+    for (int i = 0; i < seen->n; i++)
+        if (seen->dev[i] == st->st_dev && seen->ino[i] == st->st_ino) return false;
+    if (seen->n == seen->cap) {
+        int ncap = seen->cap ? seen->cap * 2 : 64;
+        dev_t *nd = realloc(seen->dev, (size_t)ncap * sizeof *nd);
+        if (nd) seen->dev = nd;
+        ino_t *ni = nd ? realloc(seen->ino, (size_t)ncap * sizeof *ni) : NULL;
+        if (!ni) return false;
+        seen->ino = ni;
+        seen->cap = ncap;
+    }
+    seen->dev[seen->n] = st->st_dev;
+    seen->ino[seen->n++] = st->st_ino;
+    return true;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Collects every .tl file under path (or path itself) whose path contains filter; a folder's
+   entries are taken in name order, so which path reaches a folder seen twice does not vary. */
+static void collect(const char *path, const char *filter, PathList *out, Visited *seen)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -68,22 +94,25 @@ static void collect(const char *path, const char *filter, PathList *out)
         if (!filter || strstr(path, filter)) list_add(out, path);
         return;
     }
+    if (!first_visit(seen, &st)) return;
     DIR *d = opendir(path);
     if (!d) return;
+    PathList names = { 0 };
     struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.' || e->d_name[0] == '_') continue;   /* _helper.tl: included, not a test */
-        char sub[4096];
-        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-        struct stat s2;
-        if (stat(sub, &s2) != 0) continue;
-        if (S_ISDIR(s2.st_mode)) collect(sub, filter, out);
-        else if (ends_with(e->d_name, ".tl") && (!filter || strstr(sub, filter))) list_add(out, sub);
-    }
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.' && e->d_name[0] != '_') list_add(&names, e->d_name);   /* _helper.tl: included, not a test */
     closedir(d);
+    if (names.n > 1) qsort(names.v, (size_t)names.n, sizeof(char *), cmp_str);   /* (none: names.v is NULL) */
+    for (int i = 0; i < names.n; i++) {
+        char sub[4096];
+        struct stat s2;
+        if (snprintf(sub, sizeof sub, "%s/%s", path, names.v[i]) >= (int)sizeof sub || stat(sub, &s2) != 0) continue;
+        if (S_ISDIR(s2.st_mode)) collect(sub, filter, out, seen);
+        else if (ends_with(names.v[i], ".tl") && (!filter || strstr(sub, filter))) list_add(out, sub);
+    }
+    for (int i = 0; i < names.n; i++) free(names.v[i]);
+    free(names.v);
 }
-
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static double now_sec(void)
 {
@@ -521,7 +550,10 @@ int golden_main(GoldenRun run, int argc, char **argv)
     Options o;
     if (!parse_options(argc, argv, &o)) return GOLDEN_USAGE;
     PathList files = { 0 };
-    for (int i = 0; i < o.npaths; i++) collect(o.paths[i], o.filter, &files);
+    Visited seen = { 0 };
+    for (int i = 0; i < o.npaths; i++) collect(o.paths[i], o.filter, &files, &seen);
+    free(seen.dev);
+    free(seen.ino);
     if (files.n == 0) {   /* a mistyped path is a usage error, not an empty pass */
         fprintf(stderr, "tl --test: no tests found%s%s\n", o.filter ? " matching " : "", o.filter ? o.filter : "");
         free(files.v);

@@ -11,6 +11,9 @@
 
 /* The suffix an inline expectation carries when its output line has no final newline (as cram writes it). */
 #define NO_EOL " (no-eol)"
+/* The suffix that keeps a line whose own text ends in NO_EOL or EOL_MARK a whole line (it is read
+   off first, and NO_EOL itself does not end in it), so that whatever --update writes reads back. */
+#define EOL_MARK " (eol)"
 /* Longest statement text quoted in a diff. */
 #define QUOTE_MAX 72
 /* Most of a crashed test's stderr shown in its report. */
@@ -65,6 +68,19 @@ static bool next_line(const char *s, size_t len, size_t *pos, const char **line,
     return true;
 }
 
+/* A line's length without the '\r' of its line end in a CRLF file. */
+static size_t content_len(const char *line, size_t llen, bool crlf)
+{
+    return crlf && llen && line[llen - 1] == '\r' ? llen - 1 : llen;
+}
+
+/* Whether s[0..n) ends in mark. */
+static bool ends_with_mark(const char *s, size_t n, const char *mark)
+{
+    size_t m = strlen(mark);
+    return n >= m && memcmp(s + n - m, mark, m) == 0;
+}
+
 /* 1 for `#> text` (stdout), 2 for `#! text` (stderr), 0 otherwise; *text is the text after "#> ". */
 static int expectation_kind(const char *line, size_t len, size_t *text)
 {
@@ -74,6 +90,19 @@ static int expectation_kind(const char *line, size_t len, size_t *text)
     if (len - i > 2 && line[i + 2] != ' ') return 0;   /* "#!/usr/bin/env tl" is a shebang, "#>>" a comment */
     *text = len - i > 2 ? i + 3 : len;
     return line[i + 1] == '>' ? 1 : 2;
+}
+
+/* Whether a test file's lines end in CRLF: its first line that is no expectation in either
+   reading (with or without a final '\r') does. --update removes only expectations and writes
+   only expectations, so the answer is the same before and after it. */
+static bool crlf_lines(const char *src, size_t len)
+{
+    size_t pos = 0, llen, at;
+    const char *line;
+    while (next_line(src, len, &pos, &line, &llen))
+        if (!expectation_kind(line, content_len(line, llen, true), &at))
+            return line + llen < src + len && llen && line[llen - 1] == '\r';
+    return false;
 }
 
 /* Whether a line holds code (not blank, not only a comment). */
@@ -150,15 +179,19 @@ static int read_inline(const Units *u, const char *src, size_t len, StrBuf *exp_
     int count = 0, lineno = 0;
     size_t pos = 0, llen, at;
     const char *line;
+    bool crlf = crlf_lines(src, len);
     while (next_line(src, len, &pos, &line, &llen)) {
         lineno++;
+        llen = content_len(line, llen, crlf);
         int kind = expectation_kind(line, llen, &at);
         if (!kind) continue;
         count++;
         StrBuf *dst = &(kind == 1 ? exp_out : exp_err)[units_owner(u, lineno)];
-        size_t tl = llen - at, nl = strlen(NO_EOL);
-        bool no_eol = tl >= nl && memcmp(line + llen - nl, NO_EOL, nl) == 0;
-        if (!sb_append(dst, line + at, no_eol ? tl - nl : tl) || (!no_eol && !sb_append(dst, "\n", 1))) return -1;
+        size_t tl = llen - at;
+        bool eol_mark = ends_with_mark(line + at, tl, EOL_MARK), no_eol = !eol_mark && ends_with_mark(line + at, tl, NO_EOL);
+        if (eol_mark) tl -= strlen(EOL_MARK);
+        if (no_eol) tl -= strlen(NO_EOL);
+        if (!sb_append(dst, line + at, tl) || (!no_eol && !sb_append(dst, "\n", 1))) return -1;
     }
     return count;
 }
@@ -189,22 +222,27 @@ static bool check_inline(Test *t, const Units *u, const char *src, size_t len, c
     return ok;
 }
 
-/* Appends text as expectation lines with the given prefix ("#>" or "#!"). */
-static bool emit_expectations(StrBuf *b, const char *prefix, const StrBuf *text)
+/* Appends text as expectation lines with the given prefix ("#>" or "#!"), each ended by eol. */
+static bool emit_expectations(StrBuf *b, const char *prefix, const StrBuf *text, const char *eol)
 {
     size_t pos = 0, llen;
     const char *line;
     bool ok = true;
     while (ok && next_line(text->data, text->len, &pos, &line, &llen)) {
         bool last_open = pos == text->len && text->data[text->len - 1] != '\n';
-        ok = sb_append(b, prefix, 2) && (!llen && !last_open ? true : sb_append(b, " ", 1) && sb_append(b, line, llen)) &&
-             (!last_open || sb_append(b, NO_EOL, strlen(NO_EOL))) && sb_append(b, "\n", 1);
+        const char *mark = last_open ? NO_EOL
+                         : ends_with_mark(line, llen, NO_EOL) || ends_with_mark(line, llen, EOL_MARK) ? EOL_MARK : "";
+        ok = sb_append(b, prefix, 2) && (!llen && !*mark ? true : sb_append(b, " ", 1) && sb_append(b, line, llen)) &&
+             sb_append(b, mark, strlen(mark)) && sb_append(b, eol, strlen(eol));
     }
     return ok;
 }
 
 /* Appends unit k's actual output as #> and #! lines. */
-static bool emit_unit(StrBuf *b, const Units *u, int k) { return emit_expectations(b, "#>", &u->out[k]) && emit_expectations(b, "#!", &u->err[k]); }
+static bool emit_unit(StrBuf *b, const Units *u, int k, const char *eol)
+{
+    return emit_expectations(b, "#>", &u->out[k], eol) && emit_expectations(b, "#!", &u->err[k], eol);
+}
 
 /* Rewrites the source's #> and #! lines from the actual output, keeping every other byte. */
 static bool rewrite_inline(const char *path, const Units *u, const char *src, size_t len)
@@ -213,26 +251,28 @@ static bool rewrite_inline(const char *path, const Units *u, const char *src, si
     if (!last_code) return false;
     size_t pos = 0, llen, at;
     const char *line;
+    bool crlf = crlf_lines(src, len);
+    const char *eol = crlf ? "\r\n" : "\n";
     for (int lineno = 1; next_line(src, len, &pos, &line, &llen); lineno++) {
         int k = units_owner(u, lineno + 1);
-        if (k > 0 && is_code(line, llen) && !expectation_kind(line, llen, &at)) last_code[k] = lineno;
+        if (k > 0 && is_code(line, llen) && !expectation_kind(line, content_len(line, llen, crlf), &at)) last_code[k] = lineno;
     }
     StrBuf b = { 0 };
     bool ok = sb_append(&b, "", 0);
     pos = 0;
     for (int lineno = 1; ok && next_line(src, len, &pos, &line, &llen); lineno++) {
-        if (u->n > 1 && lineno == u->line[1]) ok = emit_unit(&b, u, 0);   /* output before the first statement */
-        if (expectation_kind(line, llen, &at)) continue;
+        if (u->n > 1 && lineno == u->line[1]) ok = emit_unit(&b, u, 0, eol);   /* output before the first statement */
+        if (expectation_kind(line, content_len(line, llen, crlf), &at)) continue;
         ok = ok && sb_append(&b, line, llen + (line + llen < src + len ? 1 : 0));   /* with its newline */
         int k = units_owner(u, lineno + 1);
         if (ok && k > 0 && last_code[k] == lineno) {
-            if (line + llen == src + len && !sb_append(&b, "\n", 1)) ok = false;   /* the file had no final newline */
-            ok = ok && emit_unit(&b, u, k);
+            if (line + llen == src + len && !sb_append(&b, eol, strlen(eol))) ok = false;   /* the file had no final newline */
+            ok = ok && emit_unit(&b, u, k, eol);
         }
     }
     if (ok && u->n == 1) {   /* nothing ran (no statement, or a syntax error): the output goes at the end */
-        if (b.len && b.data[b.len - 1] != '\n') ok = sb_append(&b, "\n", 1);
-        ok = ok && emit_unit(&b, u, 0);
+        if (b.len && b.data[b.len - 1] != '\n') ok = sb_append(&b, eol, strlen(eol));
+        ok = ok && emit_unit(&b, u, 0, eol);
     }
     ok = ok && write_whole(path, b.data, b.len);
     sb_free(&b);

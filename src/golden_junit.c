@@ -8,24 +8,34 @@
 #include "golden_int.h"
 #include "utf8.h"
 
-/* Writes text escaped for XML; bytes XML 1.0 cannot hold (controls, invalid UTF-8) become '?'. */
+/* Length of the character at s (1 for a byte that starts no UTF-8 character); *allowed tells
+   whether XML 1.0 may hold it (its Char production: tab, newline, return, U+0020-U+D7FF,
+   U+E000-U+FFFD, U+10000-U+10FFFF; DEL is left out too). */
+static size_t xml_char(const unsigned char *s, size_t n, bool *allowed)
+{
+    size_t k = tl_utf8_len(s, n);
+    *allowed = k > 0;
+    if (k == 1 && (s[0] < 0x20 || s[0] == 0x7F)) *allowed = s[0] == '\n' || s[0] == '\t' || s[0] == '\r';
+    if (k == 3 && s[0] == 0xEF && s[1] == 0xBF && s[2] >= 0xBE) *allowed = false;   /* U+FFFE, U+FFFF */
+    return k ? k : 1;
+}
+
+/* Writes text escaped for XML; each character XML 1.0 cannot hold (controls, U+FFFE, U+FFFF)
+   and each byte of invalid UTF-8 becomes '?'. */
 static void xml_text(FILE *f, const char *s, size_t n, bool attribute)
 {
     const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0; i < n;) {
+    for (size_t i = 0, k; i < n; i += k) {
         unsigned char c = u[i];
-        size_t k = tl_utf8_len(u + i, n - i);
+        bool allowed;
+        k = xml_char(u + i, n - i, &allowed);
         if (c == '&') fputs("&amp;", f);
         else if (c == '<') fputs("&lt;", f);
         else if (c == '>') fputs("&gt;", f);
         else if (c == '"' && attribute) fputs("&quot;", f);
         else if ((c == '\n' || c == '\t' || c == '\r') && attribute) fprintf(f, "&#%d;", c);
-        else if (c == '\n' || c == '\t' || c == '\r' || (c >= 0x20 && c != 0x7F && k)) {
-            fwrite(u + i, 1, k ? k : 1, f);
-            i += k ? k : 1;
-            continue;
-        } else fputc('?', f);
-        i++;
+        else if (allowed) fwrite(u + i, 1, k, f);
+        else fputc('?', f);
     }
 }
 

@@ -1,5 +1,6 @@
 /* golden_units.c — tl --test's reading of output: statement markers into units, and the numeric tolerance */
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -169,6 +170,19 @@ static size_t marker_at(const char *s, size_t n, const char *word, const char **
     return (size_t)(close - s) + 1;
 }
 
+/* The line number spelled by s[0..n): digits only, 1 to INT_MAX - 1 (so line + 1 is an int);
+   0 when s spells none (markers are also bytes a test may print). */
+static int line_number(const char *s, size_t n)
+{
+    if (n == 0 || n > 10) return 0;
+    long long v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)s[i])) return 0;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v < INT_MAX ? (int)v : 0;
+}
+
 /* Adds the distinct lines listed in a plan marker as units. */
 static bool add_plan(Units *u, const char *args, size_t n)
 {
@@ -179,10 +193,10 @@ static bool add_plan(Units *u, const char *args, size_t n)
     u->line = line;
     for (size_t i = 0; i < n;) {
         while (i < n && args[i] == ' ') i++;
-        long v = 0;
-        while (i < n && isdigit((unsigned char)args[i]) && v < INT32_MAX / 10) v = v * 10 + (args[i++] - '0');
+        size_t start = i;
         while (i < n && args[i] != ' ') i++;
-        if (v > u->line[u->n - 1] && u->n < cap) u->line[u->n++] = (int)v;
+        int v = line_number(args + start, i - start);
+        if (v > u->line[u->n - 1] && u->n < cap) u->line[u->n++] = v;
     }
     u->planned = true;
     return true;
@@ -220,14 +234,15 @@ static bool split_stream(Units *u, bool is_err, const char *s, size_t n)
         if (i >= n) break;
         const char *args;
         size_t nargs, m;
+        int line = 0;
         if (!is_err && (m = marker_at(s + i, n - i, MARK_PLAN, &args, &nargs))) {
             i += m;   /* read before the split (units_split) */
-        } else if ((m = marker_at(s + i, n - i, MARK_STMT, &args, &nargs))) {
-            int line = atoi(args);
+        } else if ((m = marker_at(s + i, n - i, MARK_STMT, &args, &nargs)) && nargs && args[0] == ' ' &&
+                   (line = line_number(args + 1, nargs - 1)) > 0) {
             cur = units_owner(u, line + 1);
             if (start[cur] == SIZE_MAX) start[cur] = all->len;
             i += m;
-        } else {   /* a stray separator byte is output like any other */
+        } else {   /* a stray separator byte (or a marker with no line number) is output like any other */
             if (!sb_append(&parts[cur], s + i, 1) || !sb_append(all, s + i, 1)) return false;
             i++;
         }

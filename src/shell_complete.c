@@ -17,6 +17,9 @@ static const char *const spaced_keywords[] = { "fn", "return", "if", "else", "wh
 
 static const char *const commands[] = { "help", "time", "vars", "quit", NULL };
 
+/* What Tab inserts at the start of a line. */
+#define INDENT "    "
+
 /* Word breaks outside strings; '.' splits `a.sum` so the function name is the word. */
 static const char code_breaks[] = " \t\n\"'`@$><=;|&{([,)]}+-*/%!~^:.#";
 
@@ -258,6 +261,12 @@ bool shell_complete(Interp *I, const char *pending, const char *line, int cursor
     *out = (Completions){ 0 };
     int len = (int)strlen(line);
     if (cursor < 0 || cursor > len) cursor = len;
+    int blank = 0;
+    while (blank < cursor && (line[blank] == ' ' || line[blank] == '\t')) blank++;
+    if (blank == cursor) {   /* Tab with only blanks before it indents, as in Python's shell */
+        out->start = cursor;
+        return add(out, INDENT, strlen(INDENT));
+    }
     const char *after = line + cursor;
     Context ctx = context_at(pending, line, cursor);
     if (ctx.in_comment) return true;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "shell_int.h"
@@ -47,25 +48,36 @@ static void unescape(char *s)
     *w = 0;
 }
 
-/* Replaces the file by the given entries (written to a temporary file, then renamed). */
+/* Replaces the file by the given entries: written to a temporary file beside it, then renamed
+   over it. Through a symlink it is the link's target that is replaced (the link stays, and
+   keeps pointing at the file that gets the entries); only a regular file is replaced, and the
+   new file keeps the old one's permissions. */
 static void history_rewrite(const char *path, char **entries, int n)
 {
-    size_t len = strlen(path) + 16;
+    char *real = realpath(path, NULL);
+    struct stat st;
+    if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+        free(real);
+        return;
+    }
+    size_t len = strlen(real) + 24;
     char *tmp = malloc(len);
-    if (!tmp) return;
-    snprintf(tmp, len, "%s.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!tmp) { free(real); return; }
+    snprintf(tmp, len, "%s.%ld", real, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, 0600);
+    FILE *f = fd >= 0 && fchmod(fd, st.st_mode & 07777) == 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
-        if (fd >= 0) close(fd);
+        if (fd >= 0) { close(fd); unlink(tmp); }
         free(tmp);
+        free(real);
         return;
     }
     for (int i = 0; i < n; i++) write_escaped(f, entries[i]);
     bool ok = fflush(f) == 0 && !ferror(f);
     fclose(f);
-    if (!ok || rename(tmp, path) != 0) unlink(tmp);
+    if (!ok || rename(tmp, real) != 0) unlink(tmp);
     free(tmp);
+    free(real);
 }
 
 void history_load(const char *path, int max, void (*add)(const char *entry))

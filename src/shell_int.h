@@ -6,9 +6,10 @@
 
 #include "interp.h"
 
-/* ---- shell_line.c: reading lines (GNU readline, libedit, or plain stdio) ---- */
+/* ---- shell_line.c: reading lines (the line editor, or plain stdio) ---------- */
 
 typedef enum LineStatus { LINE_OK, LINE_EOF, LINE_INTERRUPT } LineStatus;
+typedef enum WaitResult { WAIT_READY, WAIT_INTERRUPT, WAIT_ERROR } WaitResult;
 
 /* Which line editor this build uses: "readline", "libedit" or "none". */
 const char *line_editor_name(void);
@@ -21,6 +22,29 @@ LineStatus line_read(const char *prompt, const char *pending, char **out);
 void line_history_add(const char *entry);
 /* Undoes line_open: restores the terminal, the SIGINT handler, trims the history file. */
 void line_close(void);
+/* Waits until stdin has input or Ctrl-C is pressed (for the editor, which reads a key at a time). */
+WaitResult line_wait_input(void);
+/* The LC_CTYPE locale the editor reads keys in: "" (the environment's), or "C.UTF-8" when the
+   environment's is C or POSIX, as Python's shell does (PEP 538): tl's text is UTF-8. */
+const char *line_ctype_locale(void);
+
+/* ---- shell_libedit.c or shell_readline.c: the line editor the build chose ---- */
+
+#if defined(TL_LINE_LIBEDIT) || defined(TL_LINE_READLINE)
+#define HAVE_EDITOR 1
+/* Sets the editor up on the terminal (libedit: opens it first); false, said on stderr, when it
+   cannot be used (the shell then reads plain lines). */
+bool editor_open(Interp *I);
+/* Reads one edited line after printing prompt (malloc'd, no newline); pending is the text of the
+   entry so far (completion looks at it). Ctrl-C clears the line: LINE_INTERRUPT. */
+LineStatus editor_read(const char *prompt, const char *pending, char **out);
+/* Adds an entry to what Up brings back. */
+void editor_history_add(const char *entry);
+/* Restores the terminal and frees the editor. */
+void editor_close(void);
+#else
+#define HAVE_EDITOR 0
+#endif
 
 /* ---- shell_history.c: the history file ---------------------------------- */
 
@@ -44,7 +68,8 @@ typedef struct Completions {
     char append;        /* appended after a unique match (0 for none) */
 } Completions;
 
-/* Computes completions for the cursor position in line; pending is the entry's earlier lines. */
+/* Computes completions for the cursor position in line; pending is the entry's earlier lines.
+   With only blanks before the cursor the one candidate is an indent (four spaces). */
 bool shell_complete(Interp *I, const char *pending, const char *line, int cursor, Completions *out);
 void completions_free(Completions *c);
 /* The word-break characters for the context at the cursor (inside a string: only quotes). */

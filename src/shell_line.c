@@ -1,5 +1,5 @@
-/* shell_line.c — reading lines: GNU readline or libedit on a terminal, plain stdio otherwise;
-   Ctrl-C at the prompt clears the line; history and Tab completion hooks */
+/* shell_line.c — reading lines: the line editor on a terminal (shell_libedit.c or
+   shell_readline.c), plain stdio otherwise; Ctrl-C at the prompt; the history file's entries */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -11,89 +11,11 @@
 
 #include "shell_int.h"
 
-#if defined(TL_LINE_READLINE)
-#include <readline/history.h>
-#include <readline/readline.h>
-#define HAVE_EDITOR 1
-#elif defined(TL_LINE_LIBEDIT)
-#include <editline/readline.h>
-#include "dynlib.h"
-#define HAVE_EDITOR 1
-#else
-#define HAVE_EDITOR 0
-#endif
-
-#if defined(TL_LINE_LIBEDIT)
-#ifndef TL_LIBEDIT_LIBRARY_DEFAULT
-#define TL_LIBEDIT_LIBRARY_DEFAULT "libedit.so.2"
-#endif
-/* libedit is opened with dlopen when the shell first edits a line, so `tl -e` and scripts
-   never load it (nor libtinfo and libbsd behind it). Every name below is reached
-   through this table: the functions and the variables the shell uses. */
-#define LIBEDIT_SYMBOLS(X)                                                                              \
-    X(rl_callback_handler_install) X(rl_callback_handler_remove) X(rl_callback_read_char)               \
-    X(rl_replace_line) X(rl_completion_matches) X(add_history) X(using_history) X(stifle_history)      \
-    X(clear_history) X(rl_outstream) X(rl_instream) X(rl_line_buffer) X(rl_point) X(rl_end)           \
-    X(rl_attempted_completion_over) X(rl_completion_append_character) X(rl_readline_name)            \
-    X(rl_catch_signals) X(rl_attempted_completion_function) X(rl_completion_word_break_hook)          \
-    X(rl_basic_word_break_characters) X(rl_completer_word_break_characters)
-#define LIBEDIT_FIELD(name) __typeof__(&name) name;
-#define LIBEDIT_NAME(name) #name,
-#define LIBEDIT_SLOT(name) (void **)&edit.name,
-static struct { LIBEDIT_SYMBOLS(LIBEDIT_FIELD) } edit;
-static tl_dynlib edit_lib = TL_DYNLIB_INIT;
-
-/* Fills edit from libedit (run once). */
-static void load_libedit(void)
-{
-    static const char *const names[] = { LIBEDIT_SYMBOLS(LIBEDIT_NAME) NULL };
-    static void **const slots[] = { LIBEDIT_SYMBOLS(LIBEDIT_SLOT) NULL };
-    if (tl_dynlib_open(&edit_lib, "libedit", "TL_LIBEDIT_LIBRARY", TL_LIBEDIT_LIBRARY_DEFAULT, names, slots))
-        edit_lib.status = 0;
-}
-
-/* True once libedit is loaded; else (said once on stderr) the shell reads plain lines. */
-static bool editor_load(void)
-{
-    if (tl_dynlib_load(&edit_lib, load_libedit) == 0) return true;
-    fprintf(stderr, "tl: %s; reading plain lines\n", tl_errmsg());
-    return false;
-}
-
-#define rl_callback_handler_install (*edit.rl_callback_handler_install)
-#define rl_callback_handler_remove (*edit.rl_callback_handler_remove)
-#define rl_callback_read_char (*edit.rl_callback_read_char)
-#define rl_replace_line (*edit.rl_replace_line)
-#define rl_completion_matches (*edit.rl_completion_matches)
-#define add_history (*edit.add_history)
-#define using_history (*edit.using_history)
-#define stifle_history (*edit.stifle_history)
-#define clear_history (*edit.clear_history)
-#define rl_outstream (*edit.rl_outstream)
-#define rl_instream (*edit.rl_instream)
-#define rl_line_buffer (*edit.rl_line_buffer)
-#define rl_point (*edit.rl_point)
-#define rl_end (*edit.rl_end)
-#define rl_attempted_completion_over (*edit.rl_attempted_completion_over)
-#define rl_completion_append_character (*edit.rl_completion_append_character)
-#define rl_readline_name (*edit.rl_readline_name)
-#define rl_catch_signals (*edit.rl_catch_signals)
-#define rl_attempted_completion_function (*edit.rl_attempted_completion_function)
-#define rl_completion_word_break_hook (*edit.rl_completion_word_break_hook)
-#define rl_basic_word_break_characters (*edit.rl_basic_word_break_characters)
-#define rl_completer_word_break_characters (*edit.rl_completer_word_break_characters)
-#elif HAVE_EDITOR
-/* GNU readline is linked. */
-static bool editor_load(void) { return true; }
-#endif
-
 static struct {
-    Interp *I;
     bool interactive;
     bool editing;            /* the line editor is in use (interactive and built with one) */
     char *hist_file;         /* NULL: history is not saved */
     char *last_entry;        /* the newest history entry, to skip repeats */
-    const char *pending;     /* the entry's earlier lines, for completion */
     int sigpipe[2];          /* the SIGINT handler writes a byte here to wake poll() */
     bool handler_set;
     struct sigaction old_sigint;
@@ -159,10 +81,7 @@ static void remove_sigint(void)
     }
 }
 
-typedef enum WaitResult { WAIT_READY, WAIT_INTERRUPT, WAIT_ERROR } WaitResult;
-
-/* Waits until stdin has input or Ctrl-C is pressed. */
-static WaitResult wait_input(void)
+WaitResult line_wait_input(void)
 {
     for (;;) {
         if (tl_interrupt_flag) return WAIT_INTERRUPT;
@@ -213,7 +132,7 @@ static LineStatus read_plain_prompted(const char *prompt, char **out)
 {
     fputs(prompt, stdout);
     fflush(stdout);
-    WaitResult w = wait_input();
+    WaitResult w = line_wait_input();
     if (w == WAIT_INTERRUPT) {
         fputc('\n', stdout);
         return LINE_INTERRUPT;
@@ -222,190 +141,41 @@ static LineStatus read_plain_prompted(const char *prompt, char **out)
     return read_plain(out);
 }
 
-/* ---- the line editor ------------------------------------------------------- */
+/* ---- the locale keys are read in ------------------------------------------ */
 
-#if HAVE_EDITOR
-static struct {
-    bool done, eof;
-    char *line;
-} got;
-
-/* Called by the editor with a finished line (NULL at Ctrl-D on an empty line). */
-static void on_line(char *line)
+const char *line_ctype_locale(void)
 {
-    got.done = true;
-    got.eof = line == NULL;
-    got.line = line;
-    rl_callback_handler_remove();   /* so the editor does not print the next prompt itself */
-}
-
-/* Abandons the line being edited after Ctrl-C. */
-static void cancel_line(void)
-{
-    FILE *out = rl_outstream ? rl_outstream : stdout;
-#if defined(TL_LINE_READLINE)
-    rl_point = rl_end;   /* "^C" goes after the whole line, as in bash */
-    rl_redisplay();      /* (libedit's rl_redisplay pushes a ^R key instead: not there) */
-#endif
-    fputs("^C", out);
-    fflush(out);
-#if defined(TL_LINE_READLINE)
-    rl_free_line_state();
-    rl_callback_sigcleanup();
-    rl_cleanup_after_signal();
-#else
-    rl_replace_line("", 0);
-#endif
-    rl_callback_handler_remove();
-    fputs("\n", out);   /* after the editor's own clean-up, which may return to column 0 */
-    fflush(out);
-}
-
-static LineStatus read_edited(const char *prompt, char **out)
-{
-    got.done = false;
-    got.line = NULL;
-    rl_callback_handler_install(prompt, on_line);
-    while (!got.done) {
-        WaitResult w = wait_input();
-        if (w == WAIT_INTERRUPT) {
-            cancel_line();
-            return LINE_INTERRUPT;
-        }
-        if (w == WAIT_ERROR) {
-            rl_callback_handler_remove();
-            return LINE_EOF;
-        }
-        rl_callback_read_char();
+    static const char *const vars[] = { "LC_ALL", "LC_CTYPE", "LANG" };   /* POSIX's order */
+    for (int i = 0; i < 3; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) return strcmp(v, "C") == 0 || strcmp(v, "POSIX") == 0 ? "C.UTF-8" : "";
     }
-    if (got.eof) return LINE_EOF;
-    *out = got.line;
-    return LINE_OK;
+    return "C.UTF-8";
 }
-
-/* The completion word's breaks depend on where the cursor is (in a string: only quotes). */
-static char *break_hook(void)
-{
-    return (char *)shell_break_chars(L.pending, rl_line_buffer ? rl_line_buffer : "", rl_point);
-}
-
-static const char *const *gen_items;
-static int gen_n, gen_next;
-
-static char *generate(const char *text, int state)
-{
-    (void)text;
-    if (state == 0) gen_next = 0;
-    return gen_next < gen_n ? strdup(gen_items[gen_next++]) : NULL;
-}
-
-/* Rebases candidates computed for line[from..] onto the editor's word start `to`. */
-static void rebase(Completions *c, const char *line, int from, int to)
-{
-    int w = 0;
-    for (int i = 0; i < c->n; i++) {
-        char *item = c->items[i];
-        char *moved = NULL;
-        if (to < from) {
-            size_t pre = (size_t)(from - to), n = strlen(item);
-            moved = malloc(pre + n + 1);
-            if (moved) {
-                memcpy(moved, line + to, pre);
-                memcpy(moved + pre, item, n + 1);
-            }
-        } else if (strlen(item) >= (size_t)(to - from) && strncmp(item, line + from, (size_t)(to - from)) == 0) {
-            moved = strdup(item + (to - from));
-        }
-        free(item);
-        if (moved) c->items[w++] = moved;
-    }
-    c->n = w;
-}
-
-static char **attempt_completion(const char *text, int start, int end)
-{
-    rl_attempted_completion_over = 1;   /* never fall back to the editor's file-name completion */
-    /* a copy up to the end of the line: libedit's buffer is not terminated there */
-    char *line = strndup(rl_line_buffer ? rl_line_buffer : "", rl_line_buffer ? (size_t)rl_end : 0);
-    if (!line) return NULL;
-    bool blank_before = true;
-    for (int i = 0; i < end && line[i]; i++)
-        if (line[i] != ' ' && line[i] != '\t') blank_before = false;
-    static char indent[] = "    ";
-    char *indent_item[] = { indent };
-    Completions c = { .items = indent_item, .n = 1, .start = end };
-    if (blank_before) {   /* Tab at the start of a line indents, as in Python's shell */
-        if (start != end) { free(line); return NULL; }
-    } else {
-        if (!shell_complete(L.I, L.pending, line, end, &c) || c.n == 0) {
-            completions_free(&c);
-            free(line);
-            return NULL;
-        }
-        if (c.start != start) rebase(&c, line, c.start, start);
-    }
-    rl_completion_append_character = c.append ? c.append : '\0';
-#if defined(TL_LINE_READLINE)
-    rl_completion_suppress_append = c.append == 0;
-#endif
-    gen_items = (const char *const *)c.items;
-    gen_n = c.n;
-    char **matches = c.n ? rl_completion_matches(text, generate) : NULL;
-    gen_items = NULL;
-    gen_n = 0;
-    if (!blank_before) completions_free(&c);
-    free(line);
-    return matches;
-}
-
-static void add_loaded(const char *entry)
-{
-    add_history(entry);
-    free(L.last_entry);
-    L.last_entry = strdup(entry);
-}
-
-static void editor_open(void)
-{
-    rl_readline_name = "tl";
-    rl_instream = stdin;
-    rl_outstream = isatty(1) ? stdout : stderr;   /* keep prompts out of redirected output */
-    rl_catch_signals = 0;                          /* SIGINT is ours: see on_sigint */
-#if defined(TL_LINE_READLINE)
-    rl_catch_sigwinch = 1;
-    rl_change_environment = 0;
-    rl_completer_quote_characters = NULL;
-    rl_basic_quote_characters = "";   /* else a word starting after '"' gets a '"' appended */
-#endif
-    rl_attempted_completion_function = attempt_completion;
-    rl_completion_word_break_hook = break_hook;
-    rl_basic_word_break_characters = (char *)shell_break_chars(NULL, "", 0);
-    rl_completer_word_break_characters = (char *)shell_break_chars(NULL, "", 0);
-    using_history();
-    stifle_history(HISTORY_MAX);
-    if (L.hist_file) history_load(L.hist_file, HISTORY_MAX, add_loaded);
-}
-
-static void editor_close(void)
-{
-    rl_callback_handler_remove();
-    clear_history();
-}
-#endif
 
 /* ---- the interface --------------------------------------------------------- */
 
+#if HAVE_EDITOR
+/* Gives the editor one entry read from the history file. */
+static void add_loaded(const char *entry)
+{
+    editor_history_add(entry);
+    free(L.last_entry);
+    L.last_entry = strdup(entry);
+}
+#endif
+
 void line_open(Interp *I, bool interactive)
 {
-    L.I = I;
     L.interactive = interactive;
-    L.pending = "";
     if (!interactive) return;
     L.hist_file = history_path();
     install_sigint();
 #if HAVE_EDITOR
-    L.editing = editor_load();
-    if (L.editing) editor_open();
+    L.editing = editor_open(I);
+    if (L.editing && L.hist_file) history_load(L.hist_file, HISTORY_MAX, add_loaded);
+#else
+    (void)I;
 #endif
 }
 
@@ -415,14 +185,13 @@ LineStatus line_read(const char *prompt, const char *pending, char **out)
     if (!L.interactive) return read_plain(out);
     drain_sigpipe();
     tl_interrupt_flag = 0;   /* a Ctrl-C that came after the last statement finished */
-    L.pending = pending ? pending : "";
     LineStatus st;
 #if HAVE_EDITOR
-    st = L.editing ? read_edited(prompt, out) : read_plain_prompted(prompt, out);
+    st = L.editing ? editor_read(prompt, pending ? pending : "", out) : read_plain_prompted(prompt, out);
 #else
+    (void)pending;
     st = read_plain_prompted(prompt, out);
 #endif
-    L.pending = "";
     if (st == LINE_INTERRUPT) {
         drain_sigpipe();
         tl_interrupt_flag = 0;
@@ -448,7 +217,7 @@ void line_history_add(const char *entry)
     free(L.last_entry);
     L.last_entry = e;
 #if HAVE_EDITOR
-    if (L.editing) add_history(e);
+    if (L.editing) editor_history_add(e);
 #endif
     if (L.hist_file) history_append(L.hist_file, e);
 }

@@ -147,19 +147,10 @@ static tl_tensor *then(tl_tensor *t, tl_tensor *r)
     return r;
 }
 
-/* A 0-d tensor of dtype dt holding x. */
-static tl_tensor *scalar_of(tl_dtype dt, double x)
-{
-    tl_scalar v;
-    memset(&v, 0, sizeof v);
-    tl_convert_run(1, &x, TL_F64, 0, &v, dt, 0);
-    return tl_tensor_scalar(dt, &v);
-}
-
 /* x OP y for a scalar y, in dtype dt (t released). */
 static tl_tensor *with_scalar(tl_binop op, tl_tensor *t, double y, tl_dtype dt)
 {
-    tl_tensor *s = t ? scalar_of(dt, y) : NULL, *r = s ? tl_binary(op, t, s, dt) : NULL;
+    tl_tensor *s = t ? tl_tensor_from_f64(dt, y) : NULL, *r = s ? tl_binary(op, t, s, dt) : NULL;
     if (s) tl_tensor_release(s);
     return then(t, r);
 }

@@ -23,9 +23,7 @@ static bool unary_result(Interp *I, CallArgs *a, tl_unop op, tl_tensor *t, Value
 /* t * f (or t / f) with f a scalar in t's float dtype: the scaling steps of round(x, decimals). */
 static tl_tensor *scale_by(const tl_tensor *t, double f, bool divide)
 {
-    tl_scalar s;
-    tl_scalar_convert(&s, t->dtype, &f, TL_F64);
-    tl_tensor *ft = tl_tensor_scalar(t->dtype, &s);
+    tl_tensor *ft = tl_tensor_from_f64(t->dtype, f);
     tl_tensor *r = ft ? tl_binary(divide ? TL_DIV : TL_MUL, t, ft, t->dtype) : NULL;
     if (ft) tl_tensor_release(ft);
     return r;

@@ -12,14 +12,6 @@ static void release4(tl_tensor *a, tl_tensor *b, tl_tensor *c, tl_tensor *d)
         if (ts[i]) tl_tensor_release(ts[i]);
 }
 
-/* A 0-d tensor of dtype dt holding v. */
-static tl_tensor *scalar_of(tl_dtype dt, double v)
-{
-    char buf[16];
-    tl_scalar_convert(buf, dt, &v, TL_F64);
-    return tl_tensor_scalar(dt, buf);
-}
-
 /* prepend=/append= of diff: a 0-d value is broadcast to t's shape with size 1 along axis. */
 static tl_tensor *diff_edge(Value *v, const tl_tensor *t, int axis)
 {
@@ -114,7 +106,7 @@ static bool bi_count_nonzero(Interp *I, CallArgs *a, Value *out)
     AxisArgs x;
     if (!axis_args(I, a, &x)) return false;
     tl_tensor *t = x.t;
-    tl_tensor *zero = scalar_of(t->dtype, 0.0), *nz = zero ? tl_binary(TL_NE, t, zero, t->dtype) : NULL;
+    tl_tensor *zero = tl_tensor_from_f64(t->dtype, 0.0), *nz = zero ? tl_binary(TL_NE, t, zero, t->dtype) : NULL;
     tl_tensor *r = !nz ? NULL
                  : x.all || x.naxes ? tl_reduce(TL_RSUM, nz, x.all ? 0 : x.naxes, x.axes, x.keepdims, 0)
                                     : tl_cast(nz, TL_I64);
@@ -157,7 +149,7 @@ static bool bi_average(Interp *I, CallArgs *a, Value *out)
     if (!w) {
         avg = tl_reduce(TL_RMEAN, t, na, axes, keepdims, 0);
         int64_t n = avg ? tl_tensor_size(t) / (tl_tensor_size(avg) ? tl_tensor_size(avg) : 1) : 0;
-        tl_tensor *s = avg ? scalar_of(avg->dtype, (double)n) : NULL;
+        tl_tensor *s = avg ? tl_tensor_from_f64(avg->dtype, (double)n) : NULL;
         scl = s ? tl_view_broadcast_to(s, avg->ndim, avg->shape) : NULL;
         if (s) tl_tensor_release(s);
     } else {
@@ -166,7 +158,7 @@ static bool bi_average(Interp *I, CallArgs *a, Value *out)
         tl_tensor *wb = tl_view_broadcast_to(w, t->ndim, t->shape), *wc = wb ? tl_cast(wb, rdt) : NULL;
         tl_tensor *prod = wc ? tl_binary(TL_MUL, t, wc, rdt) : NULL;
         scl = wc ? tl_reduce(TL_RSUM, wc, na, axes, keepdims, 0) : NULL;
-        tl_tensor *zero = scl ? scalar_of(rdt, 0.0) : NULL, *isz = zero ? tl_binary(TL_EQ, scl, zero, rdt) : NULL;
+        tl_tensor *zero = scl ? tl_tensor_from_f64(rdt, 0.0) : NULL, *isz = zero ? tl_binary(TL_EQ, scl, zero, rdt) : NULL;
         tl_tensor *anyz = isz ? tl_reduce(TL_RANY, isz, 0, NULL, false, 0) : NULL;
         if (anyz && *(bool *)tl_tensor_data(anyz)) {
             release4(wb, wc, prod, zero);
@@ -234,7 +226,7 @@ static tl_tensor *cov_matrix(const tl_tensor *m, const tl_tensor *y, bool rowvar
     if (fact <= 0) fact = 0.0;
     tl_tensor *avg = tl_reduce(TL_RMEAN, x, 1, &ax1, true, 0), *xc = avg ? tl_binary(TL_SUB, x, avg, TL_F64) : NULL;
     tl_tensor *xt = xc ? tl_view_transpose(xc) : NULL, *c = xt ? tl_matmul(xc, xt) : NULL;
-    tl_tensor *k = c ? scalar_of(TL_F64, 1.0 / fact) : NULL, *r = k ? tl_binary(TL_MUL, c, k, TL_F64) : NULL;
+    tl_tensor *k = c ? tl_tensor_from_f64(TL_F64, 1.0 / fact) : NULL, *r = k ? tl_binary(TL_MUL, c, k, TL_F64) : NULL;
     release4(x, avg, xc, xt);
     release4(c, k, NULL, NULL);
     return r;
@@ -262,7 +254,7 @@ static bool bi_cov(Interp *I, CallArgs *a, Value *out)
         tl_tensor *d = tl_view_diagonal(c, 0, 0, 1), *sd = d ? tl_unary(TL_SQRT, d) : NULL;
         tl_tensor *col = sd ? tl_view_unsqueeze(sd, 1) : NULL, *r1 = col ? tl_binary(TL_DIV, c, col, TL_F64) : NULL;
         tl_tensor *r2 = r1 ? tl_binary(TL_DIV, r1, sd, TL_F64) : NULL;
-        tl_tensor *lo = r2 ? scalar_of(TL_F64, -1.0) : NULL, *hi = lo ? scalar_of(TL_F64, 1.0) : NULL;
+        tl_tensor *lo = r2 ? tl_tensor_from_f64(TL_F64, -1.0) : NULL, *hi = lo ? tl_tensor_from_f64(TL_F64, 1.0) : NULL;
         tl_tensor *r = hi ? tl_clip(r2, lo, hi, TL_F64) : NULL;
         release4(c, d, sd, col);
         release4(r1, r2, lo, hi);

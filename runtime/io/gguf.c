@@ -9,24 +9,33 @@
 #define GGUF_DEFAULT_ALIGNMENT 32
 #define MAX_NAME_LEN 65535
 
-typedef struct { const char *name; int block, bytes, dtype; } ggml_type;
+typedef struct { const char *name; int block, bytes; } ggml_type;
 
-/* ggml's type ids (include/ggml.h); dtype -1: quantized (dequantized to f32 if io_can_dequant). */
+/* ggml's type ids (include/ggml.h). Those of a dtype are its GGML column in the dtype list (ggml_dtype);
+   the others are quantized, dequantized to f32 if io_can_dequant. */
 static const ggml_type ggml_types[] = {
-    [0] = { "F32", 1, 4, TL_F32 }, [1] = { "F16", 1, 2, TL_F16 }, [2] = { "Q4_0", 32, 18, -1 },
-    [3] = { "Q4_1", 32, 20, -1 }, [6] = { "Q5_0", 32, 22, -1 }, [7] = { "Q5_1", 32, 24, -1 },
-    [8] = { "Q8_0", 32, 34, -1 }, [9] = { "Q8_1", 32, 36, -1 }, [10] = { "Q2_K", 256, 84, -1 },
-    [11] = { "Q3_K", 256, 110, -1 }, [12] = { "Q4_K", 256, 144, -1 }, [13] = { "Q5_K", 256, 176, -1 },
-    [14] = { "Q6_K", 256, 210, -1 }, [15] = { "Q8_K", 256, 292, -1 }, [16] = { "IQ2_XXS", 256, 66, -1 },
-    [17] = { "IQ2_XS", 256, 74, -1 }, [18] = { "IQ3_XXS", 256, 98, -1 }, [19] = { "IQ1_S", 256, 50, -1 },
-    [20] = { "IQ4_NL", 32, 18, -1 }, [21] = { "IQ3_S", 256, 110, -1 }, [22] = { "IQ2_S", 256, 82, -1 },
-    [23] = { "IQ4_XS", 256, 136, -1 }, [24] = { "I8", 1, 1, TL_I8 }, [25] = { "I16", 1, 2, TL_I16 },
-    [26] = { "I32", 1, 4, TL_I32 }, [27] = { "I64", 1, 8, TL_I64 }, [28] = { "F64", 1, 8, TL_F64 },
-    [29] = { "IQ1_M", 256, 56, -1 }, [30] = { "BF16", 1, 2, TL_BF16 }, [34] = { "TQ1_0", 256, 54, -1 },
-    [35] = { "TQ2_0", 256, 66, -1 }, [39] = { "MXFP4", 32, 17, -1 }, [40] = { "NVFP4", 64, 36, -1 },
-    [41] = { "Q1_0", 128, 18, -1 }, [42] = { "Q2_0", 64, 18, -1 },
+    [0] = { "F32", 1, 4 }, [1] = { "F16", 1, 2 }, [2] = { "Q4_0", 32, 18 },
+    [3] = { "Q4_1", 32, 20 }, [6] = { "Q5_0", 32, 22 }, [7] = { "Q5_1", 32, 24 },
+    [8] = { "Q8_0", 32, 34 }, [9] = { "Q8_1", 32, 36 }, [10] = { "Q2_K", 256, 84 },
+    [11] = { "Q3_K", 256, 110 }, [12] = { "Q4_K", 256, 144 }, [13] = { "Q5_K", 256, 176 },
+    [14] = { "Q6_K", 256, 210 }, [15] = { "Q8_K", 256, 292 }, [16] = { "IQ2_XXS", 256, 66 },
+    [17] = { "IQ2_XS", 256, 74 }, [18] = { "IQ3_XXS", 256, 98 }, [19] = { "IQ1_S", 256, 50 },
+    [20] = { "IQ4_NL", 32, 18 }, [21] = { "IQ3_S", 256, 110 }, [22] = { "IQ2_S", 256, 82 },
+    [23] = { "IQ4_XS", 256, 136 }, [24] = { "I8", 1, 1 }, [25] = { "I16", 1, 2 },
+    [26] = { "I32", 1, 4 }, [27] = { "I64", 1, 8 }, [28] = { "F64", 1, 8 },
+    [29] = { "IQ1_M", 256, 56 }, [30] = { "BF16", 1, 2 }, [34] = { "TQ1_0", 256, 54 },
+    [35] = { "TQ2_0", 256, 66 }, [39] = { "MXFP4", 32, 17 }, [40] = { "NVFP4", 64, 36 },
+    [41] = { "Q1_0", 128, 18 }, [42] = { "Q2_0", 64, 18 },
 };
 #define N_GGML_TYPES (uint32_t)(sizeof ggml_types / sizeof *ggml_types)
+
+/* The dtype stored as ggml type t, -1 for a quantized type. */
+static int ggml_dtype(uint32_t t)
+{
+    for (int d = 0; d < TL_NDTYPES; d++)
+        if (tl_dtypes[d].ggml >= 0 && (uint32_t)tl_dtypes[d].ggml == t) return d;
+    return -1;
+}
 
 typedef struct {
     const char *name;        /* into the file mapping (not NUL-terminated) */
@@ -85,7 +94,7 @@ static int read_info(io_src *s, io_cur *c, tinfo *t)
     if (t->type >= N_GGML_TYPES || !ggml_types[t->type].name)
         return io_fail(s, "tensor %s has unknown ggml type %u", qn, t->type);
     const ggml_type *gt = &ggml_types[t->type];
-    if (gt->dtype < 0 && !io_can_dequant((int)t->type))
+    if (ggml_dtype(t->type) < 0 && !io_can_dequant((int)t->type))
         return io_fail(s, "tensor %s has type %s, which tl cannot dequantize (it reads F32 F16 BF16 F64 I8-I64, "
                           "Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q2_K Q3_K Q4_K Q5_K Q6_K Q8_K)", qn, gt->name);
     if (ne[0] % (uint64_t)gt->block != 0)
@@ -180,9 +189,9 @@ static int copy_meta(const io_src *s, const gguf_header *g, uint8_t **out, size_
 
 static tl_tensor *load_tensor(io_src *s, const gguf_header *g, const tinfo *t, const char *name)
 {
-    const ggml_type *gt = &ggml_types[t->type];
     uint64_t at = g->data_start + t->offset;
-    if (gt->dtype >= 0) return io_tensor_at(s, at, (tl_dtype)gt->dtype, t->ndim, t->shape, false, false, name);
+    int dt = ggml_dtype(t->type);
+    if (dt >= 0) return io_tensor_at(s, at, (tl_dtype)dt, t->ndim, t->shape, false, false, name);
     char sname[64];
     io_storage_name(sname, sizeof sname, s->path, name);
     return io_lazy_tensor(s, at, t->nbytes, (int)t->type, io_dequant, t->ndim, t->shape, sname);

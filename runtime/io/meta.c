@@ -5,16 +5,23 @@
 
 #include "internal.h"
 
-enum { GT_U8, GT_I8, GT_U16, GT_I16, GT_U32, GT_I32, GT_F32, GT_BOOL, GT_STRING, GT_ARRAY, GT_U64, GT_I64, GT_F64, GT_COUNT };
+/* GGUF's value types that no dtype is; a number's type is its dtype's GGUF column (dtype_list.h).
+   u32 is named for general.alignment, which must be one. */
+enum { GT_U32 = 4, GT_STRING = 8, GT_ARRAY = 9 };
 
 #define MAX_KEY_LEN (1u << 16)
 #define MAX_NESTING 8
 
-static const int8_t gt_dtype[GT_COUNT] = {
-    [GT_U8] = TL_U8, [GT_I8] = TL_I8, [GT_U16] = TL_U16, [GT_I16] = TL_I16, [GT_U32] = TL_U32,
-    [GT_I32] = TL_I32, [GT_F32] = TL_F32, [GT_BOOL] = TL_BOOL, [GT_STRING] = -1, [GT_ARRAY] = -1,
-    [GT_U64] = TL_U64, [GT_I64] = TL_I64, [GT_F64] = TL_F64,
-};
+/* The dtype of GGUF value type t; -1 for a string, an array, or a type that no dtype has. */
+static int gt_dtype(uint32_t t)
+{
+    for (int d = 0; d < TL_NDTYPES; d++)
+        if (tl_dtypes[d].gguf >= 0 && (uint32_t)tl_dtypes[d].gguf == t) return d;
+    return -1;
+}
+
+/* A type GGUF defines: a string, an array or a number. */
+static bool gt_known(uint32_t t) { return t == GT_STRING || t == GT_ARRAY || gt_dtype(t) >= 0; }
 
 /* ---- trees ------------------------------------------------------------------------- */
 
@@ -78,7 +85,7 @@ static uint64_t min_size(uint32_t type)
 {
     if (type == GT_STRING) return 8;
     if (type == GT_ARRAY) return 12;
-    return tl_dtype_size((tl_dtype)gt_dtype[type]);
+    return tl_dtype_size((tl_dtype)gt_dtype(type));
 }
 
 static int parse_value(kv_ctx *k, uint32_t type, tl_meta *out, int depth);
@@ -89,13 +96,13 @@ static int parse_array(kv_ctx *k, tl_meta *out, int depth)
     uint32_t et;
     uint64_t n;
     if (io_u32(k->c, &et, "an array type") || io_u64(k->c, &n, "an array length")) return -1;
-    if (et >= GT_COUNT) return kv_fail(k, "array of unknown type %llu", et, 0);
+    if (!gt_known(et)) return kv_fail(k, "array of unknown type %llu", et, 0);
     if (et == GT_ARRAY && depth >= MAX_NESTING) return kv_fail(k, "arrays nested more than %llu deep", MAX_NESTING, 0);
     uint64_t left = k->c->size - k->c->pos;
     if (n > left / min_size(et))
         return kv_fail(k, "array of %llu elements cannot fit in the %llu bytes that remain", n, left);
     if (et != GT_STRING && et != GT_ARRAY) {
-        tl_dtype dt = (tl_dtype)gt_dtype[et];
+        tl_dtype dt = (tl_dtype)gt_dtype(et);
         const uint8_t *src = k->c->p + k->c->pos;
         k->c->pos += n * tl_dtype_size(dt);
         if (!out) return 0;
@@ -121,7 +128,7 @@ static int parse_array(kv_ctx *k, tl_meta *out, int depth)
 
 static int parse_value(kv_ctx *k, uint32_t type, tl_meta *out, int depth)
 {
-    if (type >= GT_COUNT) return kv_fail(k, "unknown value type %llu", type, 0);
+    if (!gt_known(type)) return kv_fail(k, "unknown value type %llu", type, 0);
     if (type == GT_ARRAY) return parse_array(k, out, depth);
     if (type == GT_STRING) {
         const uint8_t *p = NULL;
@@ -132,7 +139,7 @@ static int parse_value(kv_ctx *k, uint32_t type, tl_meta *out, int depth)
         out->len = len;
         return (out->str = dup_bytes(p, len)) ? 0 : -1;
     }
-    tl_dtype dt = (tl_dtype)gt_dtype[type];
+    tl_dtype dt = (tl_dtype)gt_dtype(type);
     if (io_need(k->c, tl_dtype_size(dt), "a value")) return -1;
     if (out) {
         out->kind = TL_META_NUM;
@@ -246,18 +253,11 @@ static int grow(bytes *b, const void *p, size_t n)
 static int put_u32(bytes *b, uint32_t v) { uint8_t x[4]; io_put32(x, v); return grow(b, x, 4); }
 static int put_u64(bytes *b, uint64_t v) { uint8_t x[8]; io_put64(x, v); return grow(b, x, 8); }
 
-static int gt_of(tl_dtype dt)
-{
-    for (int t = 0; t < GT_COUNT; t++)
-        if (gt_dtype[t] == (int)dt) return t;
-    return -1;
-}
-
 static int type_of(const tl_meta *m)
 {
     if (m->kind == TL_META_STR) return GT_STRING;
     if (m->kind == TL_META_LIST || m->kind == TL_META_ARRAY) return GT_ARRAY;
-    if (m->kind == TL_META_NUM) return gt_of(m->dtype);
+    if (m->kind == TL_META_NUM) return tl_dtypes[m->dtype].gguf;
     return -1;
 }
 
@@ -268,7 +268,7 @@ static int encode_value(bytes *b, const tl_meta *m)
     case TL_META_STR: return put_u64(b, m->len) || grow(b, m->str, m->len) ? -1 : 0;
     case TL_META_ARRAY: {
         tl_tensor *t = tl_contiguous(m->array);
-        int et = t ? gt_of(t->dtype) : -1;
+        int et = t ? tl_dtypes[t->dtype].gguf : -1;
         int rc = et < 0 || put_u32(b, (uint32_t)et) || put_u64(b, (uint64_t)tl_tensor_size(t)) ||
                  grow(b, tl_tensor_data(t), (size_t)tl_tensor_size(t) * tl_dtype_size(t->dtype)) ? -1 : 0;
         if (t) tl_tensor_release(t);

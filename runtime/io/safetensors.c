@@ -8,20 +8,28 @@
 
 #define ST_MAX_HEADER 100000000ull   /* the reference's MAX_HEADER_SIZE */
 
-/* The reference's Dtype enum in declared order (writers sort by it, largest first). */
-typedef struct { const char *name; int dtype; } st_type;
-static const st_type st_types[] = {
-    { "BOOL", TL_BOOL }, { "F4", -1 }, { "F6_E2M3", -1 }, { "F6_E3M2", -1 }, { "U8", TL_U8 }, { "I8", TL_I8 },
-    { "F8_E5M2", -1 }, { "F8_E4M3", -1 }, { "F8_E8M0", -1 }, { "F8_E4M3FNUZ", -1 }, { "F8_E5M2FNUZ", -1 },
-    { "I16", TL_I16 }, { "U16", TL_U16 }, { "F16", TL_F16 }, { "BF16", TL_BF16 }, { "I32", TL_I32 },
-    { "U32", TL_U32 }, { "F32", TL_F32 }, { "C64", TL_C64 }, { "F64", TL_F64 }, { "I64", TL_I64 }, { "U64", TL_U64 },
+/* The reference's Dtype enum in declared order (writers sort by it, largest first); which
+   dtype each is comes from the dtype list's ST column. */
+static const char *const st_types[] = {
+    "BOOL", "F4", "F6_E2M3", "F6_E3M2", "U8", "I8", "F8_E5M2", "F8_E4M3", "F8_E8M0", "F8_E4M3FNUZ", "F8_E5M2FNUZ",
+    "I16", "U16", "F16", "BF16", "I32", "U32", "F32", "C64", "F64", "I64", "U64",
 };
 #define N_ST_TYPES (int)(sizeof st_types / sizeof *st_types)
 
+/* The dtype whose safetensors name is st_types[i], -1 when tl has none. */
+static int st_dtype(int i)
+{
+    for (int d = 0; d < TL_NDTYPES; d++)
+        if (tl_dtypes[d].safetensors && strcmp(tl_dtypes[d].safetensors, st_types[i]) == 0) return d;
+    return -1;
+}
+
+/* dt's place in st_types, -1 when safetensors has no such dtype. */
 static int st_rank(tl_dtype dt)
 {
-    for (int i = 0; i < N_ST_TYPES; i++)
-        if (st_types[i].dtype == (int)dt) return i;
+    const char *name = tl_dtypes[dt].safetensors;
+    for (int i = 0; name && i < N_ST_TYPES; i++)
+        if (strcmp(st_types[i], name) == 0) return i;
     return -1;
 }
 
@@ -56,7 +64,7 @@ static int read_entry(io_src *s, const char *name, size_t len, const json *v, st
     if (dt->kind != JSON_STR) return io_fail(s, "tensor %s: dtype is not a string", qn);
     int found = -2;
     for (int i = 0; i < N_ST_TYPES; i++)
-        if (strcmp(st_types[i].name, dt->s) == 0) found = st_types[i].dtype;
+        if (strcmp(st_types[i], dt->s) == 0) found = st_dtype(i);
     char qd[64];
     if (found == -2) return io_fail(s, "tensor %s has unknown dtype %s", qn, io_quote(dt->s, dt->len, qd, sizeof qd));
     if (found == -1) return io_fail(s, "tensor %s has dtype %s, which tl does not support", qn, dt->s);
@@ -298,7 +306,7 @@ static int build_header(const char *path, st_out *os, int64_t n, const tl_meta *
         if (!tput_json_str(h, os[i].in->name, os[i].in->len))
             return io_fail_path(path, "tensor name %s is not valid UTF-8", io_quote(os[i].in->name, os[i].in->len, q, sizeof q));
         tputs(h, ":{\"dtype\":\"");
-        tputs(h, st_types[os[i].rank].name);
+        tputs(h, st_types[os[i].rank]);
         tputs(h, "\",\"shape\":[");
         for (int d = 0; d < t->ndim; d++) {
             snprintf(num, sizeof num, d ? ",%lld" : "%lld", (long long)t->shape[d]);

@@ -1,5 +1,4 @@
 /* kernels/binary_loops.c — inner loops of the binary operators for every dtype */
-#pragma GCC optimize("O3")
 #include <complex.h>
 
 #include "elem.h"
@@ -41,14 +40,14 @@
     TL_BIN_LOOP_P(S##_shl_l, T, T, tl_##S##_shl(x, y))                                \
     TL_BIN_LOOP_P(S##_shr_l, T, T, tl_##S##_shr(x, y))
 
-INT_LOOPS(u8, uint8_t)
-INT_LOOPS(u16, uint16_t)
-INT_LOOPS(u32, uint32_t)
-INT_LOOPS(u64, uint64_t)
-INT_LOOPS(i8, int8_t)
-INT_LOOPS(i16, int16_t)
-INT_LOOPS(i32, int32_t)
-INT_LOOPS(i64, int64_t)
+/* The loops of every integer row of the dtype list. */
+#define INT_LOOPS_ROW(arg, ENUM, S, NAME, NUMPY, CTYPE, KIND, ...) INT_LOOPS_##KIND(S, CTYPE)
+#define INT_LOOPS_UINT INT_LOOPS
+#define INT_LOOPS_INT INT_LOOPS
+#define INT_LOOPS_BOOL(S, T)
+#define INT_LOOPS_FLOAT(S, T)
+#define INT_LOOPS_COMPLEX(S, T)
+TL_DTYPE_LIST(INT_LOOPS_ROW, )
 
 /* ---- bool ---------------------------------------------------------------- */
 COMPARE_LOOPS(TL_BIN_LOOP_P, b, bool)
@@ -150,28 +149,15 @@ COMPLEX_LOOPS(c128, tl_cd)
 #define ENTRY_Y(E, FN, CTX) ENTRY_AT(E, FN, UNPACK CTX)
 #define ENTRY_N(E, FN, CTX)
 #define ENTRY(FLAG, E, FN, CTX) ENTRY_##FLAG(E, FN, CTX)
-#define BOOL_ROW(CTX, E, SYM, FN, CMP, B, I, F, C) ENTRY(B, E, FN, CTX)
+#define BOOL_ROW(CTX, E, SYM, FN, CMP, B, I, F, C) ENTRY(B, E, FN, (TL_BOOL, b))   /* bool's loops are b_FN_l */
 #define INT_ROW(CTX, E, SYM, FN, CMP, B, I, F, C) ENTRY(I, E, FN, CTX)
+#define UINT_ROW INT_ROW
 #define FLOAT_ROW(CTX, E, SYM, FN, CMP, B, I, F, C) ENTRY(F, E, FN, CTX)
 #define COMPLEX_ROW(CTX, E, SYM, FN, CMP, B, I, F, C) ENTRY(C, E, FN, CTX)
+/* One row per dtype of the master list, by its kind. */
+#define DTYPE_ROW(arg, ENUM, S, NAME, NUMPY, CTYPE, KIND, ...) TL_BINOP_LIST(KIND##_ROW, (ENUM, S))
 
-static const tl_inner_fn binary_table[TL_NBINOPS][TL_NDTYPES] = {
-    TL_BINOP_LIST(BOOL_ROW, (TL_BOOL, b))
-    TL_BINOP_LIST(INT_ROW, (TL_U8, u8))
-    TL_BINOP_LIST(INT_ROW, (TL_U16, u16))
-    TL_BINOP_LIST(INT_ROW, (TL_U32, u32))
-    TL_BINOP_LIST(INT_ROW, (TL_U64, u64))
-    TL_BINOP_LIST(INT_ROW, (TL_I8, i8))
-    TL_BINOP_LIST(INT_ROW, (TL_I16, i16))
-    TL_BINOP_LIST(INT_ROW, (TL_I32, i32))
-    TL_BINOP_LIST(INT_ROW, (TL_I64, i64))
-    TL_BINOP_LIST(FLOAT_ROW, (TL_F16, f16))
-    TL_BINOP_LIST(FLOAT_ROW, (TL_BF16, bf16))
-    TL_BINOP_LIST(FLOAT_ROW, (TL_F32, f32))
-    TL_BINOP_LIST(FLOAT_ROW, (TL_F64, f64))
-    TL_BINOP_LIST(COMPLEX_ROW, (TL_C64, c64))
-    TL_BINOP_LIST(COMPLEX_ROW, (TL_C128, c128))
-};
+static const tl_inner_fn binary_table[TL_NBINOPS][TL_NDTYPES] = { TL_DTYPE_LIST(DTYPE_ROW, ) };
 
 tl_inner_fn tl_binary_loop(tl_binop op, tl_dtype cdt)
 {

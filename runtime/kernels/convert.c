@@ -13,10 +13,9 @@ typedef void (*convert_loop)(int64_t n, const char *src, int64_t ss, char *dst, 
 /* ---- the dtype x dtype table of generic per-element loops -------------
    loop_S_D converts n elements of dtype S to D. The contiguous branch has
    constant strides so the compiler can vectorize the simple pairs. */
-/* the very-cheap -O2 cost model leaves most of these scalar; dynamic vectorizes
-   simple pairs like f64->f32 (2x on a dense run) */
-#pragma GCC push_options
-#pragma GCC optimize("vect-cost-model=dynamic")
+/* compiled at -O3 in every build (runtime/meson.build): -O2's very-cheap cost model
+   leaves most of these scalar; -O3's dynamic one vectorizes simple pairs like
+   f64->f32 (2x on a dense run) */
 #define DEF_LOOP(S, ED, D, ...)                                                                 \
     static void loop_##S##_##D(int64_t n, const char *s, int64_t ss, char *d, int64_t ds) \
     {                                                                                      \
@@ -31,7 +30,6 @@ typedef void (*convert_loop)(int64_t n, const char *src, int64_t ss, char *dst, 
 TL_DTYPE_EXPAND(TL_DTYPE_LIST(DEF_ROW, ))
 #undef DEF_ROW
 #undef DEF_LOOP
-#pragma GCC pop_options
 
 #define TABLE_CELL(S, ED, D, ...) [ED] = loop_##S##_##D,
 #define TABLE_ROW(unused, ES, S, ...) [ES] = {TL_DTYPE_LIST_NESTED(TABLE_CELL, S)},

@@ -1,133 +1,9 @@
-/* kernels/elementwise.c — binary and unary elementwise ops, where, clip: dtype rules and dispatch */
+/* kernels/elementwise.c — binary and unary elementwise ops, where, clip: dispatch to the loops (the dtype rules: op_rules.c) */
 #include <pthread.h>
 #include <string.h>
 
 #include "elem.h"
 #include "kern.h"
-
-/* ---- dtype rules ---------------------------------------------------------- */
-
-tl_dtype tl_float_for(tl_dtype d)
-{
-    if (!tl_is_intlike(d)) return d;
-    size_t size = tl_dtype_size(d);
-    return size == 1 ? TL_F16 : size == 2 ? TL_F32 : TL_F64;   /* 11, 24, 53 significant bits */
-}
-
-tl_dtype tl_binop_compute_dtype(tl_binop op, tl_dtype dt)
-{
-    bool intlike = tl_is_int(dt) || dt == TL_BOOL;
-    switch (op) {
-    case TL_ADD: case TL_SUB: case TL_MUL: case TL_FLOORDIV: case TL_MOD: case TL_POW:
-        return dt == TL_BOOL ? TL_I64 : dt;      /* true + true is 2, as Python */
-    case TL_DIV:
-        return intlike ? TL_F64 : dt;            /* integer / is true division */
-    case TL_ATAN2: case TL_HYPOT:
-        return intlike ? tl_float_for(dt) : dt;
-    case TL_LSHIFT: case TL_RSHIFT:
-        return dt == TL_BOOL ? TL_I8 : dt;       /* numpy shifts bools as int8 */
-    case TL_FMOD:
-        return dt == TL_BOOL ? TL_I8 : dt;
-    default:
-        return dt;
-    }
-}
-
-/* True when the integer value of a weak literal (an i64, or any other dtype,
-   which always fits) can be held by dtype d. */
-static bool literal_fits(const void *lit, tl_dtype lit_dtype, tl_dtype d)
-{
-    if (lit_dtype != TL_I64) return true;
-    int64_t x;
-    memcpy(&x, lit, sizeof x);
-    switch (d) {
-    case TL_U8: return x >= 0 && x <= UINT8_MAX;
-    case TL_U16: return x >= 0 && x <= UINT16_MAX;
-    case TL_U32: return x >= 0 && x <= UINT32_MAX;
-    case TL_U64: return x >= 0;
-    case TL_I8: return x >= INT8_MIN && x <= INT8_MAX;
-    case TL_I16: return x >= INT16_MIN && x <= INT16_MAX;
-    case TL_I32: return x >= INT32_MIN && x <= INT32_MAX;
-    default: return true;
-    }
-}
-
-int tl_binop_dtype(tl_binop op, tl_dtype da, bool weak_a, tl_dtype db, bool weak_b, const void *weak_value,
-                   tl_dtype *dt)
-{
-    if ((unsigned)op >= TL_NBINOPS || (unsigned)da >= TL_NDTYPES || (unsigned)db >= TL_NDTYPES) {
-        tl_seterr(ValueError, "invalid binary operator or dtype");
-        return -1;
-    }
-    tl_dtype d;
-    if (weak_a == weak_b) {
-        d = tl_promote(da, db);
-    } else {
-        tl_dtype strong = weak_a ? db : da, lit = weak_a ? da : db;
-        d = tl_promote_weak(strong, lit);
-        if (tl_is_int(strong) && weak_value && !literal_fits(weak_value, lit, strong)) {
-            if (!tl_binop_is_comparison(op)) {
-                int64_t x;
-                memcpy(&x, weak_value, sizeof x);
-                tl_seterr(ValueError, "integer %lld is out of bounds for %s", (long long)x, tl_dtype_name(strong));
-                return -1;
-            }
-            d = tl_promote(strong, TL_I64);   /* compare exactly in a wider type */
-        }
-    }
-    *dt = tl_binop_compute_dtype(op, d);
-    return 0;
-}
-
-tl_dtype tl_binop_result_dtype(tl_binop op, tl_dtype computation)
-{
-    if (tl_binop_is_comparison(op)) return TL_BOOL;
-    return tl_binop_compute_dtype(op, computation);
-}
-
-/* Each function's COMPUTE and RESULT rules (unop_list.h). */
-enum { UN_COMPUTE_KEEP, UN_COMPUTE_FLOAT, UN_COMPUTE_ROUND };
-enum { UN_RESULT_SAME, UN_RESULT_BOOL, UN_RESULT_REAL };
-typedef struct unop_rules { uint8_t compute, result; } unop_rules;
-#define UNOP_RULES(arg, ENUM, STEM, NAME, COMPUTE, RESULT, ...) [ENUM] = { UN_COMPUTE_##COMPUTE, UN_RESULT_##RESULT },
-static const unop_rules unop_rule[TL_NUNOPS] = { TL_UNOP_LIST(UNOP_RULES, ) };
-#undef UNOP_RULES
-
-tl_dtype tl_unop_compute_dtype(tl_unop op, tl_dtype d)
-{
-    switch (unop_rule[op].compute) {
-    case UN_COMPUTE_KEEP: return d;
-    case UN_COMPUTE_ROUND: return d == TL_BOOL ? TL_F16 : d;      /* numpy rounds ints to themselves */
-    default: return tl_float_for(d);                              /* sqrt(i8) is f16, as numpy */
-    }
-}
-
-tl_dtype tl_unop_result_dtype(tl_unop op, tl_dtype d)
-{
-    switch (unop_rule[op].result) {
-    case UN_RESULT_BOOL: return TL_BOOL;
-    case UN_RESULT_REAL: return tl_dtype_real(tl_unop_compute_dtype(op, d));
-    default: return tl_unop_compute_dtype(op, d);
-    }
-}
-
-const char *tl_binop_name(tl_binop op)
-{
-    static const char *const names[TL_NBINOPS] = {
-#define BINOP_NAME(CTX, E, SYM, FN, CMP, B, I, F, C) [E] = SYM,
-        TL_BINOP_LIST(BINOP_NAME, _)
-#undef BINOP_NAME
-    };
-    return (unsigned)op < TL_NBINOPS ? names[op] : "?";
-}
-
-const char *tl_unop_name(tl_unop op)
-{
-#define UNOP_NAME(arg, ENUM, STEM, NAME, ...) [ENUM] = NAME,
-    static const char *const names[TL_NUNOPS] = { TL_UNOP_LIST(UNOP_NAME, ) };
-#undef UNOP_NAME
-    return (unsigned)op < TL_NUNOPS ? names[op] : "?";
-}
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -338,10 +214,7 @@ static tl_tensor *scalar_power(const tl_tensor *a, const tl_tensor *b, tl_dtype 
     } else if (how == TL_POW_COPY) {
         r = tl_cast(x, cdt);
     } else {
-        double one = 1;
-        tl_scalar os;
-        tl_scalar_convert(&os, cdt, &one, TL_F64);
-        tl_tensor *o = tl_tensor_scalar(cdt, &os);
+        tl_tensor *o = tl_tensor_from_f64(cdt, 1.0);
         r = o ? tl_binary(TL_DIV, o, x, cdt) : NULL;
         if (o) tl_tensor_release(o);
     }

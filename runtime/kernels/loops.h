@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../cast.h"
 #include "elem.h"
 #include "kern.h"
 
@@ -86,9 +87,9 @@
 #define TL_UN_LOOP_P(NAME, TI, TO, EXPR) TL_UN_LOOP_A(NAME, TI, TO, EXPR, )
 
 /* Half-precision helpers: f16/bf16 compute in f32 and round back once. */
-#define H2F(x) tl_f16_to_f32(x)
-#define F2H(x) tl_f32_to_f16(x)
-#define B2F(x) tl_bf16_to_f32(x)
-#define F2B(x) tl_f32_to_bf16(x)
+#define H2F(x) cast_f16_to_f32(x)
+#define F2H(x) cast_f32_to_f16(x)
+#define B2F(x) cast_bf16_to_f32(x)
+#define F2B(x) cast_f32_to_bf16(x)
 
 #endif

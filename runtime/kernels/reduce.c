@@ -68,13 +68,6 @@ static bool recast_to(tl_tensor **t, tl_dtype dt, tl_tensor *into)
 /* Replaces *t by a cast of it (releasing the old one); false on failure. */
 static bool recast(tl_tensor **t, tl_dtype dt) { return recast_to(t, dt, NULL); }
 
-static tl_tensor *scalar_f64(tl_dtype dt, double v)
-{
-    tl_scalar s;
-    tl_scalar_convert(&s, dt, &v, TL_F64);
-    return tl_tensor_scalar(dt, &s);
-}
-
 /* ---- the plan: tl_iter_runs over (output, input), the reduced axes as the run ---- */
 
 /* Plans reducing x over the axes in mask into out (x's shape with 1 on the
@@ -433,7 +426,7 @@ static int64_t reduced_count(const tl_tensor *a, const bool *mask)
 static tl_tensor *with_scalar_to(tl_binop op, tl_tensor *t, double v, tl_tensor *into)
 {
     if (!t) return NULL;
-    tl_tensor *s = scalar_f64(t->dtype, v);
+    tl_tensor *s = tl_tensor_from_f64(t->dtype, v);
     tl_tensor *r = s ? tl_binary_to(op, t, s, t->dtype, into) : NULL;
     if (s) tl_tensor_release(s);
     tl_tensor_release(t);
@@ -520,7 +513,7 @@ static tl_tensor *logsumexp_of(const tl_tensor *a, const bool *mask, bool keepdi
     tl_tensor *m = reduce_core(TL_RMAX, x, mask, true, NULL), *fin = NULL, *zero = NULL, *mf = NULL;
     tl_tensor *d = NULL, *e = NULL, *s = NULL, *l = NULL, *r = NULL;
     if (m) fin = tl_unary(TL_ISFINITE, m);
-    if (fin) zero = scalar_f64(x->dtype, 0.0);
+    if (fin) zero = tl_tensor_from_f64(x->dtype, 0.0);
     if (zero) mf = tl_where(fin, m, zero, x->dtype);
     if (mf) d = tl_binary(TL_SUB, x, mf, x->dtype);
     if (d) e = tl_unary(TL_EXP, d);
@@ -545,7 +538,7 @@ static tl_tensor *logsumexp_of(const tl_tensor *a, const bool *mask, bool keepdi
 /* x with each NaN replaced by 0 (numpy's _replace_nan); *nans gets isnan(x). */
 static tl_tensor *nan_to_zero(const tl_tensor *x, tl_tensor **nans)
 {
-    tl_tensor *m = tl_unary(TL_ISNAN, x), *z = m ? scalar_f64(x->dtype, 0.0) : NULL;
+    tl_tensor *m = tl_unary(TL_ISNAN, x), *z = m ? tl_tensor_from_f64(x->dtype, 0.0) : NULL;
     tl_tensor *r = z ? tl_where(m, z, x, x->dtype) : NULL;
     if (z) tl_tensor_release(z);
     if (r) *nans = m;
@@ -590,7 +583,7 @@ static tl_tensor *nan_reduce(tl_redop op, const tl_tensor *a, const bool *mask, 
         tl_tensor *sq = NULL, *dof = NULL, *bad = NULL, *v = NULL, *nan = NULL;
         if (cnt) avg = divide_by_count(reduce_core(TL_RSUM, z, mask, true, NULL), cnt);
         if (avg) d = tl_binary(TL_SUB, z, avg, z->dtype);
-        if (d) zero = scalar_f64(z->dtype, 0.0);
+        if (d) zero = tl_tensor_from_f64(z->dtype, 0.0);
         if (zero) dz = tl_where(nans, zero, d, z->dtype);
         if (dz) sq = abs_squared(dz);
         if (sq) dof = with_scalar(TL_ADD, count_not_nan(nans, mask, keepdims), -(double)ddof);
@@ -599,7 +592,7 @@ static tl_tensor *nan_reduce(tl_redop op, const tl_tensor *a, const bool *mask, 
             tl_tensor_retain(dof);
             bad = with_scalar(TL_LE, dof, 0.0);
         }
-        if (bad) nan = scalar_f64(v->dtype, NAN);
+        if (bad) nan = tl_tensor_from_f64(v->dtype, NAN);
         if (nan) r = tl_where(bad, nan, v, v->dtype);
         tl_tensor *all[10] = { cnt, avg, d, dz, zero, sq, dof, v, nan, bad };
         for (int i = 0; i < 10; i++) if (all[i]) tl_tensor_release(all[i]);

@@ -1,5 +1,4 @@
 /* kernels/reduce_loops.c — reduction kernels: numpy's pairwise sums, prod, min/max, fmin/fmax, argmin/argmax, any/all */
-#pragma GCC optimize("O3")
 #include <immintrin.h>
 #include <math.h>
 #include <stdbool.h>
@@ -383,7 +382,6 @@ OUTER(oall_b, bool, a && b)
         else for (int64_t i = 0; i < n; i++) acc += (uint64_t)(int64_t)*(const T *)(a + i * s); \
         memcpy(o, &acc, 8);                                                           \
     }
-NSUM(nsum_b, uint8_t)
 NSUM(nsum_u8, uint8_t)
 NSUM(nsum_u16, uint16_t)
 NSUM(nsum_u32, uint32_t)
@@ -393,77 +391,59 @@ NSUM(nsum_i32, int32_t)
 
 const tl_reduce_kernel *tl_reduce_narrow_sum_kernel(tl_dtype in)
 {
-    static const tl_reduce_kernel k[] = {
-        [TL_BOOL] = { nsum_b, NULL, NULL }, [TL_U8] = { nsum_u8, NULL, NULL },
-        [TL_U16] = { nsum_u16, NULL, NULL }, [TL_U32] = { nsum_u32, NULL, NULL },
-        [TL_I8] = { nsum_i8, NULL, NULL }, [TL_I16] = { nsum_i16, NULL, NULL },
-        [TL_I32] = { nsum_i32, NULL, NULL },
+    static const tl_reduce_kernel k[TL_NCTYPES] = {   /* by storage type; 64-bit ones are read as they are */
+        [TL_CT_U8] = { nsum_u8, NULL, NULL }, [TL_CT_U16] = { nsum_u16, NULL, NULL },
+        [TL_CT_U32] = { nsum_u32, NULL, NULL }, [TL_CT_I8] = { nsum_i8, NULL, NULL },
+        [TL_CT_I16] = { nsum_i16, NULL, NULL }, [TL_CT_I32] = { nsum_i32, NULL, NULL },
     };
-    if ((unsigned)in > TL_I32 || in == TL_U64 || in == TL_I64) return NULL;
-    return &k[in];
+    int ct = (unsigned)in < TL_NDTYPES ? tl_int_ctype_of(in) : -1;
+    return ct >= 0 && k[ct].run ? &k[ct] : NULL;
 }
 
-/* ---- the table --------------------------------------------------------------- */
-enum { W_F32, W_F64, W_C64, W_C128, W_I64, W_U64, W_BOOL, W_N };
-
-static int wslot(tl_dtype d)
-{
-    switch (d) {
-    case TL_F32: return W_F32;
-    case TL_F64: return W_F64;
-    case TL_C64: return W_C64;
-    case TL_C128: return W_C128;
-    case TL_I64: return W_I64;
-    case TL_U64: return W_U64;
-    case TL_BOOL: return W_BOOL;
-    default: return -1;
-    }
-}
-
-static const tl_reduce_kernel table[TL_NREDOPS][W_N] = {
+/* ---- the table: [op][working dtype] (reduce.c widens every other dtype to one of these) ---- */
+static const tl_reduce_kernel table[TL_NREDOPS][TL_NDTYPES] = {
     [TL_RSUM] = {
-        [W_F32] = { sum_f32, oadd_f32, oadd_f32_rows8 }, [W_F64] = { sum_f64, oadd_f64, oadd_f64_rows8 },
-        [W_C64] = { sum_c64, oadd_c64, oadd_c64_rows8 }, [W_C128] = { sum_c128, oadd_c128, oadd_c128_rows8 },
-        [W_I64] = { sum_u64, oadd_u64, oadd_u64_rows8 }, [W_U64] = { sum_u64, oadd_u64, oadd_u64_rows8 },
+        [TL_F32] = { sum_f32, oadd_f32, oadd_f32_rows8 }, [TL_F64] = { sum_f64, oadd_f64, oadd_f64_rows8 },
+        [TL_C64] = { sum_c64, oadd_c64, oadd_c64_rows8 }, [TL_C128] = { sum_c128, oadd_c128, oadd_c128_rows8 },
+        [TL_I64] = { sum_u64, oadd_u64, oadd_u64_rows8 }, [TL_U64] = { sum_u64, oadd_u64, oadd_u64_rows8 },
     },
     [TL_RPROD] = {
-        [W_F32] = { prod_f32, omul_f32, omul_f32_rows8 }, [W_F64] = { prod_f64, omul_f64, omul_f64_rows8 },
-        [W_C64] = { prod_c64, NULL }, [W_C128] = { prod_c128, NULL },
-        [W_I64] = { prod_u64, omul_u64, omul_u64_rows8 }, [W_U64] = { prod_u64, omul_u64, omul_u64_rows8 },
+        [TL_F32] = { prod_f32, omul_f32, omul_f32_rows8 }, [TL_F64] = { prod_f64, omul_f64, omul_f64_rows8 },
+        [TL_C64] = { prod_c64, NULL }, [TL_C128] = { prod_c128, NULL },
+        [TL_I64] = { prod_u64, omul_u64, omul_u64_rows8 }, [TL_U64] = { prod_u64, omul_u64, omul_u64_rows8 },
     },
     [TL_RMIN] = {
-        [W_F32] = { min_f32, omin_f32, omin_f32_rows8 }, [W_F64] = { min_f64, omin_f64, omin_f64_rows8 },
-        [W_C128] = { min_c128, NULL },
-        [W_I64] = { min_i64, omin_i64, omin_i64_rows8 }, [W_U64] = { min_u64, omin_u64, omin_u64_rows8 },
+        [TL_F32] = { min_f32, omin_f32, omin_f32_rows8 }, [TL_F64] = { min_f64, omin_f64, omin_f64_rows8 },
+        [TL_C128] = { min_c128, NULL },
+        [TL_I64] = { min_i64, omin_i64, omin_i64_rows8 }, [TL_U64] = { min_u64, omin_u64, omin_u64_rows8 },
     },
     [TL_RMAX] = {
-        [W_F32] = { max_f32, omax_f32, omax_f32_rows8 }, [W_F64] = { max_f64, omax_f64, omax_f64_rows8 },
-        [W_C128] = { max_c128, NULL },
-        [W_I64] = { max_i64, omax_i64, omax_i64_rows8 }, [W_U64] = { max_u64, omax_u64, omax_u64_rows8 },
+        [TL_F32] = { max_f32, omax_f32, omax_f32_rows8 }, [TL_F64] = { max_f64, omax_f64, omax_f64_rows8 },
+        [TL_C128] = { max_c128, NULL },
+        [TL_I64] = { max_i64, omax_i64, omax_i64_rows8 }, [TL_U64] = { max_u64, omax_u64, omax_u64_rows8 },
     },
     [TL_RARGMIN] = {
-        [W_F32] = { argmin_f32, NULL }, [W_F64] = { argmin_f64, NULL },
-        [W_C128] = { argmin_c128, NULL },
-        [W_I64] = { argmin_i64, NULL }, [W_U64] = { argmin_u64, NULL },
+        [TL_F32] = { argmin_f32, NULL }, [TL_F64] = { argmin_f64, NULL },
+        [TL_C128] = { argmin_c128, NULL },
+        [TL_I64] = { argmin_i64, NULL }, [TL_U64] = { argmin_u64, NULL },
     },
     [TL_RARGMAX] = {
-        [W_F32] = { argmax_f32_any, NULL }, [W_F64] = { argmax_f64, NULL },
-        [W_C128] = { argmax_c128, NULL },
-        [W_I64] = { argmax_i64, NULL }, [W_U64] = { argmax_u64, NULL },
+        [TL_F32] = { argmax_f32_any, NULL }, [TL_F64] = { argmax_f64, NULL },
+        [TL_C128] = { argmax_c128, NULL },
+        [TL_I64] = { argmax_i64, NULL }, [TL_U64] = { argmax_u64, NULL },
     },
     [TL_RNANMIN] = {
-        [W_F32] = { fmin_f32, ofmin_f32, ofmin_f32_rows8 }, [W_F64] = { fmin_f64, ofmin_f64, ofmin_f64_rows8 },
+        [TL_F32] = { fmin_f32, ofmin_f32, ofmin_f32_rows8 }, [TL_F64] = { fmin_f64, ofmin_f64, ofmin_f64_rows8 },
     },
     [TL_RNANMAX] = {
-        [W_F32] = { fmax_f32, ofmax_f32, ofmax_f32_rows8 }, [W_F64] = { fmax_f64, ofmax_f64, ofmax_f64_rows8 },
+        [TL_F32] = { fmax_f32, ofmax_f32, ofmax_f32_rows8 }, [TL_F64] = { fmax_f64, ofmax_f64, ofmax_f64_rows8 },
     },
-    [TL_RANY] = { [W_BOOL] = { any_b, oany_b, oany_b_rows8 } },
-    [TL_RALL] = { [W_BOOL] = { all_b, oall_b, oall_b_rows8 } },
+    [TL_RANY] = { [TL_BOOL] = { any_b, oany_b, oany_b_rows8 } },
+    [TL_RALL] = { [TL_BOOL] = { all_b, oall_b, oall_b_rows8 } },
 };
 
 const tl_reduce_kernel *tl_reduce_kernel_for(tl_redop op, tl_dtype w)
 {
-    int k = wslot(w);
-    if (k < 0 || (unsigned)op >= TL_NREDOPS || !table[op][k].run) return NULL;
-    return &table[op][k];
+    if ((unsigned)op >= TL_NREDOPS || (unsigned)w >= TL_NDTYPES || !table[op][w].run) return NULL;
+    return &table[op][w];
 }

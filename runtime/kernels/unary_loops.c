@@ -1,5 +1,4 @@
 /* kernels/unary_loops.c — inner loops of the unary functions for every dtype */
-#pragma GCC optimize("O3")
 #include "../cmplx.h"
 #include "loops.h"
 
@@ -34,14 +33,14 @@ TL_UN_LOOP_P(b_not_l, bool, bool, !x)
     TL_UN_LOOP(S##_relu_l, T, T, RELU)
 
 #define SABS(T, UW) (x < 0 ? (T)(0 - (UW)x) : x)
-INT_UNARY(i8, int8_t, uint32_t, SABS(int8_t, uint32_t), (int8_t)((x > 0) - (x < 0)), (x > 0 ? x : 0))
-INT_UNARY(i16, int16_t, uint32_t, SABS(int16_t, uint32_t), (int16_t)((x > 0) - (x < 0)), (x > 0 ? x : 0))
-INT_UNARY(i32, int32_t, uint32_t, SABS(int32_t, uint32_t), (int32_t)((x > 0) - (x < 0)), (x > 0 ? x : 0))
-INT_UNARY(i64, int64_t, uint64_t, SABS(int64_t, uint64_t), (int64_t)((x > 0) - (x < 0)), (x > 0 ? x : 0))
-INT_UNARY(u8, uint8_t, uint32_t, x, (uint8_t)(x > 0), x)
-INT_UNARY(u16, uint16_t, uint32_t, x, (uint16_t)(x > 0), x)
-INT_UNARY(u32, uint32_t, uint32_t, x, (uint32_t)(x > 0), x)
-INT_UNARY(u64, uint64_t, uint64_t, x, (uint64_t)(x > 0), x)
+/* The loops of every integer row of the dtype list, by its kind (UW from elem.h). */
+#define INT_UNARY_ROW(arg, ENUM, S, NAME, NUMPY, CTYPE, KIND, SIZE, ...) INT_UNARY_##KIND(S, CTYPE, TL_ELEM_UW_##SIZE)
+#define INT_UNARY_INT(S, T, UW) INT_UNARY(S, T, UW, SABS(T, UW), (T)((x > 0) - (x < 0)), (x > 0 ? x : 0))
+#define INT_UNARY_UINT(S, T, UW) INT_UNARY(S, T, UW, x, (T)(x > 0), x)
+#define INT_UNARY_BOOL(...)
+#define INT_UNARY_FLOAT(...)
+#define INT_UNARY_COMPLEX(...)
+TL_DTYPE_LIST(INT_UNARY_ROW, )
 
 /* ---- real floats: scalar definitions shared by f16/bf16/f32 (in float) and f64 */
 #define REAL_FUNCS(S, T, EXPF, FABS, ATAN2, NEXTAFTER)                     \

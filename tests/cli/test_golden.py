@@ -19,15 +19,16 @@ def check(name, cond, detail=""):
         print(f"FAIL {name}\n{detail}")
 
 
-def run(*args, cwd=None):
-    r = subprocess.run([tl, "--test", *args], capture_output=True, text=True, cwd=cwd or work, timeout=300)
+def run(*args, cwd=None, timeout=300):
+    r = subprocess.run([tl, "--test", *args], capture_output=True, text=True, errors="replace", cwd=cwd or work,
+                       timeout=timeout)
     return r.returncode, r.stdout, r.stderr
 
 
 def write(path, text):
     full = os.path.join(work, path)
     os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w") as f:
+    with open(full, "wb" if isinstance(text, bytes) else "w") as f:
         f.write(text)
     return full
 
@@ -123,6 +124,29 @@ try:
     check("update_then_passes", st == 0, out)
     stripped = "".join(l for l in new.splitlines(True) if not l.startswith(("#>", "#!")))
     check("update_keeps_other_lines", stripped == "".join(l for l in src.splitlines(True) if not l.startswith("#>")))
+    # whatever --update writes passes on the next run: output lines ending in the suffixes it
+    # writes (" (no-eol)" read back as "no newline"), or in a carriage return
+    printed = ["abc (no-eol)", "x (eol)", "y (no-eol) (eol)", " (no-eol)", "z\r", "(no-eol)"]
+    p = write("r/suffix.tl", "".join(f'print("{l}")\n' for l in printed))
+    st, out, _ = run("--update", "r/suffix.tl")
+    check("suffix_update_reports", st == 0 and "updated r/suffix.tl" in out, out)
+    st, out, _ = run("r/suffix.tl")
+    check("suffix_update_round_trip", st == 0, out + open(p, newline="").read())
+    # a test file with CRLF line ends (which the language accepts) compares as an LF one, and
+    # --update writes its expectation lines with CRLF
+    crlf = (b"x = 1\r\nprint(x)\r\n#> 1\r\n\r\nprint(x + 1)\r\n#>\r\nnope\r\n"
+            b"#! crlf.tl:7:1: error: name 'nope' is not defined\r\n#!   nope\r\n#!   ^\r\n")
+    write("r/crlf.tl", crlf.replace(b"#>\r\n", b"#> 2\r\n"))
+    st, out, _ = run("r/crlf.tl")
+    check("crlf_expectations_pass", st == 0, out)
+    p = write("r/crlf_up.tl", b'print(5)\r\n#> 4\r\nprint("q\r")\r\nprint("")\r\nprint(6)')
+    st, out, _ = run("--update", "r/crlf_up.tl")
+    new = open(p, "rb").read()
+    check("crlf_update_keeps_crlf", new == b'print(5)\r\n#> 5\r\nprint("q\r")\r\n#> q\r\r\nprint("")\r\n#>\r\nprint(6)\r\n#> 6\r\n',
+          repr(new))
+    st, out, _ = run("r/crlf_up.tl")
+    check("crlf_update_round_trip", st == 0, out)
+
     # a file form test is rewritten as a file
     write("u/f.tl", "print(7)\n")
     write("u/f.out", "8\n")
@@ -149,6 +173,46 @@ try:
     st, out, _ = run("-j", "1", "--timeout", "1", "w")
     check("fresh_process_state_per_test", alone.returncode == 0 and "heap#" in alone.stdout and out.endswith("3 passed, 1 failed\n")
           and "FAIL w/c_hang.tl: timed out" in out and "w/b_fresh" not in out and "w/d_after" not in out, out + alone.stdout)
+
+    # a marker line forged by a test's own output: a number that is not a line number (one past
+    # INT_MAX overflowed `atoi(args) + 1`; too long, signed, empty) is output like any other bytes
+    forged = ["\x1etl-stmt 2147483647\x1f", "\x1etl-stmt 99999999999\x1f", "\x1etl-stmt -5\x1f",
+              "\x1etl-stmt \x1f", "\x1etl-stmt 12x\x1f"]
+    write("m/forged.tl", "".join(f'print("{f}")\n' for f in forged) + "print(2)\n")
+    write("m/forged.out", "".join(f + "\n" for f in forged) + "2\n")
+    st, out, _ = run("m/forged.tl")
+    check("forged_marker_is_output", st == 0 and out.endswith("1 passed, 0 failed\n"), out)
+
+    # a failing test whose output and statement hold characters XML 1.0 forbids (U+FFFE, U+FFFF,
+    # C0 controls but tab, newline and return) or bytes that are not UTF-8: the report still parses
+    bad_chars = "a\uffff b\ufffe c\x01 d\x1b e\x0b f\x7f g\u0085 h\U0010ffff i"
+    write("x/ctl.tl", f'print("{bad_chars}")\nprint("\\t<&>\\"")\n'.encode() + b'print("\xff\xc3")\n')
+    write("x/ctl.out", "other\n")
+    st, out, _ = run("--junit", "ctl.xml", "x")
+    try:
+        case = ET.parse(os.path.join(work, "ctl.xml")).getroot().find("testsuite/testcase")
+        fail = case.find("failure")
+        text, message = fail.text or "", fail.get("message")
+        check("junit_forbidden_chars_replaced", "a? b? c? d? e? f? g\u0085 h\U0010ffff i" in text
+              and "\t<&>\"" in text and "+??" in text and "\ufffe" not in message, text + message)
+    except ET.ParseError as e:
+        check("junit_forbidden_chars_replaced", False, f"the report is not XML: {e}")
+
+    # symlinked folders are followed, each folder once (by device and inode): `self -> .` ran its
+    # one test 41 times (until ELOOP), and with `up -> ..` beside it there were 2^40 paths
+    write("loops/inner/one.tl", "print(1)\n#> 1\n")
+    os.symlink(".", os.path.join(work, "loops/inner/self"))
+    try:
+        st, out, _ = run("loops/inner")
+        check("symlink_self_loop_once", st == 0 and out == "1 passed, 0 failed\n", out[-300:])
+        os.symlink("..", os.path.join(work, "loops/inner/up"))
+        write("loops/two.tl", "print(2)\n#> 2\n")
+        st, out, _ = run("loops/inner", timeout=30)
+        check("symlink_up_loop_once", st == 0 and out == "2 passed, 0 failed\n", out[-300:])
+        st, out, _ = run("loops", "loops/inner/self/up", "./loops")
+        check("symlink_same_folder_twice", st == 0 and out == "2 passed, 0 failed\n", out[-300:])
+    except subprocess.TimeoutExpired:
+        check("symlink_up_loop_once", False, "tl --test did not finish in 30 s")
 
     # a synthetic 1,000-test suite runs and passes (its speed is measured by tests/bench/bench_golden.sh)
     for i in range(1000):

@@ -27,6 +27,8 @@ SLOW = 1.0               # scales timeouts (raised for sanitizer builds)
 CTRL_C_LIMIT = 0.2       # seconds from Ctrl-C to the prompt being back
 PROMPT = "tl> "
 CONT = "... "
+# the tl> prompt at the end of the output, also as libedit wraps it in a window a few columns wide
+PROMPT_END = re.compile(r"t[\s\x08]*l[\s\x08]*>[\s\x08]*\Z")
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|[\r\x07]")
 
@@ -145,6 +147,15 @@ class Shell:
     def prompt(self, timeout=5.0):
         return self.expect(re.escape(PROMPT) + r"$", timeout, "the tl> prompt")
 
+    def wrapped_prompt(self, start, timeout=5.0):
+        """Waits until the output after text offset start ends with a tl> prompt, as it may be
+        wrapped in a narrow window; returns that output without the prompt."""
+        deadline = time.monotonic() + timeout * SLOW
+        while not PROMPT_END.search(self.text[start:][-64:]):
+            if time.monotonic() > deadline or not self._pump(0.05):
+                raise Failure(f"waited for a tl> prompt; output:\n{self.text[start:][-600:]}")
+        return PROMPT_END.sub("", self.text[start:])
+
     def run(self, line, timeout=5.0):
         """Types a line and Enter, waits for the next prompt; returns the output in between."""
         start = len(self.text)
@@ -155,6 +166,37 @@ class Shell:
 
     def send(self, keys):
         os.write(self.fd, keys.encode() if isinstance(keys, str) else keys)
+
+    def paste(self, keys, chunk=1024, timeout=120.0):
+        """Sends keys as a paste does, reading the echo meanwhile (a long paste fills the
+        pty's buffers both ways: a blocking write would wait for a shell waiting for us)."""
+        data = keys.encode() if isinstance(keys, str) else keys
+        flags = fcntl.fcntl(self.fd, fcntl.F_GETFL)
+        fcntl.fcntl(self.fd, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+        deadline = time.monotonic() + timeout * SLOW
+        try:
+            while data:
+                if time.monotonic() > deadline:
+                    raise Failure(f"the shell stopped reading input with {len(data)} bytes left to type")
+                _, w, _ = select.select([], [self.fd], [], 0.05)
+                if w:
+                    try:
+                        data = data[os.write(self.fd, data[:chunk]):]
+                    except BlockingIOError:
+                        pass
+                self._pump(0)
+        finally:
+            fcntl.fcntl(self.fd, fcntl.F_SETFL, flags)
+
+    def quiet(self, seconds=0.3, timeout=60.0):
+        """Reads until the shell has written nothing for `seconds` (a long echo has ended)."""
+        deadline = time.monotonic() + timeout * SLOW
+        while time.monotonic() < deadline:
+            before = len(self.raw)
+            self.settle(seconds)
+            if len(self.raw) == before:
+                return
+        raise Failure(f"the shell kept writing for {timeout * SLOW:.0f} s")
 
     def settle(self, seconds=0.2):
         end = time.monotonic() + seconds
@@ -270,6 +312,104 @@ def test_multiline_entry(sh):
     check(lines_of(out) == ["5"], f"a string across lines has length {out!r}")
 
 
+LONG_LINE_LENGTHS = (1, 1023, 1025, 8300, 100000)
+
+
+@needs_editor
+def test_long_lines(sh):
+    """Lines of any length are edited and run: with libedit's readline emulation, lines from
+    about 1,024 bytes wrote through a stale pointer (malloc aborted at 8,300)."""
+    for n in LONG_LINE_LENGTHS:
+        if n == 1:
+            out = sh.run("7")
+            check(lines_of(out) == ["7"], f"a line of 1 character: {out!r}")
+            continue
+        body = n - len('len("")')      # the whole line is n characters
+        start = len(sh.text)
+        sh.paste('("' + "a" * body + '")')
+        sh.send("\x01len\x05\r")        # Ctrl-A, insert at the start, Ctrl-E, Enter
+        sh.prompt(60)
+        out = sh.text[start:sh.pos - len(PROMPT)]
+        check(lines_of(out)[-1:] == [str(body)], f"a line of {n} characters edited at its start: {out[-300:]!r}")
+    out = sh.run("1 + 1")
+    check(lines_of(out) == ["2"], f"the shell after long lines: {out!r}")
+    with open(os.path.join(sh.workdir, "history"), encoding="utf-8") as f:
+        saved = f.read().split("\n")
+    check(max(len(l) for l in saved) == max(LONG_LINE_LENGTHS), "the longest line should be one history entry")
+
+
+@needs_editor
+def test_long_line_through_the_history(sh):
+    """A line longer than 1,024 characters keeps its tail when Up and Down go through the
+    history and back (libedit kept 1,024 characters of it and its old length: NULs followed)."""
+    sh.run("1 + 1")
+    start = len(sh.text)
+    sh.paste('len("' + "a" * 2000 + '")')
+    sh.quiet()
+    sh.send("\x1b[A\x1b[B\x10\x0e\x12\r")   # Up, Down, Ctrl-P, Ctrl-N, Ctrl-R (refused on a long line), Enter
+    sh.prompt(60)
+    out = sh.text[start:sh.pos - len(PROMPT)]
+    check(lines_of(out)[-1:] == ["2000"], f"the line after Up and Down: {out[-300:]!r}")
+
+
+@needs_editor
+def test_libedit_screen_record(sh):
+    """Keys that left libedit's record of the screen wrong, after which a character typed at the
+    end of the line wrote through a NULL row: a cursor move on a line taller than the screen,
+    and characters of width 0 (U+FEFF, a combining accent) in a window a few columns wide."""
+    sh.kill()
+    cases = ((24, 20, '("' + "a" * 1100, "\x01\x05", "a" * 500 + '")', "1600"),
+             (21, 4, '("ab' + "\ufeff" * 4, "", "a" * 50 + '")', str(2 + 4 + 50)),   # len counts characters, as Python's
+             (5, 8, '("' + "e\u0301" * 3, "", "a" * 16 + '")', str(2 * 3 + 16)))
+    for rows, cols, first, keys, rest, want in cases:
+        s = Shell(sh.workdir, rows=rows, cols=cols)
+        try:
+            s.wrapped_prompt(0)
+            start = len(s.text)
+            s.paste("len" + first)
+            s.quiet()
+            s.send(keys)
+            s.quiet()
+            s.paste(rest + "\r")
+            out = s.wrapped_prompt(start, 60)
+            check(want in out.split("\n"), f"{rows}x{cols} window: {out[-300:]!r}")
+            s.quit()
+        finally:
+            s.kill()
+
+
+@needs_editor
+def test_utf8_input(sh, env_note="LC_ALL=C.UTF-8"):
+    """Typed UTF-8 reaches the program unchanged; the cursor and Backspace step by character."""
+    out = sh.run('print("héllo", len("héllo"))')
+    check(lines_of(out)[-1:] == ["héllo 5"], f"{env_note}: é was dropped: {out!r}")
+    sh.run('s = "日本"')
+    out = sh.run("print(s)")
+    check(lines_of(out)[-1:] == ["日本"], f"{env_note}: s = \"日本\": {out!r}")
+    out = sh.run('print("ab日本")' + "\x1b[D" * 3 + "\x7f")     # Left x3: before 本; Backspace deletes 日
+    check(lines_of(out)[-1:] == ["ab本"], f"{env_note}: Left and Backspace over wide characters: {out!r}")
+    out = sh.run('print("xé日y")' + "\x01" + "\x1b[C" * 9 + "\x1b[3~")   # Home, Right x9: before 日; Delete
+    check(lines_of(out)[-1:] == ["xéy"], f"{env_note}: Right and Delete over non-ASCII: {out!r}")
+    out = sh.run("\x1b[A\x1b[A")                                # Up x2: print("ab本") comes back
+    check(lines_of(out)[-1:] == ["ab本"], f"{env_note}: a recalled entry: {out!r}")
+    with open(os.path.join(sh.workdir, "history"), encoding="utf-8") as f:
+        saved = f.read().split("\n")
+    check('print("héllo", len("héllo"))' in saved and 's = "日本"' in saved, f"{env_note}: history: {saved!r}")
+
+
+@needs_editor
+def test_utf8_input_c_locale(sh):
+    """Without a locale (C, POSIX) the editor reads UTF-8 as Python's shell does (PEP 538)."""
+    sh.kill()
+    s = Shell(sh.workdir, env={"LC_ALL": None})
+    try:
+        s.prompt()
+        test_utf8_input(s, "no locale set")
+        s.quit()
+    finally:
+        s.kill()
+
+
 def test_ctrl_c_clears_line(sh):
     sh.send("garbage_text_here")
     sh.expect("garbage_text_here")
@@ -285,6 +425,49 @@ def test_ctrl_c_clears_line(sh):
     check(lines_of(out) == ["2"], f"after Ctrl-C at a ... prompt: {out!r}")
     out = sh.run("pending")
     check("not defined" in out, f"the dropped entry ran: {out!r}")
+
+
+@needs_editor
+def test_ctrl_c_inside_a_key(sh):
+    """Ctrl-C while the editor reads the rest of a key (Ctrl-R's search, an escape sequence, a
+    Meta-digit count) drops the line too; worker threads run, so SIGINT may land on one of them."""
+    sh.run("w = ones(4000000) + 1")     # starts the kernels' worker threads
+    for label, keys in (("Ctrl-R search", "\x12ab"), ("a lone ESC", "1 + \x1b"), ("a Meta-digit count", "\x1b5"),
+                        ("Ctrl-@ (libedit had made it a quoted insert)", "ab\x00")):
+        sh.send(keys)
+        sh.quiet()
+        ctrl_c_gives_prompt(sh, label, 5)
+    # fuzz_shell.py's finding, shrunk: Ctrl-C while libedit's Ctrl-R search works (through 10,000
+    # history entries of 1,000 characters, for a text in none of them), after which it reads the
+    # next key of the search. The reader looked at the interrupt only after a read cut short by
+    # the signal, which mostly lands on another thread, and read() waited forever
+    sh.kill()
+    with open(os.path.join(sh.workdir, "history"), "w") as f:
+        f.writelines(f"{i} + {'1' * 1000}\n" for i in range(10000))
+    s = Shell(sh.workdir)
+    try:
+        s.prompt(30)
+        s.send("\x12zqzqzq")
+        s.settle(0.3)
+        ctrl_c_gives_prompt(s, "Ctrl-C during a search of a long history", 60)
+        s.quit()
+    finally:
+        s.kill()
+
+
+def ctrl_c_gives_prompt(sh, label, timeout):
+    """Ctrl-C; the line must be dropped and the next one run."""
+    start = len(sh.text)
+    sh.send("\x03")
+    try:
+        sh.expect(r"\^C", timeout)      # then the prompt, which the editor may draw more than once
+        sh.quiet()
+        check(sh.text.endswith(PROMPT), "no prompt at the end")
+        sh.pos = len(sh.text)
+    except Failure:
+        raise Failure(f"{label}: no prompt after Ctrl-C: {sh.text[start:][-200:]!r}")
+    out = sh.run("2 * 21")
+    check(lines_of(out) == ["42"], f"{label}: the next line after Ctrl-C: {out!r}")
 
 
 def interrupt(sh, label, start_line, wait=0.3, timeout=10.0):

@@ -172,6 +172,16 @@ Test(complete, shell_commands)
     free(got);
 }
 
+Test(complete, only_blanks_before_the_cursor_indents)
+{
+    expect("fn f() {", "", "    ", 0);
+    expect("fn f() {", "    ", "    ", 4);
+    expect("", "\t", "    ", 1);
+    char *got = complete("", "  x", NULL, NULL);   /* a word after the blanks completes as usual */
+    cr_expect(strstr(got, "    ") == NULL, "got %s", got);
+    free(got);
+}
+
 /* ---- the history file ---- */
 
 static char *loaded[8];
@@ -227,4 +237,45 @@ Test(history, path_follows_tl_history_and_home)
     p = history_path();
     cr_expect_str_eq(p, "/home/someone/.tl_history");
     free(p);
+}
+
+/* Reads a small file whole (NUL-terminated). */
+static void read_small(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s", path);
+    size_t got = fread(buf, 1, cap - 1, f);
+    buf[got] = 0;
+    fclose(f);
+}
+
+Test(history, trimming_a_symlinked_file_writes_through_the_link)
+{
+    char dir[] = "/tmp/tl-history-dir-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char target[128], link[128], buf[256];
+    snprintf(target, sizeof target, "%s/dotfiles_tl_history", dir);
+    snprintf(link, sizeof link, "%s/.tl_history", dir);
+    cr_assert_eq(symlink("dotfiles_tl_history", link), 0);   /* relative, as dotfile managers make them */
+    history_append(link, "a = 1");
+    history_append(link, "b = 2");
+    history_append(link, "c = 3");
+    cr_assert_eq(chmod(target, 0644), 0);
+    nloaded = 0;
+    history_load(link, 2, collect);   /* over the bound: rewrites the file */
+    cr_assert_eq(nloaded, 2);
+    for (int i = 0; i < nloaded; i++) free(loaded[i]);
+    struct stat st;
+    cr_assert_eq(lstat(link, &st), 0);
+    cr_expect(S_ISLNK(st.st_mode), "the link was replaced by a regular file");
+    read_small(target, buf, sizeof buf);
+    cr_expect_str_eq(buf, "b = 2\nc = 3\n", "the target holds the trimmed entries");
+    cr_assert_eq(stat(target, &st), 0);
+    cr_expect_eq(st.st_mode & 07777, 0644, "the target keeps its mode: %o", (unsigned)(st.st_mode & 07777));
+    history_append(link, "d = 4");   /* later entries still reach the target */
+    read_small(target, buf, sizeof buf);
+    cr_expect_str_eq(buf, "b = 2\nc = 3\nd = 4\n");
+    unlink(link);
+    unlink(target);
+    rmdir(dir);
 }
