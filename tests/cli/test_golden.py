@@ -135,7 +135,7 @@ try:
     # a test file with CRLF line ends (which the language accepts) compares as an LF one, and
     # --update writes its expectation lines with CRLF
     crlf = (b"x = 1\r\nprint(x)\r\n#> 1\r\n\r\nprint(x + 1)\r\n#>\r\nnope\r\n"
-            b"#! crlf.tl:7:1: error: name 'nope' is not defined\r\n#!   nope\r\n#!   ^\r\n")
+            b"#! crlf.tl:7:1: error[Error]: name 'nope' is not defined\r\n#!   nope\r\n#!   ^\r\n")
     write("r/crlf.tl", crlf.replace(b"#>\r\n", b"#> 2\r\n"))
     st, out, _ = run("r/crlf.tl")
     check("crlf_expectations_pass", st == 0, out)

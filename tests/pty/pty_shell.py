@@ -755,7 +755,7 @@ def test_color_and_no_color(sh):
     try:
         colored.prompt()
         colored.run("1 +* 2")
-        check("\x1b[1;31merror:" in colored.raw.decode(), "errors should be colored on a terminal")
+        check("\x1b[1;31merror[SyntaxError]:" in colored.raw.decode(), "errors should be colored on a terminal")
         colored.quit()
     finally:
         colored.kill()
@@ -764,7 +764,7 @@ def test_color_and_no_color(sh):
         plain.prompt()
         plain.run("1 +* 2")
         raw = plain.raw.decode()
-        check("error:" in raw and "\x1b[1;31m" not in raw, "NO_COLOR=1 should turn color off")
+        check("error[SyntaxError]:" in raw and "\x1b[1;31m" not in raw, "NO_COLOR=1 should turn color off")
         plain.quit()
     finally:
         plain.kill()
