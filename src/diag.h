@@ -8,7 +8,7 @@
 #include "ast.h"
 #include "error.h"
 
-#define DIAG_MSG_MAX 512
+#define DIAG_MSG_MAX 1024
 #define DIAG_MAX_TRACE 8
 #define DIAG_HEAD_MAX 4400   /* "FILE:LINE:COL: error[KIND]: " with a path of up to 4096 bytes */
 

@@ -190,7 +190,7 @@ bool val_error_attr(Value e, const char *name, Value *out)
 {
     const ErrorVal *x = e.as.err;
     if (strcmp(name, "kind") == 0) *out = val_cstr(tl_errkind_name(x->kind));
-    else if (strcmp(name, "message") == 0) *out = val_cstr(x->message);
+    else if (strcmp(name, "message") == 0) *out = val_str(x->message, strcspn(x->message, "\n"));   /* its first line */
     else if (strcmp(name, "file") == 0) *out = val_cstr(x->file);
     else if (strcmp(name, "line") == 0) *out = val_i64(x->line);
     else if (strcmp(name, "col") == 0) *out = val_i64(x->col);
@@ -439,7 +439,8 @@ static int write_value(Value v, tl_write_fn w, void *ctx, int depth)
     case V_ERROR: {
         char head[DIAG_HEAD_MAX];
         diag_headline(head, sizeof head, v.as.err->file, v.as.err->line, v.as.err->col, v.as.err->kind);
-        return write_str(w, ctx, head) ? -1 : write_str(w, ctx, v.as.err->message);
+        const char *m = v.as.err->message;   /* its first line: the lines after it (aligned shapes) belong to the printed error */
+        return write_str(w, ctx, head) || w(ctx, m, strcspn(m, "\n")) ? -1 : 0;
     }
     case V_GRAPH: return ((const ObjHead *)v.as.g)->write(v.as.g, w, ctx);
     case V_TRACE: tl_seterr(TypeError, GRAPH_NEEDS_VALUES " (printing reads them)"); return -1;
