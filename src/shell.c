@@ -125,14 +125,17 @@ static bool is_command(const char *s)
 /* What the loop does after one entry. */
 typedef enum Step { STEP_MORE, STEP_NEXT, STEP_STOP } Step;
 
-/* Parses the entry so far: runs it when complete, asks for more when it is not. */
-static Step try_entry(Interp *I, StrBuf *entry, bool interactive, bool *interrupted)
+/* Parses the entry so far: runs it when complete, asks for more when it is not (open then
+   says which brackets and string are still open). */
+static Step try_entry(Interp *I, StrBuf *entry, bool interactive, bool *interrupted, char *open)
 {
     Source *src = source_new("<shell>", entry->data ? entry->data : "", entry->len);
     if (!src) { fputs("tl: out of memory\n", stderr); return STEP_STOP; }
-    bool incomplete = false;
+    ParseResult pr;
     tl_interrupt_flag = 0;
-    if (!interp_parse(I, src, &incomplete)) {
+    if (!interp_parse(I, src, &pr)) {
+        bool incomplete = pr.incomplete;
+        memcpy(open, pr.open, sizeof pr.open);
         if (!incomplete) {
             if (interactive) line_history_add(entry->data);
             shell_print_error(I);   /* before the release: the error points into src */
@@ -156,15 +159,28 @@ static void report_unfinished(Interp *I, StrBuf *entry)
     source_release(src);
 }
 
+/* The continuation prompt: what is still open, innermost last, in the width of "tl> " ("..( ",
+   ".([ ", "..' "; "... " when nothing is known). */
+static const char *continuation_prompt(const char *open, char *buf)
+{
+    size_t n = strlen(open), keep = n > 3 ? 3 : n;
+    memset(buf, '.', 3);
+    memcpy(buf + 3 - keep, open + n - keep, keep);
+    buf[3] = ' ';
+    buf[4] = '\0';
+    return buf;
+}
+
 int shell_run(Interp *I)
 {
     bool interactive = isatty(0);
     int status = 0;
     line_open(I, interactive);
     StrBuf entry = { 0 };
+    char open[PARSE_OPEN_MAX + 1] = "", prompt[5];
     for (;;) {
         char *line = NULL;
-        LineStatus st = line_read(entry.len ? "... " : "tl> ", entry.len ? entry.data : "", &line);
+        LineStatus st = line_read(entry.len ? continuation_prompt(open, prompt) : "tl> ", entry.len ? entry.data : "", &line);
         if (st == LINE_EOF) {
             if (entry.len && !interactive) report_unfinished(I, &entry);
             break;
@@ -187,7 +203,7 @@ int shell_run(Interp *I)
         free(line);
         if (!ok) { fputs("tl: out of memory\n", stderr); break; }
         bool interrupted = false;
-        Step step = try_entry(I, &entry, interactive, &interrupted);
+        Step step = try_entry(I, &entry, interactive, &interrupted, open);
         if (step == STEP_STOP) break;
         if (step == STEP_NEXT) entry.len = 0;
         if (interrupted && !interactive) { status = EXIT_INTERRUPTED; break; }

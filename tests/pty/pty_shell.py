@@ -26,7 +26,14 @@ TL = None
 SLOW = 1.0               # scales timeouts (raised for sanitizer builds)
 CTRL_C_LIMIT = 0.2       # seconds from Ctrl-C to the prompt being back
 PROMPT = "tl> "
-CONT = "... "
+
+
+def cont(open_):
+    """The continuation prompt's pattern for the brackets and string still open (innermost last)."""
+    return re.escape(("..." + open_)[-3:] + " ") + "$"
+
+
+ANY_CONT = r"[.(\[{'\"]{3} $"   # any continuation prompt
 # the tl> prompt at the end of the output, also as libedit wraps it in a window a few columns wide
 PROMPT_END = re.compile(r"t[\s\x08]*l[\s\x08]*>[\s\x08]*\Z")
 
@@ -294,22 +301,35 @@ def test_errors_point_into_earlier_lines(sh):
 
 def test_multiline_entry(sh):
     sh.send("fn twice(v) {\r")
-    sh.expect(re.escape(CONT) + "$", what="a ... prompt after an open block")
+    sh.expect(cont("{"), what="a ..{ prompt after an open block")
     sh.send("return v * 2\r")
-    sh.expect(re.escape(CONT) + "$", what="a ... prompt inside the block")
+    sh.expect(cont("{"), what="a ..{ prompt inside the block")
     sh.send("}\r")
     sh.prompt()
     out = sh.run("twice(21)")
     check(lines_of(out) == ["42"], f"twice(21) gave {out!r}")
     sh.send("[1,\r")
-    sh.expect(re.escape(CONT) + "$", what="a ... prompt after an open bracket")
+    sh.expect(cont("["), what="a ..[ prompt after an open bracket")
     out = sh.run("2]")
     check("[1 2]" in out, f"a bracket across lines gave {out!r}")
     sh.send('s = "ab\r')
-    sh.expect(re.escape(CONT) + "$", what="a ... prompt inside a string")
+    sh.expect(cont('"'), what='a .." prompt inside a string')
     sh.run('cd"')
     out = sh.run("len(s)")
     check(lines_of(out) == ["5"], f"a string across lines has length {out!r}")
+    sh.send("f(g([1,\r")
+    sh.expect(cont("((["), what="a (([ prompt three brackets deep")
+    sh.send("\x03")
+    sh.prompt()
+    # a bracket never closed is reported where it was opened, once a later line shows it
+    sh.send("x = [1, 2, 3\r")
+    sh.expect(cont("["), what="a ..[ prompt after an unclosed bracket")
+    out = sh.run("y = x * 2")
+    check("<shell>:1:5: error[SyntaxError]: '[' was never closed" in out, f"an unclosed bracket: {out!r}")
+    # x' is MATLAB's transpose: an error at once, not a string waiting for its end
+    sh.run("x = [[1, 2]]")
+    out = sh.run("y = x'")
+    check("the transpose is x.T" in out, f"x' should name x.T at once: {out!r}")
 
 
 LONG_LINE_LENGTHS = (1, 1023, 1025, 8300, 100000)
@@ -418,7 +438,7 @@ def test_ctrl_c_clears_line(sh):
     out = sh.run("7 * 6")
     check(lines_of(out) == ["42"], f"after Ctrl-C at the prompt: {out!r}")
     sh.send("fn pending() {\r")
-    sh.expect(re.escape(CONT) + "$")
+    sh.expect(ANY_CONT)
     sh.send("\x03")          # Ctrl-C at ... drops the whole unfinished entry
     sh.prompt()
     out = sh.run("1 + 1")
@@ -599,9 +619,9 @@ def test_ctrl_d_exits(sh):
 @needs_editor
 def test_history_across_restarts(sh):
     sh.send("fn hist_fn(v) {\r")
-    sh.expect(re.escape(CONT) + "$")
+    sh.expect(ANY_CONT)
     sh.send("return v + 100\r")
-    sh.expect(re.escape(CONT) + "$")
+    sh.expect(ANY_CONT)
     sh.run("}")
     sh.run("hist_val = 7")
     sh.quit()
@@ -710,9 +730,9 @@ def test_completion(sh):
     sh.send("\x03")
     sh.prompt()
     sh.send("fn indented() {\r")
-    sh.expect(re.escape(CONT) + "$")
+    sh.expect(ANY_CONT)
     sh.send("\treturn 5\r")      # Tab at the start of a line indents
-    sh.expect(re.escape(CONT) + "$")
+    sh.expect(ANY_CONT)
     sh.run("}")
     with open(os.path.join(sh.workdir, "history")) as f:
         saved = f.read()
