@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fstring.h"
+#include "hint.h"
 #include "lexer.h"
 #include "parse.h"
 
@@ -26,6 +27,7 @@ typedef struct Parser {
     Arena *arena;
     Diag *err;
     Token tok;                 /* the current token, not yet consumed */
+    Token prev;                /* the token before it */
     int depth;                 /* recursion depth of expressions and blocks */
     int nctx;
     unsigned char ctx[MAX_NESTING + 8];
@@ -121,10 +123,23 @@ static bool is_word_or_punct(TokenKind k)
 
 static void fail_if_never_closed(Parser *p);
 
+/* Reports an error at the current token as a habit from Python when it is one: the current token
+   or the one before it is a Python keyword tl does not have ("Python's 'def': tl defines a
+   function with fn: ..."), or a block opened with ':' instead of '{'. */
+static void fail_if_habit(Parser *p)
+{
+    const Token *ts[2] = { &p->tok, &p->prev };
+    for (int i = 0; i < 2; i++) {
+        const char *hint = ts[i]->kind == TK_NAME ? hint_habit(ts[i]->start, ts[i]->len, true) : NULL;
+        if (hint) fail_at(p, span_of(p, ts[i]), "Python's '%.*s': %s", (int)ts[i]->len, ts[i]->start, hint);
+    }
+}
+
 static _Noreturn void fail_unexpected(Parser *p)
 {
     if (p->sub_expr && p->tok.kind == TK_EOF) fail_here(p, "f-string: the expression ends unfinished");
     fail_if_never_closed(p);
+    fail_if_habit(p);
     char buf[64];
     const char *what = describe(&p->tok, buf, sizeof buf);
     if (is_word_or_punct(p->tok.kind)) fail_here(p, "unexpected token %s", what);
@@ -134,6 +149,9 @@ static _Noreturn void fail_unexpected(Parser *p)
 static _Noreturn void fail_expected(Parser *p, const char *expected)
 {
     fail_if_never_closed(p);
+    fail_if_habit(p);
+    if (p->tok.kind == TK_COLON && strcmp(expected, "'{'") == 0)
+        fail_here(p, "expected '{' but found ':'; tl's blocks are in braces, not after a colon: if c { ... }");
     char buf[64];
     fail_here(p, "expected %s but found %s", expected, describe(&p->tok, buf, sizeof buf));
 }
@@ -157,6 +175,7 @@ static void advance(Parser *p)
     Token t;
     do t = lexer_next(&p->lx);
     while (t.kind == TK_NEWLINE && newlines_ignored(p));
+    p->prev = p->tok;
     p->tok = t;
     if (t.kind == TK_ERROR) {
         p->incomplete = strcmp(t.error, LEX_UNTERMINATED) == 0;
@@ -929,7 +948,10 @@ static void parse_statements(Parser *p, Node *blk, TokenKind end)
         if (at(p, TK_EOF)) fail_expected(p, "'}'");
         if (at(p, TK_RBRACE)) fail_unexpected(p);
         Node *s = parse_statement(p);
-        if (!at_statement_end(p)) fail_here(p, "invalid syntax");
+        if (!at_statement_end(p)) {
+            fail_if_habit(p);
+            fail_here(p, "invalid syntax");
+        }
         if (p->nctx == 0) check_height(p, s);
         vec_push(p, &stmts, s);
     }

@@ -116,6 +116,17 @@ static bool is_blank(const char *s)
     return true;
 }
 
+/* Whether the line is exit or quit alone (spaces around allowed): the shell then quits. */
+static bool is_quit_word(const char *s)
+{
+    while (*s == ' ' || *s == '\t') s++;
+    size_t n = strcspn(s, " \t");
+    if (!((n == 4 && strncmp(s, "exit", 4) == 0) || (n == 4 && strncmp(s, "quit", 4) == 0))) return false;
+    for (s += n; *s; s++)
+        if (!isspace((unsigned char)*s)) return false;
+    return true;
+}
+
 static bool is_command(const char *s)
 {
     while (*s == ' ' || *s == '\t') s++;
@@ -199,6 +210,11 @@ int shell_run(Interp *I)
             continue;
         }
         if (entry.len == 0 && is_blank(line)) { free(line); continue; }
+        if (entry.len == 0 && is_quit_word(line)) {
+            if (interactive) line_history_add(line);
+            free(line);
+            break;
+        }
         bool ok = (!entry.len || sb_append(&entry, "\n", 1)) && sb_append(&entry, line, strlen(line));
         free(line);
         if (!ok) { fputs("tl: out of memory\n", stderr); break; }

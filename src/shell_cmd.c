@@ -7,6 +7,7 @@
 
 #include "eval.h"
 #include "shell_int.h"
+#include "suggest.h"
 
 /* :time aims at about this much total running time, within the run-count bounds below. */
 #define TIME_BUDGET_SECONDS 1.0
@@ -27,6 +28,8 @@ static const char *skip_space(const char *s)
 }
 
 /* ---- :help ---------------------------------------------------------------- */
+
+static void list_commands(FILE *out);
 
 /* :help NAME calls the help builtin with the function bound to NAME, else with the string. */
 static CmdResult cmd_help(Interp *I, const char *line, const char *arg)
@@ -57,7 +60,7 @@ static CmdResult cmd_help(Interp *I, const char *line, const char *arg)
     val_release(out);
     fflush(I->out);
     if (!ok) shell_print_error(I);
-    else if (!n) fprintf(I->out, "Shell commands: :help NAME, :time EXPR, :explain EXPR, :vars, :quit\n");
+    else if (!n) list_commands(I->out);
     source_release(src);
     return CMD_DONE;
 }
@@ -117,8 +120,9 @@ static void print_timing(FILE *f, double *t, int runs)
 }
 
 /* :time EXPR runs EXPR (any statement) several times and prints the median and the spread. */
-static CmdResult cmd_time(Interp *I, const char *arg)
+static CmdResult cmd_time(Interp *I, const char *line, const char *arg)
 {
+    (void)line;
     if (!*skip_space(arg)) {
         fprintf(stderr, ":time needs a statement, as in  :time a @ b\n");
         return CMD_DONE;
@@ -192,8 +196,9 @@ static bool tensor_names(Interp *I, const char *expr, StrBuf *b)
 
 /* :explain EXPR prints the graph of EXPR over the global tensors it names (graph() with them
    as the examples): its nodes, fused groups and planned memory. Nothing is bound or echoed. */
-static CmdResult cmd_explain(Interp *I, const char *arg)
+static CmdResult cmd_explain(Interp *I, const char *line, const char *arg)
 {
+    (void)line;
     size_t n = strlen(arg);
     while (n && isspace((unsigned char)arg[n - 1])) n--;
     if (!n) {
@@ -306,8 +311,9 @@ static bool is_system_binding(const char *name, Value v)
     return strcmp(name, "argv") == 0 && v.kind == V_TUPLE && v.as.tu->n == 0;
 }
 
-static CmdResult cmd_vars(Interp *I)
+static CmdResult cmd_vars(Interp *I, const char *line, const char *arg)
 {
+    (void)line, (void)arg;
     int n = I->gsyms.n < I->globals->nslots ? I->gsyms.n : I->globals->nslots;
     VarRow *rows = malloc(sizeof(VarRow) * (size_t)(n ? n : 1));
     if (!rows) return CMD_DONE;
@@ -341,6 +347,38 @@ static CmdResult cmd_vars(Interp *I)
 
 /* ---- dispatch ------------------------------------------------------------- */
 
+static CmdResult cmd_quit(Interp *I, const char *line, const char *arg)
+{
+    (void)I, (void)line, (void)arg;
+    return CMD_QUIT;
+}
+
+/* The commands: name, a short form (or NULL), what follows it, what it does. */
+static const struct Command {
+    const char *name, *alias, *args, *what;
+    CmdResult (*run)(Interp *I, const char *line, const char *arg);
+} commands[] = {
+    { "help", "h", " NAME", "help on a builtin, function, keyword or topic (:help alone lists them)", cmd_help },
+    { "time", "t", " EXPR", "runs EXPR repeatedly and prints how long it takes", cmd_time },
+    { "explain", NULL, " EXPR", "prints the graph of EXPR", cmd_explain },
+    { "vars", NULL, "", "lists the variables with type, shape and bytes", cmd_vars },
+    { "quit", "q", "", "leaves the shell (also :exit, exit, quit or Ctrl-D)", cmd_quit },
+    { "exit", NULL, "", NULL, cmd_quit },
+};
+#define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+/* One line per command (the ones with a description), for :help. */
+static void list_commands(FILE *out)
+{
+    fprintf(out, "Shell commands:\n");
+    for (int i = 0; i < NCOMMANDS; i++) {
+        if (!commands[i].what) continue;
+        char head[32];
+        snprintf(head, sizeof head, ":%s%s", commands[i].name, commands[i].args);
+        fprintf(out, "  %-14s %s\n", head, commands[i].what);
+    }
+}
+
 CmdResult shell_command(Interp *I, const char *line)
 {
     const char *p = skip_space(line) + 1;   /* past ':' */
@@ -348,13 +386,18 @@ CmdResult shell_command(Interp *I, const char *line)
     while (isalpha((unsigned char)*p)) p++;
     size_t n = (size_t)(p - name);
     const char *arg = skip_space(p);
-#define IS(word) (n == strlen(word) && strncmp(name, word, n) == 0)
-    if (IS("help") || IS("h")) return cmd_help(I, line, arg);
-    if (IS("time") || IS("t")) return cmd_time(I, arg);
-    if (IS("vars")) return cmd_vars(I);
-    if (IS("explain")) return cmd_explain(I, arg);
-    if (IS("quit") || IS("q") || IS("exit")) return CMD_QUIT;
-#undef IS
-    fprintf(stderr, "unknown command :%.*s (commands: :help NAME, :time EXPR, :explain EXPR, :vars, :quit)\n", (int)n, name);
+    char spelled[NCOMMANDS][16];   /* ":help": what "did you mean" offers */
+    const char *names[NCOMMANDS];
+    for (int i = 0; i < NCOMMANDS; i++) {
+        const struct Command *c = &commands[i];
+        if ((strlen(c->name) == n && strncmp(name, c->name, n) == 0) || (c->alias && strlen(c->alias) == n && strncmp(name, c->alias, n) == 0))
+            return c->run(I, line, arg);
+        snprintf(spelled[i], sizeof spelled[i], ":%s", c->name);
+        names[i] = spelled[i];
+    }
+    char word[32], hint[160];
+    snprintf(word, sizeof word, ":%.*s", (int)(n < 30 ? n : 30), name);
+    tl_suggest_among(word, names, NCOMMANDS, '\'', hint, sizeof hint);
+    fprintf(stderr, "unknown command :%.*s%s (:help lists the commands)\n", (int)n, name, hint);
     return CMD_DONE;
 }

@@ -616,6 +616,14 @@ def test_ctrl_d_exits(sh):
     sh.quit()
 
 
+def test_exit_and_quit_words(sh):
+    out = sh.run("exit()")
+    check("the shell quits on exit or quit alone on a line" in out, f"exit() should say how to quit: {out!r}")
+    sh.send("  quit \r")
+    st = sh.wait_exit()
+    check(st == 0, f"quit alone on a line gave status {st}")
+
+
 @needs_editor
 def test_history_across_restarts(sh):
     sh.send("fn hist_fn(v) {\r")
@@ -764,6 +772,10 @@ def test_commands(sh):
           "nodes 3, leaves 1, kernels after fusion 1" in out, f":explain output: {out!r}")
     out = sh.run(":nonsense")
     check("unknown command" in out, f"unknown command: {out!r}")
+    out = sh.run(":hepl len")
+    check("unknown command :hepl; did you mean ':help'?" in out, f"a misspelt command: {out!r}")
+    out = sh.run(":help")
+    check(":time EXPR" in out and ":vars" in out and "exit" in out, f":help lists the commands and how to quit: {out!r}")
     sh.send(":quit\r")
     st = sh.wait_exit()
     check(st == 0, f":quit gave status {st}")
