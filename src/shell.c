@@ -127,6 +127,21 @@ static bool is_quit_word(const char *s)
     return true;
 }
 
+/* For ?name and name? (IPython's): the name alone, as ":help name" into buf, or false when the
+   line is not one. */
+static bool help_query(const char *s, char *buf, size_t cap)
+{
+    while (*s == ' ' || *s == '\t') s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1])) n--;
+    if (n < 2 || (s[0] == '?') == (s[n - 1] == '?')) return false;
+    const char *name = s[0] == '?' ? s + 1 : s;
+    size_t len = n - 1;
+    for (size_t i = 0; i < len; i++)
+        if (!isalnum((unsigned char)name[i]) && name[i] != '_') return false;
+    return snprintf(buf, cap, ":help %.*s", (int)len, name) < (int)cap;
+}
+
 static bool is_command(const char *s)
 {
     while (*s == ' ' || *s == '\t') s++;
@@ -187,6 +202,7 @@ int shell_run(Interp *I)
     bool interactive = isatty(0);
     int status = 0;
     line_open(I, interactive);
+    if (interactive && isatty(1)) printf("tl %s: help() or ?NAME for help, exit or Ctrl-D to quit\n", TL_VERSION);
     StrBuf entry = { 0 };
     char open[PARSE_OPEN_MAX + 1] = "", prompt[5];
     for (;;) {
@@ -201,9 +217,11 @@ int shell_run(Interp *I)
             if (!interactive) { status = EXIT_INTERRUPTED; break; }
             continue;
         }
-        if (entry.len == 0 && is_command(line)) {
+        char query[128];
+        bool asks = entry.len == 0 && help_query(line, query, sizeof query);
+        if (entry.len == 0 && (asks || is_command(line))) {
             if (interactive) line_history_add(line);
-            CmdResult r = shell_command(I, line);
+            CmdResult r = shell_command(I, asks ? query : line);
             free(line);
             if (r == CMD_QUIT) break;
             if (r == CMD_INTERRUPTED && !interactive) { status = EXIT_INTERRUPTED; break; }

@@ -1,4 +1,4 @@
-/* shell_cmd.c — the shell's own commands: :help NAME, :time EXPR, :explain EXPR, :vars, :quit */
+/* shell_cmd.c — the shell's own commands: :help NAME, :apropos WORD, :time EXPR, :explain EXPR, :vars, :quit */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +31,8 @@ static const char *skip_space(const char *s)
 
 static void list_commands(FILE *out);
 
-/* :help NAME calls the help builtin with the function bound to NAME, else with the string. */
+/* :help NAME calls the help builtin with the value bound to NAME (a function, a tensor, ...; not
+   a string), else with the string. */
 static CmdResult cmd_help(Interp *I, const char *line, const char *arg)
 {
     const Builtin *help = builtin_find("help");
@@ -49,7 +50,8 @@ static CmdResult cmd_help(Interp *I, const char *line, const char *arg)
         char *name = strndup(arg, n);
         int slot = name ? symtab_find(&I->gsyms, name) : -1;
         Value *bound = slot >= 0 && slot < I->globals->nslots ? &I->globals->slots[slot] : NULL;
-        argv = bound && (bound->kind == V_FUNC || bound->kind == V_BUILTIN) ? val_retain(*bound) : val_str(arg, n);
+        bool value = bound && bound->kind != V_UNDEF && bound->kind != V_STR;   /* a string is read as a name */
+        argv = value ? val_retain(*bound) : val_str(arg, n);
         free(name);
         nargs = 1;
     }
@@ -63,6 +65,21 @@ static CmdResult cmd_help(Interp *I, const char *line, const char *arg)
     else if (!n) list_commands(I->out);
     source_release(src);
     return CMD_DONE;
+}
+
+/* :apropos WORD is help("*WORD*"): every builtin and topic that mentions the word. */
+static CmdResult cmd_apropos(Interp *I, const char *line, const char *arg)
+{
+    (void)line;
+    size_t n = strlen(arg);
+    while (n && isspace((unsigned char)arg[n - 1])) n--;
+    if (!n) {
+        fprintf(stderr, ":apropos needs a word, as in  :apropos norm\n");
+        return CMD_DONE;
+    }
+    char query[256];
+    snprintf(query, sizeof query, ":help *%.*s*", (int)(n < 200 ? n : 200), arg);
+    return cmd_help(I, query, query + 6);
 }
 
 /* ---- :time ---------------------------------------------------------------- */
@@ -362,6 +379,7 @@ static const struct Command {
     { "time", "t", " EXPR", "runs EXPR repeatedly and prints how long it takes", cmd_time },
     { "explain", NULL, " EXPR", "prints the graph of EXPR", cmd_explain },
     { "vars", NULL, "", "lists the variables with type, shape and bytes", cmd_vars },
+    { "apropos", NULL, " WORD", "lists every builtin and topic that mentions WORD (help(\"*WORD*\"))", cmd_apropos },
     { "quit", "q", "", "leaves the shell (also :exit, exit, quit or Ctrl-D)", cmd_quit },
     { "exit", NULL, "", NULL, cmd_quit },
 };

@@ -752,10 +752,16 @@ def test_completion(sh):
 
 
 def test_commands(sh):
+    check("help() or ?NAME for help, exit or Ctrl-D to quit" in sh.text, f"no banner line: {sh.text[:300]!r}")
     out_fn = sh.run("help(len)")
     out_cmd = sh.run(":help len")
     check(lines_of(out_fn) == lines_of(out_cmd) and lines_of(out_cmd),
           f":help len {lines_of(out_cmd)!r} differs from help(len) {lines_of(out_fn)!r}")
+    for query in ("?len", "len?"):
+        out = sh.run(query)
+        check(lines_of(out) == lines_of(out_fn), f"{query} {lines_of(out)!r} differs from help(len) {lines_of(out_fn)!r}")
+    out = sh.run(":apropos cumsum")
+    check(out.count("cumsum(") == 1, f":apropos cumsum: {out!r}")
     sh.run("aa = [[1.5, 2], [3, 4]]")
     sh.run('ss = "hello"')
     sh.run('uu = "h" + chr(233) + "llo"; ll = list((1, "a"))')
