@@ -27,6 +27,14 @@ static const char *skip_space(const char *s)
     return s;
 }
 
+/* The length of s without its trailing white space. */
+static size_t trimmed_len(const char *s)
+{
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1])) n--;
+    return n;
+}
+
 /* ---- :help ---------------------------------------------------------------- */
 
 static void list_commands(FILE *out);
@@ -37,8 +45,7 @@ static CmdResult cmd_help(Interp *I, const char *line, const char *arg)
 {
     const Builtin *help = builtin_find("help");
     if (!help) return CMD_DONE;
-    size_t n = strlen(arg);
-    while (n && isspace((unsigned char)arg[n - 1])) n--;
+    size_t n = trimmed_len(arg);
     Source *src = source_new("<shell>", line, strlen(line));
     if (!src) return CMD_DONE;
     Span at = { src, 1, (int)(arg - line) + 1 };
@@ -71,8 +78,7 @@ static CmdResult cmd_help(Interp *I, const char *line, const char *arg)
 static CmdResult cmd_apropos(Interp *I, const char *line, const char *arg)
 {
     (void)line;
-    size_t n = strlen(arg);
-    while (n && isspace((unsigned char)arg[n - 1])) n--;
+    size_t n = trimmed_len(arg);
     if (!n) {
         fprintf(stderr, ":apropos needs a word, as in  :apropos norm\n");
         return CMD_DONE;
@@ -216,8 +222,7 @@ static bool tensor_names(Interp *I, const char *expr, StrBuf *b)
 static CmdResult cmd_explain(Interp *I, const char *line, const char *arg)
 {
     (void)line;
-    size_t n = strlen(arg);
-    while (n && isspace((unsigned char)arg[n - 1])) n--;
+    size_t n = trimmed_len(arg);
     if (!n) {
         fprintf(stderr, ":explain needs an expression, as in  :explain exp(x - 1) * w\n");
         return CMD_DONE;
