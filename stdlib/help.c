@@ -198,6 +198,6 @@ bool bi_help(Interp *I, CallArgs *a, Value *out)
     for (int i = 0; i < NTOPICS; i++) cands[nc++] = topics[i].name;
     for (int i = 0; i < builtin_count() && nc < (int)(sizeof cands / sizeof cands[0]); i++) cands[nc++] = builtin_at(i)->name;
     char hint[200];
-    return bi_fail(I, a, ValueError, "no builtin or topic named %s%s (help() lists them; help(\"*%s*\") searches)", name,
-                   tl_suggest_among(name, cands, nc, '\'', hint, sizeof hint), name);
+    tl_suggest_among(name, cands, nc, '\'', hint, sizeof hint);
+    return bi_fail(I, a, ValueError, "no builtin or topic named %s%s (help() lists them; help(\"*%s*\") searches)", name, hint, name);
 }
