@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""check_tutorial.py — runs every snippet of docs/tutorial.md: each ```tl block must print the
-```text block after it, and each tl cell of the phrasebook must run (after the prelude the page
+"""check_tutorial.py — runs every snippet of docs/tutorial.md and docs/pictures.md: each ```tl block
+must print the ```text block after it; and each tl cell of the phrasebook must run (after the prelude the page
 states) without an error, error(...) excepted, which must raise. Fails under 60 phrasebook rows.
 
 usage: check_tutorial.py path/to/tl SOURCE_ROOT
@@ -18,11 +18,12 @@ PRELUDE = ("x = f64(arange(6))\nA = reshape(f64(arange(6)), 2, 3)\nB = ones(3, 2
 
 def main():
     tl, root = os.path.abspath(sys.argv[1]), sys.argv[2]
-    text = open(os.path.join(root, "docs", "tutorial.md"), encoding="utf-8").read()
+    read = lambda name: open(os.path.join(root, "docs", name), encoding="utf-8").read()
+    text = read("tutorial.md")
     work = tempfile.mkdtemp(prefix="tl-tutorial-")
     run = lambda code: subprocess.run([tl, "-e", code], capture_output=True, text=True, timeout=60, cwd=work)
     failed = 0
-    blocks = re.findall(r"```tl\n(.*?)```\n(?:```text\n(.*?)```\n)?", text, re.S)
+    blocks = re.findall(r"```tl\n(.*?)```\n(?:```text\n(.*?)```\n)?", text + read("pictures.md"), re.S)
     for code, want in blocks:
         r = run(code)
         if r.returncode != 0 or (want and r.stdout != want):
