@@ -30,6 +30,11 @@ void lexer_set_alloc(Lexer *lx, LexAllocFn alloc, void *ctx);
    carries its message in `error` and its position at the offending byte. */
 Token lexer_next(Lexer *lx);
 
+/* The message for a string never closed: the shell reads on when an entry ends inside one. */
+#define LEX_UNTERMINATED "unterminated string"
+/* The message for x' (a string opened straight after a value, never closed): a habit from Octave. */
+#define LEX_TRANSPOSE_HABIT "unterminated string: ' after a value starts a string in tl; the transpose is x.T"
+
 /* The message for an escape a string literal may not hold. */
 #define LEX_BAD_ESCAPE "unknown escape sequence (use \\n \\t \\\\ \\\" or \\')"
 

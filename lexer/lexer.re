@@ -70,6 +70,16 @@ static Token error_token(Lexer *lx, Pos start, Pos at, Pos end, const char *msg)
     return t;
 }
 
+/* A string that is never closed, reported at its opening quote; a ' straight after a name or a
+   closing bracket is Octave's and MATLAB's transpose (x'), which tl spells x.T. */
+static Token unterminated_string(Lexer *lx, Pos start)
+{
+    unsigned char prev = start > lx->line_start ? start[-1] : ' ';
+    bool name_end = ((prev | 0x20) >= 'a' && (prev | 0x20) <= 'z') || (prev >= '0' && prev <= '9') || prev == '_';
+    bool after_value = *start == '\'' && (name_end || prev == ')' || prev == ']');
+    return error_token(lx, start, start, lx->lim, after_value ? LEX_TRANSPOSE_HABIT : LEX_UNTERMINATED);
+}
+
 static int digit_value(unsigned char c)
 {
     if (c >= '0' && c <= '9') return c - '0';
@@ -225,12 +235,12 @@ Token lexer_next(Lexer *lx)
 
             ["] ([^"\\] | "\\" [^])* ["]  { return string_token(lx, start, YYCURSOR); }
             ['] ([^'\\] | "\\" [^])* [']  { return string_token(lx, start, YYCURSOR); }
-            ["']              { return error_token(lx, start, start, lx->lim, "unterminated string"); }
+            ["']              { return unterminated_string(lx, start); }
 
             fpre = [fF] | [rR] [fF] | [fF] [rR];
             fpre ["] ([^"\\] | "\\" [^])* ["]  { return fstring_token(lx, start, YYCURSOR); }
             fpre ['] ([^'\\] | "\\" [^])* [']  { return fstring_token(lx, start, YYCURSOR); }
-            fpre ["']         { return error_token(lx, start, start, lx->lim, "unterminated string"); }
+            fpre ["']         { return unterminated_string(lx, start); }
 
             "fn"       { TOKEN(TK_FN); }
             "return"   { TOKEN(TK_RETURN); }

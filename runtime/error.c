@@ -6,7 +6,7 @@
 
 #include "error.h"
 
-static _Thread_local char errbuf[512];
+static _Thread_local char errbuf[1024];   /* a shape error's aligned shapes included */
 static _Thread_local tl_errkind errkind = TL_E_Error;
 
 static const char *const kind_names[TL_NERRKINDS] = {

@@ -651,6 +651,24 @@ tl_tensor *tl_index_get_to(const tl_tensor *a, int n, const tl_index_item *items
     return out;
 }
 
+/* The error for a value whose shape does not fit the elements it is assigned to. */
+static void assign_mismatch(const tl_tensor *value, int ndim, const int64_t *shape)
+{
+    tl_seterr_shapes("cannot assign a value of shape %s to a selection of shape %s", value->ndim, value->shape, ndim, shape);
+}
+
+/* Whether value broadcasts to (ndim, shape) as an assignment reads it: its leading axes beyond
+   ndim of length 1, each other axis equal or 1. */
+static bool value_fits(const tl_tensor *value, int ndim, const int64_t *shape)
+{
+    int lead = value->ndim - ndim;
+    for (int k = 0; k < value->ndim; k++) {
+        int64_t d = value->shape[k];
+        if (k < lead ? d != 1 : d != 1 && d != shape[k - lead]) return false;
+    }
+    return true;
+}
+
 /* value cast to dtype and broadcast to (ndim, shape), never aliasing `a`. */
 static tl_tensor *value_for(const tl_tensor *a, const tl_tensor *value, int ndim, const int64_t *shape)
 {
@@ -669,11 +687,7 @@ static tl_tensor *value_for(const tl_tensor *a, const tl_tensor *value, int ndim
         v = (tl_tensor *)value;
     }
     tl_tensor *b = v ? tl_view_broadcast_to(v, ndim, shape) : NULL;
-    if (v && !b) {
-        char vs[TL_MAXDIM * 24 + 8], rs[TL_MAXDIM * 24 + 8];
-        tl_seterr(ShapeError, "shape mismatch: value tensor of shape %s could not be broadcast to indexing result of shape %s",
-                  tl_shape_str(given->ndim, given->shape, vs, sizeof vs), tl_shape_str(ndim, shape, rs, sizeof rs));
-    }
+    if (v && !b) assign_mismatch(given, ndim, shape);
     if (v) tl_tensor_release(v);
     if (trimmed) tl_tensor_release(trimmed);
     return b;
@@ -702,10 +716,9 @@ int tl_index_set(tl_tensor *a, int n, const tl_index_item *items, const tl_tenso
     tl_interrupts_hold();   /* the write below finishes whole once it starts */
     if (kind == 0) {
         tl_tensor *v = view_from_plan(p, a);
-        if (v) {
-            rc = tl_assign(v, value);
-            tl_tensor_release(v);
-        }
+        if (v && !value_fits(value, v->ndim, v->shape)) assign_mismatch(value, v->ndim, v->shape);
+        else if (v) rc = tl_assign(v, value);
+        if (v) tl_tensor_release(v);
     } else if (kind == 1) {
         tl_tensor *src = value_for(a, value, g.rndim, g.rshape);
         if (src) {

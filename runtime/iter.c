@@ -31,10 +31,8 @@ static int broadcast_operand(const tl_tensor *op, int op_ndim, int ndim, const i
         }
     }
     return 0;
-fail:;
-    char a[256], b[256];
-    tl_seterr(ShapeError, "cannot broadcast shape %s to %s", tl_shape_str(op_ndim, op->shape, a, sizeof a),
-              tl_shape_str(ndim, shape, b, sizeof b));
+fail:
+    tl_seterr_shapes("cannot broadcast shape %s to %s", op_ndim, op->shape, ndim, shape);
     return -1;
 }
 

@@ -1,4 +1,5 @@
 /* linalg.c — matmul (numpy's rules, OpenBLAS gemm), det, inv, solve (LAPACKE), batched */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,6 +191,35 @@ static tl_tensor *blas_ready(tl_tensor *t, tl_dtype cdt)
     return c;
 }
 
+/* The shape of t with its last two axes swapped, as text. */
+static char *swapped_shape(const tl_tensor *t, char *buf, size_t n)
+{
+    int64_t s[TL_MAXDIM];
+    memcpy(s, t->shape, (size_t)t->ndim * sizeof *s);
+    s[t->ndim - 1] = t->shape[t->ndim - 2];
+    s[t->ndim - 2] = t->shape[t->ndim - 1];
+    return tl_shape_str(t->ndim, s, buf, n);
+}
+
+/* "matmul: (3, 4) @ (3, 4): 4 (dim 1 of the left) != 3 (dim 0 of the right)", and a line saying
+   which operand transposed would fit when one would, else what must match. */
+static void matmul_mismatch(const tl_tensor *a, const tl_tensor *b)
+{
+    char sa[TL_MAXDIM * 24 + 8], sb[TL_MAXDIM * 24 + 8], st[TL_MAXDIM * 24 + 8], fix[3 * TL_MAXDIM * 24];
+    int da = a->ndim - 1, db = b->ndim == 1 ? 0 : b->ndim - 2;
+    int64_t ka = a->shape[da], kb = b->shape[db];
+    tl_shape_str(a->ndim, a->shape, sa, sizeof sa);
+    tl_shape_str(b->ndim, b->shape, sb, sizeof sb);
+    if (b->ndim >= 2 && b->shape[b->ndim - 1] == ka)   /* x @ w.T first: weights stored (out, in) */
+        snprintf(fix, sizeof fix, "the right operand transposed would fit: %s @ %s (.T swaps the last two axes)", sa, swapped_shape(b, st, sizeof st));
+    else if (a->ndim >= 2 && a->shape[a->ndim - 2] == kb)
+        snprintf(fix, sizeof fix, "the left operand transposed would fit: %s @ %s (.T swaps the last two axes)", swapped_shape(a, st, sizeof st), sb);
+    else
+        snprintf(fix, sizeof fix, "the left operand's last dim must equal the right's %s", b->ndim == 1 ? "length" : "second to last");
+    tl_seterr(ShapeError, "matmul: %s @ %s: %lld (dim %d of the left) != %lld (dim %d of the right)\n%s", sa, sb, (long long)ka, da,
+              (long long)kb, db, fix);
+}
+
 /* numpy's matmul shapes of a0 @ b0, a 1-d a0 being a row (1, k) and a 1-d b0 a column
    (k, 1): the broadcast batch axes (*bnd of them, in bshape) and n, k, m; -1 (error set)
    when the operands do not fit. */
@@ -206,8 +236,7 @@ static int matmul_dims(const tl_tensor *a0, const tl_tensor *b0, int *bnd, int64
     }
     int64_t ka = a0->shape[a0->ndim - 1], kb = b0->shape[b0->ndim == 1 ? 0 : b0->ndim - 2];
     if (ka != kb) {
-        tl_seterr(ShapeError, "matmul: input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-                  "(n?,k),(k,m?)->(n?,m?) (size %lld is different from %lld)", (long long)kb, (long long)ka);
+        matmul_mismatch(a0, b0);
         return -1;
     }
     int abd = a0->ndim > 2 ? a0->ndim - 2 : 0, bbd = b0->ndim > 2 ? b0->ndim - 2 : 0;

@@ -42,16 +42,18 @@ tl_tensor *tl_concat_to(int n, tl_tensor *const *ts, int axis, tl_tensor *into)
     tl_dtype dt = t0->dtype;
     for (int i = 1; i < n; i++) {
         const tl_tensor *t = ts[i];
+        char s0[TL_MAXDIM * 24 + 8], si[TL_MAXDIM * 24 + 8];
         if (t->ndim != t0->ndim) {
-            tl_seterr(ShapeError, "all the input tensors must have same number of dimensions, but the tensor at index 0 "
-                      "has %d dimension(s) and the tensor at index %d has %d dimension(s)", t0->ndim, i, t->ndim);
+            tl_seterr(ShapeError, "cannot concatenate %s (tensor 0) and %s (tensor %d): %d and %d dimensions; all must have as many",
+                      tl_shape_str(t0->ndim, t0->shape, s0, sizeof s0), tl_shape_str(t->ndim, t->shape, si, sizeof si), i, t0->ndim,
+                      t->ndim);
             return NULL;
         }
         for (int k = 0; k < t->ndim; k++) {
             if (k != axis && t->shape[k] != t0->shape[k]) {
-                tl_seterr(ShapeError, "all the input tensor dimensions except for the concatenation axis must match exactly, "
-                          "but along dimension %d, the tensor at index 0 has size %lld and the tensor at index %d "
-                          "has size %lld", k, (long long)t0->shape[k], i, (long long)t->shape[k]);
+                tl_seterr(ShapeError, "cannot concatenate %s (tensor 0) and %s (tensor %d) along axis %d: dim %d differs (%lld vs %lld); "
+                          "every dim but the axis's must match", tl_shape_str(t0->ndim, t0->shape, s0, sizeof s0),
+                          tl_shape_str(t->ndim, t->shape, si, sizeof si), i, axis, k, (long long)t0->shape[k], (long long)t->shape[k]);
                 return NULL;
             }
         }
@@ -94,7 +96,9 @@ tl_tensor *tl_stack_to(int n, tl_tensor *const *ts, int axis, tl_tensor *into)
         bool same = ts[i]->ndim == t0->ndim &&
                     memcmp(ts[i]->shape, t0->shape, (size_t)t0->ndim * sizeof *t0->shape) == 0;
         if (!same) {
-            tl_seterr(ShapeError, "all input tensors must have the same shape");
+            char s0[TL_MAXDIM * 24 + 8], si[TL_MAXDIM * 24 + 8];
+            tl_seterr(ShapeError, "cannot stack %s (tensor 0) and %s (tensor %d): all must have the same shape",
+                      tl_shape_str(t0->ndim, t0->shape, s0, sizeof s0), tl_shape_str(ts[i]->ndim, ts[i]->shape, si, sizeof si), i);
             return NULL;
         }
         dt = tl_promote(dt, ts[i]->dtype);

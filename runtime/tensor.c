@@ -661,9 +661,7 @@ int tl_broadcast_shapes(int na, const int64_t *sa, int nb, const int64_t *sb, in
         int64_t a = i < n - na ? 1 : sa[i - (n - na)];
         int64_t b = i < n - nb ? 1 : sb[i - (n - nb)];
         if (a != b && a != 1 && b != 1) {
-            char ba[256], bb[256];
-            tl_seterr(ShapeError, "cannot broadcast shapes %s and %s", tl_shape_str(na, sa, ba, sizeof ba),
-                      tl_shape_str(nb, sb, bb, sizeof bb));
+            tl_seterr_shapes("cannot broadcast shapes %s and %s", na, sa, nb, sb);
             return -1;
         }
         res[i] = a == 1 ? b : a;

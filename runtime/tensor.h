@@ -258,6 +258,12 @@ bool tl_byte_range(const tl_tensor *t, int64_t *lo, int64_t *hi);
 bool tl_shares_memory(const tl_tensor *a, const tl_tensor *b);
 /* Formats a shape as numpy does: "(3, 4)", "(5,)", "()". Returns buf. */
 char *tl_shape_str(int ndim, const int64_t *shape, char *buf, size_t n);
+/* (shape_msg.c) Two shapes on two lines, aligned from the right, and a third marking with '^' the
+   first axis from the right where they do not broadcast ("axis -1: 4 vs 5 ..."), when there is one. */
+char *tl_shapes_aligned(int na, const int64_t *sa, int nb, const int64_t *sb, char *buf, size_t n);
+/* A ShapeError whose first line is fmt with the two shapes for its two %s ("cannot broadcast shapes
+   %s and %s"), followed by tl_shapes_aligned's lines. */
+void tl_seterr_shapes(const char *fmt, int na, const int64_t *sa, int nb, const int64_t *sb);
 
 /* ---- advanced indexing (index.c) ----------------------------------------
    One index item per position of a numpy index expression. */

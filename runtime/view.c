@@ -1,5 +1,6 @@
 /* view.c — zero-copy views: shape, stride and offset arithmetic, and exact overlap tests */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,9 +166,10 @@ tl_tensor *tl_view_swapaxes(const tl_tensor *t, int a, int b)
     return tl_view_permute(t, perm);
 }
 
-/* Resolves a requested shape (one -1 allowed) against `size` elements into out. */
-static int resolve_shape(int64_t size, int ndim, const int64_t *req, int64_t *out)
+/* Resolves a requested shape (one -1 allowed) against t's elements into out. */
+static int resolve_shape(const tl_tensor *t, int ndim, const int64_t *req, int64_t *out)
 {
+    int64_t size = tl_tensor_size(t);
     int unknown = -1;
     int64_t known = 1;
     bool overflow = false;
@@ -195,9 +197,12 @@ static int resolve_shape(int64_t size, int ndim, const int64_t *req, int64_t *ou
         ok = known == size;
     }
     if (!ok) {
-        char buf[TL_MAXDIM * 24 + 8];
-        tl_seterr(ShapeError, "cannot reshape tensor of size %lld into shape %s", (long long)size,
-                  tl_shape_str(ndim, req, buf, sizeof buf));
+        char from[TL_MAXDIM * 24 + 8], to[TL_MAXDIM * 24 + 8], why[64] = "";
+        if (overflow) snprintf(why, sizeof why, ": its size overflows");
+        else if (unknown >= 0) snprintf(why, sizeof why, ": %lld is not a multiple of %lld", (long long)size, (long long)known);
+        else snprintf(why, sizeof why, " (size %lld)", (long long)known);
+        tl_seterr(ShapeError, "cannot reshape tensor of shape %s (size %lld) into shape %s%s", tl_shape_str(t->ndim, t->shape, from, sizeof from),
+                  (long long)size, tl_shape_str(ndim, req, to, sizeof to), why);
         return -1;
     }
     return 0;
@@ -239,7 +244,7 @@ tl_tensor *tl_view_reshape(const tl_tensor *t, int ndim, const int64_t *shape, b
 {
     int64_t dims[TL_MAXDIM], strides[TL_MAXDIM];
     if (needs_copy) *needs_copy = false;
-    if (resolve_shape(tl_tensor_size(t), ndim, shape, dims) < 0) return NULL;
+    if (resolve_shape(t, ndim, shape, dims) < 0) return NULL;
     if (ndim == t->ndim && memcmp(dims, t->shape, (size_t)ndim * sizeof *dims) == 0)
         return derive(t, t->dtype, ndim, t->shape, t->strides, t->offset);
     if (tl_is_contiguous(t)) {

@@ -5,6 +5,8 @@
 #include "eval_int.h"
 #include "fuse.h"
 #include "graph.h"
+#include "hint.h"
+#include "suggest.h"
 
 /* ---- calls ------------------------------------------------------------- */
 
@@ -59,7 +61,9 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
             if (strcmp(def->params[i], a->kwnames[k]) == 0) p = i;
         if (p < 0) {
             call_frame_end(f, on_stack);
-            return interp_error(I, a->at, TypeError, "%s() got an unexpected keyword argument '%s'", def->name, a->kwnames[k]);
+            char hint[160];
+            tl_suggest_among(a->kwnames[k], (const char *const *)def->params, def->nparams, '\'', hint, sizeof hint);
+            return interp_error(I, a->at, TypeError, "%s() got an unexpected keyword argument '%s'%s", def->name, a->kwnames[k], hint);
         }
         val_release(f->slots[p]);   /* only a repeated keyword gets here twice; the parser refuses it */
         f->slots[p] = val_retain(a->kw[k]);
@@ -174,7 +178,10 @@ static bool method_target(Ctx *C, Node *n, Value *fn)
         return true;
     }
     const Builtin *b = builtin_find(n->name);
-    if (!b) return interp_error(C->I, n->at, Error, "no function named '%s' (in .%s)", n->name, n->name);
+    if (!b) {
+        char hint[320];
+        return interp_error(C->I, n->at, Error, "no function named '%s' (in .%s)%s", n->name, n->name, hint_name(C->I, n, hint, sizeof hint));
+    }
     *fn = (Value){ .kind = V_BUILTIN };
     fn->as.bi = b;
     return true;

@@ -1,4 +1,4 @@
-/* diag.c — errors with source positions: "FILE:LINE:COL: error: MESSAGE", the line, a caret */
+/* diag.c — errors with source positions: "FILE:LINE:COL: error[KIND]: MESSAGE", the line, a caret */
 #include <stdarg.h>
 #include <string.h>
 
@@ -96,10 +96,30 @@ void diag_add_trace(Diag *d, Span at)
 
 const char *span_name(const Span *s) { return s->src && s->src->name ? s->src->name : "<input>"; }
 
+int diag_headline(char *buf, size_t n, const char *file, int line, int col, tl_errkind kind)
+{
+    return snprintf(buf, n, "%s:%d:%d: error[%s]: ", file, line, col, tl_errkind_name(kind));
+}
+
+/* Prints the lines of a message after its first (a shape error's aligned shapes), indented. */
+static void print_detail(FILE *out, const char *detail)
+{
+    while (*detail) {
+        const char *nl = strchr(detail, '\n');
+        int n = nl ? (int)(nl - detail) : (int)strlen(detail);
+        fprintf(out, "  %.*s\n", n, detail);
+        detail += n + (nl != NULL);
+    }
+}
+
 void diag_print(FILE *out, const Diag *d)
 {
-    fprintf(out, "%s:%d:%d: error: %s\n", span_name(&d->at), d->at.line, d->at.col, d->msg);
+    char head[DIAG_HEAD_MAX];
+    diag_headline(head, sizeof head, span_name(&d->at), d->at.line, d->at.col, d->kind);
+    const char *nl = strchr(d->msg, '\n');
+    fprintf(out, "%s%.*s\n", head, nl ? (int)(nl - d->msg) : (int)strlen(d->msg), d->msg);
     print_caret(out, &d->at);
+    if (nl) print_detail(out, nl + 1);
     for (int i = 0; i < d->ntrace; i++) {
         const Span *s = &d->trace[i];
         if (d->trace_repeat[i] > 0)

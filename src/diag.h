@@ -1,4 +1,4 @@
-/* diag.h — errors with source positions: "FILE:LINE:COL: error: MESSAGE", the line, a caret */
+/* diag.h — errors with source positions: "FILE:LINE:COL: error[KIND]: MESSAGE", the line, a caret */
 #ifndef TL_DIAG_H
 #define TL_DIAG_H
 
@@ -8,8 +8,9 @@
 #include "ast.h"
 #include "error.h"
 
-#define DIAG_MSG_MAX 512
+#define DIAG_MSG_MAX 1024
 #define DIAG_MAX_TRACE 8
+#define DIAG_HEAD_MAX 4400   /* "FILE:LINE:COL: error[KIND]: " with a path of up to 4096 bytes */
 
 /* One error: where, what, and (for errors inside functions) the call sites. */
 typedef struct Diag {
@@ -29,7 +30,11 @@ void diag_set(Diag *d, Span at, tl_errkind kind, const char *fmt, ...) __attribu
 void diag_vset(Diag *d, Span at, tl_errkind kind, const char *fmt, va_list ap);
 /* The file name a span is in ("<input>" when it has none). */
 const char *span_name(const Span *s);
-/* Prints the error, the source line and a caret; then "called from" lines. */
+/* Writes "FILE:LINE:COL: error[KIND]: " (what every printed error and str(e) start with) into buf;
+   returns snprintf's count. */
+int diag_headline(char *buf, size_t n, const char *file, int line, int col, tl_errkind kind);
+/* Prints the error, the source line and a caret, then the message's further lines (a shape
+   error's shapes, aligned), then "called from" lines. */
 void diag_print(FILE *out, const Diag *d);
 /* Records one more call site around the error (consecutive repeats are counted, not listed). */
 void diag_add_trace(Diag *d, Span at);

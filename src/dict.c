@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "suggest.h"
 #include "value.h"
 
 /* Up to this many keys a scan is as quick as hashing, and no index is kept. */
@@ -119,4 +120,12 @@ bool dict_remove(Dict *d, const char *key, size_t klen)
     if (--k->refcount == 0) str_free(k);
     val_release(v);
     return true;
+}
+
+const char *dict_key_hint(const Dict *d, const char *key, char *buf, size_t cap)
+{
+    tl_suggest s;
+    tl_suggest_init(&s, key);
+    for (int i = 0; i < d->n; i++) tl_suggest_add(&s, d->keys[i]->data);
+    return tl_suggest_text(&s, '"', buf, cap);
 }

@@ -6,6 +6,7 @@
 #include "eval_int.h"
 #include "fstring.h"
 #include "fuse.h"
+#include "hint.h"
 #include "literal.h"
 #include "subscript.h"
 
@@ -37,7 +38,8 @@ bool load_name(Ctx *C, Node *n, Value *out)
 
 COLD bool name_error(Ctx *C, Node *n)
 {
-    if (n->depth < 0) return interp_error(C->I, n->at, Error, "name '%s' is not defined", n->name);
+    char hint[320];
+    if (n->depth < 0) return interp_error(C->I, n->at, Error, "name '%s' is not defined%s", n->name, hint_name(C->I, n, hint, sizeof hint));
     const char *fname = n->fn ? n->fn->name : "this function";
     int g = symtab_find(&C->I->gsyms, n->name);
     if (g >= 0 && g < C->globals->nslots && C->globals->slots[g].kind != V_UNDEF)   /* meant the global? */

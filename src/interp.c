@@ -254,16 +254,16 @@ static bool keep_source(Interp *I, Source *src)
     return true;
 }
 
-bool interp_parse(Interp *I, Source *src, bool *incomplete)
+bool interp_parse(Interp *I, Source *src, ParseResult *res)
 {
-    if (incomplete) *incomplete = false;
+    if (res) *res = (ParseResult){ 0 };
     if (!src->arena) {
         src->arena = arena_new();
         if (!src->arena) return interp_error_kind(I, (Span){ src, 1, 1 }, TL_E_MemoryError, "out of memory");
     }
     ParseResult pr = parse_program(src, src->arena, &I->err);
     if (!pr.root) {
-        if (incomplete) *incomplete = pr.incomplete;
+        if (res) *res = pr;
         return false;
     }
     src->root = pr.root;

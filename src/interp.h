@@ -7,6 +7,7 @@
 #include "ast.h"
 #include "diag.h"
 #include "frame.h"
+#include "parse.h"
 #include "registry.h"
 #include "tlapi.h"
 #include "value.h"
@@ -59,8 +60,9 @@ struct Interp {
 
 Interp *interp_new(void);
 void interp_free(Interp *I);
-/* Parses and resolves src (if not yet done). incomplete: the input ended inside a bracket/block/string. */
-bool interp_parse(Interp *I, Source *src, bool *incomplete);
+/* Parses and resolves src (if not yet done). On failure, res (when given) says whether the input
+   only ended inside a bracket, block or string, and which are open. */
+bool interp_parse(Interp *I, Source *src, ParseResult *res);
 /* Runs a whole source at the top level; prints nothing on error (caller prints I->err). */
 bool interp_run_source(Interp *I, Source *src, bool echo);
 /* True when v is the predefined constant `name` (pi, e, inf, nan) still bound to its first value. */

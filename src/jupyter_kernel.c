@@ -218,7 +218,8 @@ static void on_is_complete(Kernel *K, void *sock)
     size_t len, cur;
     const char *code = code_and_cursor(K, &len, &cur);
     Source *src = source_new("<cell>", code, len);
-    bool incomplete = false, parsed = src && interp_parse(K->I, src, &incomplete);
+    ParseResult pr = { 0 };
+    bool parsed = src && interp_parse(K->I, src, &pr), incomplete = !parsed && pr.incomplete;
     source_release(src);
     K->I->err.at.src = NULL;   /* a syntax error's span pointed into src */
     K->I->err.ntrace = 0;

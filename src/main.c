@@ -18,7 +18,6 @@
 #include "ops.h"
 #include "shell.h"
 
-#define TL_VERSION "0.1.0"
 
 /* The interpreter runs on a stack with this much reserved (pages are touched only as used), so
    the call-depth limit, not the C stack, is what deep recursion hits, in every build. */

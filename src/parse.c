@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fstring.h"
+#include "hint.h"
 #include "lexer.h"
 #include "parse.h"
 
@@ -15,6 +16,10 @@
 /* The innermost open bracket decides whether a newline ends a statement:
    inside (), [] and a dict's {} it does not; in a block's {} (and at top level) it does. */
 enum { CTX_PAREN, CTX_BRACKET, CTX_DICT, CTX_BLOCK };
+/* Each context's opening bracket, as messages and the shell's prompt show it. */
+static const char opener[] = { [CTX_PAREN] = '(', [CTX_BRACKET] = '[', [CTX_DICT] = '{', [CTX_BLOCK] = '{' };
+static const TokenKind closer[] = { [CTX_PAREN] = TK_RPAREN, [CTX_BRACKET] = TK_RBRACKET, [CTX_DICT] = TK_RBRACE,
+                                    [CTX_BLOCK] = TK_RBRACE };
 
 typedef struct Parser {
     Lexer lx;
@@ -22,12 +27,16 @@ typedef struct Parser {
     Arena *arena;
     Diag *err;
     Token tok;                 /* the current token, not yet consumed */
+    Token prev;                /* the token before it */
     int depth;                 /* recursion depth of expressions and blocks */
     int nctx;
     unsigned char ctx[MAX_NESTING + 8];
+    int open_line[MAX_NESTING + 8];   /* where each open bracket was opened (0: an f-string field's, opened by no token) */
+    int open_col[MAX_NESTING + 8];
     int loop_depth;            /* loops around here within the current function */
     int fn_depth;
     bool incomplete;
+    char open_quote;           /* the quote of a string the input ends inside, or 0 */
     bool sub_expr;             /* parsing an f-string field's expression: its end of input is the field's end */
     jmp_buf fail;
 } Parser;
@@ -112,9 +121,25 @@ static bool is_word_or_punct(TokenKind k)
     return k >= TK_FN && k < TK_COUNT;
 }
 
+static void fail_if_never_closed(Parser *p);
+
+/* Reports an error at the current token as a habit from Python when it is one: the current token
+   or the one before it is a Python keyword tl does not have ("Python's 'def': tl defines a
+   function with fn: ..."), or a block opened with ':' instead of '{'. */
+static void fail_if_habit(Parser *p)
+{
+    const Token *ts[2] = { &p->tok, &p->prev };
+    for (int i = 0; i < 2; i++) {
+        const char *hint = ts[i]->kind == TK_NAME ? hint_habit(ts[i]->start, ts[i]->len, true) : NULL;
+        if (hint) fail_at(p, span_of(p, ts[i]), "Python's '%.*s': %s", (int)ts[i]->len, ts[i]->start, hint);
+    }
+}
+
 static _Noreturn void fail_unexpected(Parser *p)
 {
     if (p->sub_expr && p->tok.kind == TK_EOF) fail_here(p, "f-string: the expression ends unfinished");
+    fail_if_never_closed(p);
+    fail_if_habit(p);
     char buf[64];
     const char *what = describe(&p->tok, buf, sizeof buf);
     if (is_word_or_punct(p->tok.kind)) fail_here(p, "unexpected token %s", what);
@@ -123,6 +148,10 @@ static _Noreturn void fail_unexpected(Parser *p)
 
 static _Noreturn void fail_expected(Parser *p, const char *expected)
 {
+    fail_if_never_closed(p);
+    fail_if_habit(p);
+    if (p->tok.kind == TK_COLON && strcmp(expected, "'{'") == 0)
+        fail_here(p, "expected '{' but found ':'; tl's blocks are in braces, not after a colon: if c { ... }");
     char buf[64];
     fail_here(p, "expected %s but found %s", expected, describe(&p->tok, buf, sizeof buf));
 }
@@ -146,9 +175,11 @@ static void advance(Parser *p)
     Token t;
     do t = lexer_next(&p->lx);
     while (t.kind == TK_NEWLINE && newlines_ignored(p));
+    p->prev = p->tok;
     p->tok = t;
     if (t.kind == TK_ERROR) {
-        p->incomplete = strcmp(t.error, "unterminated string") == 0;
+        p->incomplete = strcmp(t.error, LEX_UNTERMINATED) == 0;
+        if (p->incomplete) p->open_quote = (char)t.start[strcspn(t.start, "'\"")];
         fail_at(p, span_of(p, &t), "%s", t.error);
     }
 }
@@ -171,12 +202,59 @@ static void expect(Parser *p, TokenKind k)
     advance(p);
 }
 
+/* Enters a bracket's newline context, opened at (line, col). */
+static void push_context(Parser *p, int ctx, int line, int col)
+{
+    if (p->nctx >= (int)sizeof p->ctx) fail_final(p, "nesting too deep");
+    p->ctx[p->nctx] = (unsigned char)ctx;
+    p->open_line[p->nctx] = line;
+    p->open_col[p->nctx++] = col;
+}
+
 /* Consumes an opening bracket and enters its newline context. */
 static void open_bracket(Parser *p, int ctx)
 {
-    if (p->nctx >= (int)sizeof p->ctx) fail_final(p, "nesting too deep");
-    p->ctx[p->nctx++] = (unsigned char)ctx;
+    push_context(p, ctx, p->tok.line, p->tok.col);
     advance(p);
+}
+
+/* Whether a closer of the innermost open bracket comes later in the input: the scan from the
+   current token keeps its own count of the brackets it opens, and stops at the first closer
+   of one it did not open (the innermost's, when it matches) or at the end of the input. */
+static bool closed_later(Parser *p)
+{
+    Lexer copy = p->lx;
+    long depth = 0;
+    for (Token t = p->tok;; t = lexer_next(&copy)) {
+        switch (t.kind) {
+        case TK_LPAREN: case TK_LBRACKET: case TK_LBRACE: depth++; break;
+        case TK_RPAREN: case TK_RBRACKET: case TK_RBRACE:
+            if (depth-- == 0) return t.kind == closer[p->ctx[p->nctx - 1]];
+            break;
+        case TK_EOF: return false;
+        case TK_ERROR: return true;   /* unknown: the error as found stands */
+        default: break;
+        }
+    }
+}
+
+/* Reports an error at the current token as the innermost open bracket's, as Python 3.10 does,
+   when it is one: a closer of another kind ("closing ']' does not match the '(' on line 2"), or
+   a bracket never closed, reported where it was opened: the input ends inside it, or the error
+   is on a later line than the bracket and no closer for it follows. */
+static void fail_if_never_closed(Parser *p)
+{
+    if (p->nctx == 0 || p->sub_expr) return;
+    int i = p->nctx - 1;
+    if (p->open_line[i] == 0) return;
+    TokenKind k = p->tok.kind;
+    if ((k == TK_RPAREN || k == TK_RBRACKET || k == TK_RBRACE) && k != closer[p->ctx[i]])
+        fail_at(p, span_of(p, &p->tok), "closing '%c' does not match the '%c' on line %d", *p->tok.start, opener[p->ctx[i]],
+                p->open_line[i]);
+    bool at_end = k == TK_EOF;
+    if (!at_end && (p->tok.line <= p->open_line[i] || closed_later(p))) return;
+    p->incomplete = at_end;
+    fail_at(p, (Span){ .src = p->src, .line = p->open_line[i], .col = p->open_col[i] }, "'%c' was never closed", opener[p->ctx[i]]);
 }
 
 /* Consumes the closing bracket `k`; the context is left before reading on, so the
@@ -650,8 +728,7 @@ static Node *fs_expression(void *pv, const char *start, const char *end)
     p->lx.line_start = (const unsigned char *)copy;
     p->lx.line = where.line;
     p->sub_expr = true;
-    if (p->nctx >= (int)sizeof p->ctx) fail_final(p, "nesting too deep");
-    p->ctx[p->nctx++] = CTX_PAREN;
+    push_context(p, CTX_PAREN, 0, 0);
     advance(p);
     Node *e = parse_expr(p, BP_NONE);
     if (!at(p, TK_EOF)) fail_unexpected(p);
@@ -871,7 +948,10 @@ static void parse_statements(Parser *p, Node *blk, TokenKind end)
         if (at(p, TK_EOF)) fail_expected(p, "'}'");
         if (at(p, TK_RBRACE)) fail_unexpected(p);
         Node *s = parse_statement(p);
-        if (!at_statement_end(p)) fail_here(p, "invalid syntax");
+        if (!at_statement_end(p)) {
+            fail_if_habit(p);
+            fail_here(p, "invalid syntax");
+        }
         if (p->nctx == 0) check_height(p, s);
         vec_push(p, &stmts, s);
     }
@@ -1171,9 +1251,20 @@ static Node *parse_top(Parser *p)
     return root;
 }
 
+/* What an incomplete input leaves open, outermost first: the innermost PARSE_OPEN_MAX of its
+   brackets and the string it ends inside. */
+static void describe_open(const Parser *p, char *out)
+{
+    int n = 0, room = PARSE_OPEN_MAX - (p->open_quote != 0);
+    for (int i = p->nctx > room ? p->nctx - room : 0; i < p->nctx; i++)
+        if (p->open_line[i]) out[n++] = opener[p->ctx[i]];
+    if (p->open_quote) out[n++] = p->open_quote;
+    out[n] = '\0';
+}
+
 ParseResult parse_program(const Source *src, Arena *arena, Diag *err)
 {
-    ParseResult res = { NULL, false };
+    ParseResult res = { 0 };
     /* On the heap so its fields are well defined after longjmp. */
     Parser *p = calloc(1, sizeof *p);
     if (!p) {
@@ -1186,7 +1277,7 @@ ParseResult parse_program(const Source *src, Arena *arena, Diag *err)
     lexer_init(&p->lx, src->text, src->len);
     lexer_set_alloc(&p->lx, lexer_arena_alloc, arena);
     if (setjmp(p->fail) == 0) res.root = parse_top(p);
-    else res.incomplete = p->incomplete;
+    else if ((res.incomplete = p->incomplete)) describe_open(p, res.open);
     free(p);
     return res;
 }

@@ -138,6 +138,7 @@ static void bind_name(Resolver *R, Scope *s, Node *n, const char *name)
         }
     }
     n->depth = -1;
+    if (n->kind == N_NAME) n->fn = s ? s->fn : NULL;   /* whose locals "did you mean" offers, should it be undefined */
     n->slot = symtab_intern(&R->I->gsyms, name);
     if (n->slot < 0) R->ok = false;
 }

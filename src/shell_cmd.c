@@ -1,4 +1,4 @@
-/* shell_cmd.c — the shell's own commands: :help NAME, :time EXPR, :explain EXPR, :vars, :record FILE, :quit */
+/* shell_cmd.c — the shell's own commands: :help NAME, :apropos WORD, :time EXPR, :explain EXPR, :vars, :record FILE, :quit */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include "parse.h"
 #include "quant.h"
 #include "shell_int.h"
+#include "suggest.h"
 
 /* :time aims at about this much total running time, within the run-count bounds below. */
 #define TIME_BUDGET_SECONDS 1.0
@@ -28,7 +29,17 @@ static const char *skip_space(const char *s)
     return s;
 }
 
+/* The length of s without its trailing white space. */
+static size_t trimmed_len(const char *s)
+{
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1])) n--;
+    return n;
+}
+
 /* ---- :help ---------------------------------------------------------------- */
+
+static void list_commands(FILE *out);
 
 /* Calls help() at `at` as shell_help says. */
 static bool help_at(Interp *I, const char *arg, size_t n, Span at)
@@ -43,7 +54,8 @@ static bool help_at(Interp *I, const char *arg, size_t n, Span at)
         char *name = strndup(arg, n);
         int slot = name ? symtab_find(&I->gsyms, name) : -1;
         Value *bound = slot >= 0 && slot < I->globals->nslots ? &I->globals->slots[slot] : NULL;
-        argv = bound && (bound->kind == V_FUNC || bound->kind == V_BUILTIN) ? val_retain(*bound) : val_str(arg, n);
+        bool value = bound && bound->kind != V_UNDEF && bound->kind != V_STR;   /* a string is read as a name */
+        argv = value ? val_retain(*bound) : val_str(arg, n);
         free(name);
         nargs = 1;
     }
@@ -69,18 +81,32 @@ bool shell_help(Interp *I, const char *name, size_t n)
     return ok;
 }
 
-/* :help NAME calls the help builtin with the function bound to NAME, else with the string. */
+/* :help NAME calls the help builtin with the value bound to NAME (a function, a tensor, ...; not
+   a string), else with the string. */
 static CmdResult cmd_help(Interp *I, const char *line, const char *arg)
 {
-    size_t n = strlen(arg);
-    while (n && isspace((unsigned char)arg[n - 1])) n--;
+    size_t n = trimmed_len(arg);
     Source *src = source_new("<shell>", line, strlen(line));
     if (!src) return CMD_DONE;
     bool ok = help_at(I, arg, n, (Span){ src, 1, (int)(arg - line) + 1 });
     if (!ok) shell_print_error(I);
-    else if (!n) fprintf(I->out, "Shell commands: :help NAME, :time EXPR, :explain EXPR, :vars, :record FILE, :quit\n");
+    else if (!n) list_commands(I->out);
     source_release(src);
     return CMD_DONE;
+}
+
+/* :apropos WORD is help("*WORD*"): every builtin and topic that mentions the word. */
+static CmdResult cmd_apropos(Interp *I, const char *line, const char *arg)
+{
+    (void)line;
+    size_t n = trimmed_len(arg);
+    if (!n) {
+        fprintf(stderr, ":apropos needs a word, as in  :apropos norm\n");
+        return CMD_DONE;
+    }
+    char query[256];
+    snprintf(query, sizeof query, ":help *%.*s*", (int)(n < 200 ? n : 200), arg);
+    return cmd_help(I, query, query + 6);
 }
 
 /* ---- :time ---------------------------------------------------------------- */
@@ -138,8 +164,9 @@ static void print_timing(FILE *f, double *t, int runs)
 }
 
 /* :time EXPR runs EXPR (any statement) several times and prints the median and the spread. */
-static CmdResult cmd_time(Interp *I, const char *arg)
+static CmdResult cmd_time(Interp *I, const char *line, const char *arg)
 {
+    (void)line;
     if (!*skip_space(arg)) {
         fprintf(stderr, ":time needs a statement, as in  :time a @ b\n");
         return CMD_DONE;
@@ -237,10 +264,10 @@ static bool one_expression(Interp *I, const char *text, size_t n)
 
 /* :explain EXPR prints the graph of EXPR over the global tensors it names (graph() with them
    as the examples): its nodes, fused groups and planned memory. Nothing is bound or echoed. */
-static CmdResult cmd_explain(Interp *I, const char *arg)
+static CmdResult cmd_explain(Interp *I, const char *line, const char *arg)
 {
-    size_t n = strlen(arg);
-    while (n && isspace((unsigned char)arg[n - 1])) n--;
+    (void)line;
+    size_t n = trimmed_len(arg);
     if (!n) {
         fprintf(stderr, ":explain needs an expression, as in  :explain exp(x - 1) * w\n");
         return CMD_DONE;
@@ -360,8 +387,9 @@ static bool is_system_binding(const char *name, Value v)
     return strcmp(name, "argv") == 0 && v.kind == V_TUPLE && v.as.tu->n == 0;
 }
 
-static CmdResult cmd_vars(Interp *I)
+static CmdResult cmd_vars(Interp *I, const char *line, const char *arg)
 {
+    (void)line, (void)arg;
     int n = I->gsyms.n < I->globals->nslots ? I->gsyms.n : I->globals->nslots;
     VarRow *rows = malloc(sizeof(VarRow) * (size_t)(n ? n : 1));
     if (!rows) return CMD_DONE;
@@ -400,10 +428,10 @@ static CmdResult cmd_vars(Interp *I)
 /* ---- :record --------------------------------------------------------------- */
 
 /* :record FILE.tl starts writing the session as a golden test; :record alone stops. */
-static CmdResult cmd_record(const char *arg)
+static CmdResult cmd_record(Interp *I, const char *line, const char *arg)
 {
-    size_t n = strlen(arg);
-    while (n && isspace((unsigned char)arg[n - 1])) n--;
+    (void)I, (void)line;
+    size_t n = trimmed_len(arg);
     if (!n) {
         if (record_active()) printf("recorded %s (tl --test %s runs it)\n", record_path(), record_path());
         else fprintf(stderr, ":record needs a file, as in  :record session.tl  (:record alone stops)\n");
@@ -419,6 +447,35 @@ static CmdResult cmd_record(const char *arg)
 
 /* ---- dispatch ------------------------------------------------------------- */
 
+static CmdResult cmd_quit(Interp *I, const char *line, const char *arg)
+{
+    (void)I, (void)line, (void)arg;
+    return CMD_QUIT;
+}
+
+/* The commands of SHELL_COMMAND_LIST (shell_int.h), each run by its cmd_NAME. */
+static const struct Command {
+    const char *name, *alias, *args, *what;
+    CmdResult (*run)(Interp *I, const char *line, const char *arg);
+} commands[] = {
+#define COMMAND_ROW(NAME, ALIAS, ARGS, WHAT, RUN) { #NAME, ALIAS, ARGS, WHAT, cmd_##RUN },
+    SHELL_COMMAND_LIST(COMMAND_ROW)
+#undef COMMAND_ROW
+};
+#define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+/* One line per command (the ones with a description), for :help. */
+static void list_commands(FILE *out)
+{
+    fprintf(out, "Shell commands:\n");
+    for (int i = 0; i < NCOMMANDS; i++) {
+        if (!commands[i].what) continue;
+        char head[32];
+        snprintf(head, sizeof head, ":%s%s", commands[i].name, commands[i].args);
+        fprintf(out, "  %-14s %s\n", head, commands[i].what);
+    }
+}
+
 CmdResult shell_command(Interp *I, const char *line)
 {
     const char *p = skip_space(line) + 1;   /* past ':' */
@@ -426,15 +483,18 @@ CmdResult shell_command(Interp *I, const char *line)
     while (isalpha((unsigned char)*p)) p++;
     size_t n = (size_t)(p - name);
     const char *arg = skip_space(p);
-#define IS(word) (n == strlen(word) && strncmp(name, word, n) == 0)
-    if (IS("help") || IS("h")) return cmd_help(I, line, arg);
-    if (IS("time") || IS("t")) return cmd_time(I, arg);
-    if (IS("vars")) return cmd_vars(I);
-    if (IS("explain")) return cmd_explain(I, arg);
-    if (IS("record")) return cmd_record(arg);
-    if (IS("quit") || IS("q") || IS("exit")) return CMD_QUIT;
-#undef IS
-    fprintf(stderr, "unknown command :%.*s (commands: :help NAME, :time EXPR, :explain EXPR, :vars, :record FILE, :quit)\n",
-            (int)n, name);
+    char spelled[NCOMMANDS][16];   /* ":help": what "did you mean" offers */
+    const char *names[NCOMMANDS];
+    for (int i = 0; i < NCOMMANDS; i++) {
+        const struct Command *c = &commands[i];
+        if ((strlen(c->name) == n && strncmp(name, c->name, n) == 0) || (c->alias && strlen(c->alias) == n && strncmp(name, c->alias, n) == 0))
+            return c->run(I, line, arg);
+        snprintf(spelled[i], sizeof spelled[i], ":%s", c->name);
+        names[i] = spelled[i];
+    }
+    char word[32], hint[160];
+    snprintf(word, sizeof word, ":%.*s", (int)(n < 30 ? n : 30), name);
+    tl_suggest_among(word, names, NCOMMANDS, '\'', hint, sizeof hint);
+    fprintf(stderr, "unknown command :%.*s%s (:help lists the commands)\n", (int)n, name, hint);
     return CMD_DONE;
 }

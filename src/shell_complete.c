@@ -15,7 +15,6 @@ static const char *const keywords[] = {
 /* Keywords after which a space always follows. */
 static const char *const spaced_keywords[] = { "fn", "return", "if", "else", "while", "for", "in", "and", "or", "not", NULL };
 
-static const char *const commands[] = { "help", "time", "explain", "vars", "record", "quit", NULL };
 
 /* What Tab inserts at the start of a line. */
 #define INDENT "    "
@@ -340,7 +339,9 @@ bool shell_complete(Interp *I, const char *pending, const char *line, int cursor
     while (line[lead] == ' ' || line[lead] == '\t') lead++;
     if (first_line && line[lead] == ':') {
         if (ws == lead + 1) {
-            for (const char *const *k = commands; *k; k++) add_if_prefix(out, *k, word, wlen);
+#define COMPLETE_COMMAND(NAME, ...) add_if_prefix(out, #NAME, word, wlen);
+            SHELL_COMMAND_LIST(COMPLETE_COMMAND)
+#undef COMPLETE_COMMAND
             sort_unique(out);
             out->append = ' ';
             return true;

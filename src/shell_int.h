@@ -81,6 +81,18 @@ typedef enum CmdResult { CMD_DONE, CMD_QUIT, CMD_INTERRUPTED } CmdResult;
 
 /* Runs a line starting with ':'. */
 CmdResult shell_command(Interp *I, const char *line);
+/* The shell's commands, one row each: name (typed after ':'), a short form (or NULL), what follows
+   it, what it does (NULL: not listed by :help), and the cmd_ function of shell_cmd.c that runs it.
+   shell_cmd.c dispatches and lists from it, shell_complete.c completes from it. */
+#define SHELL_COMMAND_LIST(X)                                                                          \
+    X(help, "h", " NAME", "help on a builtin, function, keyword or topic (:help alone lists them)", help) \
+    X(time, "t", " EXPR", "runs EXPR repeatedly and prints how long it takes", time)                   \
+    X(explain, NULL, " EXPR", "prints the graph of EXPR", explain)                                       \
+    X(vars, NULL, "", "lists the variables with type, shape and bytes", vars)                          \
+    X(record, NULL, " FILE", "writes the session to FILE.tl as a golden test (:record alone stops)", record) \
+    X(apropos, NULL, " WORD", "lists every builtin and topic that mentions WORD (help(\"*WORD*\"))", apropos) \
+    X(quit, "q", "", "leaves the shell (also :exit, exit, quit or Ctrl-D)", quit)                      \
+    X(exit, NULL, "", NULL, quit)
 /* Calls help() as :help NAME does (the function bound to NAME, else the name as a string; no name:
    the list), writing to I->out; false with the error in I->err. */
 bool shell_help(Interp *I, const char *name, size_t n);

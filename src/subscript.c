@@ -203,7 +203,9 @@ bool subscript_get(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx
         if (!dict_key(I, ev, ctx, idx, &key)) return false;
         Value *v = dict_get(base.as.d, key.as.s->data, key.as.s->len);
         if (!v) {
-            interp_error(I, idx->list[0]->at, IndexError, "no key \"%.200s\" in this dict", key.as.s->data);
+            char hint[300];
+            interp_error(I, idx->list[0]->at, IndexError, "no key \"%.200s\" in this dict%s", key.as.s->data,
+                         dict_key_hint(base.as.d, key.as.s->data, hint, sizeof hint));
             val_release(key);
             return false;
         }
@@ -246,7 +248,9 @@ bool subscript_del(Interp *I, SubscriptEval ev, void *ctx, Value base, Node *idx
     Value key;
     if (!dict_key(I, ev, ctx, idx, &key)) return false;
     bool found = dict_remove(base.as.d, key.as.s->data, key.as.s->len);
-    if (!found) interp_error(I, idx->list[0]->at, IndexError, "no key \"%.200s\" in this dict", key.as.s->data);
+    char hint[300];
+    if (!found) interp_error(I, idx->list[0]->at, IndexError, "no key \"%.200s\" in this dict%s", key.as.s->data,
+                         dict_key_hint(base.as.d, key.as.s->data, hint, sizeof hint));
     val_release(key);
     return found;
 }

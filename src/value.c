@@ -192,7 +192,7 @@ bool val_error_attr(Value e, const char *name, Value *out)
 {
     const ErrorVal *x = e.as.err;
     if (strcmp(name, "kind") == 0) *out = val_cstr(tl_errkind_name(x->kind));
-    else if (strcmp(name, "message") == 0) *out = val_cstr(x->message);
+    else if (strcmp(name, "message") == 0) *out = val_str(x->message, strcspn(x->message, "\n"));   /* its first line */
     else if (strcmp(name, "file") == 0) *out = val_cstr(x->file);
     else if (strcmp(name, "line") == 0) *out = val_i64(x->line);
     else if (strcmp(name, "col") == 0) *out = val_i64(x->col);
@@ -461,9 +461,12 @@ static int write_value(Value v, tl_write_fn w, void *ctx, int depth)
     case V_BUILTIN:
         snprintf(buf, sizeof buf, "<builtin %s>", v.as.bi->name);
         return write_str(w, ctx, buf);
-    case V_ERROR:
-        snprintf(buf, sizeof buf, ":%d:%d: error: ", v.as.err->line, v.as.err->col);
-        return write_str(w, ctx, v.as.err->file) || write_str(w, ctx, buf) ? -1 : write_str(w, ctx, v.as.err->message);
+    case V_ERROR: {
+        char head[DIAG_HEAD_MAX];
+        diag_headline(head, sizeof head, v.as.err->file, v.as.err->line, v.as.err->col, v.as.err->kind);
+        const char *m = v.as.err->message;   /* its first line: the lines after it (aligned shapes) belong to the printed error */
+        return write_str(w, ctx, head) || w(ctx, m, strcspn(m, "\n")) ? -1 : 0;
+    }
     case V_GRAPH: return ((const ObjHead *)v.as.g)->write(v.as.g, w, ctx);
     case V_TRACE: tl_seterr(TypeError, GRAPH_NEEDS_VALUES " (printing reads them)"); return -1;
     default: return write_str(w, ctx, "<undefined>");

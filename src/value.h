@@ -133,10 +133,14 @@ Value val_dict_new(void);
 bool dict_set(Dict *d, const char *key, size_t klen, Value v);
 /* Borrowed pointer or NULL. */
 Value *dict_get(Dict *d, const char *key, size_t klen);
+/* The end of the "no key" message for key: the closest of d's keys ("; did you mean \"lr\"?"),
+   or "". Returns buf. */
+const char *dict_key_hint(const Dict *d, const char *key, char *buf, size_t cap);
 
 /* A new error value (V_UNDEF with the tl error set when out of memory). */
 Value val_error_new(tl_errkind kind, const char *file, int line, int col, const char *message);
-/* e.kind, e.message, e.file, e.line, e.col of an error value; false when name is none of them. */
+/* e.kind, e.message (the message's first line; the rest, such as a shape error's aligned shapes, is for the
+   printed error), e.file, e.line, e.col of an error value; false when name is none of them. */
 bool val_error_attr(Value e, const char *name, Value *out);
 
 /* val_from_tensor's 0-d case: the number t holds (t released). */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builtins.h"
+#include "suggest.h"
 
 bool builtin_error(Interp *I, CallArgs *a, tl_errkind kind, const char *fmt, ...)
 {
@@ -95,7 +96,12 @@ bool arg_dtype(Interp *I, CallArgs *a, int i, tl_dtype def, tl_dtype *out)
     if (!v) { *out = def; return true; }
     const char *name = v->kind == V_STR ? v->as.s->data : v->kind == V_BUILTIN ? v->as.bi->name : NULL;
     if (name && tl_dtype_from_name(name, out)) return true;
-    if (name) return bi_fail(I, a, ValueError, "unknown dtype \"%s\"", name);
+    if (name) {
+        const char *names[2 * TL_NDTYPES];
+        for (int d = 0; d < TL_NDTYPES; d++) names[2 * d] = tl_dtypes[d].name, names[2 * d + 1] = tl_dtypes[d].numpy_name;
+        char hint[160];
+        return bi_fail(I, a, ValueError, "unknown dtype \"%s\"%s", name, tl_suggest_among(name, names, 2 * TL_NDTYPES, '"', hint, sizeof hint));
+    }
     return bi_fail(I, a, TypeError, "%s must be a dtype name such as \"f32\"", arg_name(a, i));
 }
 

@@ -41,6 +41,13 @@ extern const Builtin bi_dict_variants[];
 /* norm(x, ord=none, axis=none, keepdims=false) (decomp.c): the reduction table's norm row calls it. */
 bool bi_norm(Interp *I, CallArgs *a, Value *out);
 
+/* help(name) (help.c): core.c's table holds its row. */
+bool bi_help(Interp *I, CallArgs *a, Value *out);
+/* An example of a builtin (examples.c, the table beside the rows): code, and what it prints. */
+typedef struct BuiltinExample { const char *name, *code, *output; } BuiltinExample;
+/* The next example of the builtin name from *i on (start with *i = 0), or NULL when no more. */
+const BuiltinExample *builtin_example(const char *name, int *i);
+
 /* nonzero(a) (select.c): where(cond) with one argument calls it. */
 bool bi_nonzero(Interp *I, CallArgs *a, Value *out);
 /* The dtype n values (NULL entries skipped) combine to, numpy's promotion with number

@@ -1,4 +1,4 @@
-/* core.c — builtins about the language itself: print, str, error, assert, len, keys, range, include, help, time, printopts */
+/* core.c — builtins about the language itself: print, str, error, assert, len, keys, range, include, time, printopts (help is help.c) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,39 +131,6 @@ static bool bi_include(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
-static bool bi_help(Interp *I, CallArgs *a, Value *out)
-{
-    *out = val_none();
-    FILE *f = interp_out(I);
-    if (!arg_given(a, 0)) {
-        fprintf(f, "help(NAME) describes a builtin. Builtins:\n");
-        int col = 0;
-        for (int i = 0; i < builtin_count(); i++) {
-            const char *name = builtin_at(i)->name;
-            int w = (int)strlen(name) + 1;
-            if (col + w > 75) { fputc('\n', f); col = 0; }
-            fprintf(f, "%s ", name);
-            col += w;
-        }
-        fputc('\n', f);
-        return true;
-    }
-    const Builtin *b = NULL;
-    Value v = *arg_given(a, 0);
-    if (v.kind == V_BUILTIN) b = v.as.bi;
-    else if (v.kind == V_STR) b = builtin_find(v.as.s->data);
-    else if (v.kind == V_FUNC) {
-        StrBuf desc = { 0 };
-        bool ok = interp_describe_function(v, &desc);
-        if (ok) fprintf(f, "%s\n", desc.data);
-        sb_free(&desc);
-        return ok || interp_error_rt(I, a->at);
-    }
-    if (!b) return bi_fail(I, a, ValueError, "no builtin named %s", v.kind == V_STR ? v.as.s->data : "that");
-    for (; b; b = builtin_variant(b)) fprintf(f, "%s\n  %s\n", b->signature, b->help);   /* and its rows for other kinds */
-    return true;
-}
-
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -230,7 +197,7 @@ const Builtin bi_core_table[] = {
     { "error", bi_raise, "error([kind,] msg)",
       "raises an error (kind \"Error\" unless named, e.g. \"ValueError\"); try/catch catches it", 0, BF_OTHER, BT_NO },
     { "assert", bi_assert, "assert(cond, msg=\"assertion failed\")", "raises an AssertionError when cond is false", 0, BF_OTHER, BT_NO },
-    { "help", bi_help, "help(name=none)", "prints a builtin's signature and description", 0, BF_OTHER, BT_NO },
+    { "help", bi_help, "help(name=none)", "help on a builtin, function, value, keyword or topic; help() lists them, help(\"*word*\") searches", 0, BF_OTHER, BT_NO },
     { "time", bi_time, "time(f)", "calls f() and returns the seconds it took", 0, BF_OTHER, BT_NO },
     { "threads", bi_threads, "threads(n=none)",
       "the kernels' thread count; threads(n) sets it (results never depend on it)", 0, BF_OTHER, BT_NO },

@@ -68,7 +68,8 @@ static bool bi_pop_dict(Interp *I, CallArgs *a, Value *out)
     if (!dict_param(I, a, 0, &d) || !key_param(I, a, 1, &k)) return false;
     Value *v = dict_get(d, k->data, k->len);
     if (!v) {
-        if (!arg_given(a, 2)) return bi_fail(I, a, IndexError, "no key \"%.200s\" in this dict", k->data);
+        char hint[300];
+        if (!arg_given(a, 2)) return bi_fail(I, a, IndexError, "no key \"%.200s\" in this dict%s", k->data, dict_key_hint(d, k->data, hint, sizeof hint));
         *out = val_retain(*arg_given(a, 2));
         return true;
     }

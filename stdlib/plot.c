@@ -31,19 +31,23 @@ static bool read_opts(Interp *I, CallArgs *a, int first, picture_opts *o)
     return true;
 }
 
-/* The text picture's size and colours: the terminal's (its size from the TIOCGWINSZ ioctl, else
-   COLUMNS and LINES; one line left for the prompt) when out is one, else 80 x 24 without colour.
+/* The text picture's size and colours: the terminal's width (from the TIOCGWINSZ ioctl, else
+   COLUMNS) and its height less one line for the prompt, at most TEXT_HEIGHT_MAX rows (a picture
+   fits beside its code), when out is one; else 80 x TEXT_HEIGHT_MAX without colour.
    Colour: none under NO_COLOR; 24-bit when COLORTERM says truecolor or 24bit, else 256 colours
    when TERM has 256color, else none. */
+#define TEXT_HEIGHT_MAX 20
+
 static draw_term term_of(FILE *out, const picture_opts *o)
 {
-    draw_term t = { 80, 24, DRAW_COLOUR_NONE };
+    draw_term t = { 80, TEXT_HEIGHT_MAX, DRAW_COLOUR_NONE };
     int fd = fileno(out);
     if (fd >= 0 && isatty(fd)) {
         struct winsize ws;
         const char *cols = getenv("COLUMNS"), *lines = getenv("LINES");
         if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_row > 1) t.width = ws.ws_col, t.height = ws.ws_row - 1;
         else if (cols && lines && atoi(cols) > 0 && atoi(lines) > 1) t.width = atoi(cols), t.height = atoi(lines) - 1;
+        if (t.height > TEXT_HEIGHT_MAX) t.height = TEXT_HEIGHT_MAX;
         const char *ct = getenv("COLORTERM"), *term = getenv("TERM");
         if (getenv("NO_COLOR")) t.colour = DRAW_COLOUR_NONE;
         else if (ct && (strstr(ct, "truecolor") || strstr(ct, "24bit"))) t.colour = DRAW_COLOUR_24BIT;

@@ -1,10 +1,12 @@
 /* registry.c — the builtins: the stdlib's tables in one list, each signature parsed once, arguments bound by it */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
 
 #include "builtins.h"
 #include "registry.h"
+#include "suggest.h"
 
 /* The stdlib's tables, one per file; a new stdlib file adds its table here. */
 static const Builtin *const stdlib_tables[] = {
@@ -263,6 +265,25 @@ bool arg_kw_extra(const CallArgs *a, int j)
     return a->params->kwrest >= 0 && param_index(a->params, a->kwnames[j]) < 0;
 }
 
+/* The "unexpected keyword argument" error, with the closest of b's keywords ("did you mean
+   'axis'?"), or the numpy spelling of a habit from PyTorch (dim, keepdim) when b takes it. */
+static bool unknown_keyword(Interp *I, const CallArgs *a, const Builtin *b, const BuiltinParams *ps, const char *name)
+{
+    static const char *const torch[][2] = { { "dim", "axis" }, { "keepdim", "keepdims" } };
+    char hint[160] = "";
+    for (size_t t = 0; t < sizeof torch / sizeof torch[0]; t++)
+        if (strcmp(name, torch[t][0]) == 0 && param_index(ps, torch[t][1]) >= 0)
+            snprintf(hint, sizeof hint, "; tl, as numpy, calls it '%s'", torch[t][1]);
+    if (!*hint) {
+        const char *cands[BUILTIN_MAX_PARAMS];
+        int n = 0;
+        for (int i = ps->nposonly; i < ps->n; i++)
+            if (i != ps->kwrest) cands[n++] = ps->name[i];
+        tl_suggest_among(name, cands, n, '\'', hint, sizeof hint);
+    }
+    return interp_error(I, a->at, TypeError, "%s() got an unexpected keyword argument '%s'%s", b->name, name, hint);
+}
+
 /* Binds a's positional and keyword values to b's parameters in slot[] (and a->rest), with
    Python's errors for too many, unknown, repeated and missing arguments. Unlike Python, a
    keyword may name the *rest parameter and gives it that one value, as numpy's keywords do:
@@ -290,7 +311,7 @@ static bool bind_arguments(Interp *I, CallArgs *a, const Builtin *b, const Built
         const char *name = a->kwnames[j];
         int i = param_index(ps, name);
         if (i < 0 && ps->kwrest >= 0) continue;   /* the builtin's **names takes it */
-        if (i < 0) return interp_error(I, a->at, TypeError, "%s() got an unexpected keyword argument '%s'", b->name, name);
+        if (i < 0) return unknown_keyword(I, a, b, ps, name);
         if (i == ps->rest) {
             if (a->nrest > 0) return interp_error(I, a->at, TypeError, "%s() got multiple values for argument '%s'", b->name, name);
             a->rest = &a->kw[j];

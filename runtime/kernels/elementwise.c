@@ -393,8 +393,8 @@ int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_ten
                 nd2 == out->ndim && memcmp(shape2, out->shape, (size_t)nd2 * sizeof shape2[0]) == 0;
     if (!fits) {
         char s1[160], s2[160];
-        tl_seterr(ShapeError, "non-broadcastable output operand with shape %s doesn't match the broadcast shape %s",
-                  tl_shape_str(out->ndim, out->shape, s1, sizeof s1), tl_shape_str(nd, shape, s2, sizeof s2));
+        tl_seterr(ShapeError, "cannot store the %s result in place in a %s tensor: in place, a tensor keeps its shape "
+                  "(x = x + y makes a new one)", tl_shape_str(nd, shape, s2, sizeof s2), tl_shape_str(out->ndim, out->shape, s1, sizeof s1));
         return -1;
     }
     bool fast_power = op == TL_POW && tl_is_float(cdt) && tl_tensor_size(b) == 1;

@@ -39,7 +39,7 @@ for name in $env_names; do
 done
 check bad_option 2 "" "unknown option" -- "$tl" --bogus
 check e_runs 0 "3" "" -- "$tl" -e 'print(1 + 2)'
-check e_error_status 1 "" "<-e>:1:7: error: name 'nope' is not defined" -- "$tl" -e 'print(nope)'
+check e_error_status 1 "" "<-e>:1:7: error[Error]: name 'nope' is not defined" -- "$tl" -e 'print(nope)'
 check e_missing_code 2 "" "usage" -- "$tl" -e
 check e_argv 0 "('a', 'b c')" "" -- "$tl" -e 'print(argv)' a "b c"
 printf 'print(argv)\n' > "$work/args.tl"
@@ -49,7 +49,7 @@ check missing_file 1 "" "cannot open" -- "$tl" "$work/nope.tl"
 # and one that needs a missing one gets a catchable FileError naming the variable to set
 check lazy_blas_unused 0 "6" "" -- env TL_BLAS_LIBRARY=/nonexistent/libblas.so TL_LAPACKE_LIBRARY=/nonexistent/liblapacke.so \
   TL_CAIRO_LIBRARY=/nonexistent/libcairo.so "$tl" -e 'print(sum(ones(2, 3)))'
-check lazy_blas_missing 1 "" "<-e>:1:20: error: BLAS is needed here, but /nonexistent/libblas.so cannot be loaded" -- \
+check lazy_blas_missing 1 "" "<-e>:1:20: error[FileError]: BLAS is needed here, but /nonexistent/libblas.so cannot be loaded" -- \
   env TL_BLAS_LIBRARY=/nonexistent/libblas.so "$tl" -e 'y = ones(300, 300) @ ones(300, 300)'
 check lazy_blas_catch 0 "FileError BLAS is needed here" "" -- env TL_BLAS_LIBRARY=/nonexistent/libblas.so "$tl" -e \
   'try { ones(300, 300) @ ones(300, 300) } catch e { print(e.kind, e.message) }'

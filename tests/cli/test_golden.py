@@ -122,7 +122,7 @@ try:
     new = open(p).read()
     want = ("# header comment\nx = 2\nx * 3\n#> 6\n\nfn f(a) {\n  print(a)\n  return a\n}\n"
             "if true {\n  f(4);\n}\n#> 4\nprint(x); print(x + 1)\n#> 2\n#> 3\nnope + 1\n"
-            "#! round.tl:17:1: error: name 'nope' is not defined\n#!   nope + 1\n#!   ^\nprint(\"never\")\n")
+            "#! round.tl:17:1: error[Error]: name 'nope' is not defined\n#!   nope + 1\n#!   ^\nprint(\"never\")\n")
     check("update_rewrites_in_place", new == want, new)
     st, out, _ = run("u/round.tl")
     check("update_then_passes", st == 0, out)
@@ -139,7 +139,7 @@ try:
     # a test file with CRLF line ends (which the language accepts) compares as an LF one, and
     # --update writes its expectation lines with CRLF
     crlf = (b"x = 1\r\nprint(x)\r\n#> 1\r\n\r\nprint(x + 1)\r\n#>\r\nnope\r\n"
-            b"#! crlf.tl:7:1: error: name 'nope' is not defined\r\n#!   nope\r\n#!   ^\r\n")
+            b"#! crlf.tl:7:1: error[Error]: name 'nope' is not defined\r\n#!   nope\r\n#!   ^\r\n")
     write("r/crlf.tl", crlf.replace(b"#>\r\n", b"#> 2\r\n"))
     st, out, _ = run("r/crlf.tl")
     check("crlf_expectations_pass", st == 0, out)

@@ -27,7 +27,14 @@ TL = None
 SLOW = 1.0               # scales timeouts (raised for sanitizer builds)
 CTRL_C_LIMIT = 0.2       # seconds from Ctrl-C to the prompt being back
 PROMPT = "tl> "
-CONT = "... "
+
+
+def cont(open_):
+    """The continuation prompt's pattern for the brackets and string still open (innermost last)."""
+    return re.escape(("..." + open_)[-3:] + " ") + "$"
+
+
+ANY_CONT = r"[.(\[{'\"]{3} $"   # any continuation prompt
 # the tl> prompt at the end of the output, also as libedit wraps it in a window a few columns wide
 PROMPT_END = re.compile(r"t[\s\x08]*l[\s\x08]*>[\s\x08]*\Z")
 
@@ -266,9 +273,9 @@ def test_echo_and_underscore(sh):
 def test_error_keeps_session(sh):
     sh.run("x = 5")
     out = sh.run("x +* 1")
-    check("<shell>:1:4: error: unexpected token '*'" in out and "^" in out, f"syntax error output: {out!r}")
+    check("<shell>:1:4: error[SyntaxError]: unexpected token '*'" in out and "^" in out, f"syntax error output: {out!r}")
     out = sh.run("undefined_thing + 1")
-    check("error: name 'undefined_thing' is not defined" in out, f"name error output: {out!r}")
+    check("error[Error]: name 'undefined_thing' is not defined" in out, f"name error output: {out!r}")
     out = sh.run("x")
     check(lines_of(out) == ["5"], f"x after errors gave {out!r}")
 
@@ -279,7 +286,7 @@ def test_errors_point_into_earlier_lines(sh):
     sh.run("fn g(v) = v / nope")
     sh.run("k = 3")
     out = sh.run("g(k)")
-    check("<shell>:1:15: error: name 'nope' is not defined" in out and "fn g(v) = v / nope" in out,
+    check("<shell>:1:15: error[Error]: name 'nope' is not defined" in out and "fn g(v) = v / nope" in out,
           f"error inside a function from an earlier line: {out!r}")
     check("<shell>:1:2: note: called from here" in out, f"the call site trace: {out!r}")
     sh.run("fn g(v) = v * 2")          # the old g, and its line, can go now
@@ -288,29 +295,42 @@ def test_errors_point_into_earlier_lines(sh):
     with open(os.path.join(sh.workdir, "lib.tl"), "w") as f:
         f.write("fn h(v) = v + missing\nbad = 1 / zz\n")
     out = sh.run('include("lib.tl")')
-    check("lib.tl:2:11: error: name 'zz' is not defined" in out, f"a failing include: {out!r}")
+    check("lib.tl:2:11: error[Error]: name 'zz' is not defined" in out, f"a failing include: {out!r}")
     out = sh.run("h(1)")
-    check("lib.tl:1:15: error: name 'missing' is not defined" in out, f"a function from a failed include: {out!r}")
+    check("lib.tl:1:15: error[Error]: name 'missing' is not defined" in out, f"a function from a failed include: {out!r}")
 
 
 def test_multiline_entry(sh):
     sh.send("fn twice(v) {\r")
-    sh.expect(re.escape(CONT) + "$", what="a ... prompt after an open block")
+    sh.expect(cont("{"), what="a ..{ prompt after an open block")
     sh.send("return v * 2\r")
-    sh.expect(re.escape(CONT) + "$", what="a ... prompt inside the block")
+    sh.expect(cont("{"), what="a ..{ prompt inside the block")
     sh.send("}\r")
     sh.prompt()
     out = sh.run("twice(21)")
     check(lines_of(out) == ["42"], f"twice(21) gave {out!r}")
     sh.send("[1,\r")
-    sh.expect(re.escape(CONT) + "$", what="a ... prompt after an open bracket")
+    sh.expect(cont("["), what="a ..[ prompt after an open bracket")
     out = sh.run("2]")
     check("[1 2]" in out, f"a bracket across lines gave {out!r}")
     sh.send('s = "ab\r')
-    sh.expect(re.escape(CONT) + "$", what="a ... prompt inside a string")
+    sh.expect(cont('"'), what='a .." prompt inside a string')
     sh.run('cd"')
     out = sh.run("len(s)")
     check(lines_of(out) == ["5"], f"a string across lines has length {out!r}")
+    sh.send("f(g([1,\r")
+    sh.expect(cont("((["), what="a (([ prompt three brackets deep")
+    sh.send("\x03")
+    sh.prompt()
+    # a bracket never closed is reported where it was opened, once a later line shows it
+    sh.send("x = [1, 2, 3\r")
+    sh.expect(cont("["), what="a ..[ prompt after an unclosed bracket")
+    out = sh.run("y = x * 2")
+    check("<shell>:1:5: error[SyntaxError]: '[' was never closed" in out, f"an unclosed bracket: {out!r}")
+    # x' is MATLAB's transpose: an error at once, not a string waiting for its end
+    sh.run("x = [[1, 2]]")
+    out = sh.run("y = x'")
+    check("the transpose is x.T" in out, f"x' should name x.T at once: {out!r}")
 
 
 LONG_LINE_LENGTHS = (1, 1023, 1025, 8300, 100000)
@@ -419,7 +439,7 @@ def test_ctrl_c_clears_line(sh):
     out = sh.run("7 * 6")
     check(lines_of(out) == ["42"], f"after Ctrl-C at the prompt: {out!r}")
     sh.send("fn pending() {\r")
-    sh.expect(re.escape(CONT) + "$")
+    sh.expect(ANY_CONT)
     sh.send("\x03")          # Ctrl-C at ... drops the whole unfinished entry
     sh.prompt()
     out = sh.run("1 + 1")
@@ -478,7 +498,7 @@ def interrupt(sh, label, start_line, wait=0.3, timeout=10.0):
     check(not re.search(re.escape(PROMPT) + "$", sh.text), f"{label}: the statement ended before Ctrl-C")
     t0 = time.monotonic()
     sh.send("\x03")
-    sh.expect(r"error: interrupted", timeout, "the interrupted message")
+    sh.expect(r"error\[Interrupt\]: interrupted", timeout, "the interrupted message")
     sh.prompt(timeout)
     dt = time.monotonic() - t0
     print(f"    ctrl-c latency, {label}: prompt back after {dt * 1000:.1f} ms", flush=True)
@@ -602,12 +622,20 @@ def test_ctrl_d_exits(sh):
     sh.quit()
 
 
+def test_exit_and_quit_words(sh):
+    out = sh.run("exit()")
+    check("the shell quits on exit or quit alone on a line" in out, f"exit() should say how to quit: {out!r}")
+    sh.send("  quit \r")
+    st = sh.wait_exit()
+    check(st == 0, f"quit alone on a line gave status {st}")
+
+
 @needs_editor
 def test_history_across_restarts(sh):
     sh.send("fn hist_fn(v) {\r")
-    sh.expect(re.escape(CONT) + "$")
+    sh.expect(ANY_CONT)
     sh.send("return v + 100\r")
-    sh.expect(re.escape(CONT) + "$")
+    sh.expect(ANY_CONT)
     sh.run("}")
     sh.run("hist_val = 7")
     sh.quit()
@@ -716,9 +744,9 @@ def test_completion(sh):
     sh.send("\x03")
     sh.prompt()
     sh.send("fn indented() {\r")
-    sh.expect(re.escape(CONT) + "$")
+    sh.expect(ANY_CONT)
     sh.send("\treturn 5\r")      # Tab at the start of a line indents
-    sh.expect(re.escape(CONT) + "$")
+    sh.expect(ANY_CONT)
     sh.run("}")
     with open(os.path.join(sh.workdir, "history")) as f:
         saved = f.read()
@@ -730,10 +758,16 @@ def test_completion(sh):
 
 
 def test_commands(sh):
+    check("help() or ?NAME for help, exit or Ctrl-D to quit" in sh.text, f"no banner line: {sh.text[:300]!r}")
     out_fn = sh.run("help(len)")
     out_cmd = sh.run(":help len")
     check(lines_of(out_fn) == lines_of(out_cmd) and lines_of(out_cmd),
           f":help len {lines_of(out_cmd)!r} differs from help(len) {lines_of(out_fn)!r}")
+    for query in ("?len", "len?"):
+        out = sh.run(query)
+        check(lines_of(out) == lines_of(out_fn), f"{query} {lines_of(out)!r} differs from help(len) {lines_of(out_fn)!r}")
+    out = sh.run(":apropos cumsum")
+    check(out.count("cumsum(") == 1, f":apropos cumsum: {out!r}")
     sh.run("aa = [[1.5, 2], [3, 4]]")
     sh.run('ss = "hello"')
     sh.run('uu = "h" + chr(233) + "llo"; ll = list((1, "a"))')
@@ -752,6 +786,10 @@ def test_commands(sh):
           "nodes 3, leaves 1, kernels after fusion 1" in out, f":explain output: {out!r}")
     out = sh.run(":nonsense")
     check("unknown command" in out, f"unknown command: {out!r}")
+    out = sh.run(":hepl len")
+    check("unknown command :hepl; did you mean ':help'?" in out, f"a misspelt command: {out!r}")
+    out = sh.run(":help")
+    check(":time EXPR" in out and ":vars" in out and "exit" in out, f":help lists the commands and how to quit: {out!r}")
     sh.send(":quit\r")
     st = sh.wait_exit()
     check(st == 0, f":quit gave status {st}")
@@ -782,7 +820,7 @@ def test_color_and_no_color(sh):
     try:
         colored.prompt()
         colored.run("1 +* 2")
-        check("\x1b[1;31merror:" in colored.raw.decode(), "errors should be colored on a terminal")
+        check("\x1b[1;31merror[SyntaxError]:" in colored.raw.decode(), "errors should be colored on a terminal")
         colored.quit()
     finally:
         colored.kill()
@@ -791,7 +829,7 @@ def test_color_and_no_color(sh):
         plain.prompt()
         plain.run("1 +* 2")
         raw = plain.raw.decode()
-        check("error:" in raw and "\x1b[1;31m" not in raw, "NO_COLOR=1 should turn color off")
+        check("error[SyntaxError]:" in raw and "\x1b[1;31m" not in raw, "NO_COLOR=1 should turn color off")
         plain.quit()
     finally:
         plain.kill()

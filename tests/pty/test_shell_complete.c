@@ -179,6 +179,7 @@ Test(complete, shell_commands)
 {
     expect("", ":h", "help", 1);
     expect("", ":rec", "record", 1);
+    expect("", ":apr", "apropos", 1);                    /* the commands come from shell_cmd.c's table */
     expect("", ":help scale", "scale_by", 6);
     expect("", ":time values.scal", "scale_by", 13);
     char *got = complete("fn f() {", ":va", NULL, NULL);   /* not at the start of an entry: names */

@@ -5,12 +5,12 @@
 set -e
 TL=${1:-build/src/tl}
 DOC=docs/builtins.md
-names=$("$TL" -e 'help()' | tail -n +2)
+names=$("$TL" -e 'help()' | sed '1,/^Builtins:$/d')
 table=$(mktemp)
 {
     echo '| builtin | what it does |'
     echo '|---|---|'
-    for n in $names; do "$TL" -e "help(\"$n\")"; done |
+    for n in $names; do "$TL" -e "help(\"$n\")" | sed "/^example:/,\$d"; done |
         paste - - | sed 's/|/\\|/g' |
         awk -F'\t' '{ help = $2; sub(/^  */, "", help); printf "| `%s` | %s |\n", $1, help }'
 } > "$table"

@@ -410,7 +410,7 @@ Test(assign, broadcasts_and_casts)
     for (int i = 0; i < 12; i++) cr_expect_eq(d[i], want[i % 4]);
     tl_tensor *bad = tl_tensor_empty(TL_F64, 1, (int64_t[]){5});
     cr_expect_eq(tl_assign(dst, bad), -1);
-    cr_expect_str_eq(tl_errmsg(), "cannot broadcast shape (5,) to (3, 4)");
+    cr_expect_str_eq(tl_errmsg(), "cannot broadcast shape (5,) to (3, 4)\n   (5,)\n(3, 4)\n    ^ axis -1: 5 vs 4 (sizes must be equal, or one of them 1)");
     tl_tensor_release(bad);
     tl_tensor_release(src);
     tl_tensor_release(dst);

@@ -643,7 +643,9 @@ Test(parser, newlines_end_statements_outside_brackets)
 
 Test(parser, error_positions_across_lines)
 {
-    expect_tree("x = 1\ny = (2 +\n  ]", "error 3:3: unexpected token ']'");
+    expect_tree("x = 1\ny = (2 +\n  ]", "error 3:3: closing ']' does not match the '(' on line 2");
+    expect_tree("x = [1, 2\ny = 3", "error 1:5: '[' was never closed");
+    expect_tree("x = max(1,\n  2 3)", "error 2:5: expected ')' but found number");
     expect_tree("a = 1\n\tb = $", "error 2:6: invalid character");
     expect_tree("s = 'ab\\zc'", "error 1:8: unknown escape sequence (use \\n \\t \\\\ \\\" or \\')");
     expect_tree("n = 99999999999999999999", "error 1:5: integer literal too large");
@@ -691,8 +693,8 @@ Test(parser, complete_but_wrong_input)
 
 Test(parser, incomplete_error_message)
 {
-    expect_tree("f(x", "error 1:4: expected ')' but found end of input (incomplete)");
-    expect_tree("if x {\n y = 1", "error 2:7: expected '}' but found end of input (incomplete)");
+    expect_tree("f(x", "error 1:2: '(' was never closed (incomplete)");
+    expect_tree("if x {\n y = 1", "error 1:6: '{' was never closed (incomplete)");
 }
 
 /* ---- nesting limits ---- */
