@@ -71,7 +71,7 @@ typedef struct tl_error {
     const char *message;     /* "name 'q' is not defined" */
     const char *file;        /* the chunk's name ("<eval>" for tl_eval); "" when the error has no place */
     int line, column;        /* 1-based (columns count bytes); 0 when the error has no place */
-    const char *text;        /* the whole report as tl prints it: "FILE:LINE:COL: error: MESSAGE",
+    const char *text;        /* the whole report as tl prints it: "FILE:LINE:COL: error[KIND]: MESSAGE",
                                 the line with a caret under the place, then the call sites */
 } tl_error;
 
