@@ -373,7 +373,7 @@ try:
 
     # `# tl-test: shell` runs a test as the shell runs it (what :record writes: tests/pty/pty_shell.py):
     # a failing statement's error is printed and the next one runs; `_` is the value last echoed
-    write("sh/s.tl", "# tl-test: shell\nx = 2\nx * 3\n#> 6\nnope\n#! s.tl:5:1: error: name 'nope' is not defined\n"
+    write("sh/s.tl", "# tl-test: shell\nx = 2\nx * 3\n#> 6\nnope\n#! s.tl:5:1: error[Error]: name 'nope' is not defined\n"
           "#!   nope\n#!   ^\n_ + 1\n#> 7\n")
     st, out, _ = run("sh/s.tl")
     check("shell_directive_goes_on", st == 0, out)

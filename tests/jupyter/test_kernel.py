@@ -161,8 +161,8 @@ c = reply["content"]
 check("error: reply", c["status"] == "error" and c["ename"] == "ShapeError" and "matmul" in c["evalue"], c)
 check("error: published", len(errors) == 1 and errors[0]["ename"] == "ShapeError", errors)
 tb = errors[0]["traceback"] if errors else []
-check("error: traceback has the place, the line and the caret", len(tb) == 3 and tb[0].startswith("<cell ") and
-      "error" in tb[0] and tb[1] == "  x @ ones(4)" and tb[2] == "    ^", tb)
+check("error: traceback has the place, the line and the caret", len(tb) >= 3 and tb[0].startswith("<cell ") and
+      "error[ShapeError]" in tb[0] and tb[1] == "  x @ ones(4)" and tb[2] == "    ^", tb)
 reply, pub = execute("y = [1, 2")
 check("a syntax error", reply["content"]["status"] == "error" and reply["content"]["ename"] == "SyntaxError", reply["content"])
 reply, pub = execute("x.sum()")
@@ -219,7 +219,8 @@ reply, pub = collect(kc.inspect("sum(x, ", 7))
 c = reply["content"]
 check("inspect: help of the function called", c["found"] and c["data"]["text/plain"].startswith("sum(x, axis="), c)
 reply, pub = collect(kc.inspect("x", 1))
-check("inspect: a variable", reply["content"]["found"] and "[[0 1 2]" in reply["content"]["data"]["text/plain"], reply["content"])
+check("inspect: a variable (help of its value)", reply["content"]["found"] and
+      reply["content"]["data"]["text/plain"].startswith("a tensor of i64, shape (2, 3)"), reply["content"])
 reply, pub = collect(kc.inspect("nosuchname", 3))
 check("inspect: nothing", reply["content"] == {"status": "ok", "found": False, "data": {}, "metadata": {}}, reply["content"])
 for code, want in (("for i in range(3) {", {"status": "incomplete", "indent": "    "}), ("f(1,\n  2", {"status": "incomplete", "indent": "  "}),
