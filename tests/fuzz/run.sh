@@ -39,7 +39,7 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 libfuzzer=()
 for t in "${targets[@]}"; do [ "$t" = fuzz_shell ] || libfuzzer+=("$t"); done
-meson compile -C "$build" "${libfuzzer[@]}" tl >/dev/null
+meson compile -C "$build" "${libfuzzer[@]}" src/tl:executable >/dev/null   # (libtl is a target named tl too)
 
 # ---- seeds, made fresh: the golden and example programs, the test-file generator's files
 rm -rf "$work"
