@@ -24,6 +24,7 @@ typedef struct draw_figure {
     int nseries;
     const double *x, *y;
     bool int_x, int_y;            /* label that axis's ticks as integers when they are whole */
+    bool logy;                    /* lines, scatter: y holds log10 of the values, its ticks say 10^y */
     /* hist: counts of bins equal bins over [lo, hi] */
     int64_t bins;
     const int64_t *counts;

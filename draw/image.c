@@ -248,8 +248,8 @@ static void draw_frame(cairo_t *cr, const area *a, const draw_figure *f)
         }
         return;
     }
-    draw_ticks_make(&t, a->ylo, a->yhi - (f->kind == DRAW_HEATMAP), (int)((a->y1 - a->y0) / 50),
-                    ints || f->int_y);
+    if (f->logy) draw_ticks_log(&t, a->ylo, a->yhi, (int)((a->y1 - a->y0) / 50));
+    else draw_ticks_make(&t, a->ylo, a->yhi - (f->kind == DRAW_HEATMAP), (int)((a->y1 - a->y0) / 50), ints || f->int_y);
     for (int i = 0; i < t.n; i++) {
         double y = px_y(a, t.v[i] + (f->kind == DRAW_HEATMAP ? 0.5 : 0));
         cz.cairo_move_to(cr, a->x0 - 5, y);

@@ -272,7 +272,8 @@ static int draw_points(canvas *cv, frame *fr, const draw_figure *f, const draw_t
     draw_range_widen(&ylo, &yhi);
     if (plot_rows(f, t, note, 2, fr) < 0) return -1;
     axis ya = { ylo, yhi, fr->rows, 4, true };
-    draw_ticks_make(&fr->yt, ylo, yhi, fr->rows / 3 + 1, f->int_y);
+    if (f->logy) draw_ticks_log(&fr->yt, ylo, yhi, fr->rows / 3 + 1);
+    else draw_ticks_make(&fr->yt, ylo, yhi, fr->rows / 3 + 1, f->int_y);
     y_from_ticks(fr, &ya);
     if (plot_cols(t, fr, 4) < 0) return -1;
     axis xa = { xlo, xhi, fr->cols, 2, false };

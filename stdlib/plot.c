@@ -194,6 +194,22 @@ static bool any_finite_point(const draw_figure *f)
     return false;
 }
 
+/* logy=true: replaces f's y by their log10 in a fresh array (*logs, freed by the caller), refusing
+   a finite value that is not positive (matplotlib would drop it silently) with where it is. */
+static bool log_values(Interp *I, CallArgs *a, draw_figure *f, double **logs)
+{
+    int64_t n = f->n * f->nseries;
+    for (int64_t i = 0; i < n; i++)
+        if (isfinite(f->y[i]) && f->y[i] <= 0)
+            return bi_fail(I, a, ValueError, "logy=true needs positive y values, but value %lld is %g (draw abs(y), or leave those values out)",
+                           (long long)i, f->y[i]);
+    if (!(*logs = malloc((size_t)n * sizeof **logs))) return interp_error(I, a->at, MemoryError, "out of memory");
+    for (int64_t i = 0; i < n; i++) (*logs)[i] = log10(f->y[i]);   /* inf stays inf and is skipped */
+    f->y = *logs;
+    f->logy = true;
+    return true;
+}
+
 /* plot([x,] y) (lines; each row of a 2-d y is a series) and scatter(x, y) (points); the tag says which. */
 static bool bi_plot(Interp *I, CallArgs *a, Value *out)
 {
@@ -202,7 +218,11 @@ static bool bi_plot(Interp *I, CallArgs *a, Value *out)
     picture_opts o;
     tl_tensor *x = NULL, *y = NULL, *xd = NULL, *yd = NULL;
     const char **names = NULL, *xlabel, *ylabel;
-    if (!read_opts(I, a, 5, &o) || !arg_string(I, a, 3, "", &xlabel) || !arg_string(I, a, 4, "", &ylabel)) return false;
+    double *logs = NULL;
+    bool logy;
+    if (!read_opts(I, a, 6, &o) || !arg_string(I, a, 3, "", &xlabel) || !arg_string(I, a, 4, "", &ylabel) ||
+        !arg_bool(I, a, 5, false, &logy))
+        return false;
     if (arg_at(a, 0) && !picture_tensor(I, a, 0, 1, 1, &x)) return false;
     if (!picture_tensor(I, a, 1, 1, scatter ? 1 : 2, &y)) {
         if (x) tl_tensor_release(x);
@@ -223,6 +243,7 @@ static bool bi_plot(Interp *I, CallArgs *a, Value *out)
         interp_error_rt(I, a->at);
         goto done;
     }
+    if (logy && !log_values(I, a, &f, &logs)) goto done;
     if (!any_finite_point(&f)) {   /* as hist, heatmap and spark: nothing would be drawn */
         interp_error(I, a->at, ValueError, "%s(): no finite values to draw", fname);
         goto done;
@@ -230,6 +251,7 @@ static bool bi_plot(Interp *I, CallArgs *a, Value *out)
     r = show(I, a, &o, &f, out);
 done:
     free(names);
+    free(logs);
     for (tl_tensor **t = (tl_tensor *[]){ x, y, xd, yd }, **e = t + 4; t < e; t++)
         if (*t) tl_tensor_release(*t);
     return r;
@@ -323,8 +345,8 @@ static bool bi_spark(Interp *I, CallArgs *a, Value *out)
 
 const Builtin bi_plot_table[] = {
     { "hist", bi_hist, "hist(x, bins=50, *, xlabel=none, ylabel=none, " PICTURE_OPTS ")", "draws a histogram of x's finite values (in the terminal, or to=\"f.png\"/\"f.svg\")", 0, BF_OTHER, BT_NO },
-    { "plot", bi_plot, "plot([x,] y, *, labels=none, xlabel=none, ylabel=none, " PICTURE_OPTS ")", "draws lines (each row of a 2-d y is a series; labels= names them in a legend)", DRAW_LINES, BF_OTHER, BT_NO },
-    { "scatter", bi_plot, "scatter(x, y, *, labels=none, xlabel=none, ylabel=none, " PICTURE_OPTS ")", "draws the points (x[i], y[i])", DRAW_SCATTER, BF_OTHER, BT_NO },
+    { "plot", bi_plot, "plot([x,] y, *, labels=none, xlabel=none, ylabel=none, logy=false, " PICTURE_OPTS ")", "draws lines (each row of a 2-d y is a series; labels= names them in a legend)", DRAW_LINES, BF_OTHER, BT_NO },
+    { "scatter", bi_plot, "scatter(x, y, *, labels=none, xlabel=none, ylabel=none, logy=false, " PICTURE_OPTS ")", "draws the points (x[i], y[i])", DRAW_SCATTER, BF_OTHER, BT_NO },
     { "bar", bi_bar, "bar(values, labels=none, *, " PICTURE_OPTS ")", "draws one horizontal bar per value", 0, BF_OTHER, BT_NO },
     { "heatmap", bi_heatmap, "heatmap(m, *, reduce=\"mean\", " PICTURE_OPTS ")", "draws a 2-d tensor as coloured cells; larger ones are reduced by block means (or \"max\")", 0, BF_OTHER, BT_NO },
     { "spark", bi_spark, "spark(x, *, " PICTURE_OPTS ")", "draws a one-line sparkline of a 1-d tensor", 0, BF_OTHER, BT_NO },

@@ -133,6 +133,21 @@ Test(draw, legend_and_axis_names_are_drawn_where_they_belong)
     }
 }
 
+Test(draw, logy_puts_the_geometric_middle_in_the_middle)
+{
+    char path[128];
+    for (int logy = 0; logy < 2; logy++) {
+        cairo_surface_t *s = picture(logy ? "scatter([1, 2, 3], [1, 10, 100], logy=true, width=400, height=300"
+                                          : "scatter([1, 2, 3], [1, 10, 100], width=400, height=300",
+                                     path, sizeof path);
+        /* plot area x 70..370, y 20..250, padded evenly: on a log axis (2, 10) is at its centre
+           (220, 135); on a linear one it is near the bottom */
+        cr_assert_eq(darkest(s, 214, 129, 226, 141) < 128, logy, "the point (2, 10) is %s the centre", logy ? "not at" : "at");
+        cairo_surface_destroy(s);
+        unlink(path);
+    }
+}
+
 Test(draw, svg_is_written)
 {
     char err[DIAG_MSG_MAX], text[256], path[128], head[256] = "";
