@@ -16,12 +16,15 @@ typedef enum draw_kind { DRAW_LINES, DRAW_SCATTER, DRAW_HIST, DRAW_BAR, DRAW_HEA
 typedef struct draw_figure {
     draw_kind kind;
     const char *title;            /* NULL or "": none */
+    const char *xlabel, *ylabel;  /* the axes' names; NULL or "": none */
+    const char *const *names;     /* lines, scatter: a legend naming the nseries series, or NULL */
     /* lines, scatter, spark: nseries series of n points each (y row-major); x NULL means
        0, 1, ..., n-1; a non-finite x or y is skipped (and breaks a line) */
     int64_t n;
     int nseries;
     const double *x, *y;
     bool int_x, int_y;            /* label that axis's ticks as integers when they are whole */
+    bool logy;                    /* lines, scatter: y holds log10 of the values, its ticks say 10^y */
     /* hist: counts of bins equal bins over [lo, hi] */
     int64_t bins;
     const int64_t *counts;

@@ -24,7 +24,8 @@
     X(cairo_stroke) X(cairo_surface_destroy) X(cairo_surface_finish) X(cairo_surface_status) \
     X(cairo_surface_write_to_png_stream) X(cairo_svg_surface_create_for_stream) X(cairo_text_extents) \
     X(cairo_image_surface_get_data) X(cairo_image_surface_get_stride) X(cairo_surface_flush) X(cairo_surface_mark_dirty) \
-    X(cairo_set_source_surface) X(cairo_get_source) X(cairo_pattern_set_filter) X(cairo_translate) X(cairo_scale)
+    X(cairo_set_source_surface) X(cairo_get_source) X(cairo_pattern_set_filter) X(cairo_translate) X(cairo_scale) \
+    X(cairo_rotate)
 #define CAIRO_POINTER(name) __typeof__(name) *name;
 static struct { CAIRO_FNS(CAIRO_POINTER) } cz;
 static tl_dynlib cairo_lib = TL_DYNLIB_INIT;
@@ -247,14 +248,64 @@ static void draw_frame(cairo_t *cr, const area *a, const draw_figure *f)
         }
         return;
     }
-    draw_ticks_make(&t, a->ylo, a->yhi - (f->kind == DRAW_HEATMAP), (int)((a->y1 - a->y0) / 50),
-                    ints || f->int_y);
+    if (f->logy) draw_ticks_log(&t, a->ylo, a->yhi, (int)((a->y1 - a->y0) / 50));
+    else draw_ticks_make(&t, a->ylo, a->yhi - (f->kind == DRAW_HEATMAP), (int)((a->y1 - a->y0) / 50), ints || f->int_y);
     for (int i = 0; i < t.n; i++) {
         double y = px_y(a, t.v[i] + (f->kind == DRAW_HEATMAP ? 0.5 : 0));
         cz.cairo_move_to(cr, a->x0 - 5, y);
         cz.cairo_line_to(cr, a->x0, y);
         cz.cairo_stroke(cr);
         text_at(cr, t.label[i], a->x0 - 8, y, 1, 0.5);
+    }
+}
+
+/* Names the axes: the x axis's under its tick labels, the y axis's turned upwards at the left edge. */
+static void draw_axis_names(cairo_t *cr, const area *a, const draw_figure *f)
+{
+    cz.cairo_set_source_rgb(cr, 0, 0, 0);
+    if (f->xlabel && *f->xlabel) text_at(cr, f->xlabel, (a->x0 + a->x1) / 2, a->y1 + 28, 0.5, 0);
+    if (f->ylabel && *f->ylabel) {
+        cz.cairo_save(cr);
+        cz.cairo_translate(cr, 12, (a->y0 + a->y1) / 2);
+        cz.cairo_rotate(cr, -M_PI / 2);
+        text_at(cr, f->ylabel, 0, 0, 0.5, 0.5);
+        cz.cairo_restore(cr);
+    }
+}
+
+/* The legend: a framed box in the plot area's top right corner, a line (or dot) of each series'
+   colour beside its name. */
+static void draw_legend(cairo_t *cr, const area *a, const draw_figure *f)
+{
+    double wide = 0, row = 17;
+    for (int s = 0; s < f->nseries; s++) {
+        cairo_text_extents_t e;
+        cz.cairo_text_extents(cr, f->names[s], &e);
+        wide = fmax(wide, e.x_advance);
+    }
+    double w = wide + 44, h = row * f->nseries + 8, x = a->x1 - w - 8, y = a->y0 + 8;
+    cz.cairo_set_source_rgb(cr, 1, 1, 1);
+    cz.cairo_rectangle(cr, x, y, w, h);
+    cz.cairo_fill(cr);
+    cz.cairo_set_source_rgb(cr, 0.7, 0.7, 0.7);
+    cz.cairo_set_line_width(cr, 1);
+    cz.cairo_rectangle(cr, x, y, w, h);
+    cz.cairo_stroke(cr);
+    for (int s = 0; s < f->nseries; s++) {
+        double my = y + 4 + row * (s + 0.5);
+        set_rgb(cr, draw_series_colour(s));
+        if (f->kind == DRAW_SCATTER) {
+            cz.cairo_new_sub_path(cr);
+            cz.cairo_arc(cr, x + 18, my, 3, 0, 2 * M_PI);
+            cz.cairo_fill(cr);
+        } else {
+            cz.cairo_set_line_width(cr, 2);
+            cz.cairo_move_to(cr, x + 8, my);
+            cz.cairo_line_to(cr, x + 28, my);
+            cz.cairo_stroke(cr);
+        }
+        cz.cairo_set_source_rgb(cr, 0, 0, 0);
+        text_at(cr, f->names[s], x + 34, my, 0, 0.5);
     }
 }
 
@@ -282,6 +333,8 @@ static void draw_figure_on(cairo_t *cr, const draw_figure *f, int w, int h)
     cz.cairo_restore(cr);
     if (f->kind == DRAW_HEATMAP) draw_colour_bar(cr, &a, f);
     draw_frame(cr, &a, f);
+    draw_axis_names(cr, &a, f);
+    if (f->names) draw_legend(cr, &a, f);
     cz.cairo_set_source_rgb(cr, 0, 0, 0);
     char note[256];
     draw_footnote(f, note, sizeof note);

@@ -71,6 +71,19 @@ void draw_ticks_make(draw_ticks *t, double lo, double hi, int want, bool integer
     }
 }
 
+void draw_ticks_log(draw_ticks *t, double lo, double hi, int want)
+{
+    draw_ticks_make(t, lo, hi, want, true);
+    if (t->n < 2) draw_ticks_make(t, lo, hi, want, false);
+    for (int i = 0; i < t->n; i++) {
+        double k = t->v[i];
+        if (k != floor(k)) snprintf(t->label[i], sizeof t->label[0], "%.3g", pow(10.0, k));
+        else if (k >= 0 && k <= 4) snprintf(t->label[i], sizeof t->label[0], "%.0f", pow(10.0, k));
+        else if (k < 0 && k >= -4) snprintf(t->label[i], sizeof t->label[0], "%.*f", (int)-k, pow(10.0, k));
+        else snprintf(t->label[i], sizeof t->label[0], "1e%d", (int)k);
+    }
+}
+
 draw_rgb draw_colormap(double t)
 {
     /* viridis at 0, 1/4, 1/2, 3/4, 1, linearly between */

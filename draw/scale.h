@@ -16,6 +16,10 @@ typedef struct draw_ticks {
     char label[DRAW_MAX_TICKS][48];
 } draw_ticks;
 
+/* Ticks of a log-scale axis over [lo, hi] (log10 of the values): at whole powers of ten when
+   the range holds two or more (labelled 0.01, 1, 100, 1e6...), else at round steps of the
+   exponent, each labelled with the value it stands for (3 significant digits). */
+void draw_ticks_log(draw_ticks *t, double lo, double hi, int want);
 /* About `want` ticks over [lo, hi]; integer: steps of at least 1, labelled as integers. */
 void draw_ticks_make(draw_ticks *t, double lo, double hi, int want, bool integer);
 /* v rounded to 4 significant digits, then in the printer's format (a colour scale's ends). */

@@ -184,12 +184,15 @@ static void canvas_write(canvas *cv, int nrows, const draw_term *t, FILE *out)
 
 /* ---- axes ------------------------------------------------------------------- */
 
+/* Whether the figure has a row above its plot area for the y axis's name and the legend. */
+static bool has_header(const draw_figure *f) { return (f->ylabel && *f->ylabel) || f->names; }
+
 /* Plot rows left once the title, the two x-axis rows and the footnote are placed; an error
    when fewer than min remain. */
 static int plot_rows(const draw_figure *f, const draw_term *t, bool note, int min, frame *fr)
 {
-    fr->top = f->title && *f->title ? 1 : 0;
-    fr->rows = t->height - fr->top - 2 - (note ? 1 : 0);
+    fr->top = (f->title && *f->title ? 1 : 0) + (has_header(f) ? 1 : 0);
+    fr->rows = t->height - fr->top - 2 - (f->xlabel && *f->xlabel ? 1 : 0) - (note ? 1 : 0);
     if (fr->rows < min) {
         tl_seterr(ValueError, "height %d is too small for this picture (it needs %d)", t->height, t->height - fr->rows + min);
         return -1;
@@ -269,7 +272,8 @@ static int draw_points(canvas *cv, frame *fr, const draw_figure *f, const draw_t
     draw_range_widen(&ylo, &yhi);
     if (plot_rows(f, t, note, 2, fr) < 0) return -1;
     axis ya = { ylo, yhi, fr->rows, 4, true };
-    draw_ticks_make(&fr->yt, ylo, yhi, fr->rows / 3 + 1, f->int_y);
+    if (f->logy) draw_ticks_log(&fr->yt, ylo, yhi, fr->rows / 3 + 1);
+    else draw_ticks_make(&fr->yt, ylo, yhi, fr->rows / 3 + 1, f->int_y);
     y_from_ticks(fr, &ya);
     if (plot_cols(t, fr, 4) < 0) return -1;
     axis xa = { xlo, xhi, fr->cols, 2, false };
@@ -410,6 +414,26 @@ static int draw_bar_text(canvas *cv, frame *fr, const draw_figure *f, const draw
     return 0;
 }
 
+/* The row above the plot area: the y axis's name at the left, the legend ("━ name", a mark in
+   each series' colour) at the right, or after the name when the row is too narrow for both. */
+static void draw_header(canvas *cv, const frame *fr, const draw_figure *f, const draw_term *t)
+{
+    int r = fr->top - 1, used = f->ylabel && *f->ylabel ? text_cols(f->ylabel) + 2 : 0, need = 0;
+    if (used) put_text(cv, r, 0, f->ylabel);
+    for (int s = 0; f->names && s < f->nseries; s++) need += (s ? 2 : 0) + 2 + text_cols(f->names[s]);
+    int c = t->width - need > used ? t->width - need : used;
+    if (f->names && c + need > t->width && used) {   /* both do not fit: the name gives way, cut short with … */
+        c = t->width - need > 0 ? t->width - need : 0;
+        for (int k = c > 2 ? c - 2 : 0; k < t->width; k++) put(cv, r, k, ' ', NO_COLOUR);
+        if (c > 2) put(cv, r, c - 3, 0x2026, NO_COLOUR);
+    }
+    for (int s = 0; f->names && s < f->nseries; s++) {
+        put(cv, r, c, f->kind == DRAW_SCATTER ? 0x25cf : 0x2501, term_colour(t, draw_series_colour(s)));   /* ● ━ */
+        put_text(cv, r, c + 2, f->names[s]);
+        c += 4 + text_cols(f->names[s]);
+    }
+}
+
 /* A sparkline: one row of ▁..█, optionally after the title, then any footnote. */
 static int draw_spark_text(const draw_figure *f, FILE *out)
 {
@@ -484,9 +508,14 @@ int draw_text(const draw_figure *f, const draw_term *t, FILE *out)
     default: rc = draw_points(&cv, &fr, f, t, *note); break;
     }
     if (rc == 0) {
-        if (fr.top) put_text(&cv, 0, (t->width - text_cols(f->title)) / 2 > 0 ? (t->width - text_cols(f->title)) / 2 : 0, f->title);
+        if (f->title && *f->title) put_text(&cv, 0, (t->width - text_cols(f->title)) / 2 > 0 ? (t->width - text_cols(f->title)) / 2 : 0, f->title);
+        if (has_header(f)) draw_header(&cv, &fr, f, t);
         draw_axes(&cv, &fr);
         int last = fr.top + fr.rows + 2;
+        if (f->xlabel && *f->xlabel) {   /* the x axis's name, centred under the plot area */
+            int n = text_cols(f->xlabel), c = fr.left + (fr.cols - n) / 2;
+            put_text(&cv, last++, c > 0 ? c : 0, f->xlabel);
+        }
         if (*scale) {   /* a heatmap's colour scale: "lo ░▒▓█ hi", the bar in the colours when there are any */
             put_text(&cv, last, 0, scale);
             if (t->colour != DRAW_COLOUR_NONE)

@@ -127,13 +127,33 @@ static bool picture_tensor(Interp *I, CallArgs *a, int i, int min_ndim, int max_
     return interp_error(I, a->at, ValueError, "%s(): %s is empty", fname, name);
 }
 
+/* Reads parameter i, a tuple of n strings (what names one: "value", "series"), into *out (freed
+   by the caller); *out stays NULL when the parameter is not given. */
+static bool read_names(Interp *I, CallArgs *a, int i, int64_t n, const char *what, const char ***out)
+{
+    Value *v = arg_at(a, i);
+    *out = NULL;
+    if (!v) return true;
+    if (v->kind != V_TUPLE || v->as.tu->n != n)
+        return bi_fail(I, a, TypeError, "%s must be a tuple of %lld string%s, one per %s", arg_name(a, i), (long long)n,
+                       n == 1 ? "" : "s", what);
+    for (int64_t k = 0; k < n; k++)
+        if (v->as.tu->items[k].kind != V_STR) return bi_fail(I, a, TypeError, "label %lld is not a string", (long long)k);
+    if (!(*out = malloc((size_t)n * sizeof **out))) return interp_error(I, a->at, MemoryError, "out of memory");
+    for (int64_t k = 0; k < n; k++) (*out)[k] = v->as.tu->items[k].as.s->data;
+    return true;
+}
+
 /* hist(x, bins=50, ...): counts of x's finite values in equal bins over their range. */
 static bool bi_hist(Interp *I, CallArgs *a, Value *out)
 {
     picture_opts o;
     int64_t bins;
     tl_tensor *x;
-    if (!read_opts(I, a, 2, &o) || !arg_int(I, a, 1, 50, &bins)) return false;
+    const char *xlabel, *ylabel;
+    if (!read_opts(I, a, 4, &o) || !arg_int(I, a, 1, 50, &bins) || !arg_string(I, a, 2, "", &xlabel) ||
+        !arg_string(I, a, 3, "", &ylabel))
+        return false;
     if (bins < 1 || bins > 10000000) return bi_fail(I, a, ValueError, "bins must be between 1 and 10000000, not %lld", (long long)bins);
     if (!picture_tensor(I, a, 0, 0, TL_MAXDIM, &x)) return false;
     tl_plot_stats st;
@@ -146,7 +166,7 @@ static bool bi_hist(Interp *I, CallArgs *a, Value *out)
     double lo = st.lo, hi = st.hi;
     if (ok && lo == hi) lo -= 0.5, hi += 0.5;   /* numpy.histogram's range for one value */
     ok = ok && tl_plot_hist(x, lo, hi, bins, counts) == 0;
-    draw_figure f = { .kind = DRAW_HIST, .bins = bins, .counts = counts, .lo = lo, .hi = hi,
+    draw_figure f = { .kind = DRAW_HIST, .xlabel = xlabel, .ylabel = ylabel, .bins = bins, .counts = counts, .lo = lo, .hi = hi,
                       .int_x = tl_is_intlike(x->dtype), .nan = st.nan, .inf = st.inf };
     tl_tensor_release(x);
     if (!counts) tl_seterr(MemoryError, "out of memory");
@@ -174,6 +194,22 @@ static bool any_finite_point(const draw_figure *f)
     return false;
 }
 
+/* logy=true: replaces f's y by their log10 in a fresh array (*logs, freed by the caller), refusing
+   a finite value that is not positive (matplotlib would drop it silently) with where it is. */
+static bool log_values(Interp *I, CallArgs *a, draw_figure *f, double **logs)
+{
+    int64_t n = f->n * f->nseries;
+    for (int64_t i = 0; i < n; i++)
+        if (isfinite(f->y[i]) && f->y[i] <= 0)
+            return bi_fail(I, a, ValueError, "logy=true needs positive y values, but value %lld is %g (draw abs(y), or leave those values out)",
+                           (long long)i, f->y[i]);
+    if (!(*logs = malloc((size_t)n * sizeof **logs))) return interp_error(I, a->at, MemoryError, "out of memory");
+    for (int64_t i = 0; i < n; i++) (*logs)[i] = log10(f->y[i]);   /* inf stays inf and is skipped */
+    f->y = *logs;
+    f->logy = true;
+    return true;
+}
+
 /* plot([x,] y) (lines; each row of a 2-d y is a series) and scatter(x, y) (points); the tag says which. */
 static bool bi_plot(Interp *I, CallArgs *a, Value *out)
 {
@@ -181,7 +217,12 @@ static bool bi_plot(Interp *I, CallArgs *a, Value *out)
     bool scatter = a->self->tag == DRAW_SCATTER;
     picture_opts o;
     tl_tensor *x = NULL, *y = NULL, *xd = NULL, *yd = NULL;
-    if (!read_opts(I, a, 2, &o)) return false;
+    const char **names = NULL, *xlabel, *ylabel;
+    double *logs = NULL;
+    bool logy;
+    if (!read_opts(I, a, 6, &o) || !arg_string(I, a, 3, "", &xlabel) || !arg_string(I, a, 4, "", &ylabel) ||
+        !arg_bool(I, a, 5, false, &logy))
+        return false;
     if (arg_at(a, 0) && !picture_tensor(I, a, 0, 1, 1, &x)) return false;
     if (!picture_tensor(I, a, 1, 1, scatter ? 1 : 2, &y)) {
         if (x) tl_tensor_release(x);
@@ -194,18 +235,23 @@ static bool bi_plot(Interp *I, CallArgs *a, Value *out)
                      (long long)n);
         goto done;
     }
-    draw_figure f = { .kind = scatter ? DRAW_SCATTER : DRAW_LINES, .n = n, .nseries = y->ndim == 2 ? (int)y->shape[0] : 1,
-                      .int_x = !x || tl_is_intlike(x->dtype), .int_y = tl_is_intlike(y->dtype) };
+    draw_figure f = { .kind = scatter ? DRAW_SCATTER : DRAW_LINES, .xlabel = xlabel, .ylabel = ylabel, .n = n,
+                      .nseries = y->ndim == 2 ? (int)y->shape[0] : 1, .int_x = !x || tl_is_intlike(x->dtype), .int_y = tl_is_intlike(y->dtype) };
+    if (!read_names(I, a, 2, f.nseries, "series", &names)) goto done;
+    f.names = names;
     if ((x && !(f.x = f64_values(x, &xd, &f))) || !(f.y = f64_values(y, &yd, &f))) {
         interp_error_rt(I, a->at);
         goto done;
     }
+    if (logy && !log_values(I, a, &f, &logs)) goto done;
     if (!any_finite_point(&f)) {   /* as hist, heatmap and spark: nothing would be drawn */
         interp_error(I, a->at, ValueError, "%s(): no finite values to draw", fname);
         goto done;
     }
     r = show(I, a, &o, &f, out);
 done:
+    free(names);
+    free(logs);
     for (tl_tensor **t = (tl_tensor *[]){ x, y, xd, yd }, **e = t + 4; t < e; t++)
         if (*t) tl_tensor_release(*t);
     return r;
@@ -217,28 +263,11 @@ static bool bi_bar(Interp *I, CallArgs *a, Value *out)
     picture_opts o;
     tl_tensor *v, *vd = NULL;
     if (!read_opts(I, a, 2, &o)) return false;
-    Value *lv = arg_at(a, 1);
     if (!picture_tensor(I, a, 0, 1, 1, &v)) return false;
     int64_t n = tl_tensor_size(v);
     bool r = false;
     const char **labels = NULL;
-    if (lv) {
-        if (lv->kind != V_TUPLE || lv->as.tu->n != n) {
-            bi_fail(I, a, TypeError, "labels must be a tuple of %lld strings, one per value", (long long)n);
-            goto done;
-        }
-        if (!(labels = malloc((size_t)n * sizeof *labels))) {
-            interp_error(I, a->at, MemoryError, "out of memory");
-            goto done;
-        }
-        for (int64_t i = 0; i < n; i++) {
-            if (lv->as.tu->items[i].kind != V_STR) {
-                bi_fail(I, a, TypeError, "label %lld is not a string", (long long)i);
-                goto done;
-            }
-            labels[i] = lv->as.tu->items[i].as.s->data;
-        }
-    }
+    if (!read_names(I, a, 1, n, "value", &labels)) goto done;
     draw_figure f = { .kind = DRAW_BAR, .n = n, .nseries = 1, .labels = labels, .int_y = tl_is_intlike(v->dtype) };
     if (!(f.y = f64_values(v, &vd, &f))) {
         interp_error_rt(I, a->at);
@@ -315,9 +344,9 @@ static bool bi_spark(Interp *I, CallArgs *a, Value *out)
 }
 
 const Builtin bi_plot_table[] = {
-    { "hist", bi_hist, "hist(x, bins=50, *, " PICTURE_OPTS ")", "draws a histogram of x's finite values (in the terminal, or to=\"f.png\"/\"f.svg\")", 0, BF_OTHER, BT_NO },
-    { "plot", bi_plot, "plot([x,] y, *, " PICTURE_OPTS ")", "draws lines (each row of a 2-d y is a series)", DRAW_LINES, BF_OTHER, BT_NO },
-    { "scatter", bi_plot, "scatter(x, y, *, " PICTURE_OPTS ")", "draws the points (x[i], y[i])", DRAW_SCATTER, BF_OTHER, BT_NO },
+    { "hist", bi_hist, "hist(x, bins=50, *, xlabel=none, ylabel=none, " PICTURE_OPTS ")", "draws a histogram of x's finite values (in the terminal, or to=\"f.png\"/\"f.svg\")", 0, BF_OTHER, BT_NO },
+    { "plot", bi_plot, "plot([x,] y, *, labels=none, xlabel=none, ylabel=none, logy=false, " PICTURE_OPTS ")", "draws lines (each row of a 2-d y is a series; labels= names them in a legend)", DRAW_LINES, BF_OTHER, BT_NO },
+    { "scatter", bi_plot, "scatter(x, y, *, labels=none, xlabel=none, ylabel=none, logy=false, " PICTURE_OPTS ")", "draws the points (x[i], y[i])", DRAW_SCATTER, BF_OTHER, BT_NO },
     { "bar", bi_bar, "bar(values, labels=none, *, " PICTURE_OPTS ")", "draws one horizontal bar per value", 0, BF_OTHER, BT_NO },
     { "heatmap", bi_heatmap, "heatmap(m, *, reduce=\"mean\", " PICTURE_OPTS ")", "draws a 2-d tensor as coloured cells; larger ones are reduced by block means (or \"max\")", 0, BF_OTHER, BT_NO },
     { "spark", bi_spark, "spark(x, *, " PICTURE_OPTS ")", "draws a one-line sparkline of a 1-d tensor", 0, BF_OTHER, BT_NO },

@@ -113,6 +113,41 @@ Test(draw, hist_png_has_bars_where_the_data_are)
     unlink(path);
 }
 
+Test(draw, legend_and_axis_names_are_drawn_where_they_belong)
+{
+    char path[128];
+    const char *bare = "plot([0, 1, 2, 3], [1, 0, 0, 0], width=400, height=300";
+    const char *named = "plot([0, 1, 2, 3], [1, 0, 0, 0], labels=(\"sin\",), xlabel=\"time\", ylabel=\"volts\", width=400, height=300";
+    for (int with = 0; with < 2; with++) {
+        cairo_surface_t *s = picture(with ? named : bare, path, sizeof path);
+        /* plot area x 70..370, y 20..250: the legend's box is in its top right corner (the data are
+           at the top left), its line 20 pixels long at y 40 in the first series' colour; the x axis's
+           name under the tick labels (y 278..290), the y axis's turned at the left edge */
+        bool line = false;
+        for (int x = 280; x < 350; x++) line = line || pixel(s, x, 40) == 0x1f77b4;
+        cr_assert_eq(line, with, "the legend's line is %s", with ? "missing" : "there unasked");
+        cr_assert_eq(darkest(s, 180, 276, 260, 294) < 128, with, "the x axis's name is %s", with ? "missing" : "there unasked");
+        cr_assert_eq(darkest(s, 2, 110, 22, 160) < 128, with, "the y axis's name is %s", with ? "missing" : "there unasked");
+        cairo_surface_destroy(s);
+        unlink(path);
+    }
+}
+
+Test(draw, logy_puts_the_geometric_middle_in_the_middle)
+{
+    char path[128];
+    for (int logy = 0; logy < 2; logy++) {
+        cairo_surface_t *s = picture(logy ? "scatter([1, 2, 3], [1, 10, 100], logy=true, width=400, height=300"
+                                          : "scatter([1, 2, 3], [1, 10, 100], width=400, height=300",
+                                     path, sizeof path);
+        /* plot area x 70..370, y 20..250, padded evenly: on a log axis (2, 10) is at its centre
+           (220, 135); on a linear one it is near the bottom */
+        cr_assert_eq(darkest(s, 214, 129, 226, 141) < 128, logy, "the point (2, 10) is %s the centre", logy ? "not at" : "at");
+        cairo_surface_destroy(s);
+        unlink(path);
+    }
+}
+
 Test(draw, svg_is_written)
 {
     char err[DIAG_MSG_MAX], text[256], path[128], head[256] = "";
