@@ -144,6 +144,9 @@ bool directives_parse(const char *src, size_t len, Directives *d, char *err, siz
     *d = (Directives){ 0 };
     for (size_t i = 0; i < len; i++) {
         if (src[i] != '#') continue;
+        size_t b = i;   /* a directive is a comment on a line of its own: not after code, nor inside a #> line */
+        while (b > 0 && (src[b - 1] == ' ' || src[b - 1] == '\t')) b--;
+        if (b > 0 && src[b - 1] != '\n') continue;
         Cursor c = { src, len, i + 1 };
         skip_blanks(&c);
         if (len - c.j < sizeof key - 1 || memcmp(src + c.j, key, sizeof key - 1) != 0) continue;

@@ -49,8 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     Interp *I = interp_new();
     Source *src = source_new("fuzz.tl", (const char *)data, size);
     if (!I || !src) abort();
-    bool incomplete = false;
-    if (!interp_parse(I, src, &incomplete)) diag_print(devnull, &I->err);
+    ParseResult pr;
+    if (!interp_parse(I, src, &pr)) diag_print(devnull, &I->err);
     source_release(src);
     interp_free(I);
     return 0;
