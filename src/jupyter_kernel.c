@@ -286,16 +286,38 @@ static void handle(Kernel *K, void *sock, JMsg *m)
     K->request = NULL;
 }
 
+/* The most requests read off the shell socket at once after an error (more wait for the next round). */
+enum { ABORT_BATCH = 64 };
+
+/* After a cell failed with stop_on_error: aborts the execute requests that were already waiting. All of
+   them are read before the first is answered, so a request the client sends after it saw the last
+   "aborted" reply is never among them (answering while reading let such a request be aborted too). */
+static void abort_waiting(Kernel *K)
+{
+    while (K->aborting) {
+        JMsg batch[ABORT_BATCH];
+        int n = 0;
+        zmq_pollitem_t item = { K->shell, 0, ZMQ_POLLIN, 0 };
+        bool more = true;
+        while (more && n < ABORT_BATCH && jl.zmq_poll(&item, 1, 0) > 0 && (item.revents & ZMQ_POLLIN)) {
+            RecvResult r = jw_recv(K->shell, &K->signer, &batch[n], K->log, "shell");
+            n += r == RECV_OK;
+            more = r != RECV_NONE;
+        }
+        for (int i = 0; i < n; i++) {
+            handle(K, K->shell, &batch[i]);
+            jw_msg_free(&batch[i]);
+        }
+        if (n < ABORT_BATCH) K->aborting = false;
+    }
+}
+
 /* Waits for a request and handles it (control first: it may ask to shut down). */
 static void serve_one(Kernel *K)
 {
     zmq_pollitem_t items[3] = { { K->control, 0, ZMQ_POLLIN, 0 }, { K->shell, 0, ZMQ_POLLIN, 0 }, { K->stdin_sock, 0, ZMQ_POLLIN, 0 } };
-    int rc = jl.zmq_poll(items, 3, K->aborting ? 0 : -1);
-    if (rc < 0) return;   /* EINTR: Ctrl-C while waiting (the next cell clears the flag) */
-    if (rc == 0) {        /* the queue that came before the error is done */
-        K->aborting = false;
-        return;
-    }
+    int rc = jl.zmq_poll(items, 3, -1);
+    if (rc <= 0) return;   /* EINTR: Ctrl-C while waiting (the next cell clears the flag) */
     static const char *const channels[3] = { "control", "shell", "stdin" };
     for (int i = 0; i < 3; i++) {
         if (!(items[i].revents & ZMQ_POLLIN)) continue;
@@ -303,6 +325,7 @@ static void serve_one(Kernel *K)
         if (jw_recv(items[i].socket, &K->signer, &m, K->log, channels[i]) != RECV_OK) return;
         if (i < 2) handle(K, items[i].socket, &m);   /* stdin carries only replies to input requests */
         jw_msg_free(&m);
+        abort_waiting(K);
         return;
     }
 }
