@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../cast.h"
+#include "../kernels/kern.h"
 #include "internal.h"
 
 /* ggml's quantize_row_q*_K_ref (ggml-quants.c) make these bytes: each sub-block's scale (and
@@ -52,10 +53,64 @@ static float fit_error(const fit *f, const uint8_t *l, float scale, float min)
     return err;
 }
 
+/* Eight float and int lanes (GCC's vector extension: AVX2 registers in the avx2 build of the
+   search below, pairs of SSE2 ones otherwise; the same IEEE operations either way). */
+typedef float v8f __attribute__((vector_size(32)));
+typedef int32_t v8i __attribute__((vector_size(32)));
+
+/* The levels of iscale * xm in each lane: nearest_int, clamped to [0, nmax], as floats. (Vectors
+   go by pointer: passed by value, a 32-byte vector's ABI differs with and without AVX.) */
+static inline __attribute__((always_inline)) void levels8(v8f *l, const v8f *iscale, float xm, int nmax)
+{
+    v8f v = *iscale * xm + 12582912.f;
+    v8i i = ((v8i)v & 0x007fffff) - 0x00400000;
+    v8i low = i < 0, high = i > nmax;
+    *l = __builtin_convertvector((i & ~low & ~high) | (nmax & high), v8f);
+}
+
+/* What eight candidate inverse scales of make_qkx2_quants' search (one per lane, around the
+   same min) give: each lane's least-squares scale and min, its weighted error, and whether
+   its D > 0. Every lane does the scalar step's float operations in the scalar order (sums
+   over i = 0..n-1, no contraction), so its figures are the scalar step's bit for bit. */
+typedef struct step8 { v8f scale, min, err; v8i ok; } step8;
+
+static inline __attribute__((always_inline)) void search8(step8 *r, const fit *f, float min, const v8f *iscale, float sum_w,
+                                                         float sum_x)
+{
+    const float *x = f->x, *w = f->w;
+    v8f sum_l = { 0 }, sum_l2 = { 0 }, sum_xl = { 0 };
+    for (int i = 0; i < f->n; i++) {
+        v8f l;
+        levels8(&l, iscale, x[i] - min, f->nmax);
+        v8f wl = w[i] * l;
+        sum_l += wl;
+        sum_l2 += wl * l;
+        sum_xl += wl * x[i];
+    }
+    v8f D = sum_w * sum_l2 - sum_l * sum_l;
+    v8f scale = (sum_w * sum_xl - sum_x * sum_l) / D, mn = (sum_l2 * sum_x - sum_l * sum_xl) / D, alt = sum_xl / sum_l2;
+    v8i pos = mn > 0;   /* then min 0 (+0.0: all bits clear) and the scale of levels alone */
+    scale = (v8f)(((v8i)scale & ~pos) | ((v8i)alt & pos));
+    mn = (v8f)((v8i)mn & ~pos);
+    v8f err = { 0 };
+    for (int i = 0; i < f->n; i++) {
+        v8f l;
+        levels8(&l, iscale, x[i] - min, f->nmax);
+        v8f diff = scale * l + mn - x[i];
+        diff = f->mad ? (v8f)((v8i)diff & 0x7fffffff) : diff * diff;
+        err += w[i] * diff;
+    }
+    *r = (step8){ scale, mn, err, D > 0 };
+}
+
 /* make_qkx2_quants: levels L (0..nmax) and a scale and a min <= 0 for x ~ scale * L + min,
    searching nstep + 1 inverse scales (nmax + rmin + rdelta * k) / range, each followed by the
-   weighted least-squares scale and min of its levels. Returns the scale, *neg_min = -min. */
-static float affine_levels(const fit *f, uint8_t *L, float *neg_min, float rmin, float rdelta, int nstep)
+   weighted least-squares scale and min of its levels. Returns the scale, *neg_min = -min.
+   A step that improves the fit moves min, which the steps after it work from; so eight steps
+   are tried at once from the current min (search8), and after one that moved min the search
+   goes on from the step after it: the steps and choices are the scalar loop's, in its order. */
+static inline __attribute__((always_inline)) float affine_levels_in(const fit *f, uint8_t *L, float *neg_min, float rmin,
+                                                                   float rdelta, int nstep)
 {
     const float *x = f->x, *w = f->w;
     float min = x[0], max = x[0], sum_w = w[0], sum_x = sum_w * x[0];
@@ -74,34 +129,50 @@ static float affine_levels(const fit *f, uint8_t *L, float *neg_min, float rmin,
     float iscale = (float)f->nmax / (max - min), scale = 1 / iscale;
     for (int i = 0; i < f->n; i++) L[i] = (uint8_t)clamp(nearest_int(iscale * (x[i] - min)), 0, f->nmax);
     float best = fit_error(f, L, scale, min);
-    uint8_t aux[32];
-    for (int k = 0; k <= nstep; k++) {
-        iscale = (rmin + rdelta * (float)k + (float)f->nmax) / (max - min);
-        float sum_l = 0, sum_l2 = 0, sum_xl = 0;
-        for (int i = 0; i < f->n; i++) {
-            int l = clamp(nearest_int(iscale * (x[i] - min)), 0, f->nmax);
-            aux[i] = (uint8_t)l;
-            sum_l += w[i] * (float)l;
-            sum_l2 += w[i] * (float)l * (float)l;
-            sum_xl += w[i] * (float)l * x[i];
+    float chosen_iscale = 0, chosen_from = 0;   /* the best step's inverse scale and the min it started from */
+    bool chosen = false;
+    for (int k = 0; k <= nstep;) {
+        v8f is;
+        for (int j = 0; j < 8; j++) is[j] = (rmin + rdelta * (float)(k + j) + (float)f->nmax) / (max - min);
+        step8 r;
+        search8(&r, f, min, &is, sum_w, sum_x);
+        int lanes = nstep + 1 - k < 8 ? nstep + 1 - k : 8, next = k + lanes;
+        for (int j = 0; j < lanes; j++) {
+            if (!r.ok[j] || !(r.err[j] < best)) continue;
+            float from = min, to = r.min[j];
+            best = r.err[j];
+            scale = r.scale[j];
+            min = to;
+            chosen = true, chosen_iscale = is[j], chosen_from = from;
+            if (memcmp(&from, &to, sizeof from) != 0) {   /* the later lanes started from the old min */
+                next = k + j + 1;
+                break;
+            }
         }
-        float D = sum_w * sum_l2 - sum_l * sum_l;
-        if (!(D > 0)) continue;
-        float this_scale = (sum_w * sum_xl - sum_x * sum_l) / D, this_min = (sum_l2 * sum_x - sum_l * sum_xl) / D;
-        if (this_min > 0) {
-            this_min = 0;
-            this_scale = sum_xl / sum_l2;
-        }
-        float err = fit_error(f, aux, this_scale, this_min);
-        if (err < best) {
-            memcpy(L, aux, (size_t)f->n);
-            best = err;
-            scale = this_scale;
-            min = this_min;
-        }
+        k = next;
     }
+    if (chosen)
+        for (int i = 0; i < f->n; i++) L[i] = (uint8_t)clamp(nearest_int(chosen_iscale * (x[i] - chosen_from)), 0, f->nmax);
     *neg_min = -min;
     return scale;
+}
+
+__attribute__((target("avx2"))) static float affine_levels_avx2(const fit *f, uint8_t *L, float *neg_min, float rmin,
+                                                                float rdelta, int nstep)
+{
+    return affine_levels_in(f, L, neg_min, rmin, rdelta, nstep);
+}
+
+static float affine_levels_base(const fit *f, uint8_t *L, float *neg_min, float rmin, float rdelta, int nstep)
+{
+    return affine_levels_in(f, L, neg_min, rmin, rdelta, nstep);
+}
+
+/* The search compiled for the processor: AVX2's eight-float registers where it has them. */
+static float affine_levels(const fit *f, uint8_t *L, float *neg_min, float rmin, float rdelta, int nstep)
+{
+    return tl_simd_avx2() ? affine_levels_avx2(f, L, neg_min, rmin, rdelta, nstep)
+                          : affine_levels_base(f, L, neg_min, rmin, rdelta, nstep);
 }
 
 /* Sums of w * x * l and w * l * l for levels l = clamped nearest(iscale * x), weights x^2;
