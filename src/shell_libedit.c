@@ -422,6 +422,9 @@ static void bind_keys(void)
         /* libedit binds the key of a disabled terminal character (0 on Linux) to that character's
            function, which left Ctrl-@ (Ctrl-Space) a quoted insert: the next Ctrl-C was text */
         { "^@", "em-set-mark" },
+        /* Alt-x opens libedit's own command line (ed-command), which crashes on a line with an
+           unmatched quote (its tokenizer gives no words and el_wparse reads the first) */
+        { "^[x", "ed-unassigned" }, { "^[X", "ed-unassigned" },
     };
     /* the wide form keeps libedit's pointers to these strings (the narrow one copies them and never frees the copies) */
     lib.el_wset(E.el, EL_ADDFN, L"tl-complete", L"complete the word before the cursor", complete_key);
@@ -431,6 +434,10 @@ static void bind_keys(void)
     E.searches_refused = true;
     guard_searches(0);   /* Ctrl-R and the other searches (search_keys) */
     lib.el_source(E.el, NULL);
+    /* an ~/.editrc that chose vi keys: ':' in command mode is that same command line */
+    const char *editor = NULL;
+    if (lib.el_get(E.el, EL_EDITOR, &editor) == 0 && editor && strcmp(editor, "vi") == 0)
+        lib.el_set(E.el, EL_BIND, "-a", ":", "ed-unassigned", NULL);
 }
 
 /* Makes the editor and its history; false when libedit cannot start. */

@@ -400,6 +400,39 @@ def test_libedit_screen_record(sh):
 
 
 @needs_editor
+def test_libedit_command_line_is_off(sh):
+    """libedit's own command line (Alt-x in emacs keys, ':' in vi command mode) crashed on a line
+    with an unmatched quote (fuzz_shell's finding): the keys do nothing, and the session goes on."""
+    if EDITOR != "libedit":
+        return
+    sh.send("\x1bx" + '"' + "\r")            # Alt-x, a quote, Enter: an unfinished string now
+    sh.expect(ANY_CONT)
+    sh.send("\x03")
+    sh.prompt()
+    out = sh.run("6 * 7")
+    check(lines_of(out) == ["42"], f"after Alt-x and a quote: {out!r}")
+    sh.kill()
+    with open(os.path.join(sh.workdir, ".editrc"), "w") as f:
+        f.write("bind -v\n")                      # ~/.editrc choosing vi keys
+    s = Shell(sh.workdir)
+    try:
+        s.prompt()
+        s.send("1 + 1\x1b")                        # Esc: command mode
+        s.quiet()
+        start = len(s.text)
+        s.send(':"\r')
+        s.prompt()
+        out = s.text[start:]
+        check("\n2\n" in out, f"vi keys, ':' and a quote in command mode: {out!r}")
+        out = s.run("6 * 7")
+        check(lines_of(out)[-1:] == ["42"], f"vi keys, after ':': {out!r}")
+        s.quit()
+    finally:
+        s.kill()
+        os.unlink(os.path.join(sh.workdir, ".editrc"))
+
+
+@needs_editor
 def test_utf8_input(sh, env_note="LC_ALL=C.UTF-8"):
     """Typed UTF-8 reaches the program unchanged; the cursor and Backspace step by character."""
     out = sh.run('print("héllo", len("héllo"))')
