@@ -51,10 +51,14 @@
 #define STREAM_WEIGHTS ((int64_t)1 << 20)
 /* Floats of dequantized rows one task keeps for an x with many rows. */
 #define QTILE_FLOATS ((int64_t)1 << 16)
-/* Rows between the four runs of memory that f32 and bf16 rows are read in (ROWS4_LOOP): 16
-   rows of 4096 f32 put them 256 KiB apart; 1, 64 and 256 rows apart read at 1.1x, 1.4x and
-   1.4x the speed of one row at a time, 16 at 1.4-1.47x (one thread, W from memory). */
-#define ROW_RUN_GAP 16
+/* f32 and bf16 rows of at least this many bytes are read four at a time from four runs of
+   memory (ROWS4_LOOP), the runs this many bytes apart (whole rows, at least one). One thread,
+   W from memory, against one row at a time: f32 rows of 4096 and 11008 1.33-1.51x faster
+   (256 KiB to 1 MiB apart), of 2048 1.14x, of 768 about the same, of 288 0.85x (short rows
+   already read at 30 GB/s one at a time, long ones at 23-25); in tl, the 32000 x 288
+   classifier took 1.3-2x longer so. */
+#define ROWS4_MIN_BYTES ((int64_t)8 << 10)
+#define ROW_RUN_BYTES ((int64_t)256 << 10)
 
 enum { W_F32, W_BF16, W_QUANT };
 
@@ -193,6 +197,10 @@ __attribute__((target("avx512f,avx2,fma"), always_inline)) static inline float d
     }
 ROWS_LOOP(rows_f32_avx2, float, dot_f32_avx2, "avx2,fma")
 ROWS_LOOP(rows_bf16_avx2, uint16_t, dot_bf16_avx2, "avx2,fma")
+ROWS_LOOP(rows_bf16_avx512, uint16_t, dot_bf16_avx512, "avx512f,avx2,fma")
+
+/* The loops over the four rows unrolled, so that their accumulators stay in registers. */
+#define ROWS4_UNROLL _Pragma("GCC unroll 4")
 
 /* dot_f32_avx2 of four rows at once, w[0..3], into out[0], out[os], out[2 os], out[3 os]: each
    row keeps its own four accumulators and order, so its bits are dot_f32_avx2's; x's loads
@@ -207,9 +215,9 @@ __attribute__((target("avx512f,avx512vl,avx2,fma"), always_inline)) static inlin
         for (int q = 0; q < 4; q++) a[r][q] = _mm256_setzero_ps();
     int64_t i = 0;
     for (; i + 32 <= k; i += 32)
-        for (int q = 0; q < 4; q++) {
+        ROWS4_UNROLL for (int q = 0; q < 4; q++) {
             __m256 xv = _mm256_loadu_ps(x + i + 8 * q);
-            for (int r = 0; r < 4; r++) a[r][q] = _mm256_fmadd_ps(_mm256_loadu_ps(w[r] + i + 8 * q), xv, a[r][q]);
+            ROWS4_UNROLL for (int r = 0; r < 4; r++) a[r][q] = _mm256_fmadd_ps(_mm256_loadu_ps(w[r] + i + 8 * q), xv, a[r][q]);
         }
     for (int r = 0; r < 4; r++) {
         int64_t e = i;
@@ -229,7 +237,7 @@ __attribute__((target("avx512f,avx512vl,avx2,fma"), always_inline)) static inlin
     int64_t i = 0;
     for (; i + 32 <= k; i += 32) {
         __m512 x0 = _mm512_loadu_ps(x + i), x1 = _mm512_loadu_ps(x + i + 16);
-        for (int r = 0; r < 4; r++) {
+        ROWS4_UNROLL for (int r = 0; r < 4; r++) {
             a[r] = _mm512_fmadd_ps(load_bf16x16(w[r] + i), x0, a[r]);
             b[r] = _mm512_fmadd_ps(load_bf16x16(w[r] + i + 16), x1, b[r]);
         }
@@ -241,10 +249,10 @@ __attribute__((target("avx512f,avx512vl,avx2,fma"), always_inline)) static inlin
 }
 
 /* Four rows at once, from four runs of memory: rows j, j + h, j + 2h, j + 3h for j in
-   [j0, j0 + h), h = 16 while 64 rows are left, then a quarter of what is left, then one at
-   a time. One core's reads of a 4096 x 4096 f32 W from memory went from 22-25 GB/s one row at
-   a time (and 23-26 four adjacent rows at a time) to 30-32 so: the hardware prefetchers follow
-   each run, and four of them keep more reads in flight. */
+   [j0, j0 + h), the runs ROW_RUN_BYTES apart while 4h rows are left, then a quarter of what
+   is left, then one at a time. One core's reads of a 4096 x 4096 f32 W from memory went
+   from 22-25 GB/s one row at a time (and 23-26 four adjacent rows at a time) to 30-35 so:
+   the hardware prefetchers follow each run, and four keep more reads in flight. */
 #define ROWS4_LOOP(NAME, T, DOT4, DOT)                                                                   \
     __attribute__((target("avx512f,avx512vl,avx2,fma"))) static void NAME(const T *w, int64_t rs, int64_t n, \
                                                                           const float *x, int64_t k, float *out, \
@@ -252,7 +260,8 @@ __attribute__((target("avx512f,avx512vl,avx2,fma"), always_inline)) static inlin
     {                                                                                               \
         int64_t j0 = 0;                                                                             \
         while (n - j0 >= 4) {                                                                       \
-            int64_t h = n - j0 >= 4 * ROW_RUN_GAP ? ROW_RUN_GAP : (n - j0) / 4;                      \
+            int64_t gap = ROW_RUN_BYTES / (k * (int64_t)sizeof(T)) > 1 ? ROW_RUN_BYTES / (k * (int64_t)sizeof(T)) : 1; \
+            int64_t h = n - j0 >= 4 * gap ? gap : (n - j0) / 4;                                     \
             for (int64_t j = j0; j < j0 + h; j++) {                                                 \
                 const T *r[4] = { w + j * rs, w + (j + h) * rs, w + (j + 2 * h) * rs, w + (j + 3 * h) * rs }; \
                 DOT4(r, x, k, out + j * os, h * os);                                                \
@@ -270,14 +279,15 @@ static void rows_plain(int kind, const void *w, int64_t rs, int64_t n, const flo
 {
     if (kind == W_BF16) {
         const uint16_t *b = w;
-        if (tl_simd_avx2() && tl_cpu_has_avx512()) rows4_bf16_avx512(b, rs, n, x, k, out, os);
+        if (tl_simd_avx2() && tl_cpu_has_avx512() && k * 2 >= ROWS4_MIN_BYTES) rows4_bf16_avx512(b, rs, n, x, k, out, os);
+        else if (tl_simd_avx2() && tl_cpu_has_avx512()) rows_bf16_avx512(b, rs, n, x, k, out, os);
         else if (tl_simd_avx2()) rows_bf16_avx2(b, rs, n, x, k, out, os);
         else
             for (int64_t j = 0; j < n; j++) out[j * os] = dot_bf16_c(b + j * rs, x, k);
         return;
     }
     const float *f = w;
-    if (tl_simd_avx2() && tl_cpu_has_avx512()) rows4_f32_avx512(f, rs, n, x, k, out, os);
+    if (tl_simd_avx2() && tl_cpu_has_avx512() && k * 4 >= ROWS4_MIN_BYTES) rows4_f32_avx512(f, rs, n, x, k, out, os);
     else if (tl_simd_avx2()) rows_f32_avx2(f, rs, n, x, k, out, os);
     else
         for (int64_t j = 0; j < n; j++) out[j * os] = dot_f32_c(f + j * rs, x, k);
