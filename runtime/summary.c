@@ -3,6 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define STEPS_512   /* the steps of both passes also in AVX-512 intrinsics */
+#endif
+
 #include "kernels/kern.h"
 #include "stream.h"
 #include "summary.h"
@@ -11,24 +16,28 @@
    tasks' partial figures to keep (one per task, combined in order at the end). */
 #define CHUNKS_PER_TASK 16
 
-/* Lanes of four doubles and eight floats (GCC and clang vector extensions: SSE2 pairs, or AVX
-   where the compiler may use it; the same sums either way). */
-typedef double v4d __attribute__((vector_size(32)));
-typedef int64_t v4l __attribute__((vector_size(32)));
-typedef float v4f __attribute__((vector_size(16)));
-typedef int32_t v4i __attribute__((vector_size(16)));
+/* Lanes of eight doubles and floats (GCC and clang vector extensions: one AVX-512 register,
+   two AVX ones or four SSE2 ones, as the function is compiled for; the same operations in
+   each lane, so the same sums on every processor). */
+typedef double v8d __attribute__((vector_size(64)));
+typedef int64_t v8l __attribute__((vector_size(64)));
+typedef float v8f __attribute__((vector_size(32)));
+typedef int32_t v8i __attribute__((vector_size(32)));
 
-/* Four contiguous floats at p, widened into *v. (Vectors pass through pointers: a 32-byte vector
-   as a value changes the ABI with AVX, which GCC warns about in every build without it.) */
-static inline __attribute__((always_inline)) void load4(v4d *v, const float *p)
-{
-    v4f f;
-    memcpy(&f, p, sizeof f);
-    *v = __builtin_convertvector(f, v4d);
-}
+/* Eight contiguous floats at p (vectors pass through pointers and macros: a vector as a value
+   changes the ABI with AVX, which GCC warns about in every build without it). */
+#define LOAD8(v, p) memcpy(&(v), (p), sizeof(v))
+/* The eight floats f widened to doubles. */
+#define WIDEN8(f) __builtin_convertvector((f), v8d)
+/* m becomes lanewise m < v ? m : v (MIN8) or m > v ? m : v (MAX8), v8f or v8d with its mask type. */
+#define MIN8(m, v, I) ((m) = (__typeof__(m))(((I)(m) & ((m) < (v))) | ((I)(v) & ~((m) < (v)))))
+#define MAX8(m, v, I) ((m) = (__typeof__(m))(((I)(m) & ((m) > (v))) | ((I)(v) & ~((m) > (v)))))
 
 /* The sum of the lanes of *v, pairwise. */
-static inline __attribute__((always_inline)) double hsum(const v4d *v) { return ((*v)[0] + (*v)[1]) + ((*v)[2] + (*v)[3]); }
+static inline __attribute__((always_inline)) double hsum8(const v8d *v)
+{
+    return (((*v)[0] + (*v)[1]) + ((*v)[2] + (*v)[3])) + (((*v)[4] + (*v)[5]) + ((*v)[6] + (*v)[7]));
+}
 
 /* ---- stats ---------------------------------------------------------------------- */
 
@@ -90,41 +99,77 @@ static void stats_slow(tl_stats *st, const void *run, bool wide, int64_t n)
     tl_stats_merge(st, &c);
 }
 
-/* Lanewise a < b ? a : b, and a > b ? a : b. */
-static inline __attribute__((always_inline)) v4f vmin(v4f a, v4f b)
+/* stats_f32's sixteen-float steps over x[0, n - n % 16): sums s (s1a s1b s2a s2b) and extremes e
+   (lo hi lo2 hi2) carried on from their values; returns the elements done. */
+static inline __attribute__((always_inline)) int64_t stats_steps(const float *x, int64_t n, const v8d *shift, v8d *s, v8f *e)
 {
-    v4i lt = a < b;
-    return (v4f)(((v4i)a & lt) | ((v4i)b & ~lt));
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        v8f f, g;
+        LOAD8(f, x + i);
+        LOAD8(g, x + i + 8);
+        MIN8(e[0], f, v8i);
+        MIN8(e[2], g, v8i);
+        MAX8(e[1], f, v8i);
+        MAX8(e[3], g, v8i);
+        v8d a = WIDEN8(f) - *shift, b = WIDEN8(g) - *shift;
+        s[0] += a, s[1] += b, s[2] += a * a, s[3] += b * b;
+    }
+    return i;
 }
-static inline __attribute__((always_inline)) v4f vmax(v4f a, v4f b)
+
+#ifdef STEPS_512
+/* stats_steps in AVX-512 registers: GCC widens eight floats of the vector extension in two
+   halves and a merge, three instructions where vcvtps2pd is one. The same operations per lane
+   (min_ps and max_ps are MIN8 and MAX8), so the same figures. */
+__attribute__((target("avx512f"))) static int64_t stats_steps_512(const float *x, int64_t n, const v8d *shift, v8d *s, v8f *e)
 {
-    v4i gt = a > b;
-    return (v4f)(((v4i)a & gt) | ((v4i)b & ~gt));
+    __m512d sh = _mm512_loadu_pd((const double *)shift), s1a = _mm512_loadu_pd((const double *)&s[0]);
+    __m512d s1b = _mm512_loadu_pd((const double *)&s[1]), s2a = _mm512_loadu_pd((const double *)&s[2]);
+    __m512d s2b = _mm512_loadu_pd((const double *)&s[3]);
+    __m256 lo = _mm256_loadu_ps((const float *)&e[0]), hi = _mm256_loadu_ps((const float *)&e[1]);
+    __m256 lo2 = _mm256_loadu_ps((const float *)&e[2]), hi2 = _mm256_loadu_ps((const float *)&e[3]);
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256 f = _mm256_loadu_ps(x + i), g = _mm256_loadu_ps(x + i + 8);
+        lo = _mm256_min_ps(lo, f), lo2 = _mm256_min_ps(lo2, g);
+        hi = _mm256_max_ps(hi, f), hi2 = _mm256_max_ps(hi2, g);
+        __m512d a = _mm512_sub_pd(_mm512_cvtps_pd(f), sh), b = _mm512_sub_pd(_mm512_cvtps_pd(g), sh);
+        s1a = _mm512_add_pd(s1a, a), s1b = _mm512_add_pd(s1b, b);
+        s2a = _mm512_add_pd(s2a, _mm512_mul_pd(a, a)), s2b = _mm512_add_pd(s2b, _mm512_mul_pd(b, b));
+    }
+    _mm512_storeu_pd((double *)&s[0], s1a), _mm512_storeu_pd((double *)&s[1], s1b);
+    _mm512_storeu_pd((double *)&s[2], s2a), _mm512_storeu_pd((double *)&s[3], s2b);
+    _mm256_storeu_ps((float *)&e[0], lo), _mm256_storeu_ps((float *)&e[1], hi);
+    _mm256_storeu_ps((float *)&e[2], lo2), _mm256_storeu_ps((float *)&e[3], hi2);
+    return i;
 }
+#endif
 
 /* The figures of n floats in one pass, merged into st when all are finite: sums of x - x[0]
    and its square in double (the shift keeps the variance from cancelling), extremes in float
-   lanes. A nan or inf makes a sum nan or inf (finite floats' sums of squares stay far below
-   double's range), and then nothing is merged: false. */
-static inline __attribute__((always_inline)) bool stats_f32(tl_stats *st, const float *x, int64_t n)
+   lanes, sixteen floats a step in two sets of lanes (independent chains of additions). A nan or
+   inf makes a sum nan or inf (finite floats' sums of squares stay far below double's range),
+   and then nothing is merged: false. w512: the steps in AVX-512 registers. */
+static inline __attribute__((always_inline)) bool stats_f32(tl_stats *st, const float *x, int64_t n, bool w512)
 {
-    v4d s1a = { 0 }, s1b = { 0 }, s2a = { 0 }, s2b = { 0 }, shift = { x[0], x[0], x[0], x[0] };
-    v4f lo, hi;
-    for (int l = 0; l < 4; l++) lo[l] = hi[l] = x[0];
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        v4f f, g;
-        memcpy(&f, x + i, sizeof f);
-        memcpy(&g, x + i + 4, sizeof g);
-        lo = vmin(vmin(lo, f), g);
-        hi = vmax(vmax(hi, f), g);
-        v4d a = __builtin_convertvector(f, v4d) - shift, b = __builtin_convertvector(g, v4d) - shift;
-        s1a += a, s1b += b, s2a += a * a, s2b += b * b;
-    }
-    v4d s1v = s1a + s1b, s2v = s2a + s2b;
-    double s1 = hsum(&s1v), s2 = hsum(&s2v);
+    v8d sums[4] = { { 0 } }, shift = x[0] + (v8d){ 0 };
+    v8f ext[4];
+    for (int k = 0; k < 4; k++) ext[k] = x[0] + (v8f){ 0 };
+#ifdef STEPS_512
+    int64_t i = w512 ? stats_steps_512(x, n, &shift, sums, ext) : stats_steps(x, n, &shift, sums, ext);
+#else
+    (void)w512;
+    int64_t i = stats_steps(x, n, &shift, sums, ext);
+#endif
+    v8f lo = ext[0], hi = ext[1], lo2 = ext[2], hi2 = ext[3];
+    v8d s1a = sums[0], s1b = sums[1], s2a = sums[2], s2b = sums[3];
+    MIN8(lo, lo2, v8i);
+    MAX8(hi, hi2, v8i);
+    v8d s1v = s1a + s1b, s2v = s2a + s2b;
+    double s1 = hsum8(&s1v), s2 = hsum8(&s2v);
     float mn = lo[0], mx = hi[0];
-    for (int l = 1; l < 4; l++) mn = lo[l] < mn ? lo[l] : mn, mx = hi[l] > mx ? hi[l] : mx;
+    for (int l = 1; l < 8; l++) mn = lo[l] < mn ? lo[l] : mn, mx = hi[l] > mx ? hi[l] : mx;
     for (; i < n; i++) {
         double a = (double)x[i] - shift[0];
         s1 += a, s2 += a * a;
@@ -139,21 +184,23 @@ static inline __attribute__((always_inline)) bool stats_f32(tl_stats *st, const 
 }
 
 /* A run of n floats into st: the one-pass loop, or one by one when it met a nan or inf. Compiled
-   twice (below): the same operations in the same order, so the same figures, with AVX2's
-   four-double lanes where the processor has them (SSE2 pairs emulate them otherwise). */
-static inline __attribute__((always_inline)) void stats_run(tl_stats *st, const float *x, int64_t n)
+   three times (below): the same operations in the same order, so the same figures, in AVX-512's
+   eight-double registers, or AVX2's four-double ones, where the processor has them (SSE2 pairs
+   otherwise). */
+static inline __attribute__((always_inline)) void stats_run(tl_stats *st, const float *x, int64_t n, bool w512)
 {
-    if (!stats_f32(st, x, n)) stats_slow(st, x, false, n);
+    if (!stats_f32(st, x, n, w512)) stats_slow(st, x, false, n);
 }
 
-__attribute__((target("avx2"))) static void stats_run_avx2(tl_stats *st, const float *x, int64_t n) { stats_run(st, x, n); }
-static void stats_run_base(tl_stats *st, const float *x, int64_t n) { stats_run(st, x, n); }
+__attribute__((target("avx512f"))) static void stats_run_avx512(tl_stats *st, const float *x, int64_t n) { stats_run(st, x, n, true); }
+__attribute__((target("avx2"))) static void stats_run_avx2(tl_stats *st, const float *x, int64_t n) { stats_run(st, x, n, false); }
+static void stats_run_base(tl_stats *st, const float *x, int64_t n) { stats_run(st, x, n, false); }
 
 /* A pass over a tensor's chunks, one partial result per task. */
 typedef struct pass {
     tl_stream in[2];
     int nin;
-    bool avx2;                    /* the loops compiled for AVX2 */
+    bool avx2, avx512;            /* the loops compiled for AVX2, for AVX-512 */
     int64_t size, ntasks;
     void *parts;                  /* ntasks tl_stats or tl_diff */
 } pass;
@@ -181,6 +228,7 @@ static int stats_task(void *ctx, int64_t task)
         int64_t n = chunk_len(p, first);
         const void *run = tl_stream_read(&p->in[0], first, n, buf);
         if (p->in[0].wide) stats_slow(st, run, true, n);
+        else if (p->avx512) stats_run_avx512(st, run, n);
         else if (p->avx2) stats_run_avx2(st, run, n);
         else stats_run_base(st, run, n);
     }
@@ -192,6 +240,7 @@ static int stats_task(void *ctx, int64_t task)
 static int run_pass(pass *p, tl_task_fn fn, size_t part)
 {
     p->avx2 = tl_simd_avx2();
+    p->avx512 = p->avx2 && tl_cpu_has_avx512();
     p->ntasks = (p->size + TL_STREAM_CHUNK * CHUNKS_PER_TASK - 1) / (TL_STREAM_CHUNK * CHUNKS_PER_TASK);
     p->parts = calloc((size_t)(p->ntasks ? p->ntasks : 1), part);
     if (!p->parts) {
@@ -252,38 +301,102 @@ static void diff_slow(tl_diff *d, const void *ra, const void *rb, bool wide, int
     diff_merge(d, &c);
 }
 
-/* One step of four pairs: their differences' and values' sums of squares and products, and
-   the lanes' largest |a - b| (GCC's vector extension; the lanes are AVX2's or SSE2 pairs). */
+/* One step of eight pairs: their differences' and values' sums of squares and products, and
+   the lanes' largest |a - b|. */
 #define DIFF_STEP(x, y, dd, aa, bb, ab, mx)                                                        \
     do {                                                                                           \
-        v4d e_ = x - y, ae_ = (v4d)((v4l)e_ & INT64_MAX);   /* |e|: the sign bit cleared */        \
-        v4l gt_ = ae_ > mx;                                                                        \
-        mx = (v4d)(((v4l)ae_ & gt_) | ((v4l)mx & ~gt_));                                           \
+        v8d e_ = x - y, ae_ = (v8d)((v8l)e_ & INT64_MAX);   /* |e|: the sign bit cleared */        \
+        MAX8(mx, ae_, v8l);                                                                        \
         dd += e_ * e_, aa += x * x, bb += y * y, ab += x * y;                                      \
     } while (0)
+
+/* The first k < n with |a[k] - b[k]| == m (in double), eight pairs a step; n when there is none. */
+static inline __attribute__((always_inline)) int64_t place_of(const float *a, const float *b, int64_t n, double m)
+{
+    int64_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        v8f fa, fb;
+        LOAD8(fa, a + k);
+        LOAD8(fb, b + k);
+        v8d e = WIDEN8(fa) - WIDEN8(fb);
+        v8l hit = (v8l)((v8l)e & INT64_MAX) == (v8l)(m + (v8d){ 0 });   /* |e| == m: the same bits (m is not nan) */
+        int64_t any = 0;
+        for (int l = 0; l < 8; l++) any |= hit[l];
+        if (any) break;
+    }
+    for (; k < n; k++)
+        if (fabs((double)a[k] - (double)b[k]) == m) return k;
+    return n;
+}
+
+/* diff_f32's sixteen-pair steps over [0, n - n % 16): the ten sums and maxima s (dd aa bb ab mx,
+   then the second set) carried on from their values; returns the pairs done. */
+static inline __attribute__((always_inline)) int64_t diff_steps(const float *a, const float *b, int64_t n, v8d *s)
+{
+    v8d dd = s[0], aa = s[1], bb = s[2], ab = s[3], mx = s[4], dd2 = s[5], aa2 = s[6], bb2 = s[7], ab2 = s[8], mx2 = s[9];
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        v8f fa, fb, fa2, fb2;
+        LOAD8(fa, a + i);
+        LOAD8(fb, b + i);
+        LOAD8(fa2, a + i + 8);
+        LOAD8(fb2, b + i + 8);
+        v8d x = WIDEN8(fa), y = WIDEN8(fb), x2 = WIDEN8(fa2), y2 = WIDEN8(fb2);
+        DIFF_STEP(x, y, dd, aa, bb, ab, mx);
+        DIFF_STEP(x2, y2, dd2, aa2, bb2, ab2, mx2);
+    }
+    s[0] = dd, s[1] = aa, s[2] = bb, s[3] = ab, s[4] = mx, s[5] = dd2, s[6] = aa2, s[7] = bb2, s[8] = ab2, s[9] = mx2;
+    return i;
+}
+
+#ifdef STEPS_512
+/* DIFF_STEP in AVX-512 registers (max_pd is MAX8). */
+#define DIFF_STEP_512(x, y, dd, aa, bb, ab, mx)                                                              \
+    do {                                                                                                     \
+        __m512d e_ = _mm512_sub_pd(x, y);                                                                    \
+        mx = _mm512_max_pd(mx, _mm512_castsi512_pd(_mm512_and_si512(_mm512_castpd_si512(e_), no_sign)));     \
+        dd = _mm512_add_pd(dd, _mm512_mul_pd(e_, e_)), aa = _mm512_add_pd(aa, _mm512_mul_pd(x, x));          \
+        bb = _mm512_add_pd(bb, _mm512_mul_pd(y, y)), ab = _mm512_add_pd(ab, _mm512_mul_pd(x, y));            \
+    } while (0)
+
+/* diff_steps in AVX-512 registers, as stats_steps_512. */
+__attribute__((target("avx512f"))) static int64_t diff_steps_512(const float *a, const float *b, int64_t n, v8d *s)
+{
+    __m512d r[10];
+    for (int k = 0; k < 10; k++) r[k] = _mm512_loadu_pd((const double *)&s[k]);
+    const __m512i no_sign = _mm512_set1_epi64(INT64_MAX);
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512d x = _mm512_cvtps_pd(_mm256_loadu_ps(a + i)), y = _mm512_cvtps_pd(_mm256_loadu_ps(b + i));
+        __m512d x2 = _mm512_cvtps_pd(_mm256_loadu_ps(a + i + 8)), y2 = _mm512_cvtps_pd(_mm256_loadu_ps(b + i + 8));
+        DIFF_STEP_512(x, y, r[0], r[1], r[2], r[3], r[4]);
+        DIFF_STEP_512(x2, y2, r[5], r[6], r[7], r[8], r[9]);
+    }
+    for (int k = 0; k < 10; k++) _mm512_storeu_pd((double *)&s[k], r[k]);
+    return i;
+}
+#endif
 
 /* n pairs of floats in one pass, in double lanes (two sets of sums, for two additions in
    flight), merged into d when all are finite (else a sum is nan or inf, nothing is merged:
    false); the place of the largest difference is looked for afterwards, in this chunk only when
-   it beats the figures so far. */
+   it beats the figures so far. w512: the steps in AVX-512 registers. */
 static inline __attribute__((always_inline)) bool diff_f32(tl_diff *d, const float *a, const float *b, int64_t first,
-                                                         int64_t n)
+                                                         int64_t n, bool w512)
 {
-    v4d dd = { 0 }, aa = { 0 }, bb = { 0 }, ab = { 0 }, mx = { 0 };
-    v4d dd2 = { 0 }, aa2 = { 0 }, bb2 = { 0 }, ab2 = { 0 }, mx2 = { 0 };
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        v4d x, y, x2, y2;
-        load4(&x, a + i);
-        load4(&y, b + i);
-        load4(&x2, a + i + 4);
-        load4(&y2, b + i + 4);
-        DIFF_STEP(x, y, dd, aa, bb, ab, mx);
-        DIFF_STEP(x2, y2, dd2, aa2, bb2, ab2, mx2);
-    }
+    v8d r[10] = { { 0 } };
+#ifdef STEPS_512
+    int64_t i = w512 ? diff_steps_512(a, b, n, r) : diff_steps(a, b, n, r);
+#else
+    (void)w512;
+    int64_t i = diff_steps(a, b, n, r);
+#endif
+    v8d dd = r[0], aa = r[1], bb = r[2], ab = r[3], mx = r[4], dd2 = r[5], aa2 = r[6], bb2 = r[7], ab2 = r[8], mx2 = r[9];
     dd += dd2, aa += aa2, bb += bb2, ab += ab2;
-    tl_diff c = { .count = n, .sum_d2 = hsum(&dd), .sum_a2 = hsum(&aa), .sum_b2 = hsum(&bb), .sum_ab = hsum(&ab) };
-    double m = fmax(fmax(fmax(mx[0], mx[1]), fmax(mx[2], mx[3])), fmax(fmax(mx2[0], mx2[1]), fmax(mx2[2], mx2[3])));
+    MAX8(mx, mx2, v8l);
+    tl_diff c = { .count = n, .sum_d2 = hsum8(&dd), .sum_a2 = hsum8(&aa), .sum_b2 = hsum8(&bb), .sum_ab = hsum8(&ab) };
+    double m = mx[0];
+    for (int l = 1; l < 8; l++) m = fmax(m, mx[l]);
     for (; i < n; i++) {
         double x = a[i], y = b[i], e = x - y;
         c.sum_d2 += e * e, c.sum_a2 += x * x, c.sum_b2 += y * y, c.sum_ab += x * y;
@@ -291,29 +404,32 @@ static inline __attribute__((always_inline)) bool diff_f32(tl_diff *d, const flo
     }
     if (!isfinite(c.sum_d2) || !isfinite(c.sum_a2) || !isfinite(c.sum_b2) || !isfinite(c.sum_ab)) return false;
     c.max_abs = m;
-    c.argmax = -1;
-    if (m > d->max_abs)
-        for (int64_t k = 0; k < n; k++)
-            if (fabs((double)a[k] - (double)b[k]) == m) {
-                c.argmax = first + k;
-                break;
-            }
+    c.argmax = m > d->max_abs ? first + place_of(a, b, n, m) : -1;
     diff_merge(d, &c);
     return true;
 }
 
 /* n pairs of floats into d (first: the flat index of the first): the one-pass loop, or one by
    one when it met a nan or inf; compiled twice as stats_run. */
-static inline __attribute__((always_inline)) void diff_run(tl_diff *d, const float *a, const float *b, int64_t first, int64_t n)
+static inline __attribute__((always_inline)) void diff_run(tl_diff *d, const float *a, const float *b, int64_t first, int64_t n,
+                                                          bool w512)
 {
-    if (!diff_f32(d, a, b, first, n)) diff_slow(d, a, b, false, first, n);
+    if (!diff_f32(d, a, b, first, n, w512)) diff_slow(d, a, b, false, first, n);
 }
 
+__attribute__((target("avx512f"))) static void diff_run_avx512(tl_diff *d, const float *a, const float *b, int64_t first,
+                                                               int64_t n)
+{
+    diff_run(d, a, b, first, n, true);
+}
 __attribute__((target("avx2"))) static void diff_run_avx2(tl_diff *d, const float *a, const float *b, int64_t first, int64_t n)
 {
-    diff_run(d, a, b, first, n);
+    diff_run(d, a, b, first, n, false);
 }
-static void diff_run_base(tl_diff *d, const float *a, const float *b, int64_t first, int64_t n) { diff_run(d, a, b, first, n); }
+static void diff_run_base(tl_diff *d, const float *a, const float *b, int64_t first, int64_t n)
+{
+    diff_run(d, a, b, first, n, false);
+}
 
 static int diff_task(void *ctx, int64_t task)
 {
@@ -333,6 +449,7 @@ static int diff_task(void *ctx, int64_t task)
         int64_t n = chunk_len(p, first);
         const void *ra = tl_stream_read(&p->in[0], first, n, ba), *rb = tl_stream_read(&p->in[1], first, n, bb);
         if (wide) diff_slow(d, ra, rb, true, first, n);
+        else if (p->avx512) diff_run_avx512(d, ra, rb, first, n);
         else if (p->avx2) diff_run_avx2(d, ra, rb, first, n);
         else diff_run_base(d, ra, rb, first, n);
     }
