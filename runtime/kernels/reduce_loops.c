@@ -409,28 +409,28 @@ static const tl_reduce_kernel table[TL_NREDOPS][TL_NDTYPES] = {
     },
     [TL_RPROD] = {
         [TL_F32] = { prod_f32, omul_f32, omul_f32_rows8 }, [TL_F64] = { prod_f64, omul_f64, omul_f64_rows8 },
-        [TL_C64] = { prod_c64, NULL }, [TL_C128] = { prod_c128, NULL },
+        [TL_C64] = { .run = prod_c64 }, [TL_C128] = { .run = prod_c128 },
         [TL_I64] = { prod_u64, omul_u64, omul_u64_rows8 }, [TL_U64] = { prod_u64, omul_u64, omul_u64_rows8 },
     },
     [TL_RMIN] = {
         [TL_F32] = { min_f32, omin_f32, omin_f32_rows8 }, [TL_F64] = { min_f64, omin_f64, omin_f64_rows8 },
-        [TL_C128] = { min_c128, NULL },
+        [TL_C128] = { .run = min_c128 },
         [TL_I64] = { min_i64, omin_i64, omin_i64_rows8 }, [TL_U64] = { min_u64, omin_u64, omin_u64_rows8 },
     },
     [TL_RMAX] = {
         [TL_F32] = { max_f32, omax_f32, omax_f32_rows8 }, [TL_F64] = { max_f64, omax_f64, omax_f64_rows8 },
-        [TL_C128] = { max_c128, NULL },
+        [TL_C128] = { .run = max_c128 },
         [TL_I64] = { max_i64, omax_i64, omax_i64_rows8 }, [TL_U64] = { max_u64, omax_u64, omax_u64_rows8 },
     },
     [TL_RARGMIN] = {
-        [TL_F32] = { argmin_f32, NULL }, [TL_F64] = { argmin_f64, NULL },
-        [TL_C128] = { argmin_c128, NULL },
-        [TL_I64] = { argmin_i64, NULL }, [TL_U64] = { argmin_u64, NULL },
+        [TL_F32] = { .run = argmin_f32 }, [TL_F64] = { .run = argmin_f64 },
+        [TL_C128] = { .run = argmin_c128 },
+        [TL_I64] = { .run = argmin_i64 }, [TL_U64] = { .run = argmin_u64 },
     },
     [TL_RARGMAX] = {
-        [TL_F32] = { argmax_f32_any, NULL }, [TL_F64] = { argmax_f64, NULL },
-        [TL_C128] = { argmax_c128, NULL },
-        [TL_I64] = { argmax_i64, NULL }, [TL_U64] = { argmax_u64, NULL },
+        [TL_F32] = { .run = argmax_f32_any }, [TL_F64] = { .run = argmax_f64 },
+        [TL_C128] = { .run = argmax_c128 },
+        [TL_I64] = { .run = argmax_i64 }, [TL_U64] = { .run = argmax_u64 },
     },
     [TL_RNANMIN] = {
         [TL_F32] = { fmin_f32, ofmin_f32, ofmin_f32_rows8 }, [TL_F64] = { fmin_f64, ofmin_f64, ofmin_f64_rows8 },

@@ -251,7 +251,7 @@ Test(lexer, line_and_column)
     };
     for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) {
         Token t = lexer_next(&lx);
-        cr_assert_eq(t.kind, expect[i][0], "token %zu", i);
+        cr_assert_eq((int)t.kind, expect[i][0], "token %zu", i);
         cr_assert_eq(t.line, expect[i][1], "token %zu line", i);
         cr_assert_eq(t.col, expect[i][2], "token %zu col", i);
     }
