@@ -113,7 +113,7 @@ __attribute__((target("avx2,fma"))) static inline __m256 load_f32x8(const float 
 static inline float f32_id(float f) { return f; }
 
 /* The end of a row's dot after its 32-element steps (from i): eight at a time into a0, the
-   four accumulators summed, the last few one by one. DOT_AVX2 and DOT4_AVX2 end alike. */
+   four accumulators summed, the last few one by one. DOT_AVX2 and dot4_f32 end alike. */
 #define DOT_END_AVX2(LOAD, SCALAR, w, x, k, i, a0, a1, a2, a3, s)                                  \
     do {                                                                                           \
         for (; i + 8 <= k; i += 8) a0 = _mm256_fmadd_ps(LOAD(w + i), _mm256_loadu_ps(x + i), a0);  \
@@ -154,10 +154,6 @@ __attribute__((target("avx512f,avx2,fma"))) static inline __m256 upper8(__m512 v
     return _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
 }
 
-/* dot_bf16_avx2 sixteen lanes at a time: a zmm accumulator is two of its ymm ones, so
-   each lane sums the same products in the same order (the same bits); widening twice
-   the elements per instruction is what bf16 rows are bound by. (f32 rows are bound by
-   memory, and read fastest as dot_f32_avx2 reads them.) */
 /* The end of dot_bf16_avx512 after its 32-element steps (from i), accumulators a and b. */
 __attribute__((target("avx512f,avx2,fma"), always_inline)) static inline float dot_bf16_avx512_end(const uint16_t *w,
                                                                                                 const float *x, int64_t k,
@@ -171,6 +167,10 @@ __attribute__((target("avx512f,avx2,fma"), always_inline)) static inline float d
     return s;
 }
 
+/* dot_bf16_avx2 sixteen lanes at a time: a zmm accumulator is two of its ymm ones, so
+   each lane sums the same products in the same order (the same bits); widening twice
+   the elements per instruction is what bf16 rows are bound by. (f32 rows are bound by
+   memory: long ones are read four runs at a time, ROWS4_LOOP.) */
 __attribute__((target("avx512f,avx2,fma"), always_inline)) static inline float dot_bf16_avx512(const uint16_t *w,
                                                                                             const float *x, int64_t k)
 {
