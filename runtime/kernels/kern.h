@@ -100,6 +100,17 @@ typedef struct tl_qact {
 /* Fills a (one allocation; tl_qact_free releases it): 0, or -1 with the error set. */
 int tl_qact_make(const float *x, int64_t m, int64_t k, int64_t bl, tl_qact *a);
 void tl_qact_free(tl_qact *a);
+/* Weight rows of at least this many bytes are best read one at a time from memory, in long
+   runs (one per task): four rows side by side are four runs, and the hardware's prefetching
+   fell behind them, with or without asking for the rows ahead. One thread, 4096 x 4096
+   Q8_0 from memory: one row at a time 1.39x faster (four rows sharing x's loads: 0.89x
+   without software prefetching, 1.0 with it), 2048-column rows 1.25x, 1024 1.18x; in the
+   cache, 1024 x 4096 1.14x, 2048 x 1024 0.99x, and short rows (288 columns) 0.86-0.90x,
+   so they keep the groups. Each type chooses as it measured (qdot32.c, q8dot.c, qdotk.c);
+   in tl, 4096 and 11008 x 4096 from memory, 1 and 2 threads, the old way and this one
+   alternating within one process: Q8_0 1.35-1.64x faster, Q4_K, Q5_K, Q6_K 1.3-1.7x,
+   Q4_0 ... Q5_1 1.0-1.33x (Q4_1 on two threads 0.91-1.1x). */
+#define TL_QDOT_LONG_ROW_BYTES 2048
 /* Can weights of this ggml type be dotted so? *bl: the block length x must be rounded to. */
 bool tl_qdot_supports(int ggml_type, int64_t *bl);
 /* out[j * os] = the dot of weight row j (rows of row_bytes from w, whole blocks of the type)

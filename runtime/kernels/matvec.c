@@ -46,8 +46,11 @@
    new run: the 32000 x 288 f32 classifier read from memory on two threads took a median of
    690 us in tasks of 32,768 weights and 500 us in these (eight interleaved runs each, at
    load 4-6: 1 << 18 gave 620, 1 << 22 490); llama.tl's f32 decode went from 596 to 660
-   tokens/s (medians of eight interleaved runs). Quantized rows keep TASK_BYTES: qdot.c
-   prefetches them itself. */
+   tokens/s (medians of eight interleaved runs). Quantized rows read one at a time (long
+   ones, TL_QDOT_LONG_ROW_BYTES) take these tasks too: 11008 x 4096 from memory on two
+   threads, Q8_0 took 0.86-0.91 ms so and 1.08-1.12 in TASK_BYTES tasks, Q4_0 0.59-0.62 and
+   0.69-0.74 (three runs each). Shorter quantized rows keep TASK_BYTES: qdot.c prefetches
+   them itself. */
 #define STREAM_WEIGHTS ((int64_t)1 << 20)
 /* Floats of dequantized rows one task keeps for an x with many rows. */
 #define QTILE_FLOATS ((int64_t)1 << 16)
@@ -461,7 +464,8 @@ static int run_plan(mv_plan *p)
     bool shared = nth > 1 && (tiles || weight_bytes(p) >= MATVEC_THREAD_BYTES);
     int64_t per = TASK_BYTES / (weight_bytes(p) / p->n);
     if (tiles) per = QTILE_FLOATS / p->k;
-    else if (shared && p->kind != W_QUANT) per = stream_rows(p->n, p->k, nth);
+    else if (shared && (p->kind != W_QUANT || weight_bytes(p) / p->n >= TL_QDOT_LONG_ROW_BYTES))
+        per = stream_rows(p->n, p->k, nth);
     if (per < 1) per = 1;
     p->rows_per_task = per;
     int64_t ntasks = (p->n + per - 1) / per;

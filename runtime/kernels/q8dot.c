@@ -332,4 +332,4 @@ static const qdot_group_fn groups[4][5] = {
     [TL_QDOT_AVX512] = { NULL, one_512, two_512, three_512, four_512 },
 };
 
-QDOT_ROWS_FN(tl_qdot_q8_0) { qdot_row_loop(groups[path], w, row_bytes, rows, x, i, out, os); }
+QDOT_ROWS_FN(tl_qdot_q8_0) { qdot_row_loop(groups[path], true, w, row_bytes, rows, x, i, out, os); }

@@ -196,9 +196,13 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
     for (size_t o = 0; o < n; o += 64) __builtin_prefetch(p + o, 0, 3);
 }
 
-void qdot_row_loop(const qdot_group_fn group[5], const uint8_t *w, size_t row_bytes, int64_t rows, const tl_qact *x,
-                   int64_t i, float *out, int64_t os)
+void qdot_row_loop(const qdot_group_fn group[5], bool long_alone, const uint8_t *w, size_t row_bytes, int64_t rows,
+                   const tl_qact *x, int64_t i, float *out, int64_t os)
 {
+    if (long_alone && row_bytes >= TL_QDOT_LONG_ROW_BYTES) {
+        for (int64_t j = 0; j < rows; j++, w += row_bytes) group[1](w, row_bytes, x, i, out + j * os, os);
+        return;
+    }
     int g = 4;
     while (!group[g]) g--;
     int64_t j = 0;

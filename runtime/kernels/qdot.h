@@ -47,9 +47,10 @@ static inline float qdot_sum4(const float v[4]) { return (v[0] + v[2]) + (v[1] +
 typedef void (*qdot_group_fn)(const uint8_t *w, size_t row_bytes, const tl_qact *x, int64_t i, float *out,
                               int64_t os);
 /* Rows [0, rows) in groups: group[n] takes n rows at a time (NULL: no such kernel; group[1]
-   must exist), the largest first, with the rows QDOT_PREFETCH_ROWS ahead asked into the cache. */
-void qdot_row_loop(const qdot_group_fn group[5], const uint8_t *w, size_t row_bytes, int64_t rows, const tl_qact *x,
-                   int64_t i, float *out, int64_t os);
+   must exist), the largest first, with the rows PREFETCH_ROWS ahead asked into the cache;
+   with long_alone, rows of TL_QDOT_LONG_ROW_BYTES or more go one at a time instead. */
+void qdot_row_loop(const qdot_group_fn group[5], bool long_alone, const uint8_t *w, size_t row_bytes, int64_t rows,
+                   const tl_qact *x, int64_t i, float *out, int64_t os);
 
 /* The row kernels of each type (qdot.c's table names them): rows of w against row i of x
    on the given path, which the caller has checked this CPU has. */

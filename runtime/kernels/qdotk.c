@@ -105,6 +105,13 @@ static float dot_c(int t, const uint8_t *w, const tl_qact *x, int64_t i)
 
 /* ---- the row groups of each type and path ------------------------------------------------ */
 
+/* Which types read long rows one at a time (TL_QDOT_LONG_ROW_BYTES). One thread, 4096 x
+   4096 from memory, three runs each way: Q4_K 0.43-0.47 ms alone vs 0.54-0.66 in groups,
+   Q5_K 0.53-0.56 vs 0.59-0.86, Q6_K 0.58-0.59 vs 0.66-0.84 (11008 x 4096 likewise; two
+   threads about the same). Q2_K and Q3_K, whose dots do more per byte, took the same time
+   on one thread and up to 1.2x longer on two; Q8_K's went both ways. */
+static const bool qk_long_alone[6] = { [QK_Q4] = true, [QK_Q5] = true, [QK_Q6] = true };
+
 /* NAME_c: one row of type T on the portable path; NAME_groups: each path's row groups. */
 #define QK_KERNELS(NAME, T)                                                                                   \
     static void NAME##_c(const uint8_t *w, size_t rb, const tl_qact *x, int64_t i, float *o, int64_t os)      \
@@ -116,7 +123,7 @@ static float dot_c(int t, const uint8_t *w, const tl_qact *x, int64_t i)
     {                                                                                                         \
         const qdot_group_fn c[5] = { NULL, NAME##_c };                                                        \
         qdot_row_loop(path == TL_QDOT_PORTABLE ? c : path == TL_QDOT_AVX512 ? qk_groups_512[T] : qk_groups_avx2[T], \
-                      w, row_bytes, rows, x, i, out, os);                                                     \
+                      qk_long_alone[T], w, row_bytes, rows, x, i, out, os);                                   \
     }
 QK_KERNELS(q2_k, QK_Q2)
 QK_KERNELS(q3_k, QK_Q3)

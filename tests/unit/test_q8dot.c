@@ -60,9 +60,10 @@ static void fill_x(float *x, int64_t n)
     if (n > 64) x[5] = 0, x[40] = -0.0f, x[64] = 1e-30f;
 }
 
-/* Block counts (pairs with and without a last odd one, each accumulator last) and row counts
-   (each remainder after groups of four and two): every path this CPU has gives the portable
-   loop's bits, written with a stride, for every type. */
+/* Block counts (pairs with and without a last odd one, each accumulator last; and rows of
+   TL_QDOT_LONG_ROW_BYTES or more, which some types read one at a time, each remainder of
+   four blocks) and row counts (each remainder after groups of four and two): every path
+   this CPU has gives the portable loop's bits, written with a stride, for every type. */
 Test(q8dot, every_path_gives_the_portable_bits)
 {
     int best = tl_qdot_best_path();
@@ -72,9 +73,13 @@ Test(q8dot, every_path_gives_the_portable_bits)
         const qtype *t = &TYPES[ti];
         int64_t bl;
         cr_assert(tl_qdot_supports(t->type, &bl), "%s", t->name);
-        int64_t max_nb = bl == 32 ? 40 : 6;
-        for (int64_t nb = 1; nb <= max_nb; nb++)
+        int64_t max_nb = bl == 32 ? 40 : 6, long_nb = (TL_QDOT_LONG_ROW_BYTES + t->bytes - 1) / t->bytes;
+        int64_t counts[64], nc = 0;
+        for (int64_t nb = 1; nb <= max_nb; nb++) counts[nc++] = nb;
+        for (int64_t nb = long_nb; nb < long_nb + 4; nb++) counts[nc++] = nb;
+        for (int64_t ci = 0; ci < nc; ci++)
             for (size_t rc = 0; rc < sizeof row_counts / sizeof *row_counts; rc++) {
+                int64_t nb = counts[ci];
                 int64_t rows = row_counts[rc], k = nb * bl;
                 uint8_t *w = malloc((size_t)(t->bytes * nb * rows));
                 float *x = malloc((size_t)k * sizeof *x);
