@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """make_llama.py — writes a random llama with the shapes of "stories15M" in three formats.
 
-Usage: make_llama.py OUTDIR [--small]
+Usage: make_llama.py OUTDIR [--small | --shape=110M]
 
 OUTDIR/llama_f32.safetensors   every tensor f32
 OUTDIR/llama_bf16.safetensors  every tensor bf16 (f32 rounded to nearest even)
@@ -11,7 +11,10 @@ The three files hold the same tensors under llama.cpp's names (token_embd.weight
 blk.N.attn_q.weight, ..., output.weight), each matrix (out, in) as PyTorch stores it;
 GGUF writes ggml's dim order (ne = [in, out]), which tl loads back as (out, in).
 Weights are seeded normal * 0.02 (norm weights 1 + normal * 0.02), so the files are the
-same on every run. --small writes a 2-layer, vocab-512 model for quick tests.
+same on every run. --small writes a 2-layer, vocab-512 model for quick tests (files
+llama_small_*), --shape=110M one with the shapes of llama2.c's "stories110M" (dim 768, 12
+layers of 12 heads, hidden 2048; files llama_110M_*), whose every matrix has rows of whole
+256-weight superblocks, so that its Q4_K file is Q4_K throughout.
 The hyperparameters are in each file's metadata (GGUF keys llama.*; safetensors
 __metadata__ strings) and in config() below, which llama_ref.py shares.
 """
@@ -24,12 +27,28 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_test_files as mtf  # noqa: E402  (the GGUF/safetensors writers and the Q8_0 quantizer)
 
 
-def config(small=False):
-    """stories15M's shapes (llama2.c): head size 48, rotary base 10000, RMSNorm eps 1e-5."""
+def config(small=False, shape="15M"):
+    """stories15M's shapes (llama2.c): head size 48, rotary base 10000, RMSNorm eps 1e-5; or
+    stories110M's (head size 64, the same base and eps)."""
     c = dict(dim=288, hidden=768, layers=6, heads=6, kv_heads=6, vocab=32000, seq=256, eps=1e-5, theta=10000.0)
+    if shape == "110M":
+        c.update(dim=768, hidden=2048, layers=12, heads=12, kv_heads=12, seq=1024)
+    elif shape != "15M":
+        raise ValueError(f"no shape {shape!r}: 15M or 110M")
     if small:
         c.update(layers=2, vocab=512)
+    c["shape"] = shape
     return c
+
+
+def shape_arg(argv):
+    """The --shape=S argument's S (15M when absent)."""
+    return next((a.split("=", 1)[1] for a in argv if a.startswith("--shape=")), "15M")
+
+
+def file_tag(c, small=False):
+    """The part of the file names that tells the models apart: '', '_small', '_110M'."""
+    return ("_small" if small else "") + ("" if c["shape"] == "15M" else "_" + c["shape"])
 
 
 def weights(c, seed=15):
@@ -68,7 +87,7 @@ def bf16_bits(a):
 
 
 def safetensors_file(w, c, bf16):
-    meta = {k: str(v) for k, v in c.items()}
+    meta = {k: str(v) for k, v in c.items() if k != "shape"}   # the files of 15M as before
     if bf16:
         ts = {k: ("BF16", a.shape, bf16_bits(a).tobytes()) for k, a in w.items()}
     else:
@@ -89,7 +108,8 @@ def matrix_type(kind, cols):
 def gguf_file(w, c, kind="Q8_0"):
     """The GGUF file of w with its matrices of type `kind` (Q8_0 or Q4_K), vectors F32."""
     GT = mtf.GT
-    kvs = [("general.architecture", GT["STRING"], "llama"), ("general.name", GT["STRING"], "random stories15M"),
+    kvs = [("general.architecture", GT["STRING"], "llama"),
+           ("general.name", GT["STRING"], "random stories" + c["shape"]),
            ("general.alignment", GT["U32"], 32), ("general.quantization_version", GT["U32"], 2),
            ("general.file_type", GT["U32"], FILE_TYPE[kind]),
            ("llama.context_length", GT["U32"], c["seq"]), ("llama.embedding_length", GT["U32"], c["dim"]),
@@ -123,9 +143,9 @@ def main():
     small = "--small" in sys.argv
     out = args[0] if args else "."
     os.makedirs(out, exist_ok=True)
-    c = config(small)
+    c = config(small, shape_arg(sys.argv))
     w = weights(c)
-    tag = "_small" if small else ""
+    tag = file_tag(c, small)
     write(os.path.join(out, f"llama{tag}_f32.safetensors"), safetensors_file(w, c, False))
     write(os.path.join(out, f"llama{tag}_bf16.safetensors"), safetensors_file(w, c, True))
     write(os.path.join(out, f"llama{tag}_q8_0.gguf"), gguf_file(w, c))
