@@ -19,7 +19,8 @@
    minimum's x sum to f16; here it stays f32.) Q4_0 and Q5_0, with no minimum, first add
    lane l + 4 into lane l (the low nibbles' weights 4l..4l+3 and the high ones' 16 + 4l ..,
    still exact), so a block takes one conversion and one multiply-add of four lanes, and
-   lanes 4..7 stay zero: Q4_0 read from memory on one thread was 1.13x faster so. */
+   lanes 4..7 stay zero: 4096 x 4096 Q4_0 read from memory on one thread took 0.47-0.48 ms
+   so, 0.51 before (three runs each). */
 
 enum { Q40, Q41, Q50, Q51 };
 
@@ -174,8 +175,9 @@ __attribute__((target(QDOT_512), always_inline)) static inline group_index group
 }
 
 /* What the rows share for a group: x's bytes permuted as the nibbles are (lo: weights 0..15
-   of each block, hi: 16..31), the lane biases (or d times x's sums) likewise, and each
-   block's dx over its four lanes. */
+   of each block, hi: 16..31), the lane biases (or d times x's sums) likewise (Q4_0 and
+   Q5_0: both halves' biases in blo, whose lanes take both halves' sums), and each block's
+   dx over its four lanes. */
 typedef struct x_group { __m512i xlo, xhi, blo, bhi; __m512 slo, shi, dx; } x_group;
 
 /* x's blocks 4g .. 4g + n - 1 (n < 4: the row's last, partial group). */
@@ -256,11 +258,9 @@ __attribute__((target(QDOT_512), always_inline)) static inline void step_512(int
     }
     *lo = _mm512_mask3_fmadd_ps(_mm512_cvtepi32_ps(_mm512_dpbusd_epi32(x->blo, ulo, x->xlo)), sc, *lo, lanes);
     *hi = _mm512_mask3_fmadd_ps(_mm512_cvtepi32_ps(_mm512_dpbusd_epi32(x->bhi, uhi, x->xhi)), sc, *hi, lanes);
-    {
-        __m512 m = _mm512_cvtph_ps(_mm512_extracti64x4_epi64(dm, 1));
-        *lo = _mm512_mask3_fmadd_ps(x->slo, m, *lo, lanes);
-        *hi = _mm512_mask3_fmadd_ps(x->shi, m, *hi, lanes);
-    }
+    __m512 m = _mm512_cvtph_ps(_mm512_extracti64x4_epi64(dm, 1));
+    *lo = _mm512_mask3_fmadd_ps(x->slo, m, *lo, lanes);
+    *hi = _mm512_mask3_fmadd_ps(x->shi, m, *hi, lanes);
 }
 
 /* The rule's sum of a row's accumulators: v[l] = (acc0 + acc1) + (acc2 + acc3) lane by lane,
