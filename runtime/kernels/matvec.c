@@ -46,11 +46,12 @@
    new run: the 32000 x 288 f32 classifier read from memory on two threads took a median of
    690 us in tasks of 32,768 weights and 500 us in these (eight interleaved runs each, at
    load 4-6: 1 << 18 gave 620, 1 << 22 490); llama.tl's f32 decode went from 596 to 660
-   tokens/s (medians of eight interleaved runs). Quantized rows read one at a time (long
-   ones, TL_QDOT_LONG_ROW_BYTES) take these tasks too: 11008 x 4096 from memory on two
-   threads, Q8_0 took 0.86-0.91 ms so and 1.08-1.12 in TASK_BYTES tasks, Q4_0 0.59-0.62 and
-   0.69-0.74 (three runs each). Shorter quantized rows keep TASK_BYTES: qdot.c prefetches
-   them itself. */
+   tokens/s (medians of eight interleaved runs). Long quantized rows (TL_QDOT_LONG_ROW_BYTES)
+   take these tasks too, whether their type reads them one at a time or in groups: 11008 x
+   4096 from memory on two threads, Q8_0 took 0.86-0.91 ms so and 1.08-1.12 in TASK_BYTES
+   tasks, Q4_0 0.59-0.62 and 0.69-0.74 (three runs each); Q2_K, Q3_K and Q8_K, which keep
+   their groups, took 0.85-1.13x the time (within one process, alternating). Shorter
+   quantized rows keep TASK_BYTES: qdot.c prefetches them itself. */
 #define STREAM_WEIGHTS ((int64_t)1 << 20)
 /* Floats of dequantized rows one task keeps for an x with many rows. */
 #define QTILE_FLOATS ((int64_t)1 << 16)

@@ -48,7 +48,9 @@ typedef void (*qdot_group_fn)(const uint8_t *w, size_t row_bytes, const tl_qact 
                               int64_t os);
 /* Rows [0, rows) in groups: group[n] takes n rows at a time (NULL: no such kernel; group[1]
    must exist), the largest first, with the rows PREFETCH_ROWS ahead asked into the cache;
-   with long_alone, rows of TL_QDOT_LONG_ROW_BYTES or more go one at a time instead. */
+   with long_alone, rows of TL_QDOT_LONG_ROW_BYTES or more go one at a time instead, by
+   group[1]. (qdot32.c's AVX-512 path reads its long rows alone itself, sharing x's groups
+   among them, which group[1] row by row could not.) */
 void qdot_row_loop(const qdot_group_fn group[5], bool long_alone, const uint8_t *w, size_t row_bytes, int64_t rows,
                    const tl_qact *x, int64_t i, float *out, int64_t os);
 
