@@ -184,6 +184,7 @@ bool jcell_execute(Kernel *K, void *sock)
     tl_interrupt_flag = 0;   /* a Ctrl-C that came while the kernel waited stops nothing */
     bool ok = run_code(K, code, len, silent);
     tl_interrupt_flag = 0;
+    if (!ok && jw_bool(content, "stop_on_error", true)) jk_hold_waiting(K);
     jio_capture_sync(K);
     if (!ok) publish_error(K);
     bool built = sb_printf(&c, "{\"status\":\"%s\",\"execution_count\":%d", ok ? "ok" : "error", K->execution_count) &&

@@ -132,6 +132,8 @@ struct Kernel {
     int execution_count;
     bool quit;
     bool aborting;                  /* after an error that stops the queue: execute requests waiting are aborted */
+    JMsg *held;                     /* the requests that were waiting when that error came (jk_hold_waiting) */
+    int nheld, held_cap;
     StrBuf *expression;             /* while a user expression runs: where its value's bundle goes */
     /* jupyter_io.c's */
     pthread_t heart, reader;
@@ -147,6 +149,9 @@ bool jk_publish(Kernel *K, const char *type, const StrBuf *content);
 bool jk_publish_locked(Kernel *K, const char *type, const char *content, size_t n);
 /* Replies to the current request on sock. */
 bool jk_reply(Kernel *K, void *sock, const char *type, const StrBuf *content);
+/* After a cell failed with stop_on_error, before its error and reply go out: holds the requests
+   already waiting, so that its execute requests are aborted and no later one. */
+void jk_hold_waiting(Kernel *K);
 
 /* ---- jupyter_cell.c: execute_request ---------------------------------------- */
 

@@ -286,30 +286,37 @@ static void handle(Kernel *K, void *sock, JMsg *m)
     K->request = NULL;
 }
 
-/* The most requests read off the shell socket at once after an error (more wait for the next round). */
-enum { ABORT_BATCH = 64 };
-
-/* After a cell failed with stop_on_error: aborts the execute requests that were already waiting. All of
-   them are read before the first is answered, so a request the client sends after it saw the last
-   "aborted" reply is never among them (answering while reading let such a request be aborted too). */
-static void abort_waiting(Kernel *K)
+/* After a cell failed with stop_on_error, before anything about the failure is sent: reads every
+   request already waiting on the shell socket into K->held, to be answered (execute requests
+   aborted) once the cell's reply is out. Reading them first means a request the client sends after
+   it saw the error, or the last "aborted" reply, is never among them: reading after the reply let
+   such a request be aborted too (CI's jupyter_kernel failed on it twice). */
+void jk_hold_waiting(Kernel *K)
 {
-    while (K->aborting) {
-        JMsg batch[ABORT_BATCH];
-        int n = 0;
-        zmq_pollitem_t item = { K->shell, 0, ZMQ_POLLIN, 0 };
-        bool more = true;
-        while (more && n < ABORT_BATCH && jl.zmq_poll(&item, 1, 0) > 0 && (item.revents & ZMQ_POLLIN)) {
-            RecvResult r = jw_recv(K->shell, &K->signer, &batch[n], K->log, "shell");
-            n += r == RECV_OK;
-            more = r != RECV_NONE;
+    zmq_pollitem_t item = { K->shell, 0, ZMQ_POLLIN, 0 };
+    while (jl.zmq_poll(&item, 1, 0) > 0 && (item.revents & ZMQ_POLLIN)) {
+        if (K->nheld == K->held_cap) {
+            int cap = K->held_cap ? 2 * K->held_cap : 16;
+            JMsg *grown = realloc(K->held, (size_t)cap * sizeof *grown);
+            if (!grown) return;   /* out of memory: the rest stay waiting and run */
+            K->held = grown;
+            K->held_cap = cap;
         }
-        for (int i = 0; i < n; i++) {
-            handle(K, K->shell, &batch[i]);
-            jw_msg_free(&batch[i]);
-        }
-        if (n < ABORT_BATCH) K->aborting = false;
+        RecvResult r = jw_recv(K->shell, &K->signer, &K->held[K->nheld], K->log, "shell");
+        if (r == RECV_NONE) return;
+        K->nheld += r == RECV_OK;
     }
+}
+
+/* Answers the requests held after a failed cell (its execute requests aborted), then lets cells run. */
+static void answer_held(Kernel *K)
+{
+    for (int i = 0; i < K->nheld; i++) {
+        handle(K, K->shell, &K->held[i]);
+        jw_msg_free(&K->held[i]);
+    }
+    K->nheld = 0;
+    K->aborting = false;
 }
 
 /* Waits for a request and handles it (control first: it may ask to shut down). */
@@ -325,7 +332,7 @@ static void serve_one(Kernel *K)
         if (jw_recv(items[i].socket, &K->signer, &m, K->log, channels[i]) != RECV_OK) return;
         if (i < 2) handle(K, items[i].socket, &m);   /* stdin carries only replies to input requests */
         jw_msg_free(&m);
-        abort_waiting(K);
+        answer_held(K);
         return;
     }
 }
@@ -381,6 +388,8 @@ static void kernel_close(Kernel *K)
     free(K->conn.key);
     free(K->signer.seen);
     free(K->parent);
+    for (int i = 0; i < K->nheld; i++) jw_msg_free(&K->held[i]);
+    free(K->held);
     pthread_mutex_destroy(&K->iopub_lock);
     if (K->log) fclose(K->log);
 }

@@ -204,6 +204,17 @@ for msg_id in ids:
 check("stop_on_error: the queue is aborted", statuses == ["error", "aborted", "aborted"], statuses)
 reply, pub = execute("3")
 check("after the abort: cells run", of_type(pub, "execute_result")[0]["data"]["text/plain"] == "3")
+# a cell sent the moment the failed one's error shows is not aborted: the kernel reads what waits
+# before it publishes the error (reading after its idle status let such a cell be aborted now and then)
+statuses = []
+for _ in range(300):
+    failed = kc.execute('error("again")')
+    while True:
+        m = kc.get_iopub_msg(timeout=TIMEOUT)
+        if m["parent_header"].get("msg_id") == failed and m["msg_type"] == "error":
+            break
+    statuses.append(execute("1")[0]["content"]["status"])
+check("after an error: a cell sent when it shows runs, 300 times", statuses == ["ok"] * 300, [s for s in statuses if s != "ok"][:3])
 
 # complete, inspect, is_complete, comm_info, history
 reply, pub = collect(kc.complete("y = ara", 7))
