@@ -11,7 +11,7 @@
 /* The target attributes of the three vector paths (the 256-bit VNNI one is Q8_0's alone). */
 #define QDOT_AVX2 "avx2,fma,f16c"
 #define QDOT_VNNI256 "avx512f,avx512vl,avx512vnni,avx2,fma,f16c"
-#define QDOT_512 "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni,avx2,fma,f16c"
+#define QDOT_512 "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni,avx512bitalg,avx2,fma,f16c"
 
 /* The f16 bits at p (x86: little-endian), one 16-bit load. */
 static inline unsigned short qdot_f16_bits(const uint8_t *p)

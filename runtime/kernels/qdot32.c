@@ -154,24 +154,30 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void rows_avx2(i
 /* Index, in the concatenation of the group's first 64 bytes and last 32, of its byte g. */
 #define GROUP_BYTE(t, g) ((g) < 64 ? (g) : 64 + (g) - (4 * BLK_BYTES(t) - 32))
 /* The permutes' sources: byte n of the nibbles (block n / 16's byte n % 16), word n of the
-   scales (n < 16: block n / 4's d; then its m), byte n of the fifth bits (bytes 0..7: each
-   block's bits 0..15, two bytes per block; bytes 8..15: bits 16..31). */
+   scales (n < 16: block n / 4's d; then its m), byte n of the fifth bits (64-bit lane k:
+   block k / 2's 32 bits, twice, for the bit shuffle). */
 #define NIB_SRC(t, n) GROUP_BYTE(t, (n) / 16 * BLK_BYTES(t) + QS_AT(t) + (n) % 16)
 #define SCALE_SRC(t, n) (GROUP_BYTE(t, (n) % 16 / 4 * BLK_BYTES(t) + ((n) >= 16 ? 2 : 0)) / 2)
-#define BITS_SRC(t, n) ((n) < 16 ? GROUP_BYTE(t, (n) % 8 / 2 * BLK_BYTES(t) + QH_AT(t) + (n) / 8 * 2 + (n) % 2) : 0)
+#define BITS_SRC(t, n) GROUP_BYTE(t, (n) / 16 * BLK_BYTES(t) + QH_AT(t) + (n) % 4)
+/* The bit shuffle's selectors: nibble byte n (weight n % 16 of its block, or 16 + n % 16) takes
+   bit n % 16 (or 16 + n % 16) of its 64-bit lane, its block's fifth bits. */
+#define BIT_LO(t, n) ((n) % 16)
+#define BIT_HI(t, n) (16 + (n) % 16)
 #define E4(F, t, n) F(t, (n) + 3), F(t, (n) + 2), F(t, (n) + 1), F(t, n)
 #define E16(F, t, n) E4(F, t, (n) + 12), E4(F, t, (n) + 8), E4(F, t, (n) + 4), E4(F, t, n)
 /* The 64 bytes F(t, 0..63) or the 32 words F(t, 0..31) as a vector (constants folded). */
 #define BYTES64(F, t) _mm512_set_epi8(E16(F, t, 48), E16(F, t, 32), E16(F, t, 16), E16(F, t, 0))
 #define WORDS32(F, t) _mm512_set_epi16(E16(F, t, 16), E16(F, t, 0))
 
-/* The permute constants of type t: nibble bytes, d (and m) words, fifth-bit bytes. */
-typedef struct group_index { __m512i q, d, h; } group_index;
+/* The permute constants of type t: nibble bytes, d (and m) words, fifth-bit bytes, and the
+   bit shuffle's selectors for the low and high nibbles' fifth bits. */
+typedef struct group_index { __m512i q, d, h, hlo, hhi; } group_index;
 
 /* Type t's permute constants (folded at compile time: t is a constant where it is inlined). */
 __attribute__((target(QDOT_512), always_inline)) static inline group_index group_indices(int t)
 {
-    return (group_index){ BYTES64(NIB_SRC, t), WORDS32(SCALE_SRC, t), BYTES64(BITS_SRC, t) };
+    return (group_index){ BYTES64(NIB_SRC, t), WORDS32(SCALE_SRC, t), BYTES64(BITS_SRC, t), BYTES64(BIT_LO, t),
+                          BYTES64(BIT_HI, t) };
 }
 
 /* What the rows share for a group: x's bytes permuted as the nibbles are (lo: weights 0..15
@@ -243,10 +249,12 @@ __attribute__((target(QDOT_512), always_inline)) static inline void step_512(int
     __m512i q = _mm512_permutex2var_epi8(w0, ix->q, w1);
     __m512i ulo = _mm512_and_si512(q, _mm512_set1_epi8(0x0F)), uhi = _mm512_and_si512(_mm512_srli_epi16(q, 4), _mm512_set1_epi8(0x0F));
     if (has_qh(t)) {
-        __m128i h = _mm512_castsi512_si128(_mm512_permutex2var_epi8(w0, ix->h, w1));
+        /* the bit shuffle makes the masks in the vector unit: through general registers (two
+           moves out, two into mask registers) Q5_0 took 1.33x Q4_0's time, in cache */
+        __m512i h = _mm512_permutex2var_epi8(w0, ix->h, w1);
         const __m512i sixteen = _mm512_set1_epi8(16);
-        ulo = _mm512_mask_add_epi8(ulo, _cvtu64_mask64((uint64_t)_mm_cvtsi128_si64(h)), ulo, sixteen);
-        uhi = _mm512_mask_add_epi8(uhi, _cvtu64_mask64((uint64_t)_mm_extract_epi64(h, 1)), uhi, sixteen);
+        ulo = _mm512_mask_add_epi8(ulo, _mm512_bitshuffle_epi64_mask(h, ix->hlo), ulo, sixteen);
+        uhi = _mm512_mask_add_epi8(uhi, _mm512_bitshuffle_epi64_mask(h, ix->hhi), uhi, sixteen);
     }
     __m512i dm = _mm512_permutex2var_epi16(w0, ix->d, w1);   /* d d d d ... (m m m m ...) */
     __m512 sc = _mm512_mul_ps(_mm512_cvtph_ps(_mm512_castsi512_si256(dm)), x->dx);
