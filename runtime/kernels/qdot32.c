@@ -283,57 +283,65 @@ __attribute__((target(QDOT_512), always_inline)) static inline float group_sum(_
     return hsum256(_mm256_set_m128(vhi, vlo));
 }
 
-/* R (1..4) rows from w, rb bytes apart, against row i of x into o[r * os]. */
+/* R (1..4) rows from w, rb bytes apart, against x's groups xs (ng whole ones, then one of n
+   blocks when n > 0) into o[r * os]. */
 __attribute__((target(QDOT_512), always_inline)) static inline void rows_512(int t, int R, const uint8_t *w, size_t rb,
-                                                                              const tl_qact *x, int64_t i, float *o,
-                                                                              int64_t os)
+                                                                              const x_group *xs, int64_t ng, int n,
+                                                                              const group_index *ix, float *o, int64_t os)
 {
-    int64_t nb = x->nb, ng = nb / 4, gb = 4 * blk_bytes(t);
-    const group_index ix = group_indices(t);
+    int64_t gb = 4 * blk_bytes(t);
     __m512 lo[4], hi[4];
     _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) lo[r] = hi[r] = _mm512_setzero_ps();
-    for (int64_t g = 0; g < ng; g++) {
-        x_group xg = x_group_512(t, x, i, g, 4);
-        _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + g * gb, &xg, &ix, 4, &lo[r], &hi[r]);
-    }
-    int n = (int)(nb % 4);
-    if (n) {
-        x_group xg = x_group_512(t, x, i, ng, n);
-        _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + ng * gb, &xg, &ix, n, &lo[r], &hi[r]);
-    }
+    for (int64_t g = 0; g < ng; g++)
+        _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + g * gb, &xs[g], ix, 4, &lo[r], &hi[r]);
+    if (n) _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + ng * gb, &xs[ng], ix, n, &lo[r], &hi[r]);
     _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) o[r * os] = group_sum(lo[r], hi[r]);
 }
 
-/* Rows of w, rb bytes apart, each alone against row i of x into o[r * os], x's groups made
-   once for all of them (one row at a time is what the hardware's prefetching follows best
-   from memory, see TL_QDOT_LONG_ROW_BYTES; made for each row, x's groups made the product
-   compute-bound on two threads: 11008 x 4096 Q4_0 took 0.98 ms, 0.71-0.76 in the four-row
-   groups, 0.59-0.62 so). The same bits as rows_512. Returns false, having done nothing,
-   when there is no memory for the groups. */
-__attribute__((target(QDOT_512), always_inline)) static inline bool rows_alone_512(int t, const uint8_t *w, size_t rb,
-                                                                                   int64_t rows, const tl_qact *x,
-                                                                                   int64_t i, float *o, int64_t os)
+/* x's groups kept on the stack up to this many (rows of up to 95 blocks; longer ones allocate). */
+enum { X_GROUPS_ON_STACK = 24 };
+
+/* Rows of w, rb bytes apart, against row i of x into o[r * os], x's groups made once for all
+   of them: short rows four at a time, with the rows PREFETCH_ROWS ahead asked into the cache
+   (made for every four rows, x's groups were an eighth of the work at 288 columns), long ones
+   one at a time (what the hardware's prefetching follows best from memory, see
+   TL_QDOT_LONG_ROW_BYTES; made for each row, x's groups made the product compute-bound on two
+   threads: 11008 x 4096 Q4_0 took 0.98 ms, 0.71-0.76 in four-row groups, 0.59-0.62 so). The
+   same bits as the portable path. Returns false, having done nothing, when there is no memory
+   for the groups. */
+__attribute__((target(QDOT_512), always_inline)) static inline bool rows_shared_512(int t, const uint8_t *w, size_t rb,
+                                                                                    int64_t rows, const tl_qact *x,
+                                                                                    int64_t i, float *o, int64_t os)
 {
-    int64_t nb = x->nb, ng = nb / 4, gb = 4 * blk_bytes(t);
+    int64_t nb = x->nb, ng = nb / 4;
     int n = (int)(nb % 4);
-    x_group *xs = aligned_alloc(64, (size_t)(ng + 1) * sizeof *xs);
-    if (!xs) return false;
+    x_group on_stack[X_GROUPS_ON_STACK], *xs = on_stack;
+    if (ng + 1 > X_GROUPS_ON_STACK && !(xs = aligned_alloc(64, (size_t)(ng + 1) * sizeof *xs))) return false;
     for (int64_t g = 0; g < ng; g++) xs[g] = x_group_512(t, x, i, g, 4);
     if (n) xs[ng] = x_group_512(t, x, i, ng, n);
     const group_index ix = group_indices(t);
-    for (int64_t r = 0; r < rows; r++, w += rb) {
-        __m512 lo = _mm512_setzero_ps(), hi = lo;
-        for (int64_t g = 0; g < ng; g++) step_512(t, w + g * gb, &xs[g], &ix, 4, &lo, &hi);
-        if (n) step_512(t, w + ng * gb, &xs[ng], &ix, n, &lo, &hi);
-        o[r * os] = group_sum(lo, hi);
+    int64_t j = 0;
+    if (rb >= TL_QDOT_LONG_ROW_BYTES) {
+        for (; j < rows; j++) rows_512(t, 1, w + j * rb, rb, xs, ng, n, &ix, o + j * os, os);
+    } else {
+        for (; j + 4 <= rows; j += 4) {
+            if (j + PREFETCH_ROWS + 4 <= rows) prefetch_bytes(w + (j + PREFETCH_ROWS) * rb, 4 * rb);
+            rows_512(t, 4, w + j * rb, rb, xs, ng, n, &ix, o + j * os, os);
+        }
+        switch (rows - j) {
+        case 3: rows_512(t, 3, w + j * rb, rb, xs, ng, n, &ix, o + j * os, os); break;
+        case 2: rows_512(t, 2, w + j * rb, rb, xs, ng, n, &ix, o + j * os, os); break;
+        case 1: rows_512(t, 1, w + j * rb, rb, xs, ng, n, &ix, o + j * os, os); break;
+        }
     }
-    free(xs);
+    if (xs != on_stack) free(xs);
     return true;
 }
 
 /* ---- the row groups of each type and path ------------------------------------------------ */
 
-/* NAME_c, NAME_avx2_R, NAME_512_R: R rows of type T from w against row i of x. */
+/* NAME_c, NAME_avx2_R: R rows of type T from w against row i of x; NAME_512: any rows, x's
+   groups shared (when it has no memory for them, the AVX2 kernels take its rows: the same bits). */
 #define Q32_KERNELS(NAME, T)                                                                                  \
     static void NAME##_c(const uint8_t *w, size_t rb, const tl_qact *x, int64_t i, float *o, int64_t os)      \
     {                                                                                                         \
@@ -350,31 +358,21 @@ __attribute__((target(QDOT_512), always_inline)) static inline bool rows_alone_5
     {                                                                                                         \
         rows_avx2(T, 2, w, rb, x, i, o, os);                                                                  \
     }                                                                                                         \
-    Q32_512(NAME, T, 1) Q32_512(NAME, T, 2) Q32_512(NAME, T, 3) Q32_512(NAME, T, 4)                           \
     static const qdot_group_fn NAME##_groups[4][5] = {                                                       \
         [TL_QDOT_PORTABLE] = { NULL, NAME##_c },                                                               \
         [TL_QDOT_AVX2] = { NULL, NAME##_avx2_1, NAME##_avx2_2 },                                               \
         [TL_QDOT_VNNI256] = { NULL, NAME##_avx2_1, NAME##_avx2_2 },                                            \
-        [TL_QDOT_AVX512] = { NULL, NAME##_512_1, NAME##_512_2, NAME##_512_3, NAME##_512_4 },                   \
+        [TL_QDOT_AVX512] = { NULL, NAME##_avx2_1, NAME##_avx2_2 },                                             \
     };                                                                                                        \
-    __attribute__((target(QDOT_512))) static bool NAME##_512_alone(const uint8_t *w, size_t rb, int64_t rows,   \
-                                                                   const tl_qact *x, int64_t i, float *o,      \
-                                                                   int64_t os)                                 \
+    __attribute__((target(QDOT_512))) static bool NAME##_512(const uint8_t *w, size_t rb, int64_t rows,         \
+                                                             const tl_qact *x, int64_t i, float *o, int64_t os) \
     {                                                                                                         \
-        return rows_alone_512(T, w, rb, rows, x, i, o, os);                                                   \
+        return rows_shared_512(T, w, rb, rows, x, i, o, os);                                                  \
     }                                                                                                         \
     QDOT_ROWS_FN(tl_qdot_##NAME)                                                                              \
     {                                                                                                         \
-        if (path == TL_QDOT_AVX512 && row_bytes >= TL_QDOT_LONG_ROW_BYTES &&                                  \
-            NAME##_512_alone(w, row_bytes, rows, x, i, out, os))                                              \
-            return;                                                                                           \
+        if (path == TL_QDOT_AVX512 && NAME##_512(w, row_bytes, rows, x, i, out, os)) return;                   \
         qdot_row_loop(NAME##_groups[path], false, w, row_bytes, rows, x, i, out, os);                         \
-    }
-#define Q32_512(NAME, T, R)                                                                                   \
-    __attribute__((target(QDOT_512))) static void NAME##_512_##R(const uint8_t *w, size_t rb, const tl_qact *x, \
-                                                                 int64_t i, float *o, int64_t os)              \
-    {                                                                                                         \
-        rows_512(T, R, w, rb, x, i, o, os);                                                                   \
     }
 
 Q32_KERNELS(q4_0, Q40)
