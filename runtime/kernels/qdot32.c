@@ -186,9 +186,11 @@ __attribute__((target(QDOT_512), always_inline)) static inline group_index group
    dx over its four lanes. */
 typedef struct x_group { __m512i xlo, xhi, blo, bhi; __m512 slo, shi, dx; } x_group;
 
-/* x's blocks 4g .. 4g + n - 1 (n < 4: the row's last, partial group). */
-__attribute__((target(QDOT_512), always_inline)) static inline x_group x_group_512(int t, const tl_qact *x, int64_t i,
-                                                                                   int64_t g, int n)
+/* The group made from x's bytes x0 and x1 (64 each), bias sums n0 and n1 (16 each), scales dx
+   and (types with a minimum) d times the sums s0 and s1, as x_group_512 loads them. */
+__attribute__((target(QDOT_512), always_inline)) static inline x_group x_group_of(int t, __m512i x0, __m512i x1,
+                                                                                  __m512i n0, __m512i n1, __m128 dx,
+                                                                                  __m512 s0, __m512 s1)
 {
     const __m512i xl = _mm512_set_epi32(0x6f6e6d6c, 0x6b6a6968, 0x67666564, 0x63626160, 0x4f4e4d4c, 0x4b4a4948,
                                         0x47464544, 0x43424140, 0x2f2e2d2c, 0x2b2a2928, 0x27262524, 0x23222120,
@@ -197,39 +199,82 @@ __attribute__((target(QDOT_512), always_inline)) static inline x_group x_group_5
     const __m512i ql = _mm512_setr_epi32(0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27);
     const __m512i qh = _mm512_add_epi32(ql, _mm512_set1_epi32(4));
     const __m512i spread = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
-    int64_t b = i * x->nb + 4 * g;
-    const int8_t *q = x->q + 32 * b;
-    __m512i x0, x1, n0, n1;
-    __m128 dx;
-    if (n == 4) {
-        x0 = _mm512_loadu_si512(q), x1 = _mm512_loadu_si512(q + 64);
-        n0 = _mm512_loadu_si512(x->nsum4 + 8 * b), n1 = _mm512_loadu_si512(x->nsum4 + 8 * b + 16);
-        dx = _mm_loadu_ps(x->d + b);
-    } else {
-        __mmask64 m0 = n >= 2 ? ~0ull : 0xFFFFFFFFull, m1 = n == 3 ? 0xFFFFFFFFull : 0;
-        x0 = _mm512_maskz_loadu_epi8(m0, q), x1 = _mm512_maskz_loadu_epi8(m1, q + 64);
-        n0 = _mm512_maskz_loadu_epi32(n >= 2 ? 0xFFFF : 0xFF, x->nsum4 + 8 * b);
-        n1 = _mm512_maskz_loadu_epi32(n == 3 ? 0xFF : 0, x->nsum4 + 8 * b + 16);
-        dx = _mm_maskz_loadu_ps((__mmask8)((1 << n) - 1), x->d + b);
-    }
-    x_group s;
-    s.xlo = _mm512_permutex2var_epi8(x0, xl, x1), s.xhi = _mm512_permutex2var_epi8(x0, xh, x1);
-    s.dx = _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(dx));
+    x_group g;
+    g.xlo = _mm512_permutex2var_epi8(x0, xl, x1), g.xhi = _mm512_permutex2var_epi8(x0, xh, x1);
+    g.dx = _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(dx));
     if (has_min(t)) {
-        __m512 s0, s1;
-        if (n == 4) s0 = _mm512_loadu_ps(x->dsum4 + 8 * b), s1 = _mm512_loadu_ps(x->dsum4 + 8 * b + 16);
-        else s0 = _mm512_maskz_loadu_ps(n >= 2 ? 0xFFFF : 0xFF, x->dsum4 + 8 * b),
-             s1 = _mm512_maskz_loadu_ps(n == 3 ? 0xFF : 0, x->dsum4 + 8 * b + 16);
-        s.slo = _mm512_permutex2var_ps(s0, ql, s1), s.shi = _mm512_permutex2var_ps(s0, qh, s1);
-        s.blo = s.bhi = _mm512_setzero_si512();
+        g.slo = _mm512_permutex2var_ps(s0, ql, s1), g.shi = _mm512_permutex2var_ps(s0, qh, s1);
+        g.blo = g.bhi = _mm512_setzero_si512();
     } else {
         /* the two halves' biases in one: step_512 adds the halves' sums in one lane */
-        s.blo = _mm512_add_epi32(_mm512_slli_epi32(_mm512_permutex2var_epi32(n0, ql, n1), offset_shift(t)),
+        g.blo = _mm512_add_epi32(_mm512_slli_epi32(_mm512_permutex2var_epi32(n0, ql, n1), offset_shift(t)),
                                  _mm512_slli_epi32(_mm512_permutex2var_epi32(n0, qh, n1), offset_shift(t)));
-        s.bhi = _mm512_setzero_si512();
-        s.slo = s.shi = _mm512_setzero_ps();
+        g.bhi = _mm512_setzero_si512();
+        g.slo = g.shi = _mm512_setzero_ps();
     }
-    return s;
+    return g;
+}
+
+/* x's blocks 4g .. 4g + n - 1 (n < 4: the row's last, partial group). */
+__attribute__((target(QDOT_512), always_inline)) static inline x_group x_group_512(int t, const tl_qact *x, int64_t i,
+                                                                                   int64_t g, int n)
+{
+    int64_t b = i * x->nb + 4 * g;
+    const int8_t *q = x->q + 32 * b;
+    const float *ds = x->dsum4 + 8 * b;
+    __m512 s0 = _mm512_setzero_ps(), s1 = s0;
+    if (n == 4) {
+        if (has_min(t)) s0 = _mm512_loadu_ps(ds), s1 = _mm512_loadu_ps(ds + 16);
+        return x_group_of(t, _mm512_loadu_si512(q), _mm512_loadu_si512(q + 64), _mm512_loadu_si512(x->nsum4 + 8 * b),
+                          _mm512_loadu_si512(x->nsum4 + 8 * b + 16), _mm_loadu_ps(x->d + b), s0, s1);
+    }
+    __mmask16 h0 = n >= 2 ? 0xFFFF : 0xFF, h1 = n == 3 ? 0xFF : 0;
+    if (has_min(t)) s0 = _mm512_maskz_loadu_ps(h0, ds), s1 = _mm512_maskz_loadu_ps(h1, ds + 16);
+    return x_group_of(t, _mm512_maskz_loadu_epi8(n >= 2 ? ~0ull : 0xFFFFFFFFull, q),
+                      _mm512_maskz_loadu_epi8(n == 3 ? 0xFFFFFFFFull : 0, q + 64),
+                      _mm512_maskz_loadu_epi32(h0, x->nsum4 + 8 * b), _mm512_maskz_loadu_epi32(h1, x->nsum4 + 8 * b + 16),
+                      _mm_maskz_loadu_ps((__mmask8)((1 << n) - 1), x->d + b), s0, s1);
+}
+
+/* x's block b of row i four times over: the group that four rows' block b, side by side, meet. */
+__attribute__((target(QDOT_512), always_inline)) static inline x_group x_group_repeat_512(int t, const tl_qact *x,
+                                                                                          int64_t i, int64_t b)
+{
+    b += i * x->nb;
+    __m512i q = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(x->q + 32 * b)));
+    __m512i ns = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(x->nsum4 + 8 * b)));
+    __m512 s = has_min(t) ? _mm512_castpd_ps(_mm512_broadcast_f64x4(_mm256_loadu_pd((const double *)(x->dsum4 + 8 * b)))) : _mm512_setzero_ps();
+    return x_group_of(t, q, q, ns, ns, _mm_set1_ps(x->d[b]), s, s);
+}
+
+/* A group of four blocks, its first 64 bytes w0 and its last 32 w1, into the accumulators'
+   lanes (a mask: absent blocks' lanes untouched). */
+__attribute__((target(QDOT_512), always_inline)) static inline void step_bytes_512(int t, __m512i w0, __m512i w1,
+                                                                                  const x_group *x, const group_index *ix,
+                                                                                  __mmask16 lanes, __m512 *lo, __m512 *hi)
+{
+    __m512i q = _mm512_permutex2var_epi8(w0, ix->q, w1);
+    __m512i ulo = _mm512_and_si512(q, _mm512_set1_epi8(0x0F)), uhi = _mm512_and_si512(_mm512_srli_epi16(q, 4), _mm512_set1_epi8(0x0F));
+    if (has_qh(t)) {
+        /* the bit shuffle makes the masks in the vector unit: through general registers (two
+           moves out, two into mask registers) Q5_0 took 1.33x Q4_0's time, in cache */
+        __m512i h = _mm512_permutex2var_epi8(w0, ix->h, w1);
+        const __m512i sixteen = _mm512_set1_epi8(16);
+        ulo = _mm512_mask_add_epi8(ulo, _mm512_bitshuffle_epi64_mask(h, ix->hlo), ulo, sixteen);
+        uhi = _mm512_mask_add_epi8(uhi, _mm512_bitshuffle_epi64_mask(h, ix->hhi), uhi, sixteen);
+    }
+    __m512i dm = _mm512_permutex2var_epi16(w0, ix->d, w1);   /* d d d d ... (m m m m ...) */
+    __m512 sc = _mm512_mul_ps(_mm512_cvtph_ps(_mm512_castsi512_si256(dm)), x->dx);
+    if (!has_min(t)) {   /* lane l's sum and lane l + 4's in one (*hi stays zero) */
+        __m512i s = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(x->blo, ulo, x->xlo), uhi, x->xhi);
+        *lo = _mm512_mask3_fmadd_ps(_mm512_cvtepi32_ps(s), sc, *lo, lanes);
+        return;
+    }
+    *lo = _mm512_mask3_fmadd_ps(_mm512_cvtepi32_ps(_mm512_dpbusd_epi32(x->blo, ulo, x->xlo)), sc, *lo, lanes);
+    *hi = _mm512_mask3_fmadd_ps(_mm512_cvtepi32_ps(_mm512_dpbusd_epi32(x->bhi, uhi, x->xhi)), sc, *hi, lanes);
+    __m512 m = _mm512_cvtph_ps(_mm512_extracti64x4_epi64(dm, 1));
+    *lo = _mm512_mask3_fmadd_ps(x->slo, m, *lo, lanes);
+    *hi = _mm512_mask3_fmadd_ps(x->shi, m, *hi, lanes);
 }
 
 /* One row's group at gw (n blocks; n < 4: its bytes are read under a mask) into its two
@@ -246,29 +291,68 @@ __attribute__((target(QDOT_512), always_inline)) static inline void step_512(int
         __mmask32 m1 = have <= gb - 32 ? 0 : (__mmask32)(((uint64_t)1 << (have - (gb - 32))) - 1);
         w1 = _mm512_castsi256_si512(_mm256_maskz_loadu_epi8(m1, gw + gb - 32));
     }
-    __m512i q = _mm512_permutex2var_epi8(w0, ix->q, w1);
-    __m512i ulo = _mm512_and_si512(q, _mm512_set1_epi8(0x0F)), uhi = _mm512_and_si512(_mm512_srli_epi16(q, 4), _mm512_set1_epi8(0x0F));
-    if (has_qh(t)) {
-        /* the bit shuffle makes the masks in the vector unit: through general registers (two
-           moves out, two into mask registers) Q5_0 took 1.33x Q4_0's time, in cache */
-        __m512i h = _mm512_permutex2var_epi8(w0, ix->h, w1);
-        const __m512i sixteen = _mm512_set1_epi8(16);
-        ulo = _mm512_mask_add_epi8(ulo, _mm512_bitshuffle_epi64_mask(h, ix->hlo), ulo, sixteen);
-        uhi = _mm512_mask_add_epi8(uhi, _mm512_bitshuffle_epi64_mask(h, ix->hhi), uhi, sixteen);
+    step_bytes_512(t, w0, w1, x, ix, (__mmask16)((1u << (4 * n)) - 1), lo, hi);
+}
+
+/* The bytes [from, from + n) of a group (w0: its first 64, w1: its last 32), where byte
+   from + j is bw[j], merged in (a masked load reads no byte outside its mask). */
+__attribute__((target(QDOT_512), always_inline)) static inline void group_bytes_from(int t, __m512i *w0, __m512i *w1,
+                                                                                    int from, int n, const uint8_t *bw)
+{
+    int gb = 4 * blk_bytes(t), end = from + n;
+    if (from < 64) {
+        int e = end < 64 ? end : 64;
+        __mmask64 m = (((__mmask64)1 << (e - from)) - 1) << from;
+        *w0 = _mm512_mask_loadu_epi8(*w0, m, (const void *)((uintptr_t)bw - (uintptr_t)from));
     }
-    __m512i dm = _mm512_permutex2var_epi16(w0, ix->d, w1);   /* d d d d ... (m m m m ...) */
-    __m512 sc = _mm512_mul_ps(_mm512_cvtph_ps(_mm512_castsi512_si256(dm)), x->dx);
-    __mmask16 lanes = (__mmask16)((1u << (4 * n)) - 1);
-    if (!has_min(t)) {   /* lane l's sum and lane l + 4's in one (*hi stays zero) */
-        __m512i s = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(x->blo, ulo, x->xlo), uhi, x->xhi);
-        *lo = _mm512_mask3_fmadd_ps(_mm512_cvtepi32_ps(s), sc, *lo, lanes);
-        return;
+    if (end > gb - 32) {
+        int f = from > gb - 32 ? from : gb - 32;
+        __mmask32 m = (__mmask32)((((uint64_t)1 << (end - f)) - 1) << (f - (gb - 32)));
+        *w1 = _mm512_castsi256_si512(_mm256_mask_loadu_epi8(_mm512_castsi512_si256(*w1), m,
+                                                            (const void *)((uintptr_t)bw - (uintptr_t)(from - (gb - 32)))));
     }
-    *lo = _mm512_mask3_fmadd_ps(_mm512_cvtepi32_ps(_mm512_dpbusd_epi32(x->blo, ulo, x->xlo)), sc, *lo, lanes);
-    *hi = _mm512_mask3_fmadd_ps(_mm512_cvtepi32_ps(_mm512_dpbusd_epi32(x->bhi, uhi, x->xhi)), sc, *hi, lanes);
-    __m512 m = _mm512_cvtph_ps(_mm512_extracti64x4_epi64(dm, 1));
-    *lo = _mm512_mask3_fmadd_ps(x->slo, m, *lo, lanes);
-    *hi = _mm512_mask3_fmadd_ps(x->shi, m, *hi, lanes);
+}
+
+/* The 128-bit lane k (0..2) of each of a[0..3], side by side. */
+__attribute__((target(QDOT_512), always_inline)) static inline __m512 lanes_gather(const __m512 a[4], int k)
+{
+    __m512 a01, a23;
+    switch (k) {
+    case 0: a01 = _mm512_shuffle_f32x4(a[0], a[1], 0x00), a23 = _mm512_shuffle_f32x4(a[2], a[3], 0x00); break;
+    case 1: a01 = _mm512_shuffle_f32x4(a[0], a[1], 0x55), a23 = _mm512_shuffle_f32x4(a[2], a[3], 0x55); break;
+    default: a01 = _mm512_shuffle_f32x4(a[0], a[1], 0xAA), a23 = _mm512_shuffle_f32x4(a[2], a[3], 0xAA); break;
+    }
+    return _mm512_shuffle_f32x4(a01, a23, 0x88);
+}
+
+/* lanes_gather undone: v's 128-bit lane r back into lane k of a[r]. */
+__attribute__((target(QDOT_512), always_inline)) static inline void lanes_scatter(__m512 a[4], int k, __m512 v)
+{
+    __mmask16 m = (__mmask16)(0xF << (4 * k));
+    a[0] = _mm512_mask_shuffle_f32x4(a[0], m, v, v, 0x00);
+    a[1] = _mm512_mask_shuffle_f32x4(a[1], m, v, v, 0x55);
+    a[2] = _mm512_mask_shuffle_f32x4(a[2], m, v, v, 0xAA);
+    a[3] = _mm512_mask_shuffle_f32x4(a[3], m, v, v, 0xFF);
+}
+
+/* Four rows' partial last groups (n blocks from wt, rb bytes apart) as n whole groups: group
+   k holds the four rows' block k side by side against x's block 4 ng + k four times (xt[k]).
+   Each lane meets the same multiply-adds, with the same accumulator lanes gathered in and
+   scattered back, as in four masked steps: the same bits, for one whole step's work instead
+   of four masked ones (9-block rows, 288 columns, spend a third of their steps there). */
+__attribute__((target(QDOT_512), always_inline)) static inline void tails_512(int t, const uint8_t *wt, size_t rb, int n,
+                                                                             const x_group *xt, const group_index *ix,
+                                                                             __m512 lo[4], __m512 hi[4])
+{
+    int bb = blk_bytes(t);
+    for (int k = 0; k < n; k++) {
+        __m512i w0 = _mm512_setzero_si512(), w1 = w0;
+        _Pragma("GCC unroll 4") for (int r = 0; r < 4; r++) group_bytes_from(t, &w0, &w1, r * bb, bb, wt + r * rb + k * bb);
+        __m512 vlo = lanes_gather(lo, k), vhi = has_min(t) ? lanes_gather(hi, k) : _mm512_setzero_ps();
+        step_bytes_512(t, w0, w1, &xt[k], ix, 0xFFFF, &vlo, &vhi);
+        lanes_scatter(lo, k, vlo);
+        if (has_min(t)) lanes_scatter(hi, k, vhi);
+    }
 }
 
 /* The rule's sum of a row's accumulators: v[l] = (acc0 + acc1) + (acc2 + acc3) lane by lane,
@@ -284,17 +368,20 @@ __attribute__((target(QDOT_512), always_inline)) static inline float group_sum(_
 }
 
 /* R (1..4) rows from w, rb bytes apart, against x's groups xs (ng whole ones, then one of n
-   blocks when n > 0) into o[r * os]. */
+   blocks when n > 0) into o[r * os]; four rows take their partial groups through tails_512,
+   against xt. */
 __attribute__((target(QDOT_512), always_inline)) static inline void rows_512(int t, int R, const uint8_t *w, size_t rb,
-                                                                              const x_group *xs, int64_t ng, int n,
-                                                                              const group_index *ix, float *o, int64_t os)
+                                                                              const x_group *xs, const x_group *xt,
+                                                                              int64_t ng, int n, const group_index *ix,
+                                                                              float *o, int64_t os)
 {
     int64_t gb = 4 * blk_bytes(t);
     __m512 lo[4], hi[4];
-    _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) lo[r] = hi[r] = _mm512_setzero_ps();
+    _Pragma("GCC unroll 4") for (int r = 0; r < 4; r++) lo[r] = hi[r] = _mm512_setzero_ps();
     for (int64_t g = 0; g < ng; g++)
         _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + g * gb, &xs[g], ix, 4, &lo[r], &hi[r]);
-    if (n) _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + ng * gb, &xs[ng], ix, n, &lo[r], &hi[r]);
+    if (n && R == 4) tails_512(t, w + ng * gb, rb, n, xt, ix, lo, hi);
+    else if (n) _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + ng * gb, &xs[ng], ix, n, &lo[r], &hi[r]);
     _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) o[r * os] = group_sum(lo[r], hi[r]);
 }
 
@@ -315,23 +402,24 @@ __attribute__((target(QDOT_512), always_inline)) static inline bool rows_shared_
 {
     int64_t nb = x->nb, ng = nb / 4;
     int n = (int)(nb % 4);
-    x_group on_stack[X_GROUPS_ON_STACK], *xs = on_stack;
+    x_group on_stack[X_GROUPS_ON_STACK], *xs = on_stack, xt[3];
     if (ng + 1 > X_GROUPS_ON_STACK && !(xs = aligned_alloc(64, (size_t)(ng + 1) * sizeof *xs))) return false;
     for (int64_t g = 0; g < ng; g++) xs[g] = x_group_512(t, x, i, g, 4);
     if (n) xs[ng] = x_group_512(t, x, i, ng, n);
+    for (int k = 0; k < n; k++) xt[k] = x_group_repeat_512(t, x, i, 4 * ng + k);
     const group_index ix = group_indices(t);
     int64_t j = 0;
     if (rb >= TL_QDOT_LONG_ROW_BYTES) {
-        for (; j < rows; j++) rows_512(t, 1, w + j * rb, rb, xs, ng, n, &ix, o + j * os, os);
+        for (; j < rows; j++) rows_512(t, 1, w + j * rb, rb, xs, xt, ng, n, &ix, o + j * os, os);
     } else {
         for (; j + 4 <= rows; j += 4) {
             if (j + PREFETCH_ROWS + 4 <= rows) prefetch_bytes(w + (j + PREFETCH_ROWS) * rb, 4 * rb);
-            rows_512(t, 4, w + j * rb, rb, xs, ng, n, &ix, o + j * os, os);
+            rows_512(t, 4, w + j * rb, rb, xs, xt, ng, n, &ix, o + j * os, os);
         }
         switch (rows - j) {
-        case 3: rows_512(t, 3, w + j * rb, rb, xs, ng, n, &ix, o + j * os, os); break;
-        case 2: rows_512(t, 2, w + j * rb, rb, xs, ng, n, &ix, o + j * os, os); break;
-        case 1: rows_512(t, 1, w + j * rb, rb, xs, ng, n, &ix, o + j * os, os); break;
+        case 3: rows_512(t, 3, w + j * rb, rb, xs, xt, ng, n, &ix, o + j * os, os); break;
+        case 2: rows_512(t, 2, w + j * rb, rb, xs, xt, ng, n, &ix, o + j * os, os); break;
+        case 1: rows_512(t, 1, w + j * rb, rb, xs, xt, ng, n, &ix, o + j * os, os); break;
         }
     }
     if (xs != on_stack) free(xs);
