@@ -367,6 +367,32 @@ __attribute__((target(QDOT_512), always_inline)) static inline float group_sum(_
     return hsum256(_mm256_set_m128(vhi, vlo));
 }
 
+/* group_sum of four rows' accumulators at once, each 128-bit lane one row's through every step
+   (the same additions in the same order: the same bits), into o[r * os]. */
+__attribute__((target(QDOT_512), always_inline)) static inline void group_sum4(const __m512 lo[4], const __m512 hi[4],
+                                                                              float *o, int64_t os)
+{
+    /* lanes (c0 + c1) and (c2 + c3) of rows 0 and 1, and of rows 2 and 3; then each row's sum of the two */
+    __m512 l01 = _mm512_add_ps(_mm512_shuffle_f32x4(lo[0], lo[1], 0x88), _mm512_shuffle_f32x4(lo[0], lo[1], 0xDD));
+    __m512 l23 = _mm512_add_ps(_mm512_shuffle_f32x4(lo[2], lo[3], 0x88), _mm512_shuffle_f32x4(lo[2], lo[3], 0xDD));
+    __m512 h01 = _mm512_add_ps(_mm512_shuffle_f32x4(hi[0], hi[1], 0x88), _mm512_shuffle_f32x4(hi[0], hi[1], 0xDD));
+    __m512 h23 = _mm512_add_ps(_mm512_shuffle_f32x4(hi[2], hi[3], 0x88), _mm512_shuffle_f32x4(hi[2], hi[3], 0xDD));
+    __m512 vlo = _mm512_add_ps(_mm512_shuffle_f32x4(l01, l23, 0x88), _mm512_shuffle_f32x4(l01, l23, 0xDD));
+    __m512 vhi = _mm512_add_ps(_mm512_shuffle_f32x4(h01, h23, 0x88), _mm512_shuffle_f32x4(h01, h23, 0xDD));
+    /* hsum256 of (vlo, vhi) in every lane: halves, then movehl, then movehdup */
+    __m512 v = _mm512_add_ps(vlo, vhi);
+    v = _mm512_add_ps(v, _mm512_permute_ps(v, 0xEE));
+    v = _mm512_add_ps(v, _mm512_movehdup_ps(v));
+    __m128 sums = _mm512_castps512_ps128(_mm512_maskz_compress_ps(0x1111, v));
+    if (os == 1) {
+        _mm_storeu_ps(o, sums);
+        return;
+    }
+    float f[4];
+    _mm_storeu_ps(f, sums);
+    for (int r = 0; r < 4; r++) o[r * os] = f[r];
+}
+
 /* R (1..4) rows from w, rb bytes apart, against x's groups xs (ng whole ones, then one of n
    blocks when n > 0) into o[r * os]; four rows take their partial groups through tails_512,
    against xt. */
@@ -382,7 +408,8 @@ __attribute__((target(QDOT_512), always_inline)) static inline void rows_512(int
         _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + g * gb, &xs[g], ix, 4, &lo[r], &hi[r]);
     if (n && R == 4) tails_512(t, w + ng * gb, rb, n, xt, ix, lo, hi);
     else if (n) _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + ng * gb, &xs[ng], ix, n, &lo[r], &hi[r]);
-    _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) o[r * os] = group_sum(lo[r], hi[r]);
+    if (R == 4) group_sum4(lo, hi, o, os);
+    else _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) o[r * os] = group_sum(lo[r], hi[r]);
 }
 
 /* x's groups kept on the stack up to this many (rows of up to 95 blocks; longer ones allocate). */
