@@ -394,22 +394,30 @@ __attribute__((target(QDOT_512), always_inline)) static inline void group_sum4(c
 }
 
 /* R (1..4) rows from w, rb bytes apart, against x's groups xs (ng whole ones, then one of n
-   blocks when n > 0) into o[r * os]; four rows take their partial groups through tails_512,
-   against xt. */
-__attribute__((target(QDOT_512), always_inline)) static inline void rows_512(int t, int R, const uint8_t *w, size_t rb,
-                                                                              const x_group *xs, const x_group *xt,
-                                                                              int64_t ng, int n, const group_index *ix,
-                                                                              float *o, int64_t os)
+   blocks when n > 0) into the accumulators lo[r] and hi[r]; four rows take their partial
+   groups through tails_512, against xt. */
+__attribute__((target(QDOT_512), always_inline)) static inline void rows_acc_512(int t, int R, const uint8_t *w, size_t rb,
+                                                                                  const x_group *xs, const x_group *xt,
+                                                                                  int64_t ng, int n, const group_index *ix,
+                                                                                  __m512 lo[4], __m512 hi[4])
 {
     int64_t gb = 4 * blk_bytes(t);
-    __m512 lo[4], hi[4];
     _Pragma("GCC unroll 4") for (int r = 0; r < 4; r++) lo[r] = hi[r] = _mm512_setzero_ps();
     for (int64_t g = 0; g < ng; g++)
         _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + g * gb, &xs[g], ix, 4, &lo[r], &hi[r]);
     if (n && R == 4) tails_512(t, w + ng * gb, rb, n, xt, ix, lo, hi);
     else if (n) _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + ng * gb, &xs[ng], ix, n, &lo[r], &hi[r]);
-    if (R == 4) group_sum4(lo, hi, o, os);
-    else _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) o[r * os] = group_sum(lo[r], hi[r]);
+}
+
+/* R (1..3) rows, as rows_acc_512, summed into o[r * os]. */
+__attribute__((target(QDOT_512), always_inline)) static inline void rows_512(int t, int R, const uint8_t *w, size_t rb,
+                                                                              const x_group *xs, const x_group *xt,
+                                                                              int64_t ng, int n, const group_index *ix,
+                                                                              float *o, int64_t os)
+{
+    __m512 lo[4], hi[4];
+    rows_acc_512(t, R, w, rb, xs, xt, ng, n, ix, lo, hi);
+    _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) o[r * os] = group_sum(lo[r], hi[r]);
 }
 
 /* x's groups kept on the stack up to this many (rows of up to 95 blocks; longer ones allocate). */
@@ -439,10 +447,16 @@ __attribute__((target(QDOT_512), always_inline)) static inline bool rows_shared_
     if (rb >= TL_QDOT_LONG_ROW_BYTES) {
         for (; j < rows; j++) rows_512(t, 1, w + j * rb, rb, xs, xt, ng, n, &ix, o + j * os, os);
     } else {
+        /* each four rows' sums wait until the next four rows' steps are issued: summed at
+           once, their chain of dependent shuffles and additions held up the next rows */
+        __m512 lo[4], hi[4], plo[4], phi[4];
         for (; j + 4 <= rows; j += 4) {
             if (j + PREFETCH_ROWS + 4 <= rows) prefetch_bytes(w + (j + PREFETCH_ROWS) * rb, 4 * rb);
-            rows_512(t, 4, w + j * rb, rb, xs, xt, ng, n, &ix, o + j * os, os);
+            rows_acc_512(t, 4, w + j * rb, rb, xs, xt, ng, n, &ix, lo, hi);
+            if (j) group_sum4(plo, phi, o + (j - 4) * os, os);
+            _Pragma("GCC unroll 4") for (int r = 0; r < 4; r++) plo[r] = lo[r], phi[r] = hi[r];
         }
+        if (j) group_sum4(plo, phi, o + (j - 4) * os, os);
         switch (rows - j) {
         case 3: rows_512(t, 3, w + j * rb, rb, xs, xt, ng, n, &ix, o + j * os, os); break;
         case 2: rows_512(t, 2, w + j * rb, rb, xs, xt, ng, n, &ix, o + j * os, os); break;
