@@ -230,18 +230,16 @@ static const uint16_t q8_512_didx[32] = { 0, 0, 0, 0, 0, 0, 0, 0, 17, 17, 17, 17
 /* Loops over the R rows unrolled, so their accumulators stay in registers. */
 #define Q8_UNROLL _Pragma("GCC unroll 4")
 
-/* Rows w0 + r rb (r < R) dotted with x into o[r os]. Accumulator acc[r][h] holds the
-   scalar paths' acc[2h] in its low lanes and acc[2h + 1] in its high ones (block b goes
-   to acc[b % 4] as there), and (lo + hi) + (lo + hi) of the two is their sum in their
-   order: the same bits. */
+/* Rows w0 + r rb (r < R) dotted with x into acc[r]: acc[r][h] holds the scalar paths'
+   acc[2h] in its low lanes and acc[2h + 1] in its high ones (block b goes to acc[b % 4] as
+   there), and (lo + hi) + (lo + hi) of the two is their sum in their order: the same bits. */
 __attribute__((target(V512), always_inline)) static inline void
-dotn_512(int R, const uint8_t *w0, size_t rb, const int8_t *xq, const int32_t *bias, const float *xd, int64_t nb,
-         float *o, int64_t os)
+dotn_acc_512(int R, const uint8_t *w0, size_t rb, const int8_t *xq, const int32_t *bias, const float *xd, int64_t nb,
+             __m512 acc[4][2])
 {
     const __m512i flip = _mm512_set1_epi8((char)0x80);
     const __m512i qidx = _mm512_loadu_si512(q8_512_qidx), didx = _mm512_loadu_si512(q8_512_didx);
     const __m512i dsel = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
-    __m512 acc[4][2];
     Q8_UNROLL for (int r = 0; r < R; r++) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
     int64_t np = nb / 2, p = 0;
     for (; p < np; p++) {
@@ -261,11 +259,45 @@ dotn_512(int R, const uint8_t *w0, size_t rb, const int8_t *xq, const int32_t *b
         else
             Q8_UNROLL for (int r = 0; r < R; r++) Q8_512_LAST(acc[r][0], w0 + r * rb, b);
     }
+}
+
+/* Rows w0 + r rb (r < R) dotted with x into o[r os]. */
+__attribute__((target(V512), always_inline)) static inline void
+dotn_512(int R, const uint8_t *w0, size_t rb, const int8_t *xq, const int32_t *bias, const float *xd, int64_t nb,
+         float *o, int64_t os)
+{
+    __m512 acc[4][2];
+    dotn_acc_512(R, w0, rb, xq, bias, xd, nb, acc);
     Q8_UNROLL for (int r = 0; r < R; r++) {
         __m256 h0 = _mm256_add_ps(_mm512_castps512_ps256(acc[r][0]), _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(acc[r][0]), 1)));
         __m256 h1 = _mm256_add_ps(_mm512_castps512_ps256(acc[r][1]), _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(acc[r][1]), 1)));
         o[r * os] = hsum256(_mm256_add_ps(h0, h1));
     }
+}
+
+/* dotn_512's sums of four rows at once, each 128-bit lane one row's through the same
+   additions in the same order (the same bits), into o[r os]. */
+__attribute__((target(V512), always_inline)) static inline void sum4_512(__m512 acc[4][2], float *o, int64_t os)
+{
+    /* (lo + hi) of each accumulator, two rows to a vector: [r, r + 1] */
+    __m512 h[2][2];
+    for (int q = 0; q < 2; q++)
+        for (int a = 0; a < 2; a++)
+            h[q][a] = _mm512_add_ps(_mm512_shuffle_f32x4(acc[2 * q][a], acc[2 * q + 1][a], 0x44),
+                                    _mm512_shuffle_f32x4(acc[2 * q][a], acc[2 * q + 1][a], 0xEE));
+    __m512 v01 = _mm512_add_ps(h[0][0], h[0][1]), v23 = _mm512_add_ps(h[1][0], h[1][1]);
+    /* hsum256 of each row's eight lanes: its halves (one 128-bit lane a row), movehl, movehdup */
+    __m512 v = _mm512_add_ps(_mm512_shuffle_f32x4(v01, v23, 0x88), _mm512_shuffle_f32x4(v01, v23, 0xDD));
+    v = _mm512_add_ps(v, _mm512_permute_ps(v, 0xEE));
+    v = _mm512_add_ps(v, _mm512_movehdup_ps(v));
+    __m128 sums = _mm512_castps512_ps128(_mm512_maskz_compress_ps(0x1111, v));
+    if (os == 1) {
+        _mm_storeu_ps(o, sums);
+        return;
+    }
+    float f[4];
+    _mm_storeu_ps(f, sums);
+    for (int r = 0; r < 4; r++) o[r * os] = f[r];
 }
 
 /* dotR_512: dotn_512 with R fixed, so its accumulators stay in registers. */
@@ -332,4 +364,28 @@ static const qdot_group_fn groups[4][5] = {
     [TL_QDOT_AVX512] = { NULL, one_512, two_512, three_512, four_512 },
 };
 
-QDOT_ROWS_FN(tl_qdot_q8_0) { qdot_row_loop(groups[path], true, w, row_bytes, rows, x, i, out, os); }
+/* Short rows on AVX-512, four at a time with the rows PREFETCH_ROWS ahead asked into the
+   cache, as qdot_row_loop would, but each four rows' sums made at once and after the next
+   four rows' dots are issued (summed row by row right away, their chains of dependent
+   shuffles and additions held the next rows up). */
+__attribute__((target(V512))) static void rows_512(const uint8_t *w, size_t rb, int64_t rows, const tl_qact *x,
+                                                   int64_t i, float *o, int64_t os)
+{
+    Q8_X(x, i);
+    __m512 acc[4][2], prev[4][2];
+    int64_t j = 0;
+    for (; j + 4 <= rows; j += 4) {
+        if (j + PREFETCH_ROWS + 4 <= rows) prefetch_bytes(w + (j + PREFETCH_ROWS) * rb, 4 * rb);
+        dotn_acc_512(4, w + j * rb, rb, xq, bias, xd, nb, acc);
+        if (j) sum4_512(prev, o + (j - 4) * os, os);
+        Q8_UNROLL for (int r = 0; r < 4; r++) prev[r][0] = acc[r][0], prev[r][1] = acc[r][1];
+    }
+    if (j) sum4_512(prev, o + (j - 4) * os, os);
+    if (j < rows) groups[TL_QDOT_AVX512][rows - j](w + j * rb, rb, x, i, o + j * os, os);
+}
+
+QDOT_ROWS_FN(tl_qdot_q8_0)
+{
+    if (path == TL_QDOT_AVX512 && row_bytes < TL_QDOT_LONG_ROW_BYTES) rows_512(w, row_bytes, rows, x, i, out, os);
+    else qdot_row_loop(groups[path], true, w, row_bytes, rows, x, i, out, os);
+}
