@@ -287,17 +287,8 @@ __attribute__((target(V512), always_inline)) static inline void sum4_512(__m512 
                                     _mm512_shuffle_f32x4(acc[2 * q][a], acc[2 * q + 1][a], 0xEE));
     __m512 v01 = _mm512_add_ps(h[0][0], h[0][1]), v23 = _mm512_add_ps(h[1][0], h[1][1]);
     /* hsum256 of each row's eight lanes: its halves (one 128-bit lane a row), movehl, movehdup */
-    __m512 v = _mm512_add_ps(_mm512_shuffle_f32x4(v01, v23, 0x88), _mm512_shuffle_f32x4(v01, v23, 0xDD));
-    v = _mm512_add_ps(v, _mm512_permute_ps(v, 0xEE));
-    v = _mm512_add_ps(v, _mm512_movehdup_ps(v));
-    __m128 sums = _mm512_castps512_ps128(_mm512_maskz_compress_ps(0x1111, v));
-    if (os == 1) {
-        _mm_storeu_ps(o, sums);
-        return;
-    }
-    float f[4];
-    _mm_storeu_ps(f, sums);
-    for (int r = 0; r < 4; r++) o[r * os] = f[r];
+    __m512 v = qdot_lane_pairs(v01, v23);
+    qdot_lane_sums4(v, o, os);
 }
 
 /* dotR_512: dotn_512 with R fixed, so its accumulators stay in registers. */

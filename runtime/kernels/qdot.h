@@ -13,6 +13,28 @@
 #define QDOT_VNNI256 "avx512f,avx512vl,avx512vnni,avx2,fma,f16c"
 #define QDOT_512 "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni,avx512bitalg,avx2,fma,f16c"
 
+/* Of two vectors' 128-bit lanes c0..c3: (a.c0 + a.c1, a.c2 + a.c3, b.c0 + b.c1, b.c2 + b.c3). */
+__attribute__((target(QDOT_512), always_inline)) static inline __m512 qdot_lane_pairs(__m512 a, __m512 b)
+{
+    return _mm512_add_ps(_mm512_shuffle_f32x4(a, b, 0x88), _mm512_shuffle_f32x4(a, b, 0xDD));
+}
+
+/* Four rows' sums, a row to each 128-bit lane of v, each lane summed as hsum128 sums (movehl,
+   then movehdup: the order of hsum256's last steps), into o[r * os]. */
+__attribute__((target(QDOT_512), always_inline)) static inline void qdot_lane_sums4(__m512 v, float *o, int64_t os)
+{
+    v = _mm512_add_ps(v, _mm512_permute_ps(v, 0xEE));
+    v = _mm512_add_ps(v, _mm512_movehdup_ps(v));
+    __m128 sums = _mm512_castps512_ps128(_mm512_maskz_compress_ps(0x1111, v));
+    if (os == 1) {
+        _mm_storeu_ps(o, sums);
+        return;
+    }
+    float f[4];
+    _mm_storeu_ps(f, sums);
+    for (int r = 0; r < 4; r++) o[r * os] = f[r];
+}
+
 /* The f16 bits at p (x86: little-endian), one 16-bit load. */
 static inline unsigned short qdot_f16_bits(const uint8_t *p)
 {

@@ -373,24 +373,15 @@ __attribute__((target(QDOT_512), always_inline)) static inline void group_sum4(c
                                                                               float *o, int64_t os)
 {
     /* lanes (c0 + c1) and (c2 + c3) of rows 0 and 1, and of rows 2 and 3; then each row's sum of the two */
-    __m512 l01 = _mm512_add_ps(_mm512_shuffle_f32x4(lo[0], lo[1], 0x88), _mm512_shuffle_f32x4(lo[0], lo[1], 0xDD));
-    __m512 l23 = _mm512_add_ps(_mm512_shuffle_f32x4(lo[2], lo[3], 0x88), _mm512_shuffle_f32x4(lo[2], lo[3], 0xDD));
-    __m512 h01 = _mm512_add_ps(_mm512_shuffle_f32x4(hi[0], hi[1], 0x88), _mm512_shuffle_f32x4(hi[0], hi[1], 0xDD));
-    __m512 h23 = _mm512_add_ps(_mm512_shuffle_f32x4(hi[2], hi[3], 0x88), _mm512_shuffle_f32x4(hi[2], hi[3], 0xDD));
-    __m512 vlo = _mm512_add_ps(_mm512_shuffle_f32x4(l01, l23, 0x88), _mm512_shuffle_f32x4(l01, l23, 0xDD));
-    __m512 vhi = _mm512_add_ps(_mm512_shuffle_f32x4(h01, h23, 0x88), _mm512_shuffle_f32x4(h01, h23, 0xDD));
+    __m512 l01 = qdot_lane_pairs(lo[0], lo[1]);
+    __m512 l23 = qdot_lane_pairs(lo[2], lo[3]);
+    __m512 h01 = qdot_lane_pairs(hi[0], hi[1]);
+    __m512 h23 = qdot_lane_pairs(hi[2], hi[3]);
+    __m512 vlo = qdot_lane_pairs(l01, l23);
+    __m512 vhi = qdot_lane_pairs(h01, h23);
     /* hsum256 of (vlo, vhi) in every lane: halves, then movehl, then movehdup */
     __m512 v = _mm512_add_ps(vlo, vhi);
-    v = _mm512_add_ps(v, _mm512_permute_ps(v, 0xEE));
-    v = _mm512_add_ps(v, _mm512_movehdup_ps(v));
-    __m128 sums = _mm512_castps512_ps128(_mm512_maskz_compress_ps(0x1111, v));
-    if (os == 1) {
-        _mm_storeu_ps(o, sums);
-        return;
-    }
-    float f[4];
-    _mm_storeu_ps(f, sums);
-    for (int r = 0; r < 4; r++) o[r * os] = f[r];
+    qdot_lane_sums4(v, o, os);
 }
 
 /* R (1..4) rows from w, rb bytes apart, against x's groups xs (ng whole ones, then one of n
