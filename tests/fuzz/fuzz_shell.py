@@ -133,8 +133,11 @@ class Session:
         try:
             self.sh.paste(data, timeout=timeout)
         except OSError:
+            # tl ended (Ctrl-D on an empty line, say): its pty closes as it exits, so its status
+            # may come a moment later; one that never comes is a finding (wait_exit raises)
             if self.ended() is None:
-                raise Failure("the pty failed while tl runs")
+                self.sh.wait_exit(5)
+                self.ended()
 
     def tame(self, data):
         """data without Ctrl-R when the line may be long (libedit's search is slow, not hung), and
@@ -151,7 +154,8 @@ class Session:
             self.line_len += len(data)
         self.record({"keys": data.decode("latin-1")})
         self.send(data)
-        self.sh.settle(0.01)
+        if self.sh.status is None:   # (once tl has ended, its pty is closed)
+            self.sh.settle(0.01)
 
     def resize(self, rows, cols):
         self.record({"resize": [rows, cols]})

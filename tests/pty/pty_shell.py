@@ -9,6 +9,7 @@ escapes removed. Every session must end with exit status 0 (under ASan that incl
 Prints one line per test, the Ctrl-C latencies it measured, and 'N passed, N failed'.
 """
 import codecs
+import errno
 import fcntl
 import os
 import pty
@@ -192,7 +193,8 @@ class Shell:
                         data = data[os.write(self.fd, data[:chunk]):]
                     except BlockingIOError:
                         pass
-                self._pump(0)
+                if not self._pump(0):   # the output ended: tl has ended, and its input will never drain
+                    raise OSError(errno.EIO, "the shell's pty closed during a paste")
         finally:
             fcntl.fcntl(self.fd, fcntl.F_SETFL, flags)
 
