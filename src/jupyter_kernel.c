@@ -244,7 +244,7 @@ static void on_execute(Kernel *K, void *sock)
         jcell_abort(K, sock);
         return;
     }
-    if (!jcell_execute(K, sock) && jw_bool(&K->request->content, "stop_on_error", true)) K->aborting = true;
+    jcell_execute(K, sock);   /* a failure with stop_on_error holds the waiting requests, to be aborted */
 }
 
 /* Messages that need no answer: comms (tl has no comm targets) and input replies outside input. */
@@ -293,6 +293,7 @@ static void handle(Kernel *K, void *sock, JMsg *m)
    such a request be aborted too (CI's jupyter_kernel failed on it twice). */
 void jk_hold_waiting(Kernel *K)
 {
+    K->aborting = true;
     zmq_pollitem_t item = { K->shell, 0, ZMQ_POLLIN, 0 };
     while (jl.zmq_poll(&item, 1, 0) > 0 && (item.revents & ZMQ_POLLIN)) {
         if (K->nheld == K->held_cap) {

@@ -302,7 +302,6 @@ __attribute__((target(V512), always_inline)) static inline void sum4_512(__m512 
 Q8_DOTN_512(1)
 Q8_DOTN_512(2)
 Q8_DOTN_512(3)
-Q8_DOTN_512(4)
 
 /* ---- the row groups of each path ------------------------------------------------------ */
 
@@ -345,14 +344,13 @@ Q8_GROUP(four_vnni, dot4_vnni)
 Q8_GROUP(one_512, dot1_512)
 Q8_GROUP(two_512, dot2_512)
 Q8_GROUP(three_512, dot3_512)
-Q8_GROUP(four_512, dot4_512)
 
 /* Rows four (VNNI) or two (AVX2: sixteen registers) at a time, sharing x's loads. */
 static const qdot_group_fn groups[4][5] = {
     [TL_QDOT_PORTABLE] = { NULL, one_c },
     [TL_QDOT_AVX2] = { NULL, one_avx2, two_avx2 },
     [TL_QDOT_VNNI256] = { NULL, one_vnni, two_vnni, NULL, four_vnni },
-    [TL_QDOT_AVX512] = { NULL, one_512, two_512, three_512, four_512 },
+    [TL_QDOT_AVX512] = { NULL, one_512, two_512, three_512 },   /* four: rows_512 */
 };
 
 /* Short rows on AVX-512, four at a time with the rows PREFETCH_ROWS ahead asked into the

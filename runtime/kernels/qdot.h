@@ -86,8 +86,9 @@ typedef void (*qdot_group_fn)(const uint8_t *w, size_t row_bytes, const tl_qact 
 /* Rows [0, rows) in groups: group[n] takes n rows at a time (NULL: no such kernel; group[1]
    must exist), the largest first, with the rows PREFETCH_ROWS ahead asked into the cache;
    with long_alone, rows of TL_QDOT_LONG_ROW_BYTES or more go one at a time instead, by
-   group[1]. (qdot32.c's AVX-512 path reads its long rows alone itself, sharing x's groups
-   among them, which group[1] row by row could not.) */
+   group[1]. (The AVX-512 paths of qdot32.c, for all rows, and of q8dot.c, for short rows, run
+   loops of their own: x's groups shared by all the rows, and four rows' sums made together
+   after the next four rows' dots, which group kernels called one group at a time could not.) */
 void qdot_row_loop(const qdot_group_fn group[5], bool long_alone, const uint8_t *w, size_t row_bytes, int64_t rows,
                    const tl_qact *x, int64_t i, float *out, int64_t os);
 
