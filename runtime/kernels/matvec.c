@@ -40,6 +40,15 @@
    load 1.4-1.9: Q8_0 +10%, +2%, +12%; bf16 +6%, +13%, 0%) and slower under load (load
    1.7, 7 runs: Q8_0 -11%, bf16 +7%; load 7: -6%, -20%), as f32's sharing does. */
 #define MATVEC_THREAD_BYTES ((int64_t)1 << 17)
+/* Quantized W is also threaded from this many weights, whatever its bytes, and its short
+   rows go in tasks of about QUANT_TASK_WEIGHTS weights, as many as a multiple of the
+   threads: in the cache a dot's cost follows its weights more than its bytes (288 x 768 is
+   124 KiB of Q4_K, 235 of Q8_0). Alone, in the cache, two threads: 768 x 288 Q5_0 (152 KiB,
+   in TASK_BYTES tasks of 662 and 106 rows) took 3.9 us and takes 2.7 (Q8_0 3.0-3.1 both
+   ways), 288 x 768 Q4_K (one thread below MATVEC_THREAD_BYTES) 5.4 and 3.4 (Q8_0 3.2-3.4);
+   llama.tl's Q4_K file, whose matrices these are, decoded 3-5% faster (Q8_0's within 1%). */
+#define QUANT_THREAD_WEIGHTS ((int64_t)1 << 17)
+#define QUANT_TASK_WEIGHTS ((int64_t)1 << 17)
 /* f32 and bf16 rows shared among threads go in tasks of about this many weights (4 MiB
    of f32), as many as a multiple of the threads (a 288 x 288 matrix: one half each). Each
    task is one run of memory, and the hardware's prefetching takes some misses to find each
@@ -442,6 +451,15 @@ static int64_t weight_bytes(const mv_plan *p)
     return p->n * p->k * (p->kind == W_BF16 ? 2 : 4);
 }
 
+/* Rows per task of a product of short quantized rows shared among nth threads: tasks of
+   about QUANT_TASK_WEIGHTS weights, as many as a multiple of nth. */
+static int64_t balanced_rows(int64_t n, int64_t k, int nth)
+{
+    int64_t tasks = (n * k + QUANT_TASK_WEIGHTS - 1) / QUANT_TASK_WEIGHTS;
+    tasks = (tasks + nth - 1) / nth * nth;
+    return (n + tasks - 1) / tasks;
+}
+
 /* Rows per task of an f32 or bf16 product shared among nth threads: tasks of about
    STREAM_WEIGHTS weights, as many as a multiple of nth. */
 static int64_t stream_rows(int64_t n, int64_t k, int nth)
@@ -462,11 +480,14 @@ static int run_plan(mv_plan *p)
         p->xq = &xq;
     }
     int nth = tl_threads_for(p->n * p->k);
-    bool shared = nth > 1 && (tiles || weight_bytes(p) >= MATVEC_THREAD_BYTES);
+    bool shared = nth > 1 && (tiles || weight_bytes(p) >= MATVEC_THREAD_BYTES ||
+                              (p->kind == W_QUANT && p->n * p->k >= QUANT_THREAD_WEIGHTS));
     int64_t per = TASK_BYTES / (weight_bytes(p) / p->n);
     if (tiles) per = QTILE_FLOATS / p->k;
     else if (shared && (p->kind != W_QUANT || weight_bytes(p) / p->n >= TL_QDOT_LONG_ROW_BYTES))
         per = stream_rows(p->n, p->k, nth);
+    else if (shared && p->kind == W_QUANT)
+        per = balanced_rows(p->n, p->k, nth);
     if (per < 1) per = 1;
     p->rows_per_task = per;
     int64_t ntasks = (p->n + per - 1) / per;

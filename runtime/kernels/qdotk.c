@@ -105,14 +105,20 @@ static float dot_c(int t, const uint8_t *w, const tl_qact *x, int64_t i)
 
 /* ---- the row groups of each type and path ------------------------------------------------ */
 
-/* Which types read long rows one at a time (TL_QDOT_LONG_ROW_BYTES). One thread, 4096 x
-   4096 from memory, three runs each way: Q4_K 0.43-0.47 ms alone vs 0.54-0.66 in groups,
-   Q5_K 0.53-0.56 vs 0.59-0.86, Q6_K 0.58-0.59 vs 0.66-0.84 (11008 x 4096 likewise; two
-   threads about the same). Q2_K and Q3_K, whose dots do more per byte, took the same time
-   on one thread and up to 1.2x longer on two; Q8_K's went both ways. */
+/* Which types read long rows (TL_QDOT_LONG_ROW_BYTES) one at a time with nothing asked
+   ahead (qdot_row_loop's long_alone); the others read them one at a time with the rows
+   PREFETCH_ROWS ahead asked into the cache. One thread, 4096 x 4096 from memory, three
+   runs each way: Q4_K 0.43-0.47 ms alone vs 0.54-0.66 in prefetched groups, Q5_K 0.53-0.56
+   vs 0.59-0.86, Q6_K 0.58-0.59 vs 0.66-0.84 (11008 x 4096 likewise; two threads about the
+   same). Q2_K and Q3_K, whose dots do more per byte, need the prefetching: without it Q3_K
+   took 0.60 ms against 0.44, Q2_K 0.39 against 0.33 (one run, best of 30). */
 static const bool qk_long_alone[6] = { [QK_Q4] = true, [QK_Q5] = true, [QK_Q6] = true };
 
-/* NAME_c: one row of type T on the portable path; NAME_groups: each path's row groups. */
+/* NAME_c: one row of type T on the portable path; NAME_groups: each path's row groups.
+   Short rows go four at a time on AVX-512, sharing x's loads and shuffles: alone, in the
+   cache, one thread, 288 x 768 Q4_K took 5.4 us one row at a time and 4.4 so, 768 x 256
+   6.7 and 4.9 (Q6_K 4.9 and 4.3, 6.1 and 4.5). Long rows go one at a time on every path
+   (qk_long_alone says whether with the rows ahead asked into the cache). */
 #define QK_KERNELS(NAME, T)                                                                                   \
     static void NAME##_c(const uint8_t *w, size_t rb, const tl_qact *x, int64_t i, float *o, int64_t os)      \
     {                                                                                                         \
@@ -122,8 +128,9 @@ static const bool qk_long_alone[6] = { [QK_Q4] = true, [QK_Q5] = true, [QK_Q6] =
     QDOT_ROWS_FN(tl_qdot_##NAME)                                                                              \
     {                                                                                                         \
         const qdot_group_fn c[5] = { NULL, NAME##_c };                                                        \
-        qdot_row_loop(path == TL_QDOT_PORTABLE ? c : path == TL_QDOT_AVX512 ? qk_groups_512[T] : qk_groups_avx2[T], \
-                      qk_long_alone[T], w, row_bytes, rows, x, i, out, os);                                   \
+        const qdot_group_fn *g = path == TL_QDOT_PORTABLE ? c : path == TL_QDOT_AVX512 ? qk_groups_512[T] : qk_groups_avx2[T]; \
+        const qdot_group_fn one[5] = { NULL, g[1] };                                                          \
+        qdot_row_loop(row_bytes >= TL_QDOT_LONG_ROW_BYTES ? one : g, qk_long_alone[T], w, row_bytes, rows, x, i, out, os); \
     }
 QK_KERNELS(q2_k, QK_Q2)
 QK_KERNELS(q3_k, QK_Q3)

@@ -397,6 +397,11 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void row_avx2(in
                                                              int64_t i, float *o, int64_t os)                   \
     {                                                                                                          \
         rows_512(T, 1, w, rb, x, i, o, os);                                                                    \
+    }                                                                                                          \
+    __attribute__((target(QDOT_512))) static void NAME##_512_4(const uint8_t *w, size_t rb, const tl_qact *x,   \
+                                                               int64_t i, float *o, int64_t os)                 \
+    {                                                                                                          \
+        rows_512(T, 4, w, rb, x, i, o, os);                                                                    \
     }
 QK_X86(q2, QK_Q2)
 QK_X86(q3, QK_Q3)
@@ -409,5 +414,5 @@ const qdot_group_fn qk_groups_avx2[6][5] = {
     { NULL, q2_avx2 }, { NULL, q3_avx2 }, { NULL, q4_avx2 }, { NULL, q5_avx2 }, { NULL, q6_avx2 }, { NULL, q8_avx2 },
 };
 const qdot_group_fn qk_groups_512[6][5] = {
-    { NULL, q2_512 }, { NULL, q3_512 }, { NULL, q4_512 }, { NULL, q5_512 }, { NULL, q6_512 }, { NULL, q8_512 },
+    { NULL, q2_512, NULL, NULL, q2_512_4 }, { NULL, q3_512, NULL, NULL, q3_512_4 }, { NULL, q4_512, NULL, NULL, q4_512_4 }, { NULL, q5_512, NULL, NULL, q5_512_4 }, { NULL, q6_512, NULL, NULL, q6_512_4 }, { NULL, q8_512, NULL, NULL, q8_512_4 },
 };
