@@ -132,10 +132,12 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void rows_avx2(i
     __m256 acc[2][4];
     for (int r = 0; r < R; r++)
         for (int a = 0; a < 4; a++) acc[r][a] = _mm256_setzero_ps();
+    bool ahead = prefetch_ahead_for(R, rb);
     for (int64_t b0 = 0; b0 < nb; b0 += 4)   /* unrolled, so that acc's indices are constants */
         _Pragma("GCC unroll 4") for (int a = 0; a < 4; a++) {
             int64_t b = b0 + a;
             if (b >= nb) break;
+            if (ahead) prefetch_ahead(w + b * bb, (int)bb);
             x_avx2 xb = x_block_avx2(t, xq, xd, nsum, dsum, b);
             for (int r = 0; r < R; r++) acc[r][a] = step_avx2(t, w + r * rb + b * bb, &xb, acc[r][a]);
         }
@@ -394,8 +396,11 @@ __attribute__((target(QDOT_512), always_inline)) static inline void rows_acc_512
 {
     int64_t gb = 4 * blk_bytes(t);
     _Pragma("GCC unroll 4") for (int r = 0; r < 4; r++) lo[r] = hi[r] = _mm512_setzero_ps();
-    for (int64_t g = 0; g < ng; g++)
+    bool ahead = prefetch_ahead_for(R, rb);
+    for (int64_t g = 0; g < ng; g++) {
+        if (ahead) prefetch_ahead(w + g * gb, (int)gb);
         _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + g * gb, &xs[g], ix, 4, &lo[r], &hi[r]);
+    }
     if (n && R == 4) tails_512(t, w + ng * gb, rb, n, xt, ix, lo, hi);
     else if (n) _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + ng * gb, &xs[ng], ix, n, &lo[r], &hi[r]);
 }
