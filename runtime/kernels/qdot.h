@@ -80,14 +80,15 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
     for (size_t o = 0; o < n; o += 64) __builtin_prefetch(p + o, 0, 3);
 }
 
-/* A long row (TL_QDOT_LONG_ROW_BYTES or more, read from memory one at a time) asks, at each
-   step of its dot, for the bytes this far ahead of the step's into the cache: the stream of
-   rows goes on past the row's end. 11008 x 4096 from memory, the builds alternating six
-   times, best of 8 each: Q4_0 one thread 0.948 -> 0.848 ms (medians 0.998 -> 0.950), two
-   0.493 -> 0.419; two threads Q5_0 0.633 -> 0.524, Q4_K 0.497 -> 0.443, Q6_K 0.538 ->
-   0.484; the K types on one thread 0.98-1.02x. 4096 and 16384 bytes ahead did no better;
-   whole rows asked for rows ahead (PREFETCH_ROWS) made no difference to these long rows, and
-   Q8_0's dot, the lightest per byte, got slower (0.87-1.00x), so it does not ask. */
+/* A long row of Q4_0 … Q5_1 (TL_QDOT_LONG_ROW_BYTES or more, read from memory one at a
+   time) asks, at each step of its dot, for the bytes this far ahead of the step's into the
+   cache: the stream of rows goes on past the row's end. One thread, from memory, the builds
+   alternating five and six times (medians): Q4_0 0.998 -> 0.950 ms and 1.296 -> 1.211 at
+   11008 x 4096, 0.487 -> 0.457 at 4096 x 4096; Q5_0 1.588 -> 1.456 and 0.617 -> 0.567; two
+   threads 0.94-1.06x. 4096 and 16384 bytes ahead did no better, and whole rows asked for
+   rows ahead (PREFETCH_ROWS) made no difference to long rows. The K types' dots went both
+   ways (medians 0.74-1.18x, the same code timed twice moving as much) and Q8_0's got slower
+   (0.87-1.00x): they do not ask. */
 #define PREFETCH_AHEAD 8192
 
 /* Asks for the n bytes PREFETCH_AHEAD past p (a prefetch does not fault, even past the end

@@ -208,9 +208,7 @@ __attribute__((target(QDOT_512), always_inline)) static inline void rows_512(int
     __m256 acc[4];
     __m128 accm[4];
     for (int r = 0; r < R; r++) acc[r] = _mm256_setzero_ps(), accm[r] = _mm_setzero_ps();
-    bool ahead = prefetch_ahead_for(R, rb);
     for (int64_t b = 0; b < nb; b++) {
-        if (ahead) prefetch_ahead(w + b * qk_bytes(t), qk_bytes(t));
         kx512 xb;
         const int8_t *xq = x->q + (i * nb + b) * 256;
         for (int k = 0; k < 4; k++) xb.x[k] = _mm512_loadu_si512(xq + 64 * k);
@@ -370,9 +368,7 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void row_avx2(in
     int offset = t == QK_Q3 ? 2 : t == QK_Q6 ? 5 : 0;
     __m256 acc = _mm256_setzero_ps();
     __m128 accm = _mm_setzero_ps();
-    bool ahead = prefetch_ahead_for(1, (size_t)(nb * qk_bytes(t)));
     for (int64_t b = 0; b < nb; b++) {
-        if (ahead) prefetch_ahead(w + b * qk_bytes(t), qk_bytes(t));
         kx256 xb;
         const int8_t *xq = x->q + (i * nb + b) * 256;
         for (int k = 0; k < 8; k++) xb.x[k] = _mm256_loadu_si256((const __m256i *)(xq + 32 * k));
