@@ -160,7 +160,7 @@ int tl_qdot_best_path(void)
         bool vnni = tl_simd_avx2() && tl_cpu_has_avx512() && __builtin_cpu_supports("avx512vl") &&
                     __builtin_cpu_supports("avx512vnni");
         bool wide = vnni && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
-                    __builtin_cpu_supports("avx512bitalg");
+                    __builtin_cpu_supports("avx512bitalg") && __builtin_cpu_supports("gfni");
         cached = wide ? TL_QDOT_AVX512 : vnni ? TL_QDOT_VNNI256 : tl_simd_avx2() ? TL_QDOT_AVX2 : TL_QDOT_PORTABLE;
     }
     return cached;

@@ -11,7 +11,7 @@
 /* The target attributes of the three vector paths (the 256-bit VNNI one is Q8_0's alone). */
 #define QDOT_AVX2 "avx2,fma,f16c"
 #define QDOT_VNNI256 "avx512f,avx512vl,avx512vnni,avx2,fma,f16c"
-#define QDOT_512 "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni,avx512bitalg,avx2,fma,f16c"
+#define QDOT_512 "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni,avx512bitalg,gfni,avx2,fma,f16c"
 
 /* Of two vectors' 128-bit lanes c0..c3: (a.c0 + a.c1, a.c2 + a.c3, b.c0 + b.c1, b.c2 + b.c3). */
 __attribute__((target(QDOT_512), always_inline)) static inline __m512 qdot_lane_pairs(__m512 a, __m512 b)
