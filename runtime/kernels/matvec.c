@@ -46,7 +46,8 @@
    124 KiB of Q4_K, 235 of Q8_0). Alone, in the cache, two threads: 768 x 288 Q5_0 (152 KiB,
    in TASK_BYTES tasks of 662 and 106 rows) took 3.9 us and takes 2.7 (Q8_0 3.0-3.1 both
    ways), 288 x 768 Q4_K (one thread below MATVEC_THREAD_BYTES) 5.4 and 3.4 (Q8_0 3.2-3.4);
-   llama.tl's Q4_K file, whose matrices these are, decoded 3-5% faster (Q8_0's within 1%). */
+   llama.tl's Q4_K file, whose matrices these are, decoded 3-5% faster (Q8_0's within 1%),
+   and 2-3% slower while the machine's threads took 1.2-1.6 us to hand work over. */
 #define QUANT_THREAD_WEIGHTS ((int64_t)1 << 17)
 #define QUANT_TASK_WEIGHTS ((int64_t)1 << 17)
 /* f32 and bf16 rows shared among threads go in tasks of about this many weights (4 MiB

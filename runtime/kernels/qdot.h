@@ -80,8 +80,8 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
     for (size_t o = 0; o < n; o += 64) __builtin_prefetch(p + o, 0, 3);
 }
 
-/* A long row of Q4_0 … Q5_1 (TL_QDOT_LONG_ROW_BYTES or more, read from memory one at a
-   time) asks, at each step of its dot, for the bytes this far ahead of the step's into the
+/* A long row of Q4_0 … Q5_1 on AVX-512 (TL_QDOT_LONG_ROW_BYTES or more, read from memory
+   one at a time; AVX2 reads them two at a time) asks, at each step of its dot, for the bytes this far ahead of the step's into the
    cache: the stream of rows goes on past the row's end. One thread, from memory, the builds
    alternating five and six times (medians): Q4_0 0.998 -> 0.950 ms and 1.296 -> 1.211 at
    11008 x 4096, 0.487 -> 0.457 at 4096 x 4096; Q5_0 1.588 -> 1.456 and 0.617 -> 0.567; two

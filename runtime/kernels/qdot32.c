@@ -132,12 +132,10 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void rows_avx2(i
     __m256 acc[2][4];
     for (int r = 0; r < R; r++)
         for (int a = 0; a < 4; a++) acc[r][a] = _mm256_setzero_ps();
-    bool ahead = prefetch_ahead_for(R, rb);
     for (int64_t b0 = 0; b0 < nb; b0 += 4)   /* unrolled, so that acc's indices are constants */
         _Pragma("GCC unroll 4") for (int a = 0; a < 4; a++) {
             int64_t b = b0 + a;
             if (b >= nb) break;
-            if (ahead) prefetch_ahead(w + b * bb, (int)bb);
             x_avx2 xb = x_block_avx2(t, xq, xd, nsum, dsum, b);
             for (int r = 0; r < R; r++) acc[r][a] = step_avx2(t, w + r * rb + b * bb, &xb, acc[r][a]);
         }

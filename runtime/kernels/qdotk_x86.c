@@ -385,7 +385,7 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void row_avx2(in
 
 /* ---- the row groups ------------------------------------------------------------------------ */
 
-/* NAME_avx2, NAME_512: one row of type T. */
+/* NAME_avx2, NAME_512: one row of type T; NAME_512_4: four (short rows, x's loads shared). */
 #define QK_X86(NAME, T)                                                                                        \
     __attribute__((target(QDOT_AVX2))) static void NAME##_avx2(const uint8_t *w, size_t rb, const tl_qact *x,   \
                                                                int64_t i, float *o, int64_t os)                 \
@@ -414,5 +414,7 @@ const qdot_group_fn qk_groups_avx2[6][5] = {
     { NULL, q2_avx2 }, { NULL, q3_avx2 }, { NULL, q4_avx2 }, { NULL, q5_avx2 }, { NULL, q6_avx2 }, { NULL, q8_avx2 },
 };
 const qdot_group_fn qk_groups_512[6][5] = {
-    { NULL, q2_512, NULL, NULL, q2_512_4 }, { NULL, q3_512, NULL, NULL, q3_512_4 }, { NULL, q4_512, NULL, NULL, q4_512_4 }, { NULL, q5_512, NULL, NULL, q5_512_4 }, { NULL, q6_512, NULL, NULL, q6_512_4 }, { NULL, q8_512, NULL, NULL, q8_512_4 },
+    { NULL, q2_512, NULL, NULL, q2_512_4 }, { NULL, q3_512, NULL, NULL, q3_512_4 },
+    { NULL, q4_512, NULL, NULL, q4_512_4 }, { NULL, q5_512, NULL, NULL, q5_512_4 },
+    { NULL, q6_512, NULL, NULL, q6_512_4 }, { NULL, q8_512, NULL, NULL, q8_512_4 },
 };
