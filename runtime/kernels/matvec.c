@@ -452,20 +452,12 @@ static int64_t weight_bytes(const mv_plan *p)
     return p->n * p->k * (p->kind == W_BF16 ? 2 : 4);
 }
 
-/* Rows per task of a product of short quantized rows shared among nth threads: tasks of
-   about QUANT_TASK_WEIGHTS weights, as many as a multiple of nth. */
-static int64_t balanced_rows(int64_t n, int64_t k, int nth)
+/* Rows per task of a product shared among nth threads: tasks of about `weights` weights
+   (STREAM_WEIGHTS for f32, bf16 and long quantized rows, QUANT_TASK_WEIGHTS for short
+   quantized rows), as many as a multiple of nth. */
+static int64_t task_rows(int64_t n, int64_t k, int nth, int64_t weights)
 {
-    int64_t tasks = (n * k + QUANT_TASK_WEIGHTS - 1) / QUANT_TASK_WEIGHTS;
-    tasks = (tasks + nth - 1) / nth * nth;
-    return (n + tasks - 1) / tasks;
-}
-
-/* Rows per task of an f32 or bf16 product shared among nth threads: tasks of about
-   STREAM_WEIGHTS weights, as many as a multiple of nth. */
-static int64_t stream_rows(int64_t n, int64_t k, int nth)
-{
-    int64_t tasks = (n * k + STREAM_WEIGHTS - 1) / STREAM_WEIGHTS;
+    int64_t tasks = (n * k + weights - 1) / weights;
     tasks = (tasks + nth - 1) / nth * nth;
     return (n + tasks - 1) / tasks;
 }
@@ -486,9 +478,9 @@ static int run_plan(mv_plan *p)
     int64_t per = TASK_BYTES / (weight_bytes(p) / p->n);
     if (tiles) per = QTILE_FLOATS / p->k;
     else if (shared && (p->kind != W_QUANT || weight_bytes(p) / p->n >= TL_QDOT_LONG_ROW_BYTES))
-        per = stream_rows(p->n, p->k, nth);
+        per = task_rows(p->n, p->k, nth, STREAM_WEIGHTS);
     else if (shared && p->kind == W_QUANT)
-        per = balanced_rows(p->n, p->k, nth);
+        per = task_rows(p->n, p->k, nth, QUANT_TASK_WEIGHTS);
     if (per < 1) per = 1;
     p->rows_per_task = per;
     int64_t ntasks = (p->n + per - 1) / per;
