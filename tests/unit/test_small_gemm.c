@@ -53,12 +53,13 @@ static bool same_bits(int64_t n, int64_t m, int64_t k, int64_t pad, int64_t bpad
     return ok;
 }
 
-/* Column counts 1..4 with 16 rows or more take the column form (a's rows transposed in
-   blocks of 16 x 16): row counts around the blocks' edges, row lengths around 16. */
+/* Column counts 1..4 with 16 rows or more, or fewer columns than rows, take the column
+   form (a's rows transposed in blocks of 16 x 16): row counts around the blocks' edges
+   and under one block, row lengths around 16. */
 Test(small_gemm, column_form_matches_fma_chains)
 {
     if (!tl_small_sgemm_ok()) cr_skip_test("no AVX-512 here");
-    static const int64_t ns[] = { 16, 17, 31, 32, 33, 47, 101 };
+    static const int64_t ns[] = { 5, 9, 15, 16, 17, 31, 32, 33, 47, 101 };
     static const int64_t ks[] = { 1, 2, 15, 16, 17, 31, 48, 288 };
     for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
         for (size_t b = 0; b < sizeof ks / sizeof ks[0]; b++)
@@ -68,16 +69,18 @@ Test(small_gemm, column_form_matches_fma_chains)
                               (long long)ns[a], (long long)m, (long long)ks[b], (long long)pad);
 }
 
-/* Everything else takes the row form: fewer rows, more columns, or a's columns strided. */
+/* Everything else takes the row form: as many columns as rows or more (under 16 rows),
+   more than eight columns, or a's columns strided. */
 Test(small_gemm, row_form_matches_fma_chains)
 {
     if (!tl_small_sgemm_ok()) cr_skip_test("no AVX-512 here");
-    static const int64_t shapes[][3] = { { 1, 1, 48 }, { 15, 1, 288 }, { 6, 48, 48 }, { 1, 101, 48 }, { 3, 129, 7 },
-                                         { 40, 5, 33 }, { 2, 200, 1 }, { 16, 17, 16 } };
+    static const int64_t shapes[][3] = { { 1, 1, 48 }, { 3, 3, 288 }, { 6, 48, 48 }, { 1, 101, 48 }, { 3, 129, 7 },
+                                         { 40, 5, 33 }, { 2, 200, 1 }, { 16, 17, 16 }, { 15, 9, 20 } };
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (int t = 0; t < 2; t++)
             cr_expect(same_bits(shapes[s][0], shapes[s][1], shapes[s][2], 2, 1, t == 1), "n %lld m %lld k %lld %s",
                       (long long)shapes[s][0], (long long)shapes[s][1], (long long)shapes[s][2], t ? "a transposed" : "");
     /* a column form's shape with a transposed a (acs != 1) takes the row form */
     cr_expect(same_bits(40, 1, 48, 3, 0, true));
+    cr_expect(same_bits(15, 1, 288, 3, 0, true));
 }
