@@ -255,21 +255,62 @@ static inline int64_t dense_run_count(const tl_tensor *a, const tl_tensor *b)
     return n <= SMALL_DIRECT_MAX && (dense || n == 0) ? n : -1;
 }
 
-/* The element count when a and b can run as one direct run (see above), else -1. */
-static inline int64_t small_direct_count(tl_binop op, tl_dtype cdt, const tl_tensor *a, const tl_tensor *b)
+/* The element count when t is one dense run of at most SMALL_DIRECT_MAX elements, else -1. */
+static inline int64_t dense_count(const tl_tensor *t)
 {
-    if (a->dtype != cdt || b->dtype != cdt || needs_int_check(op, cdt)) return -1;
-    return dense_run_count(a, b);
+    int64_t n = 1;
+    bool dense = true;
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        if (t->shape[i] != 1) dense &= t->strides[i] == n;
+        n *= t->shape[i];
+    }
+    return n <= SMALL_DIRECT_MAX && (dense || n == 0) ? n : -1;
 }
 
-/* fn over the n elements of contiguous same-shape a and b into contiguous out, as one run. */
-static inline void run_small_direct(tl_inner_fn fn, int64_t n, tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
+/* The element count when a and b can run as one direct run, else -1: one dense run of one
+   shape, or (x * 2, 1 / x) one such run of two elements or more and a single element with
+   no more dimensions, which the run reads again for each element, as a broadcast does
+   (*scalar: 1 for a, 2 for b; else 0). */
+static inline int64_t small_direct_count(tl_binop op, tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, int *scalar)
+{
+    *scalar = 0;
+    if (needs_int_check(op, cdt)) return -1;
+    if (a->dtype == cdt && b->dtype == cdt) {
+        int64_t n = dense_run_count(a, b);
+        if (n >= 0) return n;
+    }
+    /* the single element may be of another dtype (x * 2: an i64 2): run_small_direct converts it */
+    if (a->dtype == cdt && b->ndim <= a->ndim && tl_tensor_size(b) == 1) *scalar = 2;
+    else if (b->dtype == cdt && a->ndim <= b->ndim && tl_tensor_size(a) == 1) *scalar = 1;
+    else return -1;
+    /* a run of one element keeps its old path: with a stride of 0 some complex loops give a
+       nan another sign (inf * (nan + 0j)) than the one-element scalar arithmetic */
+    int64_t n = dense_count(*scalar == 2 ? a : b);
+    if (n < 2) {
+        *scalar = 0;
+        return -1;
+    }
+    return n;
+}
+
+/* fn over the n elements of contiguous a and b into contiguous out, as one run, in a's
+   dtype (b's when a is the scalar); operand `scalar` (1: a, 2: b; 0: neither) is one
+   element, converted to that dtype as tl_as_dtype would and read with stride 0. */
+static inline void run_small_direct(tl_inner_fn fn, int64_t n, tl_tensor *out, const tl_tensor *a, const tl_tensor *b,
+                                    int scalar)
 {
     if (n == 0) return;
+    const tl_tensor *run = scalar == 1 ? b : a, *one = scalar == 1 ? a : b;
     char *pa = tl_tensor_data(a);
     char *ptrs[3] = { out == a ? pa : tl_tensor_data(out), pa, tl_tensor_data(b) };
-    int64_t item = (int64_t)tl_dtype_size(a->dtype);
-    int64_t strides[3] = { out->dtype == a->dtype ? item : (int64_t)tl_dtype_size(out->dtype), item, item };
+    tl_scalar conv;
+    if (scalar && one->dtype != run->dtype) {
+        tl_convert_run(1, tl_tensor_data(one), one->dtype, 0, &conv, run->dtype, 0);
+        ptrs[scalar] = (char *)&conv;
+    }
+    int64_t item = (int64_t)tl_dtype_size(run->dtype);
+    int64_t strides[3] = { out->dtype == run->dtype ? item : (int64_t)tl_dtype_size(out->dtype), scalar == 1 ? 0 : item,
+                           scalar == 2 ? 0 : item };
     tl_simd_hint h = { false };
     fn(n, ptrs, strides, &h);
 }
@@ -288,10 +329,12 @@ tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dty
     }
     if (cdt == TL_F16 && (tl_tensor_size(a) >= TL_HALF_VIA_F32_MIN || tl_tensor_size(b) >= TL_HALF_VIA_F32_MIN))
         return binary_via_f32(op, a, b, cdt);
-    int64_t n = small_direct_count(op, cdt, a, b);
+    int scalar;
+    int64_t n = small_direct_count(op, cdt, a, b, &scalar);
     if (n >= 0) {
-        tl_tensor *out = tl_tensor_empty(tl_binop_result_dtype(op, dt), a->ndim, a->shape);
-        if (out) run_small_direct(fn, n, out, a, b);
+        const tl_tensor *big = scalar == 1 ? b : a;   /* the result has its shape */
+        tl_tensor *out = tl_tensor_empty(tl_binop_result_dtype(op, dt), big->ndim, big->shape);
+        if (out) run_small_direct(fn, n, out, a, b, scalar);
         return out;
     }
     int nd;
@@ -373,7 +416,7 @@ int tl_binary_over(tl_binop op, tl_tensor *a, const tl_tensor *b, tl_dtype dt, i
     if (!p->over || !exclusively_held(a, spare) || a->storage == b->storage) return 0;
     int64_t n = dense_run_count(a, b);
     if (n < 0) return binary_over_planned(p->fn, dt, a, b);
-    run_small_direct(p->fn, n, a, a, b);
+    run_small_direct(p->fn, n, a, a, b, 0);
     return 1;
 }
 
