@@ -166,7 +166,8 @@ static int prepare_operands(tl_binop op, tl_dtype cdt, const tl_tensor *a, const
    The f16 loops widen each element with a call; for big tensors it is much
    faster to widen whole operands with the SIMD casts, run the f32 kernels and
    round once at the end. The bits are the same: the half loops also compute
-   in f32 and round once. bf16 widens with a shift, so only its unary
+   in f32 and round once (but for the zero minimum and maximum keep, see
+   half_binary_via_f32). bf16 widens with a shift, so only its unary
    functions (which gain the SIMD f32 versions) take this path. */
 
 /* t in dtype d (rounded there first), then widened to f32. */
@@ -185,6 +186,14 @@ static tl_tensor *finish_half(tl_tensor *r, tl_dtype rdt)
     tl_tensor *c = tl_cast(r, rdt);
     tl_tensor_release(r);
     return c;
+}
+
+/* Does op over f16 operands of n elements go through f32 (binary_via_f32)? Not minimum and
+   maximum: of two equal operands (-0 and 0) the f16 loops keep the first, as numpy's f16
+   loops do, where the f32 SIMD loops keep the second, as numpy's f32 ones do. */
+static bool half_binary_via_f32(tl_binop op, int64_t n)
+{
+    return n >= TL_HALF_VIA_F32_MIN && op != TL_MINIMUM && op != TL_MAXIMUM;
 }
 
 static tl_tensor *binary_via_f32(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dtype cdt)
@@ -327,7 +336,7 @@ tl_tensor *tl_binary(tl_binop op, const tl_tensor *a, const tl_tensor *b, tl_dty
         tl_tensor *r = scalar_power(a, b, cdt, &done);
         if (done) return r;
     }
-    if (cdt == TL_F16 && (tl_tensor_size(a) >= TL_HALF_VIA_F32_MIN || tl_tensor_size(b) >= TL_HALF_VIA_F32_MIN))
+    if (cdt == TL_F16 && (half_binary_via_f32(op, tl_tensor_size(a)) || half_binary_via_f32(op, tl_tensor_size(b))))
         return binary_via_f32(op, a, b, cdt);
     int scalar;
     int64_t n = small_direct_count(op, cdt, a, b, &scalar);
@@ -441,7 +450,7 @@ int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_ten
         return -1;
     }
     bool fast_power = op == TL_POW && tl_is_float(cdt) && tl_tensor_size(b) == 1;
-    if ((cdt == TL_F16 && tl_tensor_size(out) >= TL_HALF_VIA_F32_MIN) || fast_power) {
+    if ((cdt == TL_F16 && half_binary_via_f32(op, tl_tensor_size(out))) || fast_power) {
         tl_tensor *tmp = fast_power ? tl_binary(op, a, b, dt) : binary_via_f32(op, a, b, cdt);
         int rc = tmp ? tl_assign(out, tmp) : -1;
         if (tmp) tl_tensor_release(tmp);
