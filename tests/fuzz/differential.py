@@ -377,8 +377,25 @@ def close_enough(case, got, expect):
     return True
 
 
-def same_but_zero_signs(got, expect):
-    return expect is not None and got.replace("-0.", " 0.") == expect.replace("-0.", " 0.")
+def layout(text):
+    """The printed text with its numbers as # and no padding: what is left when numbers and widths go."""
+    t = re.sub(r"\s+", " ", NUMBER.sub("#", text))
+    return re.sub(r"\s*\]", "]", re.sub(r"\[\s*", "[", t))
+
+
+def zero_signs_only(case, got, expect):
+    """A min or max reduction over a -0. and a 0. picks one by its loop's lanes, in numpy (the
+    first of the two for f16; the last, mostly, for f32 and f64, but not at every length:
+    max(zeros(17) with a -0. last) is 0. flat and -0. along axis 0) and in tl (the first on its
+    scalar path, by lanes on its SIMD one): there the printed results may differ in the signs of
+    zeros (and so in padding), and everything else must match (docs/fuzzing.md)."""
+    lines, _p, _expect, _what, _v = case
+    if not re.search(r"\b(min|max)\(", lines[-1]) or layout(got) != layout(expect):
+        return False
+    for x, y in zip(NUMBER.findall(got), NUMBER.findall(expect)):
+        if x != y and not (x not in ("nan", "inf") and y not in ("nan", "inf") and float(x) == 0 == float(y)):
+            return False
+    return True
 
 
 def known_difference(case, got):
@@ -432,7 +449,8 @@ def main():
                 got = got.rstrip("\n")
                 if args.show:
                     print("\n".join(lines), "\n#", p, "\n->", got)
-                if got != expect and not (expect is not None and close_enough(case, got, expect)):
+                if got != expect and not (expect is not None and (close_enough(case, got, expect) or
+                                                                 zero_signs_only(case, got, expect))):
                     why = known_difference(case, got)
                     if why:
                         known += 1
