@@ -304,7 +304,7 @@ static inline int64_t small_direct_count(tl_binop op, tl_dtype cdt, const tl_ten
 
 /* fn over the n elements of contiguous a and b into contiguous out, as one run, in a's
    dtype (b's when a is the scalar); operand `scalar` (1: a, 2: b; 0: neither) is one
-   element, converted to that dtype as tl_as_dtype would and read with stride 0. */
+   element, copied (converted to that dtype as tl_as_dtype would) and read with stride 0. */
 static inline void run_small_direct(tl_inner_fn fn, int64_t n, tl_tensor *out, const tl_tensor *a, const tl_tensor *b,
                                     int scalar)
 {
@@ -312,8 +312,8 @@ static inline void run_small_direct(tl_inner_fn fn, int64_t n, tl_tensor *out, c
     const tl_tensor *run = scalar == 1 ? b : a, *one = scalar == 1 ? a : b;
     char *pa = tl_tensor_data(a);
     char *ptrs[3] = { out == a ? pa : tl_tensor_data(out), pa, tl_tensor_data(b) };
-    tl_scalar conv;
-    if (scalar && one->dtype != run->dtype) {
+    tl_scalar conv;   /* a copy, also when no conversion is needed: out may hold the element (x *= x[:1]) */
+    if (scalar) {
         tl_convert_run(1, tl_tensor_data(one), one->dtype, 0, &conv, run->dtype, 0);
         ptrs[scalar] = (char *)&conv;
     }
@@ -456,10 +456,23 @@ int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_ten
         if (tmp) tl_tensor_release(tmp);
         return rc;
     }
+    tl_dtype rdt = tl_binop_result_dtype(op, dt);
+    /* x op= y over a small dense x, y one element (x *= 2: converted first) or x's own shape:
+       one direct run, as tl_binary's */
+    if (a == out && a->dtype == cdt && out->dtype == rdt && !needs_int_check(op, cdt)) {
+        int64_t n = dense_count(out);
+        if (n >= 2 && b->ndim <= out->ndim && tl_tensor_size(b) == 1) {
+            run_small_direct(fn, n, out, a, b, 2);
+            return 0;
+        }
+        if (n >= 2 && b->dtype == cdt && dense_run_count(out, b) == n && alias_safe(out, b)) {
+            run_small_direct(fn, n, out, a, b, 0);
+            return 0;
+        }
+    }
     tl_tensor *ca, *cb;
     if (prepare_operands(op, cdt, a, b, &ca, &cb) < 0) return -1;
     int rc;
-    tl_dtype rdt = tl_binop_result_dtype(op, dt);
     if (out->dtype == rdt && alias_safe(out, ca) && alias_safe(out, cb)) {
         tl_interrupts_hold();   /* operands are checked (check_int_operands): the write finishes whole */
         rc = run_binary(fn, out, ca, cb);

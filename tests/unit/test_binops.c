@@ -323,6 +323,13 @@ static void check_broadcast_pair(tl_binop op, tl_dtype da, tl_dtype db, int64_t 
         tl_tensor *r = tl_binary(op, many, one, cl);
         expect_elements(r, n, sl, na, op, da, db, "many OP one");
         if (r) tl_tensor_release(r);
+        if (cl == da && tl_binop_result_dtype(op, cl) == da) {   /* x OP= one, in place */
+            tl_tensor *x = tl_cast(many, da);
+            cr_assert_not_null(x);
+            bool ok = tl_binary_into(op, x, x, one, cl) == 0;
+            expect_elements(ok ? x : NULL, n, sl, na, op, da, db, "many OP= one");
+            tl_tensor_release(x);
+        }
         r = tl_binary(op, one, many, cr);
         expect_elements(r, n, sr, na, op, db, da, "one OP many");
         if (r) tl_tensor_release(r);
