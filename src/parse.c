@@ -98,11 +98,25 @@ void ps_fail_if_habit(Parser *p)
     }
 }
 
+/* Python's x //= y (and %= **= &= |= ^= <<= >>=) reads as the operator followed by '=':
+   says which augmented assignments tl has, at the operator. */
+static void fail_if_python_augmented(Parser *p)
+{
+    static const TokenKind ops[] = { TK_DSLASH, TK_PERCENT, TK_DSTAR, TK_AMP, TK_PIPE, TK_CARET, TK_SHL, TK_SHR };
+    if (p->tok.kind != TK_ASSIGN || p->prev.start + p->prev.len != p->tok.start) return;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (p->prev.kind == ops[i])
+            ps_fail_at(p, ps_span_of(p, &p->prev), "'%.*s=' is not an operator in tl (its augmented assignments are "
+                       "+= -= *= /= @=): write x = x %.*s y", (int)p->prev.len, p->prev.start, (int)p->prev.len,
+                       p->prev.start);
+}
+
 _Noreturn void ps_fail_unexpected(Parser *p)
 {
     if (p->sub_expr && p->tok.kind == TK_EOF) fail_here(p, "f-string: the expression ends unfinished");
     fail_if_never_closed(p);
     ps_fail_if_habit(p);
+    fail_if_python_augmented(p);
     char buf[64];
     const char *what = describe(&p->tok, buf, sizeof buf);
     if (is_word_or_punct(p->tok.kind)) fail_here(p, "unexpected token %s", what);
@@ -113,6 +127,7 @@ _Noreturn void ps_fail_expected(Parser *p, const char *expected)
 {
     fail_if_never_closed(p);
     ps_fail_if_habit(p);
+    fail_if_python_augmented(p);
     if (p->tok.kind == TK_COLON && strcmp(expected, "'{'") == 0)
         fail_here(p, "expected '{' but found ':'; tl's blocks are in braces, not after a colon: if c { ... }");
     char buf[64];

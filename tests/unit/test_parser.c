@@ -545,6 +545,16 @@ Test(parser, assignment_errors)
     expect_tree("x.y += 1", "error 1:3: cannot assign to attribute 'y'");
     expect_tree("x = ", "error 1:5: unexpected end of input");
     expect_tree("x = \ny", "error 1:5: unexpected end of line");
+    /* Python's other augmented assignments: the message names the operator and tl's own */
+    static const char *const py[] = { "//", "%", "**", "&", "|", "^", "<<", ">>" };
+    for (size_t i = 0; i < sizeof py / sizeof py[0]; i++) {
+        char text[32], want[256];
+        snprintf(text, sizeof text, "x %s= 2", py[i]);
+        snprintf(want, sizeof want, "error 1:3: '%s=' is not an operator in tl (its augmented assignments are += -= *= /= @=): "
+                 "write x = x %s y", py[i], py[i]);
+        expect_tree(text, want);
+    }
+    expect_tree("x ** = 2", "error 1:6: unexpected token '='");   /* apart, they are two tokens */
 }
 
 Test(parser, function_definitions)
