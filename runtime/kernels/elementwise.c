@@ -457,18 +457,13 @@ int tl_binary_into(tl_binop op, tl_tensor *out, const tl_tensor *a, const tl_ten
         return rc;
     }
     tl_dtype rdt = tl_binop_result_dtype(op, dt);
-    /* x op= y over a small dense x, y one element (x *= 2: converted first) or x's own shape:
-       one direct run, as tl_binary's */
-    if (a == out && a->dtype == cdt && out->dtype == rdt && !needs_int_check(op, cdt)) {
-        int64_t n = dense_count(out);
-        if (n >= 2 && b->ndim <= out->ndim && tl_tensor_size(b) == 1) {
-            run_small_direct(fn, n, out, a, b, 2);
-            return 0;
-        }
-        if (n >= 2 && b->dtype == cdt && dense_run_count(out, b) == n && alias_safe(out, b)) {
-            run_small_direct(fn, n, out, a, b, 0);
-            return 0;
-        }
+    /* x op= y over a small dense x, y one element (x *= 2) or x's own shape: tl_binary's direct
+       run (from two elements: a one-element x keeps the planned path) */
+    int scalar;
+    int64_t n = a == out && out->dtype == rdt ? small_direct_count(op, cdt, a, b, &scalar) : -1;
+    if (n >= 2 && scalar != 1 && (scalar == 2 || alias_safe(out, b))) {
+        run_small_direct(fn, n, out, a, b, scalar);
+        return 0;
     }
     tl_tensor *ca, *cb;
     if (prepare_operands(op, cdt, a, b, &ca, &cb) < 0) return -1;

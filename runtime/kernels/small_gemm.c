@@ -93,8 +93,8 @@ __attribute__((target("avx512f,avx2,fma"))) static void small_rows(const float *
    fewer columns than rows: a chain along a row would fill only m of a vector's lanes, one
    row after another, where down a column the rows' chains run side by side. Along rows,
    down columns: (16, 288) @ (288,) 5.1 and 0.5 us, (6, 101, 48) @ (6, 48, 1) 21 and 2.4
-   us, (16, 200) @ (200, 8) 3.9 and 2.2 us; through tl, (4, 288) @ (288,) 1.47 and 0.66
-   us, (8, 288) @ (288,) 2.77 and 0.66. */
+   us, (16, 200) @ (200, 8) 3.9 and 2.2 us; through tl, (4, 288) @ (288,) 1.47 and 0.60
+   us, (8, 288) @ (288,) 2.77 and 0.58. */
 #define ROWS_FORM_MAX_COLS 8
 
 __attribute__((target("avx512f,avx2,fma"))) void tl_small_sgemm(int64_t n, int64_t m, int64_t k, const float *a,
