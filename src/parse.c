@@ -103,9 +103,9 @@ void ps_fail_if_habit(Parser *p)
 static void fail_if_python_augmented(Parser *p)
 {
     static const TokenKind ops[] = { TK_DSLASH, TK_PERCENT, TK_DSTAR, TK_AMP, TK_PIPE, TK_CARET, TK_SHL, TK_SHR };
-    if (p->tok.kind != TK_ASSIGN || p->prev.start + p->prev.len != p->tok.start) return;
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (p->prev.kind == ops[i])
+    if (p->tok.kind != TK_ASSIGN) return;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)   /* (before the first token, prev is empty) */
+        if (p->prev.kind == ops[i] && p->prev.start + p->prev.len == p->tok.start)
             ps_fail_at(p, ps_span_of(p, &p->prev), "'%.*s=' is not an operator in tl (its augmented assignments are "
                        "+= -= *= /= @=): write x = x %.*s y", (int)p->prev.len, p->prev.start, (int)p->prev.len,
                        p->prev.start);

@@ -555,6 +555,7 @@ Test(parser, assignment_errors)
         expect_tree(text, want);
     }
     expect_tree("x ** = 2", "error 1:6: unexpected token '='");   /* apart, they are two tokens */
+    expect_tree("= x + 1", "error 1:1: unexpected token '='");     /* no token before it (fuzz_parse) */
 }
 
 Test(parser, function_definitions)
