@@ -205,10 +205,27 @@ static bool add_expectation(Inline *x, int kind, const char *text, size_t tl)
            sb_append(&x->kinds[s], &k, 1);
 }
 
-/* Collects the inline expectations of each unit; returns how many lines there were (-1: out of memory). */
-static int read_inline(const Units *u, const char *src, size_t len, Inline *units)
+/* Checks the `#~` pattern on line lineno (golden_regex_read) and adds its copies to the test's. */
+static bool pattern_allowed(const char *text, size_t n, int lineno, double *copies, char *err, size_t errlen)
+{
+    char why[200];
+    double mine;
+    bool ok = golden_regex_read(text, n, NULL, &mine, why, sizeof why);
+    if (ok && (*copies += mine) > REGEX_MAX_COPIES_TEST) {
+        ok = false;
+        snprintf(why, sizeof why, "the counted repetitions of its patterns make %.0f copies up to here (at most %d a test)",
+                 *copies, REGEX_MAX_COPIES_TEST);
+    }
+    if (!ok) snprintf(err, errlen, "line %d: bad regular expression '#~ %.*s': %s", lineno, n > 60 ? 60 : (int)n, text, why);
+    return ok;
+}
+
+/* Collects the inline expectations of each unit; returns how many lines there were (-1: out of
+   memory or a refused pattern, with the message in err). */
+static int read_inline(const Units *u, const char *src, size_t len, Inline *units, char *err, size_t errlen)
 {
     int count = 0, lineno = 0;
+    double copies = 0;
     size_t pos = 0, llen, at;
     const char *line;
     bool crlf = crlf_lines(src, len);
@@ -219,8 +236,12 @@ static int read_inline(const Units *u, const char *src, size_t len, Inline *unit
         int kind = expectation_kind(line, llen, &at);
         if (!kind) continue;
         count++;
+        if (kind == EXPECT_REGEX && !pattern_allowed(line + at, llen - at, lineno, &copies, err, errlen)) return -1;
         Inline *x = &units[units_owner(u, lineno)];
-        if (!add_expectation(x, kind, line + at, llen - at) || !sb_append(&x->lines, line, whole)) return -1;
+        if (!add_expectation(x, kind, line + at, llen - at) || !sb_append(&x->lines, line, whole)) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
     }
     return count;
 }
@@ -339,8 +360,13 @@ static bool rewrite_files(const Units *u, const char *paths[2])
 static void set_error(Test *t, const char *fmt, const char *detail)
 {
     t->verdict = VERDICT_ERROR;
-    snprintf(t->message, sizeof t->message, fmt, detail);
-    sb_printf(&t->report, "FAIL %s: %s\n", t->path, t->message);
+    sb_printf(&t->report, "FAIL %s: ", t->path);
+    size_t at = t->report.len;
+    bool ok = sb_printf(&t->report, fmt, detail);
+    const char *text = ok ? t->report.data + at : "out of memory";   /* the report has it whole; JUnit's one line, its start */
+    size_t n = ok ? t->report.len - at : strlen(text);
+    snprintf(t->message, sizeof t->message, "%.*s", (int)(n < sizeof t->message ? n : sizeof t->message - 1), text);
+    sb_append(&t->report, "\n", 1);
 }
 
 /* An xfail test's verdict: a failure of its output is what it expects; a pass is a failure. */
@@ -364,12 +390,12 @@ static void compare_output(Test *t, bool update, const Directives *d, const Unit
                            const char *paths[2], Inline *units)
 {
     bool file_form = exists(paths[0]) || exists(paths[1]);
-    int ninline = read_inline(u, src, len, units);
+    char err[360];
+    int ninline = read_inline(u, src, len, units, err, sizeof err);
     bool *holds = calloc((size_t)u->n, sizeof(bool));
-    char err[sizeof t->message - 8];
     int ok;
     if (ninline < 0 || !holds) {
-        set_error(t, "%s", "out of memory");
+        set_error(t, "%s", ninline < 0 ? err : "out of memory");
     } else if (file_form && ninline > 0) {
         set_error(t, "%s", "has both inline #> / #! / #~ lines and a .out/.err file: keep one form");
     } else if ((ok = file_form ? check_files(t, u, src, len, &d->tol, paths)

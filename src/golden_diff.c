@@ -105,14 +105,14 @@ static bool sides_open(Sides *s, const Expected *e, const char *b, size_t blen, 
     if (!s->re || !s->compiled) return false;
     for (int i = 0; i < s->n; i++) {
         if (kind_of(s, i) != EXP_REGEX) continue;
-        char *pat = malloc(s->na[i] + 5);
-        if (!pat) return false;
-        snprintf(pat, s->na[i] + 5, "^(%.*s)$", (int)s->na[i], s->la[i]);
-        int rc = regcomp(&s->re[i], pat, REG_EXTENDED | REG_NOSUB);
-        free(pat);
+        StrBuf pat = { 0 };
+        double copies;
+        char why[200];
+        bool read = golden_regex_read(s->la[i], s->na[i], &pat, &copies, why, sizeof why);
+        int rc = read ? regcomp(&s->re[i], pat.data, REG_EXTENDED | REG_NOSUB) : -1;
+        sb_free(&pat);
         if (rc != 0) {
-            char why[128];
-            regerror(rc, &s->re[i], why, sizeof why);
+            if (rc > 0) regerror(rc, &s->re[i], why, sizeof why);
             snprintf(err, errlen, "bad regular expression in '#~ %.*s': %s", s->na[i] > 60 ? 60 : (int)s->na[i], s->la[i], why);
             return false;
         }

@@ -75,6 +75,15 @@ typedef struct Expected {
 /* Whether the actual output matches; -1 (with a message in err) when a regular expression is bad. */
 int expected_match(const Expected *e, const char *actual, size_t alen, char *err, size_t errlen);
 
+/* The most pieces that the counted repetitions ({m,n}) of `#~` patterns may add to them: what regcomp
+   compiles in well under a second. */
+#define REGEX_MAX_COPIES_LINE 1000
+#define REGEX_MAX_COPIES_TEST 5000
+/* Reads a `#~` pattern: appends to out (unless NULL) the expression to compile, anchored to the
+   whole line, and sets *copies to the pieces its counted repetitions add; false (with the reason
+   in err) when the pattern is refused (golden_regex.c says which and why). */
+bool golden_regex_read(const char *pat, size_t n, StrBuf *out, double *copies, char *err, size_t errlen);
+
 /* Appends a unified diff of expected against actual to r (lines compare under e's tolerance and
    patterns; a number outside the tolerance is explained under its hunk). */
 void diff_write(StrBuf *r, const char *name_a, const Expected *e, const char *name_b, const char *b, size_t blen,

@@ -297,6 +297,25 @@ try:
     for name, want in (("partial", "-ab\n+abc"), ("wrong", " 2\n+3\n"), ("dots", "-...\n+x"), ("badre", "bad regular expression")):
         st, out, _ = run(f"pt/{name}.tl")
         check(f"patterns_{name}_fails", st == 1 and want in out, out)
+    # patterns regcomp would take exponential time or memory over are refused, at their line and
+    # with the reason (golden_regex.c); a ')' without its '(' is itself, not the end of the anchoring
+    refused = {"nullable": ("#~ x(a*)*" * 1 + "(b?)?" * 40, "repeats a part that can match empty text"),
+               "counts": ("#~ (a{1,40}){1,40}", "make 1599 copies (at most 1000 a line"),
+               "count": ("#~ a{0,256}", "'{0,256}' counts past 255"),
+               "backref": ("#~ (a)\\1", "back-reference"),
+               "nothing": ("#~ *a", "'*' follows nothing it could repeat"),
+               "deep": ("#~ " + "(" * 101 + "a" + ")" * 101, "nested more than 100 deep")}
+    for name, (line, want) in refused.items():
+        write(f"pt/re_{name}.tl", f'print("a")\n#> a\nprint("x")\n{line}\n')
+        st, out, _ = run(f"pt/re_{name}.tl")
+        check(f"patterns_refused_{name}", st == 1 and f"re_{name}.tl: line 4: bad regular expression" in out and want in out, out)
+    write("pt/re_total.tl", 'print(1)\n' + "#~ (1{1,30}){1,30}\n" * 12)
+    st, out, _ = run("pt/re_total.tl")
+    check("patterns_refused_test_total", st == 1 and "line 7: bad regular expression" in out
+          and "make 5394 copies up to here (at most 5000 a test)" in out, out)
+    write("pt/re_paren.tl", 'print("a)")\n#~ a)\nprint("bc")\n#~ b)|x\n')
+    st, out, _ = run("pt/re_paren.tl")
+    check("patterns_unmatched_paren_is_itself", st == 1 and "-b)|x\n+bc" in out and "print(\"a)\")" not in out, out)
     p = write("pt/up.tl", 'print("t=17:02")\n#~ t=[0-9:]+\nprint(2)\n#> 3\n')
     st, out, _ = run("--update", "pt/up.tl")
     check("patterns_update_keeps_holding", open(p).read() == 'print("t=17:02")\n#~ t=[0-9:]+\nprint(2)\n#> 2\n'
