@@ -106,6 +106,10 @@ static Part scan_atom(Scan *s)
         emit(s, "\\)", 2);
         return one;
     }
+    if (c == 0) {   /* (regcomp would read the pattern only up to it) */
+        scan_fail(s, "%s", "the pattern holds a NUL byte");
+        return one;
+    }
     if (c == '[') {
         scan_bracket(s);
         return one;

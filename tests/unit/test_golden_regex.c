@@ -116,6 +116,12 @@ Test(golden_regex, refuses_what_is_not_a_posix_extended_expression)
         cr_expect(strstr(err, cases[k].why), "'%s': %s", cases[k].pat, err);
         sb_free(&out);
     }
+    StrBuf nul = { 0 };
+    double nul_copies;
+    char nul_err[200];
+    cr_expect(!golden_regex_read("a\0*", 3, &nul, &nul_copies, nul_err, sizeof nul_err));
+    cr_expect(strstr(nul_err, "NUL byte"), "%s", nul_err);
+    sb_free(&nul);
     char deep[512] = "";
     for (int i = 0; i < 101; i++) strcat(deep, "(");
     strcat(deep, "a");
