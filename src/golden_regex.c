@@ -56,6 +56,12 @@ static void emit(Scan *s, const char *text, size_t n)
 
 static Part scan_alternatives(Scan *s);
 
+/* Whether c is one of set's characters (never the NUL that ends set). */
+static bool one_of(char c, const char *set)
+{
+    return c && strchr(set, c);
+}
+
 /* Copies a bracket expression `[...]` (s->p at its '['), with its classes [:name:], [.x.], [=x=]. */
 static void scan_bracket(Scan *s)
 {
@@ -63,7 +69,7 @@ static void scan_bracket(Scan *s)
     if (q < s->end && *q == '^') q++;
     if (q < s->end && *q == ']') q++;   /* a ']' first is a member */
     while (q < s->end && *q != ']') {
-        if (*q == '[' && q + 1 < s->end && strchr(":.=", q[1])) {
+        if (*q == '[' && q + 1 < s->end && one_of(q[1], ":.=")) {
             char close = q[1];
             const char *r = q + 2;
             while (r + 1 < s->end && !(r[0] == close && r[1] == ']')) r++;
@@ -130,7 +136,7 @@ static Part scan_atom(Scan *s)
         }
         emit(s, s->p, 2);
         s->p += 2;
-        return strchr("<>bB`'", e) ? anchor : one;   /* glibc's word and buffer boundaries are empty */
+        return one_of(e, "<>bB`'") ? anchor : one;   /* glibc's word and buffer boundaries are empty */
     }
     emit(s, s->p, 1);
     s->p++;
@@ -167,7 +173,7 @@ static Part scan_item(Scan *s)
 {
     const char *from = s->p;
     Part part = scan_atom(s);
-    while (!s->failed && s->p < s->end && strchr("*+?{", *s->p)) {
+    while (!s->failed && s->p < s->end && one_of(*s->p, "*+?{")) {
         const char *op = s->p++;
         if (part.empty) {
             scan_fail(s, "'%.*s' repeats a part that can match empty text, which the regex library takes exponential "
