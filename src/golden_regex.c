@@ -73,7 +73,10 @@ static void scan_bracket(Scan *s)
             char close = q[1];
             const char *r = q + 2;
             while (r + 1 < s->end && !(r[0] == close && r[1] == ']')) r++;
-            if (r + 1 >= s->end) break;
+            if (r + 1 >= s->end) {   /* a class never closed: the bracket is not either */
+                q = s->end;
+                break;
+            }
             q = r + 2;
         } else {
             q++;

@@ -102,6 +102,8 @@ Test(golden_regex, refuses_what_is_not_a_posix_extended_expression)
         { "(?:a)", "'?' follows nothing" },
         { "[ab", "'[ab' has no closing ']'" },
         { "[[:alpha:]", "has no closing ']'" },
+        { "[[:(a*)*]", "has no closing ']'" },   /* the unclosed class is not the bracket's end */
+        { "[[.a]", "has no closing ']'" },
         { "(ab", "'(ab' has no closing ')'" },
         { "a\\", "lone backslash" },
         { "a{x}", "'{x}' is not a count" },
