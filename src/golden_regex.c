@@ -187,7 +187,8 @@ static Part scan_item(Scan *s)
         if (*op == '{') {
             long m, n;
             if (!scan_count(s, &m, &n)) {
-                scan_fail(s, "'%.*s' is not a count {m}, {m,} or {m,n} (m <= n)", quoted(s, op, NULL, 12), op);
+                const char *close = memchr(op, '}', (size_t)(s->end - op));
+                scan_fail(s, "'%.*s' is not a count {m}, {m,} or {m,n} (m <= n)", quoted(s, op, close ? close + 1 : NULL, 12), op);
                 break;
             }
             if (m > RE_DUP_MAX_POSIX || n > RE_DUP_MAX_POSIX) {   /* (n optional copies cost regcomp n^2) */
