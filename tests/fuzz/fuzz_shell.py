@@ -21,7 +21,11 @@ longer than 2,000 characters (its incremental search matches the line at every p
 cost grows with the square of the length, and one key cannot be interrupted), and a Meta-digit
 count before Ctrl-Y (a count of yanks of a long kill multiplies the line), and a long paste away
 from the end of the line (libedit redraws the whole line for each key typed before its end, so
-such a paste costs its length times the line's: 110 s under ASan here). A step never ends in
+such a paste costs its length times the line's: 110 s under ASan here), nor a paste into an
+incremental search (a failing search looks through the whole history again for each key typed,
+converting every entry from wide characters: 10 ms a key with one session's history, so 20,000
+pasted characters took 44 s in a release build; a step longer than 64 keys after a Ctrl-R starts
+with Ctrl-C, which ends the search). A step never ends in
 Ctrl-V: it quotes the next key, so a Ctrl-C after it is a character. Totals are printed in
 libFuzzer's words so run.sh reads them as it reads the others'.
 """
@@ -45,6 +49,7 @@ from pty_shell import PROMPT_END, Failure, Shell  # noqa: E402
 
 PROMPT_BACK_S = 20.0           # Ctrl-C to the prompt, at most (a sanitizer build under load)
 SEARCH_LINE_MAX = 2000         # Ctrl-R only on lines up to this long (see the docstring)
+SEARCH_KEYS_MAX = 64           # a step typed into a search that may be on is at most this long (ditto)
 
 HISTORY_KEEP = 4 << 20         # the history file carries over between sessions until it is this big
 CONTROL = [bytes([c]) for c in range(0x20) if c not in (0x03, 0x11, 0x13, 0x1A, 0x1C)] + [b"\x7f"]
@@ -103,6 +108,7 @@ class Session:
         }
         pty_shell.TL = tl
         self.line_len = 0   # at least how long the line being edited is (for Ctrl-R)
+        self.searching = False   # a Ctrl-R since the last Enter or Ctrl-C: an incremental search may be on
         self.step_began = time.monotonic()
         self.sh = Shell(work, env={"LC_ALL": self.spec["locale"]}, rows=self.spec["rows"], cols=self.spec["cols"])
         self.sh.prompt(30)
@@ -143,9 +149,13 @@ class Session:
         """data without Ctrl-R when the line may be long (libedit's search is slow, not hung), and
         never ending in Ctrl-V (quoted insert: the next key, Ctrl-C too, goes into the line)."""
         data = data.replace(b"\x12", b"\x01") if self.line_len > SEARCH_LINE_MAX else data
+        if self.searching and len(data) > SEARCH_KEYS_MAX:
+            data = b"\x03" + data   # a paste into a search: Ctrl-C ends the search first
         return data + b"v" if data.endswith(b"\x16") else data
 
     def keys(self, data):
+        search_from, search_end = data.rfind(b"\x12"), max(data.rfind(b"\r"), data.rfind(b"\x03"))
+        self.searching = search_from > search_end or (self.searching and search_end < 0)
         if b"\r" in data or b"\x03" in data:
             self.line_len = 0
         elif any(k in data for k in (b"\x1b[A", b"\x1b[B", b"\x19", b"\x12")) or re.match(rb"\x1b[0-9]", data):
@@ -177,6 +187,7 @@ class Session:
         """Ctrl-C, then the prompt must come back."""
         self.record({"check": "prompt"})
         self.line_len = 0
+        self.searching = False
         start = len(self.sh.text)
         self.send(b"\x03")
         self.wait_prompt(start, "after Ctrl-C")
