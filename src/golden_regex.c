@@ -228,6 +228,7 @@ static Part scan_alternatives(Scan *s)
     }
 }
 
+/* Reads a whole pattern (golden_int.h says what it gives back). */
 bool golden_regex_read(const char *pat, size_t n, StrBuf *out, double *copies, char *err, size_t errlen)
 {
     Scan s = { .p = pat, .end = pat + n, .out = out, .err = err, .errlen = errlen };

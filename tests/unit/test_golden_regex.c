@@ -13,6 +13,34 @@ static bool read_pattern(const char *pat, StrBuf *out, double *copies, char *err
     return golden_regex_read(pat, strlen(pat), out, copies, err, errlen);
 }
 
+/* Expects the n bytes at pat refused, with `why` in the reason. */
+static void expect_refused_bytes(const char *pat, size_t n, const char *why)
+{
+    StrBuf out = { 0 };
+    double copies;
+    char err[200] = "";
+    cr_expect(!golden_regex_read(pat, n, &out, &copies, err, sizeof err), "'%s' passed", pat);
+    cr_expect(strstr(err, why), "'%s': %s", pat, err);
+    sb_free(&out);
+}
+
+/* Expects pat refused, with `why` in the reason. */
+static void expect_refused(const char *pat, const char *why)
+{
+    expect_refused_bytes(pat, strlen(pat), why);
+}
+
+/* Expects pat passed; returns the copies its counted repetitions make. */
+static double expect_passed(const char *pat)
+{
+    StrBuf out;
+    double copies = -1;
+    char err[200] = "";
+    cr_expect(read_pattern(pat, &out, &copies, err, sizeof err), "'%s' refused: %s", pat, err);
+    sb_free(&out);
+    return copies;
+}
+
 Test(golden_regex, anchors_and_keeps_the_pattern)
 {
     const char *cases[][2] = {
@@ -42,23 +70,10 @@ Test(golden_regex, refuses_repeating_what_can_match_nothing)
 {
     const char *cases[] = { "(a*)*", "(a?)?", "(a*)+", "(x|y*)+", "(a{0,3})*", "a{0,2}{2}", "(^)*", "(\\<)*",
                             "()*", "(|a)*", "x(a*b?)*y", "((a*))*", "(a|b|)?", "a**" };
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        StrBuf out;
-        double copies;
-        char err[200];
-        cr_expect(!read_pattern(cases[k], &out, &copies, err, sizeof err), "'%s' passed", cases[k]);
-        cr_expect(strstr(err, "can match empty text"), "'%s': %s", cases[k], err);
-        sb_free(&out);
-    }
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) expect_refused(cases[k], "can match empty text");
     /* what cannot match nothing may repeat */
     const char *fine[] = { "(a+)*", "(ab?)*", "(a|b*c)+", "(a{1,3})*", "a+*", "(x*y)?" };
-    for (size_t k = 0; k < sizeof fine / sizeof fine[0]; k++) {
-        StrBuf out;
-        double copies;
-        char err[200];
-        cr_expect(read_pattern(fine[k], &out, &copies, err, sizeof err), "'%s' refused: %s", fine[k], err);
-        sb_free(&out);
-    }
+    for (size_t k = 0; k < sizeof fine / sizeof fine[0]; k++) expect_passed(fine[k]);
 }
 
 Test(golden_regex, counts_the_copies_of_counted_repetitions)
@@ -68,29 +83,14 @@ Test(golden_regex, counts_the_copies_of_counted_repetitions)
         { "(a{1,10}){1,10}", 99 }, { "x{,4}", 3 }, { "(a|bc){2}", 3 },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        StrBuf out;
-        double copies = -1;
-        char err[200];
-        cr_expect(read_pattern(cases[k].pat, &out, &copies, err, sizeof err), "'%s' refused: %s", cases[k].pat, err);
+        double copies = expect_passed(cases[k].pat);
         cr_expect_eq(copies, cases[k].copies, "'%s': %g copies", cases[k].pat, copies);
-        sb_free(&out);
     }
-    StrBuf out;
-    double copies;
-    char err[200];
-    cr_expect(read_pattern("(a{1,31}){1,32}", &out, &copies, err, sizeof err), "%s", err);   /* 992 - 1 */
-    sb_free(&out);
-    cr_expect(!read_pattern("(a{1,32}){1,32}", &out, &copies, err, sizeof err));   /* 1,024 - 1 */
-    cr_expect(strstr(err, "make 1023 copies (at most 1000 a line"), "%s", err);
-    sb_free(&out);
-    cr_expect(read_pattern("a{255}b{0,255}", &out, &copies, err, sizeof err), "%s", err);
-    sb_free(&out);
-    cr_expect(!read_pattern("a{256}", &out, &copies, err, sizeof err));
-    cr_expect(strstr(err, "'{256}' counts past 255"), "%s", err);
-    sb_free(&out);
-    cr_expect(!read_pattern("a{1,99999999999}", &out, &copies, err, sizeof err));
-    cr_expect(strstr(err, "is not a count"), "%s", err);
-    sb_free(&out);
+    expect_passed("(a{1,31}){1,32}");   /* 992 - 1 */
+    expect_refused("(a{1,32}){1,32}", "make 1023 copies (at most 1000 a line");   /* 1,024 - 1 */
+    expect_passed("a{255}b{0,255}");
+    expect_refused("a{256}", "'{256}' counts past 255");
+    expect_refused("a{1,99999999999}", "is not a count");
 }
 
 Test(golden_regex, refuses_what_is_not_a_posix_extended_expression)
@@ -110,30 +110,16 @@ Test(golden_regex, refuses_what_is_not_a_posix_extended_expression)
         { "a{3,2}", "is not a count" },
         { "a{", "is not a count" },
     };
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        StrBuf out;
-        double copies;
-        char err[200];
-        cr_expect(!read_pattern(cases[k].pat, &out, &copies, err, sizeof err), "'%s' passed", cases[k].pat);
-        cr_expect(strstr(err, cases[k].why), "'%s': %s", cases[k].pat, err);
-        sb_free(&out);
-    }
-    StrBuf nul = { 0 };
-    double nul_copies;
-    char nul_err[200];
-    cr_expect(!golden_regex_read("a\0*", 3, &nul, &nul_copies, nul_err, sizeof nul_err));
-    cr_expect(strstr(nul_err, "NUL byte"), "%s", nul_err);
-    sb_free(&nul);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) expect_refused(cases[k].pat, cases[k].why);
+    expect_refused_bytes("a\0*", 3, "NUL byte");
     char deep[512] = "";
     for (int i = 0; i < 101; i++) strcat(deep, "(");
     strcat(deep, "a");
     for (int i = 0; i < 101; i++) strcat(deep, ")");
+    expect_refused(deep, "nested more than 100 deep");
     StrBuf out;
     double copies;
     char err[200];
-    cr_expect(!read_pattern(deep, &out, &copies, err, sizeof err));
-    cr_expect(strstr(err, "nested more than 100 deep"), "%s", err);
-    sb_free(&out);
     cr_expect(read_pattern(deep + 1, &out, &copies, err, sizeof err), "%s", err);   /* 100 deep, and a ')' that is itself */
     cr_expect(out.len > 5 && strcmp(out.data + out.len - 5, ")\\))$") == 0, "%s", out.data);
     sb_free(&out);
