@@ -109,15 +109,20 @@ static int gemm_task(void *ctx, int64_t t)
     return 0;
 }
 
-/* matmul_core for small f32 products (kernels/small_gemm.c), one batch entry at a time. */
+/* matmul_core for small f32 products (kernels/small_gemm.c), batch entries a few dozen at a time. */
 static void small_products(const tl_tensor *a, const tl_tensor *b, const tl_iter *bt)
 {
     int64_t n = a->shape[a->ndim - 2], k = a->shape[a->ndim - 1], m = b->shape[b->ndim - 1];
-    char *p[3];
+    tl_sgemm_entry e[32];
+    int have = 0;
     for (int64_t i = 0; i < bt->size; i++) {
+        char *p[3];
         tl_iter_at(bt, i, p);
-        tl_small_sgemm(n, m, k, (const float *)p[1], a->strides[a->ndim - 2], a->strides[a->ndim - 1],
-                       (const float *)p[2], b->strides[b->ndim - 2], (float *)p[0]);
+        e[have++] = (tl_sgemm_entry){ (const float *)p[1], (const float *)p[2], (float *)p[0] };
+        if (have == 32 || i + 1 == bt->size) {
+            tl_small_sgemm(have, e, n, m, k, a->strides[a->ndim - 2], a->strides[a->ndim - 1], b->strides[b->ndim - 2]);
+            have = 0;
+        }
     }
 }
 

@@ -133,11 +133,14 @@ void tl_qdot_rows_on(int path, int ggml_type, const uint8_t *w, size_t row_bytes
 #define TL_SMALL_GEMM_MADDS ((int64_t)1 << 15)
 /* Can tl_small_sgemm run here (AVX-512)? */
 bool tl_small_sgemm_ok(void);
-/* c (n x m, contiguous) = a @ b in f32, a's element (i, p) at a[i * ars + p * acs], b's
-   (p, j) at b[p * brs + j] (rows of b contiguous): each c element one chain of fused
-   multiply-adds over p in order, as BLAS's gemm kernels sum. */
-void tl_small_sgemm(int64_t n, int64_t m, int64_t k, const float *a, int64_t ars, int64_t acs, const float *b,
-                    int64_t brs, float *c);
+/* One batch entry of a small product: its a, b and c. */
+typedef struct tl_sgemm_entry { const float *a, *b; float *c; } tl_sgemm_entry;
+/* For each of the `count` entries, c (n x m, contiguous) = a @ b in f32, a's element (i, p)
+   at a[i * ars + p * acs], b's (p, j) at b[p * brs + j] (rows of b contiguous): each c
+   element one chain of fused multiply-adds over p in order, as BLAS's gemm kernels sum, so
+   the bits do not depend on which entries or rows are computed side by side. */
+void tl_small_sgemm(int64_t count, const tl_sgemm_entry *e, int64_t n, int64_t m, int64_t k, int64_t ars, int64_t acs,
+                    int64_t brs);
 
 /* ---- reduce helpers used by nn.c and linalg.c -------------------------- */
 /* numpy's pairwise sum of n floats at byte stride `stride` (8-way unrolled,

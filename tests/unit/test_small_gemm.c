@@ -43,7 +43,8 @@ static bool same_bits(int64_t n, int64_t m, int64_t k, int64_t pad, int64_t bpad
     float *c = malloc((size_t)(n * m) * sizeof *c), *r = malloc((size_t)(n * m) * sizeof *r);
     for (int64_t i = 0; i < alen; i++) a[i] = value();
     for (int64_t i = 0; i < k * brs + 1; i++) b[i] = value();
-    tl_small_sgemm(n, m, k, a, ars, acs, b, brs, c);
+    tl_sgemm_entry e = { a, b, c };
+    tl_small_sgemm(1, &e, n, m, k, ars, acs, brs);
     reference(n, m, k, a, ars, acs, b, brs, r);
     bool ok = memcmp(c, r, (size_t)(n * m) * sizeof *c) == 0;
     free(a);
@@ -83,4 +84,45 @@ Test(small_gemm, row_form_matches_fma_chains)
     /* a column form's shape with a transposed a (acs != 1) takes the row form */
     cr_expect(same_bits(40, 1, 48, 3, 0, true));
     cr_expect(same_bits(15, 1, 288, 3, 0, true));
+}
+
+/* `count` entries of one shape through tl_small_sgemm, each with its own a, b and c
+   (b's rows `bpad` floats longer than m); true when every entry has the reference's bits. */
+static bool batch_same_bits(int64_t count, int64_t n, int64_t m, int64_t k, int64_t bpad)
+{
+    int64_t ars = k + 1, brs = m + bpad, alen = n * ars, blen = k * brs, clen = n * m;
+    float *a = malloc((size_t)(count * alen) * sizeof *a), *b = malloc((size_t)(count * blen) * sizeof *b);
+    float *c = malloc((size_t)(count * clen) * sizeof *c), *r = malloc((size_t)clen * sizeof *r);
+    tl_sgemm_entry *e = malloc((size_t)count * sizeof *e);
+    for (int64_t i = 0; i < count * alen; i++) a[i] = value();
+    for (int64_t i = 0; i < count * blen; i++) b[i] = value();
+    for (int64_t t = 0; t < count; t++) e[t] = (tl_sgemm_entry){ a + t * alen, b + t * blen, c + t * clen };
+    tl_small_sgemm(count, e, n, m, k, ars, 1, brs);
+    bool ok = true;
+    for (int64_t t = 0; t < count && ok; t++) {
+        reference(n, m, k, a + t * alen, ars, 1, b + t * blen, brs, r);
+        ok = memcmp(c + t * clen, r, (size_t)clen * sizeof *r) == 0;
+    }
+    free(a);
+    free(b);
+    free(c);
+    free(r);
+    free(e);
+    return ok;
+}
+
+/* A batch's rows are computed a few side by side, rows of different entries together (an
+   attention's heads: one row each, against each head's own b): every entry keeps its own
+   bits, whichever rows share a step, across the 64-row gatherings and every chunk count. */
+Test(small_gemm, batch_rows_side_by_side_match_fma_chains)
+{
+    if (!tl_small_sgemm_ok()) cr_skip_test("no AVX-512 here");
+    static const int64_t shapes[][4] = { { 6, 1, 48, 129 }, { 6, 1, 129, 48 }, { 12, 1, 64, 200 }, { 1, 6, 48, 48 },
+                                         { 3, 5, 100, 17 }, { 40, 2, 33, 9 }, { 7, 3, 128, 5 }, { 5, 1, 16, 1 },
+                                         { 70, 1, 24, 12 }, { 2, 9, 250, 3 } };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int64_t bpad = 0; bpad <= 7; bpad += 7)
+            cr_expect(batch_same_bits(shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3], bpad),
+                      "count %lld n %lld m %lld k %lld bpad %lld", (long long)shapes[s][0], (long long)shapes[s][1],
+                      (long long)shapes[s][2], (long long)shapes[s][3], (long long)bpad);
 }
