@@ -58,7 +58,7 @@ static const char environment_help[] =
     "  TL_THREADS=N       threads for the tensor kernels (default: the CPU count; results\n"
     "                     do not depend on it; threads(n) changes it at run time)\n"
     "  TL_SPIN_US=N       microseconds a kernel thread polls for the next job before it\n"
-    "                     sleeps (default 30; 0: it sleeps at once)\n"
+    "                     sleeps (default 500; 0: it sleeps at once)\n"
     "  TL_SIMD=0          turns off the hand-written AVX-512 and SLEEF loops\n"
     "  TL_POOL_MB=N       megabytes of freed large blocks kept for reuse (default 256;\n"
     "                     0: every freed block goes straight back to the system)\n"

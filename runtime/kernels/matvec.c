@@ -40,15 +40,22 @@
    load 1.4-1.9: Q8_0 +10%, +2%, +12%; bf16 +6%, +13%, 0%) and slower under load (load
    1.7, 7 runs: Q8_0 -11%, bf16 +7%; load 7: -6%, -20%), as f32's sharing does. */
 #define MATVEC_THREAD_BYTES ((int64_t)1 << 17)
-/* Quantized W is also threaded from this many weights, whatever its bytes, and its short
-   rows go in tasks of about QUANT_TASK_WEIGHTS weights, as many as a multiple of the
-   threads: in the cache a dot's cost follows its weights more than its bytes (288 x 768 is
-   124 KiB of Q4_K, 235 of Q8_0). Alone, in the cache, two threads: 768 x 288 Q5_0 (152 KiB,
-   in TASK_BYTES tasks of 662 and 106 rows) took 3.9 us and takes 2.7 (Q8_0 3.0-3.1 both
-   ways), 288 x 768 Q4_K (one thread below MATVEC_THREAD_BYTES) 5.4 and 3.4 (Q8_0 3.2-3.4);
-   llama.tl's Q4_K file, whose matrices these are, decoded 3-5% faster (Q8_0's within 1%),
-   and 2-3% slower while the machine's threads took 1.2-1.6 us to hand work over. */
-#define QUANT_THREAD_WEIGHTS ((int64_t)1 << 17)
+/* Quantized W is threaded from this many bytes instead. A product of a few microseconds
+   shared in two saves less than the hand-over costs: the worker starts about 0.75 us after
+   the call and the caller sees it finish about 0.5 us after it does (two tasks of 2 us of
+   work took 3.0-3.8 us against 4.1 on one thread; a cache line takes about 0.26 us from one
+   core to the other here), each task's rows come cold to its core, and a shared product
+   waits for its slower half (this machine's two cores differed by up to 1.7x, which one is
+   slow changing within an hour). llama.tl's decode on two threads, the main thread pinned to
+   each core in turn (medians of eight interleaved runs, geometric mean): not sharing the Q4_K
+   file's 152 KiB 768 x 288 Q5_0 and 124 KiB 288 x 768 Q4_K products, its worker kept awake
+   between classifiers (threads.c's SPIN_US), took it from 2,481 to 2,712 tokens/s; the Q8_0
+   file within 3% either way (its 235 KiB products shared or not). The stories110M-shaped
+   files' smallest products (768 x 768, 331 KiB of Q4_K) stay shared: unsharing them cost
+   6-14%. A shared product's short rows go in tasks of about QUANT_TASK_WEIGHTS weights, as
+   many as a multiple of the threads: in the cache a dot's cost follows its weights more than
+   its bytes. */
+#define QUANT_THREAD_BYTES ((int64_t)192 << 10)
 #define QUANT_TASK_WEIGHTS ((int64_t)1 << 17)
 /* f32 and bf16 rows shared among threads go in tasks of about this many weights (4 MiB
    of f32), as many as a multiple of the threads (a 288 x 288 matrix: one half each). Each
@@ -473,8 +480,7 @@ static int run_plan(mv_plan *p)
         p->xq = &xq;
     }
     int nth = tl_threads_for(p->n * p->k);
-    bool shared = nth > 1 && (tiles || weight_bytes(p) >= MATVEC_THREAD_BYTES ||
-                              (p->kind == W_QUANT && p->n * p->k >= QUANT_THREAD_WEIGHTS));
+    bool shared = nth > 1 && (tiles || weight_bytes(p) >= (p->kind == W_QUANT ? QUANT_THREAD_BYTES : MATVEC_THREAD_BYTES));
     int64_t per = TASK_BYTES / (weight_bytes(p) / p->n);
     if (tiles) per = QTILE_FLOATS / p->k;
     else if (shared && (p->kind != W_QUANT || weight_bytes(p) / p->n >= TL_QDOT_LONG_ROW_BYTES))

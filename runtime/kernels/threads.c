@@ -66,11 +66,15 @@ static uint64_t start_generation[MAX_THREADS];  /* generation when worker i was 
    and the woken thread as much again, more than a 288 x 768 product shared in two. Each
    64 polls the poller yields its core, so on a loaded machine a thread that waits for
    the core (the caller itself, often) runs first. A llama decode's attention between two
-   shared products (its Q8_0 projections are too small to share) outlasts 30 us: at 30,
-   a 200-token Q8_0 decode woke its worker 433 times in 3,000 jobs, at 100 200 times, and
-   decoded 5-8% faster (medians of ten interleaved runs, three times; f32 -3% to +6%, bf16
-   the same; 300 did no better than 100). */
-#define SPIN_US 100
+   shared products outlasts 30 us: at 30, a 200-token Q8_0 decode woke its worker 433
+   times in 3,000 jobs, at 100 200 times, and decoded 5-8% faster (medians of ten
+   interleaved runs, three times; f32 -3% to +6%, bf16 the same). Where only the
+   classifier is shared, once a token (llama.tl's Q4_K file, whose layers' products are too
+   small to share: matvec.c), a token outlasts 100 us and the classifier found its worker
+   asleep: at 500 it decoded 2,828 tokens/s against 2,572 (medians of eight interleaved
+   runs, the main thread pinned to each core in turn; the Q8_0, f32 and bf16 files, whose
+   workers have more jobs, the same either way). */
+#define SPIN_US 500
 
 /* The polling time in nanoseconds, read once. */
 static int64_t spin_ns(void)
