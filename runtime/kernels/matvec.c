@@ -43,7 +43,7 @@
 /* Quantized W is threaded from this many bytes instead. A product of a few microseconds
    shared in two saves less than the hand-over costs: the worker starts about 0.75 us after
    the call and the caller sees it finish about 0.5 us after it does (two tasks of 2 us of
-   work took 3.0-3.8 us against 4.1 on one thread; a cache line takes about 0.26 us from one
+   work took 3.5-4.4 us, at best 3.0, against 4.2 on one thread; a cache line takes about 0.26 us from one
    core to the other here), each task's rows come cold to its core, and a shared product
    waits for its slower half (this machine's two cores differed by up to 1.7x, which one is
    slow changing within an hour). llama.tl's decode on two threads, the main thread pinned to
