@@ -166,7 +166,10 @@ bool interp_call(Interp *I, Value fn, int npos, Value *pos, Span at, Value *out)
 {
     Ctx C = { .I = I, .globals = I->globals, .frame = NULL };
     CallArgs a = { .npos = npos, .pos = pos, .at = at };
-    return call_value(&C, fn, &a, out);
+    ValOwner *before = val_owner_enter(&I->owner);
+    bool ok = call_value(&C, fn, &a, out);
+    val_owner_leave(before);
+    return ok;
 }
 
 /* The function `a.name` refers to: the bound value if callable, else the builtin of that name. */

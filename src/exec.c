@@ -692,7 +692,9 @@ bool eval_program(Interp *I, Node *root)
         I->stack_floor = (uintptr_t)&base > I->stack_limit ? (uintptr_t)&base - I->stack_limit : 1;
     }
     Ctx C = { .I = I, .globals = I->globals, .frame = NULL };
+    ValOwner *before = val_owner_enter(&I->owner);
     Exec x = exec_stmt(&C, root);
+    val_owner_leave(before);
     if (outermost) {
         I->stack_base = NULL;
         I->stack_floor = 0;

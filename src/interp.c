@@ -208,6 +208,7 @@ Interp *interp_new(void)
 {
     Interp *I = calloc(1, sizeof(Interp));
     if (!I) return NULL;
+    val_owner_init(&I->owner);
     I->globals = frame_new(NULL, 0);
     if (!I->globals) { free(I); return NULL; }
     I->out = stdout;
@@ -236,6 +237,7 @@ void interp_free(Interp *I)
     frame_release(I->globals);
     for (int i = 0; i < I->nsources; i++) source_release(I->sources[i]);
     free(I->sources);
+    val_owner_sweep(&I->owner);   /* what only reference cycles keep (tl has no cycle collector) */
     symtab_free(&I->gsyms);
     free(I);
 }

@@ -56,6 +56,7 @@ struct Interp {
     int64_t steps_left;      /* > 0: evaluation stops with "step limit reached" after this many
                                 loop iterations and calls (embedders such as the fuzzers set it) */
     const InterpDisplay *display;   /* a notebook's display, or NULL */
+    ValOwner owner;          /* the dicts and lists its runs made (value.h): interp_free empties those still alive */
 };
 
 Interp *interp_new(void);

@@ -14,6 +14,7 @@ Value val_list_new(int64_t cap)
         free(l);
         return (Value){ .kind = V_UNDEF };
     }
+    val_link_new(&l->link, true);
     Value v = { .kind = V_LIST };
     v.as.l = l;
     return v;

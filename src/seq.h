@@ -10,6 +10,7 @@
    reference has gone waits for its items' release linked through its count (value.c). */
 struct List {
     union { int64_t refcount; List *next_dead; };
+    ValLink link;        /* the state's ring of containers (value.h) */
     int64_t n, cap;
     Value *items;
 };

@@ -40,6 +40,82 @@ static _Thread_local struct {
     bool draining;
 } dead;
 
+/* The owner of the dicts and lists this thread makes now: the state running on it, if any. */
+static _Thread_local ValOwner *current_owner;
+
+void val_owner_init(ValOwner *o) { o->head.prev = o->head.next = &o->head; }
+
+ValOwner *val_owner_enter(ValOwner *o)
+{
+    ValOwner *before = current_owner;
+    current_owner = o;
+    return before;
+}
+
+void val_owner_leave(ValOwner *before) { current_owner = before; }
+
+void val_link_new(ValLink *l, bool is_list)
+{
+    l->is_list = is_list;
+    l->owner = current_owner;
+    if (!l->owner) {
+        l->prev = l->next = NULL;
+        return;
+    }
+    ValLink *h = &l->owner->head;
+    l->prev = h, l->next = h->next;
+    h->next->prev = l;
+    h->next = l;
+}
+
+/* Takes a dict or list off its owner's ring (freed, or outliving the sweep). */
+static void link_remove(ValLink *l)
+{
+    if (!l->owner) return;
+    l->prev->next = l->next;
+    l->next->prev = l->prev;
+    l->owner = NULL;
+}
+
+/* The dict or list whose link is l. */
+static Value link_value(ValLink *l)
+{
+    Value v = val_none();
+    if (l->is_list) v.kind = V_LIST, v.as.l = (List *)((char *)l - offsetof(List, link));
+    else v.kind = V_DICT, v.as.d = (Dict *)((char *)l - offsetof(Dict, link));
+    return v;
+}
+
+void val_owner_sweep(ValOwner *o)
+{
+    int64_t n = 0;
+    for (ValLink *l = o->head.next; l != &o->head; l = l->next) n++;
+    Value *all = n ? malloc((size_t)n * sizeof *all) : NULL;
+    int64_t k = 0;
+    /* held here, none is freed while the others are emptied: emptying one releases the rest of
+       its cycle's references, and the last release below frees each */
+    for (ValLink *l = o->head.next; l != &o->head && all; l = l->next) all[k++] = val_retain(link_value(l));
+    for (int64_t i = 0; i < k; i++) {
+        if (all[i].kind == V_LIST) {
+            List *li = all[i].as.l;
+            while (li->n > 0) val_release(li->items[--li->n]);
+        } else {
+            Dict *d = all[i].as.d;
+            while (d->n > 0) {
+                d->n--;
+                if (--d->keys[d->n]->refcount == 0) str_free(d->keys[d->n]);
+                val_release(d->vals[d->n]);
+            }
+            free(d->index);
+            d->index = NULL, d->index_cap = 0;
+        }
+    }
+    /* unlinked first: a dict or list something outside still holds must not point at o */
+    while (o->head.next != &o->head) link_remove(o->head.next);
+    for (int64_t i = 0; i < k; i++) val_release(all[i]);
+    free(all);
+}
+
 /* Releases a dead tuple's items and frees it. */
 static void tuple_free(Tuple *t)
 {
@@ -50,6 +126,7 @@ static void tuple_free(Tuple *t)
 /* Releases a dead list's items and frees it. */
 static void list_free(List *l)
 {
+    link_remove(&l->link);
     for (int64_t i = 0; i < l->n; i++) val_release(l->items[i]);
     free(l->items);
     free(l);
@@ -58,6 +135,7 @@ static void list_free(List *l)
 /* Releases a dead dict's keys and values and frees it. */
 static void dict_free(Dict *d)
 {
+    link_remove(&d->link);
     for (int i = 0; i < d->n; i++) {
         if (--d->keys[i]->refcount == 0) str_free(d->keys[i]);
         val_release(d->vals[i]);
@@ -217,6 +295,7 @@ Value val_dict_new(void)
     Dict *d = calloc(1, sizeof(Dict));
     if (!d) { tl_seterr(MemoryError, "out of memory"); return (Value){ .kind = V_UNDEF }; }
     d->refcount = 1;
+    val_link_new(&d->link, false);
     Value v = { .kind = V_DICT };
     v.as.d = d;
     return v;

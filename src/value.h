@@ -86,9 +86,21 @@ typedef struct ObjHead {
 /* A caught error: what SPEC section 10 gives a handler as e.kind, e.message, e.file, e.line, e.col. */
 struct ErrorVal { int64_t refcount; tl_errkind kind; int line, col; char *file; char *message; };
 
+/* The dicts and lists a state made while it ran, linked through their ValLink (value.c):
+   only a dict or a list can hold itself, so closing the state (interp_free) empties those
+   still alive, which frees what only reference cycles kept. */
+typedef struct ValOwner ValOwner;
+typedef struct ValLink {
+    struct ValLink *prev, *next;
+    ValOwner *owner;     /* NULL: made outside a run, not linked */
+    bool is_list;
+} ValLink;
+struct ValOwner { ValLink head; };   /* a ring through head; head.prev == head.next == &head when empty */
+
 /* Insertion-ordered string-keyed dictionary. */
 struct Dict {
     union { int64_t refcount; Dict *next_dead; };
+    ValLink link;
     int n, cap;
     Str **keys;
     Value *vals;
@@ -129,6 +141,17 @@ Value val_str(const char *s, size_t n);
 Value val_cstr(const char *s);
 Value val_tuple_new(int n);                 /* items are V_NONE; fill them */
 Value val_dict_new(void);
+/* An empty ring of containers. */
+void val_owner_init(ValOwner *o);
+/* Makes o the owner of the dicts and lists made on this thread from now on; returns the
+   owner before, which val_owner_leave puts back (runs nest). */
+ValOwner *val_owner_enter(ValOwner *o);
+void val_owner_leave(ValOwner *before);
+/* Links a new dict's or list's link to this thread's owner, if any. */
+void val_link_new(ValLink *l, bool is_list);
+/* Empties every dict and list of o still alive and lets go of them: what only cycles kept is
+   freed, what something else still holds stays (emptied) and is unlinked. */
+void val_owner_sweep(ValOwner *o);
 /* Takes ownership of v; replaces an existing key. Returns false on OOM. */
 bool dict_set(Dict *d, const char *key, size_t klen, Value v);
 /* Borrowed pointer or NULL. */
