@@ -96,19 +96,8 @@ void val_owner_sweep(ValOwner *o)
        its cycle's references, and the last release below frees each */
     for (ValLink *l = o->head.next; l != &o->head && all; l = l->next) all[k++] = val_retain(link_value(l));
     for (int64_t i = 0; i < k; i++) {
-        if (all[i].kind == V_LIST) {
-            List *li = all[i].as.l;
-            while (li->n > 0) val_release(li->items[--li->n]);
-        } else {
-            Dict *d = all[i].as.d;
-            while (d->n > 0) {
-                d->n--;
-                if (--d->keys[d->n]->refcount == 0) str_free(d->keys[d->n]);
-                val_release(d->vals[d->n]);
-            }
-            free(d->index);
-            d->index = NULL, d->index_cap = 0;
-        }
+        if (all[i].kind == V_DICT) dict_clear(all[i].as.d);
+        else while (all[i].as.l->n > 0) val_release(all[i].as.l->items[--all[i].as.l->n]);
     }
     /* unlinked first: a dict or list something outside still holds must not point at o */
     while (o->head.next != &o->head) link_remove(o->head.next);
