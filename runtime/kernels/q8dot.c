@@ -62,8 +62,9 @@ static float dot_c(const uint8_t *w, const int8_t *xq, const float *xd, int64_t 
         acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), Q8_SCALE(w, b), acc);                              \
     } while (0)
 
-/* dot_NAME(w, xq, bias, xd, nb): blocks b go to accumulator b % 4, STEP(acc, b) adding one. */
-#define Q8_DOT(NAME, TARGET, STEP)                                                                      \
+/* dot_NAME(w, xq, bias, xd, nb): blocks b go to accumulator b % 4, STEP(acc, b) adding one;
+   with AHEAD, a long row asks for the bytes PREFETCH_AHEAD ahead as it goes. */
+#define Q8_DOT(NAME, TARGET, STEP, AHEAD)                                                               \
     __attribute__((target(TARGET))) static float NAME(const uint8_t *w, const int8_t *xq, const int32_t *bias, \
                                                       const float *xd, int64_t nb)                       \
     {                                                                                                    \
@@ -71,7 +72,9 @@ static float dot_c(const uint8_t *w, const int8_t *xq, const float *xd, int64_t 
         (void)ones, (void)flip, (void)bias;                                                              \
         __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;                                      \
         int64_t b = 0;                                                                                   \
+        bool ahead = AHEAD && 34 * nb >= TL_QDOT_LONG_ROW_BYTES;                                         \
         for (; b + 4 <= nb; b += 4) {                                                                    \
+            if (ahead) prefetch_ahead(w + 34 * b, 4 * 34);                                               \
             STEP(a0, b);                                                                                 \
             STEP(a1, b + 1);                                                                             \
             STEP(a2, b + 2);                                                                             \
@@ -82,8 +85,8 @@ static float dot_c(const uint8_t *w, const int8_t *xq, const float *xd, int64_t 
         if (b + 2 < nb) STEP(a2, b + 2);                                                                 \
         return hsum256(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));                     \
     }
-Q8_DOT(dot_avx2, "avx2,fma,f16c", Q8_AVX2_STEP)
-Q8_DOT(dot_vnni, "avx512f,avx512vl,avx512vnni,avx2,fma,f16c", Q8_VNNI_STEP)
+Q8_DOT(dot_avx2, "avx2,fma,f16c", Q8_AVX2_STEP, true)
+Q8_DOT(dot_vnni, "avx512f,avx512vl,avx512vnni,avx2,fma,f16c", Q8_VNNI_STEP, false)
 
 /* Row w's share of an AVX2 multi-row step: block b's lane sums from the shared x bytes
    xv, times its scale (the shared dx times w's d), into acc. */

@@ -80,6 +80,32 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
     for (size_t o = 0; o < n; o += 64) __builtin_prefetch(p + o, 0, 3);
 }
 
+/* A long row (TL_QDOT_LONG_ROW_BYTES or more, read from memory one at a time) asks, at each
+   step of its dot, for the bytes this far ahead of the step's into the cache: the stream of
+   rows goes on past the row's end. Which dots ask is each path's own measure:
+   - AVX-512, Q4_0 ... Q5_1 (qdot32.c): one thread, from memory, the builds alternating five
+     and six times (medians): Q4_0 0.998 -> 0.950 ms and 1.296 -> 1.211 at 11008 x 4096,
+     0.487 -> 0.457 at 4096 x 4096; Q5_0 1.588 -> 1.456 and 0.617 -> 0.567; two threads
+     0.94-1.06x. 4096 and 16384 bytes ahead did no better, and whole rows asked for rows
+     ahead (PREFETCH_ROWS) made no difference to long rows. The K types' 512-bit dots went
+     both ways (medians 0.74-1.18x) and Q8_0's got slower (0.87-1.00x): they do not ask.
+   - AVX2 (Zen 3, 2026-11-28), the K types that read long rows alone (Q4_K, Q5_K, Q6_K,
+     qdotk_x86.c) and Q8_0 (q8dot.c) ask: one thread, from memory, four alternating runs,
+     Q6_K 4096 x 4096 1.40-1.68 -> 1.09-1.26 ms and 11008 x 4096 3.9-4.8 -> 2.9-3.4, Q4_K
+     1.11-1.29 -> 0.85-0.94 and 2.7-3.3 -> 2.1-2.7; Q8_0 1.95-2.26 -> 1.55-1.89 and 5.3-5.8
+     -> 4.2-4.9 (1 KiB and 16 KiB ahead no better; a whole row asked for at the row's start
+     did nothing). Q4_0 ... Q5_1 ask too: 11008 x 4096 Q4_0 3.4-4.7 -> 2.7-3.2 ms, 4096 x
+     4096 within the noise (1.24-1.56 and 1.22-1.44; asking into L2 only, or further ahead,
+     no better). */
+#define PREFETCH_AHEAD 8192
+
+/* Asks for the n bytes PREFETCH_AHEAD past p (a prefetch does not fault, even past the end
+   of a mapping; the address is made as an integer, not a pointer out of its object). */
+static inline void prefetch_ahead(const uint8_t *p, int n)
+{
+    for (int o = 0; o < n; o += 64) __builtin_prefetch((const void *)((uintptr_t)p + PREFETCH_AHEAD + (uintptr_t)o), 0, 3);
+}
+
 /* One group of n weight rows (row_bytes apart from w) dotted with row i of x into out[r * os]. */
 typedef void (*qdot_group_fn)(const uint8_t *w, size_t row_bytes, const tl_qact *x, int64_t i, float *out,
                               int64_t os);

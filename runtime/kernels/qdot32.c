@@ -70,6 +70,10 @@ static float dot_c(int t, const uint8_t *w, const int8_t *xq, const float *xd, c
     return qdot_sum8(v);
 }
 
+/* Does a dot of one row of rb bytes ask for the bytes ahead (a long row, alone: qdot.h's
+   PREFETCH_AHEAD)? */
+static inline bool prefetch_ahead_for(int rows, size_t rb) { return rows == 1 && rb >= TL_QDOT_LONG_ROW_BYTES; }
+
 /* ---- AVX2: two blocks at a time ------------------------------------------------------- */
 
 /* Blocks b and b + 1 side by side: a 256-bit vector holds the low nibbles of both (weights
@@ -193,10 +197,12 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void rows_pairs_
     for (int r = 0; r < R; r++)
         for (int a = 0; a < 2; a++) acc[r][a] = hi[r][a] = _mm256_setzero_ps();
     int64_t whole = np - odd;
+    bool ahead = prefetch_ahead_for(R, rb);
     for (int64_t p0 = 0; p0 < whole; p0 += 2)   /* unrolled, so that the parity is a constant */
         _Pragma("GCC unroll 2") for (int a = 0; a < 2; a++) {
             int64_t p = p0 + a;
             if (p >= whole) break;
+            if (ahead) prefetch_ahead(w + 2 * p * bb, 2 * bb);
             for (int r = 0; r < R; r++)
                 pair_step_avx2(t, w + r * rb + 2 * p * bb, bb, false, &xs[p], &xm[p], &acc[r][a], &hi[r][a]);
         }
@@ -223,10 +229,10 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void rows_pairs_
 enum { X_PAIRS_ON_STACK = 64 };
 
 /* Rows of w, rb bytes apart, against row i of x into o[r * os], x's pairs made once for all
-   of them: long rows one at a time with nothing asked ahead, short ones two at a time with
-   the rows PREFETCH_ROWS ahead asked into the cache (4096 x 4096 Q4_0 from memory, one
-   thread, Zen 3: 1.39 ms in pairs of rows, 0.90-1.00 a row at a time, asking a row or 2-16
-   KiB ahead or not; 32000 x 288 in cache 520 us in pairs, 560-840 a row at a time). The
+   of them: long rows one at a time, short ones two at a time with the rows PREFETCH_ROWS
+   ahead asked into the cache (4096 x 4096 Q4_0 from memory, one thread, Zen 3: 1.39 ms in
+   pairs of rows, 0.90-1.00 a row at a time; 32000 x 288 in cache 520 us in pairs, 560-840 a
+   row at a time). The
    same bits as the portable path. Returns false, having done nothing, when there is no
    memory for the pairs. */
 __attribute__((target(QDOT_AVX2), always_inline)) static inline bool rows_shared_avx2(int t, const uint8_t *w, size_t rb,
@@ -280,27 +286,6 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline bool rows_shared
 /* The 64 bytes F(t, 0..63) or the 32 words F(t, 0..31) as a vector (constants folded). */
 #define BYTES64(F, t) _mm512_set_epi8(E16(F, t, 48), E16(F, t, 32), E16(F, t, 16), E16(F, t, 0))
 #define WORDS32(F, t) _mm512_set_epi16(E16(F, t, 16), E16(F, t, 0))
-
-/* A long row on AVX-512 (TL_QDOT_LONG_ROW_BYTES or more, read from memory one at a time,
-   as on AVX2) asks, at each step of its dot, for the bytes this far
-   ahead of the step's into the cache: the stream of rows goes on past the row's end. One thread, from memory, the builds
-   alternating five and six times (medians): Q4_0 0.998 -> 0.950 ms and 1.296 -> 1.211 at
-   11008 x 4096, 0.487 -> 0.457 at 4096 x 4096; Q5_0 1.588 -> 1.456 and 0.617 -> 0.567; two
-   threads 0.94-1.06x. 4096 and 16384 bytes ahead did no better, and whole rows asked for
-   rows ahead (PREFETCH_ROWS) made no difference to long rows. The K types' dots went both
-   ways (medians 0.74-1.18x, the same code timed twice moving as much) and Q8_0's got slower
-   (0.87-1.00x): they do not ask. */
-#define PREFETCH_AHEAD 8192
-
-/* Asks for the n bytes PREFETCH_AHEAD past p (a prefetch does not fault, even past the end
-   of a mapping; the address is made as an integer, not a pointer out of its object). */
-static inline void prefetch_ahead(const uint8_t *p, int n)
-{
-    for (int o = 0; o < n; o += 64) __builtin_prefetch((const void *)((uintptr_t)p + PREFETCH_AHEAD + (uintptr_t)o), 0, 3);
-}
-
-/* Does a dot of one row of rb bytes ask for the bytes ahead (a long row, alone)? */
-static inline bool prefetch_ahead_for(int rows, size_t rb) { return rows == 1 && rb >= TL_QDOT_LONG_ROW_BYTES; }
 
 /* The permute constants of type t: nibble bytes, d (and m) words, fifth-bit bytes, and the
    bit shuffle's selectors for the low and high nibbles' fifth bits. */

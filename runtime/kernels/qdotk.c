@@ -105,8 +105,9 @@ static float dot_c(int t, const uint8_t *w, const tl_qact *x, int64_t i)
 
 /* ---- the row groups of each type and path ------------------------------------------------ */
 
-/* Which types read long rows (TL_QDOT_LONG_ROW_BYTES) one at a time with nothing asked
-   ahead (qdot_row_loop's long_alone); the others read them one at a time with the rows
+/* Which types read long rows (TL_QDOT_LONG_ROW_BYTES) one at a time with no rows asked
+   ahead (qdot_row_loop's long_alone; on AVX2 their dots ask for the bytes PREFETCH_AHEAD
+   ahead as they go, see qdot.h); the others read them one at a time with the rows
    PREFETCH_ROWS ahead asked into the cache. One thread, 4096 x 4096 from memory, three
    runs each way: Q4_K 0.43-0.47 ms alone vs 0.54-0.66 in prefetched groups, Q5_K 0.53-0.56
    vs 0.59-0.86, Q6_K 0.58-0.59 vs 0.66-0.84 (11008 x 4096 likewise; two threads about the

@@ -368,7 +368,10 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void row_avx2(in
     int offset = t == QK_Q3 ? 2 : t == QK_Q6 ? 5 : 0;
     __m256 acc = _mm256_setzero_ps();
     __m128 accm = _mm_setzero_ps();
+    /* the types that read long rows alone ask for the bytes ahead (qdot.h, PREFETCH_AHEAD) */
+    bool ahead = (t == QK_Q4 || t == QK_Q5 || t == QK_Q6) && nb * qk_bytes(t) >= TL_QDOT_LONG_ROW_BYTES;
     for (int64_t b = 0; b < nb; b++) {
+        if (ahead) prefetch_ahead(w + b * qk_bytes(t), qk_bytes(t));
         kx256 xb;
         const int8_t *xq = x->q + (i * nb + b) * 256;
         for (int k = 0; k < 8; k++) xb.x[k] = _mm256_loadu_si256((const __m256i *)(xq + 32 * k));
