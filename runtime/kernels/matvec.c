@@ -73,7 +73,7 @@
 /* Floats of dequantized rows one task keeps for an x with many rows. */
 #define QTILE_FLOATS ((int64_t)1 << 16)
 /* f32 and bf16 rows of at least this many bytes are read four at a time from four runs of
-   memory (ROWS4_LOOP), the runs this many bytes apart (whole rows, at least one). One thread,
+   memory (ROWS_RUNS_LOOP; AVX2: three), the runs this many bytes apart (whole rows, at least one). One thread,
    W from memory, against one row at a time: f32 rows of 4096 and 11008 1.33-1.51x faster
    (256 KiB to 1 MiB apart), of 2048 1.14x, of 768 about the same, of 288 0.85x (short rows
    already read at 30 GB/s one at a time, long ones at 23-25); in tl, the 32000 x 288
@@ -191,7 +191,7 @@ __attribute__((target("avx512f,avx2,fma"), always_inline)) static inline float d
 /* dot_bf16_avx2 sixteen lanes at a time: a zmm accumulator is two of its ymm ones, so
    each lane sums the same products in the same order (the same bits); widening twice
    the elements per instruction is what bf16 rows are bound by. (f32 rows are bound by
-   memory: long ones are read four runs at a time, ROWS4_LOOP.) */
+   memory: long ones are read four runs at a time, ROWS_RUNS_LOOP.) */
 __attribute__((target("avx512f,avx2,fma"), always_inline)) static inline float dot_bf16_avx512(const uint16_t *w,
                                                                                             const float *x, int64_t k)
 {
@@ -223,29 +223,39 @@ ROWS_LOOP(rows_bf16_avx512, uint16_t, dot_bf16_avx512, "avx512f,avx2,fma")
 /* The loops over the four rows unrolled, so that their accumulators stay in registers. */
 #define ROWS4_UNROLL _Pragma("GCC unroll 4")
 
-/* dot_f32_avx2 of four rows at once, w[0..3], into out[0], out[os], out[2 os], out[3 os]: each
-   row keeps its own four accumulators and order, so its bits are dot_f32_avx2's; x's loads
-   are shared. Sixteen accumulators and x need AVX-512's 32 registers (with sixteen, AVX2's,
-   they spill). */
-__attribute__((target("avx512f,avx512vl,avx2,fma"), always_inline)) static inline void dot4_f32(const float *const *w,
-                                                                                             const float *x, int64_t k,
-                                                                                             float *out, int64_t os)
+/* dot_f32_avx2 of R rows at once, w[0..R-1], into out[0], out[os], ...: each row keeps its
+   own four accumulators and order, so its bits are dot_f32_avx2's; x's loads are shared.
+   Sixteen accumulators and x need AVX-512's 32 registers (with sixteen, AVX2's, they
+   spill): AVX2 takes three rows. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void dotn_f32(int R, const float *const *w, const float *x,
+                                                                              int64_t k, float *out, int64_t os)
 {
     __m256 a[4][4];
-    for (int r = 0; r < 4; r++)
+    for (int r = 0; r < R; r++)
         for (int q = 0; q < 4; q++) a[r][q] = _mm256_setzero_ps();
     int64_t i = 0;
     for (; i + 32 <= k; i += 32)
         ROWS4_UNROLL for (int q = 0; q < 4; q++) {
             __m256 xv = _mm256_loadu_ps(x + i + 8 * q);
-            ROWS4_UNROLL for (int r = 0; r < 4; r++) a[r][q] = _mm256_fmadd_ps(_mm256_loadu_ps(w[r] + i + 8 * q), xv, a[r][q]);
+            ROWS4_UNROLL for (int r = 0; r < R; r++) a[r][q] = _mm256_fmadd_ps(_mm256_loadu_ps(w[r] + i + 8 * q), xv, a[r][q]);
         }
-    for (int r = 0; r < 4; r++) {
+    for (int r = 0; r < R; r++) {
         int64_t e = i;
         float s;
         DOT_END_AVX2(load_f32x8, f32_id, w[r], x, k, e, a[r][0], a[r][1], a[r][2], a[r][3], s);
         out[r * os] = s;
     }
+}
+__attribute__((target("avx512f,avx512vl,avx2,fma"), always_inline)) static inline void dot4_f32(const float *const *w,
+                                                                                             const float *x, int64_t k,
+                                                                                             float *out, int64_t os)
+{
+    dotn_f32(4, w, x, k, out, os);
+}
+__attribute__((target("avx2,fma"), always_inline)) static inline void dot3_f32(const float *const *w, const float *x,
+                                                                              int64_t k, float *out, int64_t os)
+{
+    dotn_f32(3, w, x, k, out, os);
 }
 
 /* dot_bf16_avx512 of four rows at once, as dot4_f32. */
@@ -269,30 +279,33 @@ __attribute__((target("avx512f,avx512vl,avx2,fma"), always_inline)) static inlin
     }
 }
 
-/* Four rows at once, from four runs of memory: rows j, j + h, j + 2h, j + 3h for j in
-   [j0, j0 + h), the runs ROW_RUN_BYTES apart while 4h rows are left, then a quarter of what
-   is left, then one at a time. One core's reads of a 4096 x 4096 f32 W from memory went
-   from 22-25 GB/s one row at a time (and 23-26 four adjacent rows at a time) to 30-35 so:
-   the hardware prefetchers follow each run, and four keep more reads in flight. */
-#define ROWS4_LOOP(NAME, T, DOT4, DOT)                                                                   \
-    __attribute__((target("avx512f,avx512vl,avx2,fma"))) static void NAME(const T *w, int64_t rs, int64_t n, \
-                                                                          const float *x, int64_t k, float *out, \
-                                                                          int64_t os)                \
+/* R rows at once, from R runs of memory: rows j, j + h, j + 2h, ... for j in [j0, j0 + h),
+   the runs ROW_RUN_BYTES apart while R h rows are left, then an R-th of what is left, then
+   one at a time. One core's reads of a 4096 x 4096 f32 W from memory went from 22-25 GB/s
+   one row at a time (and 23-26 four adjacent rows at a time) to 30-35 with four runs (AVX-512):
+   the hardware prefetchers follow each run, and more runs keep more reads in flight. On AVX2
+   (three runs; Zen 3, 2026-11-28, one thread, three alternating runs) 4096 x 4096 took
+   4.7-7.1 ms one row at a time and 4.1-4.9 so, 11008 x 4096 13.0-17.1 and 10.6-13.6 (two
+   runs about as fast). */
+#define ROWS_RUNS_LOOP(NAME, T, R, DOTR, DOT, TARGET)                                                    \
+    __attribute__((target(TARGET))) static void NAME(const T *w, int64_t rs, int64_t n, const float *x,   \
+                                                     int64_t k, float *out, int64_t os)                  \
     {                                                                                               \
         int64_t j0 = 0;                                                                             \
-        while (n - j0 >= 4) {                                                                       \
+        while (n - j0 >= R) {                                                                       \
             int64_t gap = ROW_RUN_BYTES / (k * (int64_t)sizeof(T)) > 1 ? ROW_RUN_BYTES / (k * (int64_t)sizeof(T)) : 1; \
-            int64_t h = n - j0 >= 4 * gap ? gap : (n - j0) / 4;                                     \
+            int64_t h = n - j0 >= R * gap ? gap : (n - j0) / R;                                     \
             for (int64_t j = j0; j < j0 + h; j++) {                                                 \
                 const T *r[4] = { w + j * rs, w + (j + h) * rs, w + (j + 2 * h) * rs, w + (j + 3 * h) * rs }; \
-                DOT4(r, x, k, out + j * os, h * os);                                                \
+                DOTR(r, x, k, out + j * os, h * os);                                                \
             }                                                                                       \
-            j0 += 4 * h;                                                                            \
+            j0 += R * h;                                                                            \
         }                                                                                           \
         for (int64_t j = j0; j < n; j++) out[j * os] = DOT(w + j * rs, x, k);                     \
     }
-ROWS4_LOOP(rows4_f32_avx512, float, dot4_f32, dot_f32_avx2)
-ROWS4_LOOP(rows4_bf16_avx512, uint16_t, dot4_bf16, dot_bf16_avx512)
+ROWS_RUNS_LOOP(rows4_f32_avx512, float, 4, dot4_f32, dot_f32_avx2, "avx512f,avx512vl,avx2,fma")
+ROWS_RUNS_LOOP(rows3_f32_avx2, float, 3, dot3_f32, dot_f32_avx2, "avx2,fma")
+ROWS_RUNS_LOOP(rows4_bf16_avx512, uint16_t, 4, dot4_bf16, dot_bf16_avx512, "avx512f,avx512vl,avx2,fma")
 
 /* Rows [0, n) of an f32 (or bf16: W_BF16) W from w against x, into out (os apart). */
 static void rows_plain(int kind, const void *w, int64_t rs, int64_t n, const float *x, int64_t k, float *out,
@@ -309,6 +322,7 @@ static void rows_plain(int kind, const void *w, int64_t rs, int64_t n, const flo
     }
     const float *f = w;
     if (tl_simd_avx2() && tl_cpu_has_avx512() && k * 4 >= ROWS4_MIN_BYTES) rows4_f32_avx512(f, rs, n, x, k, out, os);
+    else if (tl_simd_avx2() && k * 4 >= ROWS4_MIN_BYTES) rows3_f32_avx2(f, rs, n, x, k, out, os);
     else if (tl_simd_avx2()) rows_f32_avx2(f, rs, n, x, k, out, os);
     else
         for (int64_t j = 0; j < n; j++) out[j * os] = dot_f32_c(f + j * rs, x, k);
