@@ -72,12 +72,12 @@
 #define STREAM_WEIGHTS ((int64_t)1 << 20)
 /* Floats of dequantized rows one task keeps for an x with many rows. */
 #define QTILE_FLOATS ((int64_t)1 << 16)
-/* f32 and bf16 rows of at least this many bytes are read four at a time from four runs of
-   memory (ROWS_RUNS_LOOP; AVX2: three), the runs this many bytes apart (whole rows, at least one). One thread,
-   W from memory, against one row at a time: f32 rows of 4096 and 11008 1.33-1.51x faster
-   (256 KiB to 1 MiB apart), of 2048 1.14x, of 768 about the same, of 288 0.85x (short rows
-   already read at 30 GB/s one at a time, long ones at 23-25); in tl, the 32000 x 288
-   classifier took 1.3-2x longer so. */
+/* f32 and bf16 rows of at least this many bytes are read several at a time from as many runs
+   of memory (ROWS_RUNS_LOOP: four with AVX-512, three f32 rows with AVX2), the runs this many
+   bytes apart (whole rows, at least one). One thread, AVX-512, W from memory, against one
+   row at a time: f32 rows of 4096 and 11008 1.33-1.51x faster (256 KiB to 1 MiB apart), of
+   2048 1.14x, of 768 about the same, of 288 0.85x (short rows already read at 30 GB/s one
+   at a time, long ones at 23-25); in tl, the 32000 x 288 classifier took 1.3-2x longer so. */
 #define ROWS4_MIN_BYTES ((int64_t)8 << 10)
 #define ROW_RUN_BYTES ((int64_t)256 << 10)
 
@@ -296,7 +296,8 @@ __attribute__((target("avx512f,avx512vl,avx2,fma"), always_inline)) static inlin
             int64_t gap = ROW_RUN_BYTES / (k * (int64_t)sizeof(T)) > 1 ? ROW_RUN_BYTES / (k * (int64_t)sizeof(T)) : 1; \
             int64_t h = n - j0 >= R * gap ? gap : (n - j0) / R;                                     \
             for (int64_t j = j0; j < j0 + h; j++) {                                                 \
-                const T *r[4] = { w + j * rs, w + (j + h) * rs, w + (j + 2 * h) * rs, w + (j + 3 * h) * rs }; \
+                const T *r[4];                                                                      \
+                for (int q = 0; q < R; q++) r[q] = w + (j + q * h) * rs;                            \
                 DOTR(r, x, k, out + j * os, h * os);                                                \
             }                                                                                       \
             j0 += R * h;                                                                            \

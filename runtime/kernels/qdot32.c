@@ -83,8 +83,8 @@ static inline bool prefetch_ahead_for(int rows, size_t rb) { return rows == 1 &&
    at most 2 x 31 x 128) and of b + 1 beside them, and one multiply-add applies both blocks'
    scales. The rule's acc[b % 4] and acc[(b + 1) % 4] are the halves of one accumulator, for
    pairs 0, 2, 4, ... and another for pairs 1, 3, .... Done a block at a time, with one
-   conversion of a scalar scale per block, 4096 x 4096 Q4_0 took 0.90x Q8_0's time on one
-   thread, in cache and from memory (Zen 3). */
+   conversion of a scalar scale per block, 4096 x 4096 Q4_0 ran at 0.87-0.98x Q8_0's speed
+   from memory on a Zen 3 (one thread), its dot slower than the memory. */
 
 /* What every row meets at a pair of x's blocks: the bytes against the low and high nibbles,
    the lane biases (-offset times x's sums; zero with a minimum) and each block's dx over its
@@ -232,9 +232,8 @@ enum { X_PAIRS_ON_STACK = 64 };
    of them: long rows one at a time, short ones two at a time with the rows PREFETCH_ROWS
    ahead asked into the cache (4096 x 4096 Q4_0 from memory, one thread, Zen 3: 1.39 ms in
    pairs of rows, 0.90-1.00 a row at a time; 32000 x 288 in cache 520 us in pairs, 560-840 a
-   row at a time). The
-   same bits as the portable path. Returns false, having done nothing, when there is no
-   memory for the pairs. */
+   row at a time). The same bits as the portable path. Returns false, having done nothing,
+   when there is no memory for the pairs. */
 __attribute__((target(QDOT_AVX2), always_inline)) static inline bool rows_shared_avx2(int t, const uint8_t *w, size_t rb,
                                                                                      int64_t rows, const tl_qact *x,
                                                                                      int64_t i, float *o, int64_t os)
