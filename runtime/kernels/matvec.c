@@ -79,6 +79,13 @@
    2048 1.14x, of 768 about the same, of 288 0.85x (short rows already read at 30 GB/s one
    at a time, long ones at 23-25); in tl, the 32000 x 288 classifier took 1.3-2x longer so. */
 #define ROWS4_MIN_BYTES ((int64_t)8 << 10)
+/* ... and with AVX2 alone (three runs), f32 rows from this many bytes: on a Zen 3 short rows
+   gained too, in cache as from memory (one thread, three alternating runs against one row at
+   a time: 768 x 288 in cache 18-21 us against 23-24, 32000 x 288 in cache 2.0-2.5 ms against
+   2.9-3.2 and from memory 2.7-3.0 against 3.1-3.5, 2048 x 768 from memory 400-417 us against
+   497-638; llama.tl's f32 decode 196-249 tokens/s against 174-217, six pairs). Rows under
+   1 KiB were not measured and keep one stream. */
+#define ROWS3_MIN_BYTES_AVX2 ((int64_t)1 << 10)
 #define ROW_RUN_BYTES ((int64_t)256 << 10)
 
 enum { W_F32, W_BF16, W_QUANT };
@@ -323,7 +330,7 @@ static void rows_plain(int kind, const void *w, int64_t rs, int64_t n, const flo
     }
     const float *f = w;
     if (tl_simd_avx2() && tl_cpu_has_avx512() && k * 4 >= ROWS4_MIN_BYTES) rows4_f32_avx512(f, rs, n, x, k, out, os);
-    else if (tl_simd_avx2() && k * 4 >= ROWS4_MIN_BYTES) rows3_f32_avx2(f, rs, n, x, k, out, os);
+    else if (tl_simd_avx2() && k * 4 >= ROWS3_MIN_BYTES_AVX2) rows3_f32_avx2(f, rs, n, x, k, out, os);
     else if (tl_simd_avx2()) rows_f32_avx2(f, rs, n, x, k, out, os);
     else
         for (int64_t j = 0; j < n; j++) out[j * os] = dot_f32_c(f + j * rs, x, k);
