@@ -73,18 +73,20 @@
 /* Floats of dequantized rows one task keeps for an x with many rows. */
 #define QTILE_FLOATS ((int64_t)1 << 16)
 /* f32 and bf16 rows of at least this many bytes are read several at a time from as many runs
-   of memory (ROWS_RUNS_LOOP: four with AVX-512, three f32 rows with AVX2), the runs this many
+   of memory (ROWS_RUNS_LOOP: four with AVX-512, three with AVX2), the runs this many
    bytes apart (whole rows, at least one). One thread, AVX-512, W from memory, against one
    row at a time: f32 rows of 4096 and 11008 1.33-1.51x faster (256 KiB to 1 MiB apart), of
    2048 1.14x, of 768 about the same, of 288 0.85x (short rows already read at 30 GB/s one
    at a time, long ones at 23-25); in tl, the 32000 x 288 classifier took 1.3-2x longer so. */
 #define ROWS4_MIN_BYTES ((int64_t)8 << 10)
-/* ... and with AVX2 alone (three runs), f32 rows from this many bytes: on a Zen 3 short rows
-   gained too, in cache as from memory (one thread, three alternating runs against one row at
-   a time: 768 x 288 in cache 18-21 us against 23-24, 32000 x 288 in cache 2.0-2.5 ms against
-   2.9-3.2 and from memory 2.7-3.0 against 3.1-3.5, 2048 x 768 from memory 400-417 us against
-   497-638; llama.tl's f32 decode 196-249 tokens/s against 174-217, six pairs). Rows under
-   1 KiB were not measured and keep one stream. */
+/* ... and with AVX2 alone (three runs), f32 and bf16 rows from this many bytes: on a Zen 3
+   short rows gained too, in cache as from memory (one thread, three alternating runs against
+   one row at a time: f32 768 x 288 in cache 18-21 us against 23-24, 32000 x 288 in cache
+   2.0-2.5 ms against 2.9-3.2 and from memory 2.7-3.0 against 3.1-3.5, 2048 x 768 from memory
+   400-417 us against 497-638, llama.tl's f32 decode 196-249 tokens/s against 174-217 in six
+   pairs; bf16 4096 x 4096 2.2-2.3 ms against 3.1-4.2 in cache and 2.8-2.95 against 3.2-4.4
+   from memory, 288 x 768 from memory 50-62 us against 58-97, 32000 x 288 about the same).
+   Rows under 1 KiB were not measured and keep one stream. */
 #define ROWS3_MIN_BYTES_AVX2 ((int64_t)1 << 10)
 #define ROW_RUN_BYTES ((int64_t)256 << 10)
 
@@ -141,7 +143,7 @@ __attribute__((target("avx2,fma"))) static inline __m256 load_f32x8(const float 
 static inline float f32_id(float f) { return f; }
 
 /* The end of a row's dot after its 32-element steps (from i): eight at a time into a0, the
-   four accumulators summed, the last few one by one. DOT_AVX2 and dot4_f32 end alike. */
+   four accumulators summed, the last few one by one. DOT_AVX2 and DOTN_AVX2 end alike. */
 #define DOT_END_AVX2(LOAD, SCALAR, w, x, k, i, a0, a1, a2, a3, s)                                  \
     do {                                                                                           \
         for (; i + 8 <= k; i += 8) a0 = _mm256_fmadd_ps(LOAD(w + i), _mm256_loadu_ps(x + i), a0);  \
@@ -197,8 +199,8 @@ __attribute__((target("avx512f,avx2,fma"), always_inline)) static inline float d
 
 /* dot_bf16_avx2 sixteen lanes at a time: a zmm accumulator is two of its ymm ones, so
    each lane sums the same products in the same order (the same bits); widening twice
-   the elements per instruction is what bf16 rows are bound by. (f32 rows are bound by
-   memory: long ones are read four runs at a time, ROWS_RUNS_LOOP.) */
+   the elements per instruction is what bf16 rows are bound by. (Long rows are read four
+   runs at a time, ROWS_RUNS_LOOP.) */
 __attribute__((target("avx512f,avx2,fma"), always_inline)) static inline float dot_bf16_avx512(const uint16_t *w,
                                                                                             const float *x, int64_t k)
 {
@@ -230,29 +232,34 @@ ROWS_LOOP(rows_bf16_avx512, uint16_t, dot_bf16_avx512, "avx512f,avx2,fma")
 /* The loops over the four rows unrolled, so that their accumulators stay in registers. */
 #define ROWS4_UNROLL _Pragma("GCC unroll 4")
 
-/* dot_f32_avx2 of R rows at once, w[0..R-1], into out[0], out[os], ...: each row keeps its
-   own four accumulators and order, so its bits are dot_f32_avx2's; x's loads are shared.
+/* NAME(R, w, x, k, out, os): dot_f32_avx2 (dot_bf16_avx2) of R rows at once, w[0..R-1], into
+   out[0], out[os], ...: each row keeps its own four accumulators and order, so its bits are
+   the one-row dot's; x's loads are shared.
    Sixteen accumulators and x need AVX-512's 32 registers (with sixteen, AVX2's, they
    spill): AVX2 takes three rows. */
-__attribute__((target("avx2,fma"), always_inline)) static inline void dotn_f32(int R, const float *const *w, const float *x,
-                                                                              int64_t k, float *out, int64_t os)
-{
-    __m256 a[4][4];
-    for (int r = 0; r < R; r++)
-        for (int q = 0; q < 4; q++) a[r][q] = _mm256_setzero_ps();
-    int64_t i = 0;
-    for (; i + 32 <= k; i += 32)
-        ROWS4_UNROLL for (int q = 0; q < 4; q++) {
-            __m256 xv = _mm256_loadu_ps(x + i + 8 * q);
-            ROWS4_UNROLL for (int r = 0; r < R; r++) a[r][q] = _mm256_fmadd_ps(_mm256_loadu_ps(w[r] + i + 8 * q), xv, a[r][q]);
-        }
-    for (int r = 0; r < R; r++) {
-        int64_t e = i;
-        float s;
-        DOT_END_AVX2(load_f32x8, f32_id, w[r], x, k, e, a[r][0], a[r][1], a[r][2], a[r][3], s);
-        out[r * os] = s;
+#define DOTN_AVX2(NAME, T, LOAD, SCALAR)                                                                          \
+    __attribute__((target("avx2,fma"), always_inline)) static inline void NAME(int R, const T *const *w,           \
+                                                                              const float *x, int64_t k,          \
+                                                                              float *out, int64_t os)             \
+    {                                                                                                             \
+        __m256 a[4][4];                                                                                           \
+        for (int r = 0; r < R; r++)                                                                               \
+            for (int q = 0; q < 4; q++) a[r][q] = _mm256_setzero_ps();                                            \
+        int64_t i = 0;                                                                                            \
+        for (; i + 32 <= k; i += 32)                                                                              \
+            ROWS4_UNROLL for (int q = 0; q < 4; q++) {                                                            \
+                __m256 xv = _mm256_loadu_ps(x + i + 8 * q);                                                       \
+                ROWS4_UNROLL for (int r = 0; r < R; r++) a[r][q] = _mm256_fmadd_ps(LOAD(w[r] + i + 8 * q), xv, a[r][q]); \
+            }                                                                                                     \
+        for (int r = 0; r < R; r++) {                                                                             \
+            int64_t e = i;                                                                                        \
+            float s;                                                                                              \
+            DOT_END_AVX2(LOAD, SCALAR, w[r], x, k, e, a[r][0], a[r][1], a[r][2], a[r][3], s);                     \
+            out[r * os] = s;                                                                                      \
+        }                                                                                                         \
     }
-}
+DOTN_AVX2(dotn_f32, float, load_f32x8, f32_id)
+DOTN_AVX2(dotn_bf16, uint16_t, load_bf16x8, cast_bf16_to_f32)
 __attribute__((target("avx512f,avx512vl,avx2,fma"), always_inline)) static inline void dot4_f32(const float *const *w,
                                                                                              const float *x, int64_t k,
                                                                                              float *out, int64_t os)
@@ -263,6 +270,11 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void dot3_f32(c
                                                                               int64_t k, float *out, int64_t os)
 {
     dotn_f32(3, w, x, k, out, os);
+}
+__attribute__((target("avx2,fma"), always_inline)) static inline void dot3_bf16(const uint16_t *const *w, const float *x,
+                                                                               int64_t k, float *out, int64_t os)
+{
+    dotn_bf16(3, w, x, k, out, os);
 }
 
 /* dot_bf16_avx512 of four rows at once, as dot4_f32. */
@@ -313,6 +325,7 @@ __attribute__((target("avx512f,avx512vl,avx2,fma"), always_inline)) static inlin
     }
 ROWS_RUNS_LOOP(rows4_f32_avx512, float, 4, dot4_f32, dot_f32_avx2, "avx512f,avx512vl,avx2,fma")
 ROWS_RUNS_LOOP(rows3_f32_avx2, float, 3, dot3_f32, dot_f32_avx2, "avx2,fma")
+ROWS_RUNS_LOOP(rows3_bf16_avx2, uint16_t, 3, dot3_bf16, dot_bf16_avx2, "avx2,fma")
 ROWS_RUNS_LOOP(rows4_bf16_avx512, uint16_t, 4, dot4_bf16, dot_bf16_avx512, "avx512f,avx512vl,avx2,fma")
 
 /* Rows [0, n) of an f32 (or bf16: W_BF16) W from w against x, into out (os apart). */
@@ -323,6 +336,7 @@ static void rows_plain(int kind, const void *w, int64_t rs, int64_t n, const flo
         const uint16_t *b = w;
         if (tl_simd_avx2() && tl_cpu_has_avx512() && k * 2 >= ROWS4_MIN_BYTES) rows4_bf16_avx512(b, rs, n, x, k, out, os);
         else if (tl_simd_avx2() && tl_cpu_has_avx512()) rows_bf16_avx512(b, rs, n, x, k, out, os);
+        else if (tl_simd_avx2() && k * 2 >= ROWS3_MIN_BYTES_AVX2) rows3_bf16_avx2(b, rs, n, x, k, out, os);
         else if (tl_simd_avx2()) rows_bf16_avx2(b, rs, n, x, k, out, os);
         else
             for (int64_t j = 0; j < n; j++) out[j * os] = dot_bf16_c(b + j * rs, x, k);
