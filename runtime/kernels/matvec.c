@@ -143,7 +143,7 @@ __attribute__((target("avx2,fma"))) static inline __m256 load_f32x8(const float 
 static inline float f32_id(float f) { return f; }
 
 /* The end of a row's dot after its 32-element steps (from i): eight at a time into a0, the
-   four accumulators summed, the last few one by one. DOT_AVX2 and DOTN_AVX2 end alike. */
+   four accumulators summed, the last few one by one. */
 #define DOT_END_AVX2(LOAD, SCALAR, w, x, k, i, a0, a1, a2, a3, s)                                  \
     do {                                                                                           \
         for (; i + 8 <= k; i += 8) a0 = _mm256_fmadd_ps(LOAD(w + i), _mm256_loadu_ps(x + i), a0);  \
@@ -151,25 +151,53 @@ static inline float f32_id(float f) { return f; }
         for (; i < k; i++) s += SCALAR(w[i]) * x[i];                                               \
     } while (0)
 
-/* dot_T_avx2(w, x, k): four accumulators of eight lanes; W rows of element type T widened by LOAD. */
-#define DOT_AVX2(NAME, T, LOAD, SCALAR)                                                              \
-    __attribute__((target("avx2,fma"), always_inline)) static inline float NAME(const T *w, const float *x, \
-                                                                                int64_t k)          \
-    {                                                                                              \
-        __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;                                \
-        int64_t i = 0;                                                                             \
-        for (; i + 32 <= k; i += 32) {                                                             \
-            a0 = _mm256_fmadd_ps(LOAD(w + i), _mm256_loadu_ps(x + i), a0);                         \
-            a1 = _mm256_fmadd_ps(LOAD(w + i + 8), _mm256_loadu_ps(x + i + 8), a1);                 \
-            a2 = _mm256_fmadd_ps(LOAD(w + i + 16), _mm256_loadu_ps(x + i + 16), a2);               \
-            a3 = _mm256_fmadd_ps(LOAD(w + i + 24), _mm256_loadu_ps(x + i + 24), a3);               \
-        }                                                                                          \
-        float s;                                                                                   \
-        DOT_END_AVX2(LOAD, SCALAR, w, x, k, i, a0, a1, a2, a3, s);                                 \
-        return s;                                                                                  \
+/* The loops over the four rows unrolled, so that their accumulators stay in registers. */
+#define ROWS4_UNROLL _Pragma("GCC unroll 4")
+
+/* NAME(R, w, x, k, out, os): R rows at once, w[0..R-1] (of element type T, widened by LOAD),
+   dotted with x into out[0], out[os], ...: each row keeps its own four accumulators of eight
+   lanes and their order, so its bits are those of the row alone (R = 1: dot_f32_avx2,
+   dot_bf16_avx2); x's loads are shared.
+   Sixteen accumulators and x need AVX-512's 32 registers (with sixteen, AVX2's, they
+   spill): AVX2 takes three rows. */
+#define DOTN_AVX2(NAME, T, LOAD, SCALAR)                                                                          \
+    __attribute__((target("avx2,fma"), always_inline)) static inline void NAME(int R, const T *const *w,           \
+                                                                              const float *x, int64_t k,          \
+                                                                              float *out, int64_t os)             \
+    {                                                                                                             \
+        __m256 a[4][4];                                                                                           \
+        for (int r = 0; r < R; r++)                                                                               \
+            for (int q = 0; q < 4; q++) a[r][q] = _mm256_setzero_ps();                                            \
+        int64_t i = 0;                                                                                            \
+        for (; i + 32 <= k; i += 32)                                                                              \
+            ROWS4_UNROLL for (int q = 0; q < 4; q++) {                                                            \
+                __m256 xv = _mm256_loadu_ps(x + i + 8 * q);                                                       \
+                ROWS4_UNROLL for (int r = 0; r < R; r++) a[r][q] = _mm256_fmadd_ps(LOAD(w[r] + i + 8 * q), xv, a[r][q]); \
+            }                                                                                                     \
+        for (int r = 0; r < R; r++) {                                                                             \
+            int64_t e = i;                                                                                        \
+            float s;                                                                                              \
+            DOT_END_AVX2(LOAD, SCALAR, w[r], x, k, e, a[r][0], a[r][1], a[r][2], a[r][3], s);                     \
+            out[r * os] = s;                                                                                      \
+        }                                                                                                         \
     }
-DOT_AVX2(dot_f32_avx2, float, load_f32x8, f32_id)
-DOT_AVX2(dot_bf16_avx2, uint16_t, load_bf16x8, cast_bf16_to_f32)
+DOTN_AVX2(dotn_f32, float, load_f32x8, f32_id)
+DOTN_AVX2(dotn_bf16, uint16_t, load_bf16x8, cast_bf16_to_f32)
+
+/* dot_T_avx2(w, x, k): one row's dot. */
+__attribute__((target("avx2,fma"), always_inline)) static inline float dot_f32_avx2(const float *w, const float *x, int64_t k)
+{
+    float s;
+    dotn_f32(1, &w, x, k, &s, 0);
+    return s;
+}
+__attribute__((target("avx2,fma"), always_inline)) static inline float dot_bf16_avx2(const uint16_t *w, const float *x,
+                                                                                    int64_t k)
+{
+    float s;
+    dotn_bf16(1, &w, x, k, &s, 0);
+    return s;
+}
 
 /* Sixteen bf16 at p widened to f32. */
 __attribute__((target("avx512f,avx2,fma"))) static inline __m512 load_bf16x16(const uint16_t *p)
@@ -229,37 +257,6 @@ ROWS_LOOP(rows_f32_avx2, float, dot_f32_avx2, "avx2,fma")
 ROWS_LOOP(rows_bf16_avx2, uint16_t, dot_bf16_avx2, "avx2,fma")
 ROWS_LOOP(rows_bf16_avx512, uint16_t, dot_bf16_avx512, "avx512f,avx2,fma")
 
-/* The loops over the four rows unrolled, so that their accumulators stay in registers. */
-#define ROWS4_UNROLL _Pragma("GCC unroll 4")
-
-/* NAME(R, w, x, k, out, os): dot_f32_avx2 (dot_bf16_avx2) of R rows at once, w[0..R-1], into
-   out[0], out[os], ...: each row keeps its own four accumulators and order, so its bits are
-   the one-row dot's; x's loads are shared.
-   Sixteen accumulators and x need AVX-512's 32 registers (with sixteen, AVX2's, they
-   spill): AVX2 takes three rows. */
-#define DOTN_AVX2(NAME, T, LOAD, SCALAR)                                                                          \
-    __attribute__((target("avx2,fma"), always_inline)) static inline void NAME(int R, const T *const *w,           \
-                                                                              const float *x, int64_t k,          \
-                                                                              float *out, int64_t os)             \
-    {                                                                                                             \
-        __m256 a[4][4];                                                                                           \
-        for (int r = 0; r < R; r++)                                                                               \
-            for (int q = 0; q < 4; q++) a[r][q] = _mm256_setzero_ps();                                            \
-        int64_t i = 0;                                                                                            \
-        for (; i + 32 <= k; i += 32)                                                                              \
-            ROWS4_UNROLL for (int q = 0; q < 4; q++) {                                                            \
-                __m256 xv = _mm256_loadu_ps(x + i + 8 * q);                                                       \
-                ROWS4_UNROLL for (int r = 0; r < R; r++) a[r][q] = _mm256_fmadd_ps(LOAD(w[r] + i + 8 * q), xv, a[r][q]); \
-            }                                                                                                     \
-        for (int r = 0; r < R; r++) {                                                                             \
-            int64_t e = i;                                                                                        \
-            float s;                                                                                              \
-            DOT_END_AVX2(LOAD, SCALAR, w[r], x, k, e, a[r][0], a[r][1], a[r][2], a[r][3], s);                     \
-            out[r * os] = s;                                                                                      \
-        }                                                                                                         \
-    }
-DOTN_AVX2(dotn_f32, float, load_f32x8, f32_id)
-DOTN_AVX2(dotn_bf16, uint16_t, load_bf16x8, cast_bf16_to_f32)
 __attribute__((target("avx512f,avx512vl,avx2,fma"), always_inline)) static inline void dot4_f32(const float *const *w,
                                                                                              const float *x, int64_t k,
                                                                                              float *out, int64_t os)
