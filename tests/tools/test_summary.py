@@ -12,7 +12,8 @@ quantized tensor is read block by block, so its resident bytes stay its blocks' 
 summary (no f32 chunk is computed). compare() of the two checkpoints matched by name must give
 numpy's largest |a - b| and its first index, RMSE, ‖a − b‖/‖a‖, cosine and SNR in dB, list the
 names found in one only and the shape mismatch. summary() prints a row per tensor and totals per
-layer and per type whose counts and bytes are checked.
+layer and per type whose counts and bytes are checked. The figures must be the same, bit for
+bit, with TL_SIMD=avx2 and TL_SIMD=0 (the AVX2 and portable loops).
 """
 import math
 import os
@@ -172,6 +173,13 @@ def main():
     check(m and int(m.group(3)) <= int(m.group(2)), "stats and summary computed no f32 chunk of a Q4_K tensor: %s"
           % (m.group(0) if m else r.stdout[-500:]))
     check(len(raw) > 0, "b.gguf written")
+    # every path (AVX-512, AVX2, the portable vector extension) sums the same lanes in one order
+    figures = [l for l in r.stdout.splitlines() if l.startswith(("stats ", "compare "))]
+    for simd in ("avx2", "0"):
+        o = subprocess.run([tl, os.path.join(work, "s.tl"), work], capture_output=True, text=True, timeout=300,
+                           env=dict(os.environ, TL_SIMD=simd))
+        check([l for l in o.stdout.splitlines() if l.startswith(("stats ", "compare "))] == figures,
+              "stats and compare figures with TL_SIMD=%s equal the best path's, bit for bit" % simd)
     for code, phrase in (('compare(ones(3), ones(4))', "shapes (3,) and (4,) differ"),
                          ('compare(ones(3), {"a": ones(3)})', "two tensors or two dicts"),
                          ('summary({"a": "x"})', "not a tensor"),
