@@ -119,7 +119,7 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void x_pair_of(i
 }
 
 /* The first eight bytes of the blocks at blk and (unless one: zeros) nxt, side by side:
-   each block's d (and m) and its fifth bits in one load (a block is at least 18 bytes). */
+   each block's d and m in one load (a block is at least 18 bytes). */
 __attribute__((target(QDOT_AVX2), always_inline)) static inline __m128i pair_heads(const uint8_t *blk,
                                                                                   const uint8_t *nxt, bool one)
 {
@@ -127,27 +127,41 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline __m128i pair_hea
     return one ? h : _mm_unpacklo_epi64(h, _mm_loadl_epi64((const __m128i *)nxt));
 }
 
-/* Byte j of lane l of the fifth-bit selectors: the heads' byte holding bit j (lo) or 16 + j
-   (hi) of block l's qh, which starts at byte qa of the block's eight. */
-#define QH_SEL(qa, l, half, j) (8 * (l) + (qa) + 2 * (half) + (j) / 8)
-#define QH_SEL16(qa, l, half)                                                                                    \
-    QH_SEL(qa, l, half, 0), QH_SEL(qa, l, half, 0), QH_SEL(qa, l, half, 0), QH_SEL(qa, l, half, 0),              \
-        QH_SEL(qa, l, half, 0), QH_SEL(qa, l, half, 0), QH_SEL(qa, l, half, 0), QH_SEL(qa, l, half, 0),          \
-        QH_SEL(qa, l, half, 8), QH_SEL(qa, l, half, 8), QH_SEL(qa, l, half, 8), QH_SEL(qa, l, half, 8),          \
-        QH_SEL(qa, l, half, 8), QH_SEL(qa, l, half, 8), QH_SEL(qa, l, half, 8), QH_SEL(qa, l, half, 8)
+/* The pair's first 32 bytes (a pair is at least 36), or when one, the block's first eight and
+   zeros: lane 0 holds block b's d (byte 0), m (2) and fifth bits (QH_AT), lane 1 block b + 1's
+   from byte BLK_BYTES - 16 on. Byte shuffles take each block's fields from its own lane, with
+   no move of the heads across lanes. */
+__attribute__((target(QDOT_AVX2), always_inline)) static inline __m256i pair_bytes32(const uint8_t *blk, bool one)
+{
+    return one ? _mm256_zextsi128_si256(_mm_loadl_epi64((const __m128i *)blk)) : _mm256_loadu_si256((const __m256i *)blk);
+}
+
+/* Where byte o of block l (0 or 1) of a pair lies in its lane of pair_bytes32. */
+#define LANE_BYTE(t, l, o) ((l) ? BLK_BYTES(t) - 16 + (o) : (o))
+/* Byte j of lane l of the fifth-bit selectors: the byte holding bit j (lo) or 16 + j (hi) of
+   block l's qh. */
+#define QH_SEL(t, l, half, j) LANE_BYTE(t, l, QH_AT(t) + 2 * (half) + (j) / 8)
+#define QH_SEL16(t, l, half)                                                                                     \
+    QH_SEL(t, l, half, 0), QH_SEL(t, l, half, 0), QH_SEL(t, l, half, 0), QH_SEL(t, l, half, 0),                  \
+        QH_SEL(t, l, half, 0), QH_SEL(t, l, half, 0), QH_SEL(t, l, half, 0), QH_SEL(t, l, half, 0),              \
+        QH_SEL(t, l, half, 8), QH_SEL(t, l, half, 8), QH_SEL(t, l, half, 8), QH_SEL(t, l, half, 8),              \
+        QH_SEL(t, l, half, 8), QH_SEL(t, l, half, 8), QH_SEL(t, l, half, 8), QH_SEL(t, l, half, 8)
+/* Block l's d four times (eight bytes), then eight bytes not used. */
+#define D_SEL16(t, l)                                                                                            \
+    LANE_BYTE(t, l, 0), LANE_BYTE(t, l, 1), LANE_BYTE(t, l, 0), LANE_BYTE(t, l, 1), LANE_BYTE(t, l, 0),          \
+        LANE_BYTE(t, l, 1), LANE_BYTE(t, l, 0), LANE_BYTE(t, l, 1), 0, 0, 0, 0, 0, 0, 0, 0
 
 /* The pair's fifth bits as bytes 0x10 (set) or 0, in the order of its low nibbles (*lo:
-   weights 0..15 of each block) and high ones (*hi: 16..31): one byte shuffle picks each
-   weight's byte of qh, a mask and a compare its bit. (Through general registers, each
-   block's 32 bits loaded, the halves recombined and broadcast, Q5_0 took 1.52-1.65x Q4_0's
-   time in cache, one thread, 768 x 288 and 32000 x 288; so 1.40-1.45x.) */
-__attribute__((target(QDOT_AVX2), always_inline)) static inline void fifth_bits_pair(int t, __m128i heads, __m256i *lo,
+   weights 0..15 of each block) and high ones (*hi: 16..31), from its bytes h (pair_bytes32):
+   one byte shuffle picks each weight's byte of qh, a mask and a compare its bit. (Through
+   general registers, each block's 32 bits loaded, the halves recombined and broadcast, Q5_0
+   took 1.52-1.65x Q4_0's time in cache, one thread, 768 x 288 and 32000 x 288; so 1.40-1.45x.) */
+__attribute__((target(QDOT_AVX2), always_inline)) static inline void fifth_bits_pair(int t, __m256i h, __m256i *lo,
                                                                                      __m256i *hi)
 {
-    const __m256i h = _mm256_broadcastsi128_si256(heads), bit = _mm256_set1_epi64x((long long)0x8040201008040201),
-                  sixteen = _mm256_set1_epi8(0x10);
-    const __m256i sel_lo = _mm256_setr_epi8(QH_SEL16(QH_AT(t), 0, 0), QH_SEL16(QH_AT(t), 1, 0));
-    const __m256i sel_hi = _mm256_setr_epi8(QH_SEL16(QH_AT(t), 0, 1), QH_SEL16(QH_AT(t), 1, 1));
+    const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201), sixteen = _mm256_set1_epi8(0x10);
+    const __m256i sel_lo = _mm256_setr_epi8(QH_SEL16(t, 0, 0), QH_SEL16(t, 1, 0));
+    const __m256i sel_hi = _mm256_setr_epi8(QH_SEL16(t, 0, 1), QH_SEL16(t, 1, 1));
     *lo = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(h, sel_lo), bit), bit), sixteen);
     *hi = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(h, sel_hi), bit), bit), sixteen);
 }
@@ -164,20 +178,28 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void pair_step_a
                     : _mm256_inserti128_si256(_mm256_castsi128_si256(q0),
                                               _mm_loadu_si128((const __m128i *)(blk + bb + qs_at(t))), 1);
     __m256i ulo = _mm256_and_si256(q, low4), uhi = _mm256_and_si256(_mm256_srli_epi16(q, 4), low4);
-    __m128i heads = pair_heads(blk, blk + bb, one);
+    __m256i b32 = pair_bytes32(blk, one);
     if (has_qh(t)) {
         __m256i flo, fhi;
-        fifth_bits_pair(t, heads, &flo, &fhi);
+        fifth_bits_pair(t, b32, &flo, &fhi);
         ulo = _mm256_or_si256(ulo, flo), uhi = _mm256_or_si256(uhi, fhi);
     }
-    __m256 halves = _mm256_cvtph_ps(heads);   /* words 0 and 4: d0, d1 (1 and 5: m0, m1) */
-    __m256 sc = _mm256_mul_ps(_mm256_permutevar8x32_ps(halves, _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4)), x->dx);
     __m256i plo = _mm256_maddubs_epi16(ulo, x->lo), phi = _mm256_maddubs_epi16(uhi, x->hi);
     if (!has_min(t)) {
+        /* d0 four times, d1 four times: a shuffle in each lane, then the lanes' first eight
+           bytes side by side. (The heads loaded as two eight-byte halves, the fifth bits' from
+           them broadcast, the scales converted and the floats permuted: Q4_0 and Q5_0 took
+           1.0-1.27x this way's time, one thread, 128 x 4096 and 2048 x 288 in the cache, four
+           alternating runs.) */
+        __m256i dd = _mm256_shuffle_epi8(b32, _mm256_setr_epi8(D_SEL16(t, 0), D_SEL16(t, 1)));
+        __m256 sc = _mm256_mul_ps(_mm256_cvtph_ps(_mm256_castsi256_si128(_mm256_permute4x64_epi64(dd, 0x08))), x->dx);
         __m256i s = _mm256_add_epi32(_mm256_madd_epi16(_mm256_add_epi16(plo, phi), ones), x->bias);
         *acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), sc, *acc);
         return;
     }
+    __m128i heads = pair_heads(blk, blk + bb, one);
+    __m256 halves = _mm256_cvtph_ps(heads);   /* words 0 and 4: d0, d1; 1 and 5: m0, m1 */
+    __m256 sc = _mm256_mul_ps(_mm256_permutevar8x32_ps(halves, _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4)), x->dx);
     __m256 m = _mm256_permutevar8x32_ps(halves, _mm256_setr_epi32(1, 1, 1, 1, 5, 5, 5, 5));
     *acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_madd_epi16(plo, ones)), sc, *acc);
     *acc_hi = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_madd_epi16(phi, ones)), sc, *acc_hi);
