@@ -131,7 +131,7 @@ void tl_qdot_rows_on(int path, int ggml_type, const uint8_t *w, size_t row_bytes
 /* Products with fewer multiply-adds than this per batch entry skip BLAS (whose packing
    costs more than they do) when tl_small_sgemm can run: an attention's per-head products. */
 #define TL_SMALL_GEMM_MADDS ((int64_t)1 << 15)
-/* Can tl_small_sgemm run here (AVX-512)? */
+/* Can tl_small_sgemm run here (AVX2 and FMA, or AVX-512)? */
 bool tl_small_sgemm_ok(void);
 /* One batch entry of a small product: its a, b and c. */
 typedef struct tl_sgemm_entry { const float *a, *b; float *c; } tl_sgemm_entry;

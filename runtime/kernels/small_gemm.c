@@ -12,7 +12,9 @@
    different batch entries) or, when c has only a few columns, down a column (small_rows,
    a's rows transposed into the lanes sixteen at a time). */
 
-bool tl_small_sgemm_ok(void) { return tl_simd_avx2() && tl_cpu_has_avx512(); }
+bool tl_small_sgemm_ok(void) { return tl_simd_avx2(); }
+
+/* ---- AVX-512: sixteen lanes a vector -------------------------------------------------- */
 
 /* Columns j .. j + 16 C of R rows' products, row r being ar[r] @ br[r] into cr[r] (the
    last chunks masked to m). The R x C chains are independent, so several are in flight
@@ -130,17 +132,17 @@ __attribute__((target("avx512f,avx2,fma"))) static void small_cols_of(int R, int
 }
 
 /* Rows taken side by side at most: with C chunks of a row, R x C accumulators (at most 16
-   of the 32 vector registers). */
-static int rows_together(int C, int64_t left)
+   of the 32 vector registers; AVX2's at most 12 of 16). */
+static int rows_together(int C, int64_t left, bool avx512)
 {
-    int R = C <= 4 ? 4 : 2;
+    int R = avx512 ? (C <= 4 ? 4 : 2) : (C <= 3 ? 4 : C <= 6 ? 2 : 1);
     while (R > left) R /= 2;
     return R;
 }
 
 /* The row form over `nrows` rows of c, row r being the product of a row at ar[r] with b at
    br[r] into cr[r]: column chunks of 16 x (up to 8), rows taken a few at a time. */
-__attribute__((target("avx512f,avx2,fma"))) static void row_form(int64_t nrows, const float *const ar[], int64_t acs,
+__attribute__((target("avx512f,avx2,fma"))) static void row_form_512(int64_t nrows, const float *const ar[], int64_t acs,
                                                                  const float *const br[], int64_t brs,
                                                                  float *const cr[], int64_t m, int64_t k)
 {
@@ -148,7 +150,7 @@ __attribute__((target("avx512f,avx2,fma"))) static void row_form(int64_t nrows, 
         int64_t chunks = (m - j + 15) / 16;
         int C = chunks < 8 ? (int)chunks : 8;
         for (int64_t r = 0; r < nrows;) {
-            int R = rows_together(C, nrows - r);
+            int R = rows_together(C, nrows - r, true);
             small_cols_of(R, C, ar + r, acs, br + r, brs, k, cr + r, j, m);
             r += R;
         }
@@ -156,17 +158,135 @@ __attribute__((target("avx512f,avx2,fma"))) static void row_form(int64_t nrows, 
     }
 }
 
-/* Rows of c gathered for row_form per call: its pointer tables live on the stack. */
+/* ---- AVX2: eight lanes a vector, the same chains ---------------------------------------- */
+
+/* The first `left` of eight lanes (all when left >= 8), as a mask for maskload and maskstore. */
+__attribute__((target("avx2,fma"), always_inline)) static inline __m256i lanes8(int64_t left)
+{
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(left >= 8 ? 8 : (int)left), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/* small_cols in eight-lane vectors: columns j .. j + 8 C of R rows, the last chunk masked to m. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+small_cols8(int R, int C, const float *const ar[], int64_t acs, const float *const br[], int64_t brs, int64_t k,
+            float *const cr[], int64_t j, int64_t m)
+{
+    __m256 acc[4][8];
+    bool part = m - j < 8 * C;   /* the last chunk reaches past m */
+    __m256i mk = lanes8(m - j - 8 * (C - 1));
+    _Pragma("GCC unroll 8") for (int c = 0; c < C; c++)
+        _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) acc[r][c] = _mm256_setzero_ps();
+    for (int64_t p = 0; p < k; p++)
+        _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) {
+            __m256 av = _mm256_set1_ps(ar[r][p * acs]);
+            const float *bp = br[r] + p * brs + j;
+            _Pragma("GCC unroll 8") for (int c = 0; c < C; c++) {
+                __m256 bv = c == C - 1 && part ? _mm256_maskload_ps(bp + 8 * c, mk) : _mm256_loadu_ps(bp + 8 * c);
+                acc[r][c] = _mm256_fmadd_ps(av, bv, acc[r][c]);
+            }
+        }
+    _Pragma("GCC unroll 4") for (int r = 0; r < R; r++)
+        _Pragma("GCC unroll 8") for (int c = 0; c < C; c++) {
+            if (c == C - 1 && part) _mm256_maskstore_ps(cr[r] + j + 8 * c, mk, acc[r][c]);
+            else _mm256_storeu_ps(cr[r] + j + 8 * c, acc[r][c]);
+        }
+}
+
+/* The 8 x 8 block v transposed in place: v[q] lane r = old v[r] lane q. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void transpose8(__m256 v[8])
+{
+    __m256 t[8], u[8];
+    for (int r = 0; r < 8; r += 2) t[r] = _mm256_unpacklo_ps(v[r], v[r + 1]), t[r + 1] = _mm256_unpackhi_ps(v[r], v[r + 1]);
+    for (int r = 0; r < 8; r += 4)
+        for (int h = 0; h < 2; h++) {
+            u[r + 2 * h] = _mm256_shuffle_ps(t[r + h], t[r + 2 + h], 0x44);
+            u[r + 2 * h + 1] = _mm256_shuffle_ps(t[r + h], t[r + 2 + h], 0xEE);
+        }
+    for (int q = 0; q < 4; q++) {
+        v[q] = _mm256_permute2f128_ps(u[q], u[4 + q], 0x20);
+        v[4 + q] = _mm256_permute2f128_ps(u[q], u[4 + q], 0x31);
+    }
+}
+
+/* small_rows in eight-lane vectors: rows i .. i + 8 of column j, a's blocks of 8 rows x 8 p
+   transposed. */
+__attribute__((target("avx2,fma"))) static void small_rows8(const float *a, int64_t ars, const float *b, int64_t brs,
+                                                            int64_t k, float *c, int64_t m, int64_t i, int64_t j,
+                                                            int64_t n)
+{
+    int rows = n - i < 8 ? (int)(n - i) : 8;
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t p = 0; p < k; p += 8) {
+        int w = k - p < 8 ? (int)(k - p) : 8;
+        __m256i mk = lanes8(w);
+        __m256 v[8];
+        for (int r = 0; r < 8; r++)
+            v[r] = r >= rows ? _mm256_setzero_ps()
+                   : w == 8  ? _mm256_loadu_ps(a + (i + r) * ars + p)
+                             : _mm256_maskload_ps(a + (i + r) * ars + p, mk);
+        transpose8(v);
+        for (int q = 0; q < w; q++) acc = _mm256_fmadd_ps(v[q], _mm256_set1_ps(b[(p + q) * brs + j]), acc);
+    }
+    float *cr = c + i * m + j;
+    if (m == 1) {
+        _mm256_maskstore_ps(cr, lanes8(rows), acc);
+        return;
+    }
+    float v[8];
+    _mm256_storeu_ps(v, acc);
+    for (int l = 0; l < rows; l++) cr[l * m] = v[l];
+}
+
+/* small_cols8 for a constant C (1..8) and R (1, 2 or 4), rows a, b, c. */
+#define SMALL_COLS8_R(R)                                                                                        \
+    switch (C) {                                                                                                \
+    case 1: small_cols8(R, 1, a, acs, b, brs, k, c, j, m); break;                                               \
+    case 2: small_cols8(R, 2, a, acs, b, brs, k, c, j, m); break;                                               \
+    case 3: small_cols8(R, 3, a, acs, b, brs, k, c, j, m); break;                                               \
+    case 4: small_cols8(R, 4, a, acs, b, brs, k, c, j, m); break;                                               \
+    case 5: small_cols8(R, 5, a, acs, b, brs, k, c, j, m); break;                                               \
+    case 6: small_cols8(R, 6, a, acs, b, brs, k, c, j, m); break;                                               \
+    case 7: small_cols8(R, 7, a, acs, b, brs, k, c, j, m); break;                                               \
+    default: small_cols8(R, 8, a, acs, b, brs, k, c, j, m); break;                                              \
+    }
+
+/* The row form in eight-lane vectors (row_form_512's loop: chunks of 8 x up to 8 columns). */
+__attribute__((target("avx2,fma"))) static void row_form_avx2(int64_t nrows, const float *const ar[], int64_t acs,
+                                                              const float *const br[], int64_t brs, float *const cr[],
+                                                              int64_t m, int64_t k)
+{
+    for (int64_t j = 0; j < m;) {
+        int64_t chunks = (m - j + 7) / 8;
+        int C = chunks < 8 ? (int)chunks : 8;
+        for (int64_t r = 0; r < nrows;) {
+            int R = rows_together(C, nrows - r, false);
+            const float *const *a = ar + r, *const *b = br + r;
+            float *const *c = cr + r;
+            if (R == 4) { SMALL_COLS8_R(4) }
+            else if (R == 2) { SMALL_COLS8_R(2) }
+            else { SMALL_COLS8_R(1) }
+            r += R;
+        }
+        j += 8 * C;
+    }
+}
+
+/* ---- both paths ---------------------------------------------------------------------------- */
+
+/* Rows of c gathered for a row form per call: its pointer tables live on the stack. */
 #define ROWS_PER_CALL 64
 
-__attribute__((target("avx512f,avx2,fma"))) void tl_small_sgemm(int64_t count, const tl_sgemm_entry *e, int64_t n,
-                                                                 int64_t m, int64_t k, int64_t ars, int64_t acs,
-                                                                 int64_t brs)
+void tl_small_sgemm(int64_t count, const tl_sgemm_entry *e, int64_t n, int64_t m, int64_t k, int64_t ars, int64_t acs,
+                    int64_t brs)
 {
+    bool w512 = tl_cpu_has_avx512();
     if (m <= ROWS_FORM_MAX_COLS && (n >= 16 || m < n) && acs == 1) {
         for (int64_t t = 0; t < count; t++)
             for (int64_t j = 0; j < m; j++)
-                for (int64_t i = 0; i < n; i += 16) small_rows(e[t].a, ars, e[t].b, brs, k, e[t].c, m, i, j, n);
+                for (int64_t i = 0; i < n; i += w512 ? 16 : 8) {
+                    if (w512) small_rows(e[t].a, ars, e[t].b, brs, k, e[t].c, m, i, j, n);
+                    else small_rows8(e[t].a, ars, e[t].b, brs, k, e[t].c, m, i, j, n);
+                }
         return;
     }
     const float *ar[ROWS_PER_CALL], *br[ROWS_PER_CALL];
@@ -176,9 +296,9 @@ __attribute__((target("avx512f,avx2,fma"))) void tl_small_sgemm(int64_t count, c
         for (int64_t i = 0; i < n; i++) {
             ar[have] = e[t].a + i * ars, br[have] = e[t].b, cr[have] = e[t].c + i * m;
             if (++have == ROWS_PER_CALL) {
-                row_form(have, ar, acs, br, brs, cr, m, k);
+                (w512 ? row_form_512 : row_form_avx2)(have, ar, acs, br, brs, cr, m, k);
                 have = 0;
             }
         }
-    if (have > 0) row_form(have, ar, acs, br, brs, cr, m, k);
+    if (have > 0) (w512 ? row_form_512 : row_form_avx2)(have, ar, acs, br, brs, cr, m, k);
 }

@@ -59,7 +59,7 @@ static bool same_bits(int64_t n, int64_t m, int64_t k, int64_t pad, int64_t bpad
    and under one block, row lengths around 16. */
 Test(small_gemm, column_form_matches_fma_chains)
 {
-    if (!tl_small_sgemm_ok()) cr_skip_test("no AVX-512 here");
+    if (!tl_small_sgemm_ok()) cr_skip_test("no AVX2 and FMA here");
     static const int64_t ns[] = { 5, 9, 15, 16, 17, 31, 32, 33, 47, 101 };
     static const int64_t ks[] = { 1, 2, 15, 16, 17, 31, 48, 288 };
     for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
@@ -74,7 +74,7 @@ Test(small_gemm, column_form_matches_fma_chains)
    more than eight columns, or a's columns strided. */
 Test(small_gemm, row_form_matches_fma_chains)
 {
-    if (!tl_small_sgemm_ok()) cr_skip_test("no AVX-512 here");
+    if (!tl_small_sgemm_ok()) cr_skip_test("no AVX2 and FMA here");
     static const int64_t shapes[][3] = { { 1, 1, 48 }, { 3, 3, 288 }, { 6, 48, 48 }, { 1, 101, 48 }, { 3, 129, 7 },
                                          { 40, 5, 33 }, { 2, 200, 1 }, { 16, 17, 16 }, { 15, 9, 20 } };
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
@@ -116,7 +116,7 @@ static bool batch_same_bits(int64_t count, int64_t n, int64_t m, int64_t k, int6
    bits, whichever rows share a step, across the 64-row gatherings and every chunk count. */
 Test(small_gemm, batch_rows_side_by_side_match_fma_chains)
 {
-    if (!tl_small_sgemm_ok()) cr_skip_test("no AVX-512 here");
+    if (!tl_small_sgemm_ok()) cr_skip_test("no AVX2 and FMA here");
     static const int64_t shapes[][4] = { { 6, 1, 48, 129 }, { 6, 1, 129, 48 }, { 12, 1, 64, 200 }, { 1, 6, 48, 48 },
                                          { 3, 5, 100, 17 }, { 40, 2, 33, 9 }, { 7, 3, 128, 5 }, { 5, 1, 16, 1 },
                                          { 70, 1, 24, 12 }, { 2, 9, 250, 3 } };
