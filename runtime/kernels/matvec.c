@@ -79,15 +79,19 @@
    2048 1.14x, of 768 about the same, of 288 0.85x (short rows already read at 30 GB/s one
    at a time, long ones at 23-25); in tl, the 32000 x 288 classifier took 1.3-2x longer so. */
 #define ROWS4_MIN_BYTES ((int64_t)8 << 10)
-/* ... and with AVX2 alone (three runs), f32 and bf16 rows from this many bytes: on a Zen 3
-   short rows gained too, in cache as from memory (one thread, three alternating runs against
+/* ... and with AVX2 alone (three runs), f32 and bf16 rows from this many weights (1 KiB of
+   f32, 512 bytes of bf16): on a Zen 3 short rows gained too, in cache as from memory (one thread, three alternating runs against
    one row at a time: f32 768 x 288 in cache 18-21 us against 23-24, 32000 x 288 in cache
    2.0-2.5 ms against 2.9-3.2 and from memory 2.7-3.0 against 3.1-3.5, 2048 x 768 from memory
    400-417 us against 497-638, llama.tl's f32 decode 196-249 tokens/s against 174-217 in six
    pairs; bf16 4096 x 4096 2.2-2.3 ms against 3.1-4.2 in cache and 2.8-2.95 against 3.2-4.4
    from memory, 288 x 768 from memory 50-62 us against 58-97, 32000 x 288 about the same).
-   Rows under 1 KiB were not measured and keep one stream. */
-#define ROWS3_MIN_BYTES_AVX2 ((int64_t)1 << 10)
+   bf16 rows of 288 (576 bytes) too: 32000 x 288 in cache 1.02-1.14 ms against 1.46-1.66 on
+   one thread and 0.40-0.48 against 0.67-0.76 on two, llama.tl's bf16 decode 436-639
+   tokens/s against 349-479 (four alternating pairs); a 288 x 288 or 768 x 288 product
+   repeated in L2 took up to 1.3x the time, but a decode reads each matrix from L3. Shorter
+   rows were not measured and keep one stream. */
+#define ROWS3_MIN_WEIGHTS_AVX2 256
 #define ROW_RUN_BYTES ((int64_t)256 << 10)
 
 enum { W_F32, W_BF16, W_QUANT };
@@ -333,7 +337,7 @@ static void rows_plain(int kind, const void *w, int64_t rs, int64_t n, const flo
         const uint16_t *b = w;
         if (tl_simd_avx2() && tl_cpu_has_avx512() && k * 2 >= ROWS4_MIN_BYTES) rows4_bf16_avx512(b, rs, n, x, k, out, os);
         else if (tl_simd_avx2() && tl_cpu_has_avx512()) rows_bf16_avx512(b, rs, n, x, k, out, os);
-        else if (tl_simd_avx2() && k * 2 >= ROWS3_MIN_BYTES_AVX2) rows3_bf16_avx2(b, rs, n, x, k, out, os);
+        else if (tl_simd_avx2() && k >= ROWS3_MIN_WEIGHTS_AVX2) rows3_bf16_avx2(b, rs, n, x, k, out, os);
         else if (tl_simd_avx2()) rows_bf16_avx2(b, rs, n, x, k, out, os);
         else
             for (int64_t j = 0; j < n; j++) out[j * os] = dot_bf16_c(b + j * rs, x, k);
@@ -341,7 +345,7 @@ static void rows_plain(int kind, const void *w, int64_t rs, int64_t n, const flo
     }
     const float *f = w;
     if (tl_simd_avx2() && tl_cpu_has_avx512() && k * 4 >= ROWS4_MIN_BYTES) rows4_f32_avx512(f, rs, n, x, k, out, os);
-    else if (tl_simd_avx2() && k * 4 >= ROWS3_MIN_BYTES_AVX2) rows3_f32_avx2(f, rs, n, x, k, out, os);
+    else if (tl_simd_avx2() && k >= ROWS3_MIN_WEIGHTS_AVX2) rows3_f32_avx2(f, rs, n, x, k, out, os);
     else if (tl_simd_avx2()) rows_f32_avx2(f, rs, n, x, k, out, os);
     else
         for (int64_t j = 0; j < n; j++) out[j * os] = dot_f32_c(f + j * rs, x, k);
