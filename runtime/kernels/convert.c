@@ -81,7 +81,7 @@ static bool have_avx512(void)
     if (v < 0) {
         __builtin_cpu_init();
         unsigned a, b, c, d;   /* clang's __builtin_cpu_supports does not know "f16c": ask cpuid */
-        v = __builtin_cpu_supports("avx512f") && __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);
+        v = tl_cpu_has_avx512() && __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);   /* TL_SIMD=avx2: false */
         __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
     }
     return v;
@@ -148,14 +148,84 @@ static void bf16_to_f32_avx512(int64_t n, const uint16_t *s, float *d)
     for (; i < n; i++) d[i] = cast_bf16_to_f32(s[i]);
 }
 
-/* Dense f32<->f16/bf16 runs on AVX-512; returns false when not applicable. */
+/* The same four on AVX2 with F16C, eight lanes a step (without them f32 -> f16 took 2.7x
+   numpy's time on a Zen 3, each value through cast.h's integer code). */
+__attribute__((target("avx2,f16c")))
+static void f32_to_f16_avx2(int64_t n, const float *s, uint16_t *d)
+{
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 x = _mm256_loadu_ps(s + i);
+        _mm_storeu_si128((__m128i *)(d + i), _mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT));
+        for (int nan = _mm256_movemask_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q)); nan; nan &= nan - 1) {
+            int k = __builtin_ctz((unsigned)nan);
+            d[i + k] = cast_f32_to_f16(s[i + k]);
+        }
+    }
+    for (; i < n; i++) d[i] = cast_f32_to_f16(s[i]);
+}
+
+__attribute__((target("avx2,f16c")))
+static void f16_to_f32_avx2(int64_t n, const uint16_t *s, float *d)
+{
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 x = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(s + i)));
+        _mm256_storeu_ps(d + i, x);
+        for (int nan = _mm256_movemask_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q)); nan; nan &= nan - 1) {
+            int k = __builtin_ctz((unsigned)nan);
+            d[i + k] = cast_f16_to_f32(s[i + k]);
+        }
+    }
+    for (; i < n; i++) d[i] = cast_f16_to_f32(s[i]);
+}
+
+__attribute__((target("avx2")))
+static void f32_to_bf16_avx2(int64_t n, const float *s, uint16_t *d)
+{
+    const __m256i bias = _mm256_set1_epi32(0x7fff), one = _mm256_set1_epi32(1), quiet = _mm256_set1_epi32(0x40);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 x = _mm256_loadu_ps(s + i);
+        __m256i u = _mm256_castps_si256(x);
+        __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), one);
+        __m256i r = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, bias), lsb), 16);
+        __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+        r = _mm256_blendv_epi8(r, _mm256_or_si256(_mm256_srli_epi32(u, 16), quiet), nan);
+        /* eight 16-bit values (at most 0xffff: no saturation) from the two lanes' packs */
+        __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08);
+        _mm_storeu_si128((__m128i *)(d + i), _mm256_castsi256_si128(p));
+    }
+    for (; i < n; i++) d[i] = cast_f32_to_bf16(s[i]);
+}
+
+__attribute__((target("avx2")))
+static void bf16_to_f32_avx2(int64_t n, const uint16_t *s, float *d)
+{
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256i h = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(s + i)));
+        _mm256_storeu_si256((__m256i *)(d + i), _mm256_slli_epi32(h, 16));
+    }
+    for (; i < n; i++) d[i] = cast_bf16_to_f32(s[i]);
+}
+
+/* Dense f32<->f16/bf16 runs on AVX-512 or AVX2 with F16C; returns false when not applicable. */
 static bool convert_dense_half(int64_t n, const char *src, tl_dtype sd, char *dst, tl_dtype dd)
 {
-    if (!have_avx512()) return false;
-    if (sd == TL_F32 && dd == TL_F16) f32_to_f16_avx512(n, (const float *)src, (uint16_t *)dst);
-    else if (sd == TL_F16 && dd == TL_F32) f16_to_f32_avx512(n, (const uint16_t *)src, (float *)dst);
-    else if (sd == TL_F32 && dd == TL_BF16) f32_to_bf16_avx512(n, (const float *)src, (uint16_t *)dst);
-    else if (sd == TL_BF16 && dd == TL_F32) bf16_to_f32_avx512(n, (const uint16_t *)src, (float *)dst);
+    if (have_avx512()) {
+        if (sd == TL_F32 && dd == TL_F16) f32_to_f16_avx512(n, (const float *)src, (uint16_t *)dst);
+        else if (sd == TL_F16 && dd == TL_F32) f16_to_f32_avx512(n, (const uint16_t *)src, (float *)dst);
+        else if (sd == TL_F32 && dd == TL_BF16) f32_to_bf16_avx512(n, (const float *)src, (uint16_t *)dst);
+        else if (sd == TL_BF16 && dd == TL_F32) bf16_to_f32_avx512(n, (const uint16_t *)src, (float *)dst);
+        else return false;
+        return true;
+    }
+    if (!tl_simd_avx2()) return false;
+    if (sd == TL_F32 && dd == TL_F16) f32_to_f16_avx2(n, (const float *)src, (uint16_t *)dst);
+    else if (sd == TL_F16 && dd == TL_F32) f16_to_f32_avx2(n, (const uint16_t *)src, (float *)dst);
+    else if (sd == TL_F32 && dd == TL_BF16) f32_to_bf16_avx2(n, (const float *)src, (uint16_t *)dst);
+    else if (sd == TL_BF16 && dd == TL_F32) bf16_to_f32_avx2(n, (const uint16_t *)src, (float *)dst);
     else return false;
     return true;
 }
