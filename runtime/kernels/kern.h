@@ -51,9 +51,11 @@ tl_dtype tl_float_for(tl_dtype d);
 const char *tl_unop_name(tl_unop op);
 
 /* ---- simd_x86.c: SLEEF loops for contiguous f32/f64 runs ---------------- */
-/* An AVX-512 loop for op in cdt when the CPU has one (it falls back to the
-   portable loop on strided runs); NULL otherwise. */
+/* An AVX-512 loop for op in cdt when the CPU has one, else an AVX2 one (it falls
+   back to the portable loop on strided runs); NULL otherwise. */
 tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt);
+/* simd_avx2.c: the AVX2 loop alone (AVX2, FMA and F16C, SIMD on, SLEEF loaded), or NULL. */
+tl_inner_fn tl_simd_unary_loop_avx2(tl_unop op, tl_dtype cdt);
 /* The same for binary + - * / (contiguous or scalar-broadcast runs). */
 tl_inner_fn tl_simd_binary_loop(tl_binop op, tl_dtype cdt);
 /* The aux argument SIMD loops accept: stream = write around the caches

@@ -1,9 +1,10 @@
-/* kernels/simd_x86.c — AVX-512 loops (SLEEF) for transcendental f32/f64 functions, picked at run time */
+/* kernels/simd_x86.c — AVX-512 loops (SLEEF) for transcendental f32/f64 functions, picked at run time (AVX2 ones: simd_avx2.c) */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kern.h"
+#include "simd_x86.h"
 
 /* clang ignores `#pragma GCC target` (so sleef.h hides its AVX-512 functions): clang builds,
    such as the fuzzers' (docs/fuzzing.md), use the portable loops. */
@@ -190,16 +191,15 @@ static inline __m512 sigmoid16(__m512 x)
    s = a (2/14.5) - 1, fitted for relative error over [0, 14.5] (2.8e-11; beyond 14.36,
    gelu(-a) rounds to -0 in f32); e^(-a^2/2) from an exact argument (a^2 of a float is exact
    in double), reduced by ln 2, a degree-8 minimax polynomial (8e-13) scaled by 2^k. */
-#define GELU_AMAX 14.5
-static const double gelu_rnum[9] = {
+const double tl_gelu_rnum[9] = {
     0x1.2b22e071e2595p-4, 0x1.9049e2b98f734p-4, -0x1.77dc03e4cfc04p-4, -0x1.93c489a20bf87p-3, -0x1.bc7a3efd4a9b4p-6,
     0x1.ca6630cdd9f97p-4, 0x1.331ca92ed15cap-4, 0x1.e3754ff4aae2fp-7, 0x1.7783586012a93p-26,
 };
-static const double gelu_rden[9] = {
+const double tl_gelu_rden[9] = {
     0x1.5a009964d6a22p+0, 0x1.8e788ca90f8bap+1, 0x1.161c7f1873b40p-4, -0x1.51cd913f20b63p+2, -0x1.03b8ea031078cp+2,
     0x1.8fc592ed6ac46p+0, 0x1.b364df350c461p+1, 0x1.a1761f78035b4p+0, 0x1.128fe4e7b3c0ep-2,
 };
-static const double gelu_exp[8] = { /* e^r = 1 + r (c0 + r (c1 + ...)), |r| <= ln2/2 */
+const double tl_gelu_exp[8] = { /* e^r = 1 + r (c0 + r (c1 + ...)), |r| <= ln2/2 */
     0x1.ffffffffdac78p-1, 0x1.0000000064b6cp-1, 0x1.5555559c4c506p-3, 0x1.55555430ae439p-5,
     0x1.11108671ef55ap-7, 0x1.6c188a8daab60p-10, 0x1.a1a40b1052ad0p-13, 0x1.9ef349b200bf0p-16,
 };
@@ -215,7 +215,7 @@ static inline __m512d horner8d(const double *c, int n, __m512d s)
 /* x Phi(x) in double for 8 lanes (f32 inputs widened), to about 3e-11 relative. */
 static inline __m512d gelu8d_approx(__m512d x)
 {
-    __m512d amax = _mm512_set1_pd(GELU_AMAX), one = _mm512_set1_pd(1.0);
+    __m512d amax = _mm512_set1_pd(TL_GELU_AMAX), one = _mm512_set1_pd(1.0);
     __m512d a = _mm512_abs_pd(x);
     __m512d ac = _mm512_min_pd(a, amax); /* NaN gives amax: x carries it to the result */
     __m512d t = _mm512_mul_pd(_mm512_mul_pd(ac, ac), _mm512_set1_pd(-0.5));
@@ -223,9 +223,9 @@ static inline __m512d gelu8d_approx(__m512d x)
                                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     __m512d r = _mm512_fnmadd_pd(k, _mm512_set1_pd(0x1.62e42fefa39efp-1), t);
     r = _mm512_fnmadd_pd(k, _mm512_set1_pd(0x1.abc9e3b39803fp-56), r);
-    __m512d e = _mm512_scalef_pd(_mm512_fmadd_pd(horner8d(gelu_exp, 8, r), r, one), k);
-    __m512d s = _mm512_fmsub_pd(ac, _mm512_set1_pd(2 / GELU_AMAX), one);
-    __m512d p = _mm512_mul_pd(e, _mm512_div_pd(horner8d(gelu_rnum, 9, s), horner8d(gelu_rden, 9, s)));
+    __m512d e = _mm512_scalef_pd(_mm512_fmadd_pd(horner8d(tl_gelu_exp, 8, r), r, one), k);
+    __m512d s = _mm512_fmsub_pd(ac, _mm512_set1_pd(2 / TL_GELU_AMAX), one);
+    __m512d p = _mm512_mul_pd(e, _mm512_div_pd(horner8d(tl_gelu_rnum, 9, s), horner8d(tl_gelu_rden, 9, s)));
     p = _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(a, amax, _CMP_LE_OQ), p);
     __mmask8 neg = _mm512_cmp_pd_mask(x, _mm512_setzero_pd(), _CMP_LT_OQ);
     return _mm512_mul_pd(x, _mm512_mask_blend_pd(neg, _mm512_sub_pd(one, p), p));
@@ -398,7 +398,9 @@ tl_inner_fn tl_simd_binary_loop(tl_binop op, tl_dtype cdt)
 
 tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt)
 {
-    if ((unsigned)op >= TL_NUNOPS || !sleef_loops_usable()) return NULL;
+    if ((unsigned)op >= TL_NUNOPS) return NULL;
+    if (!tl_cpu_has_avx512()) return tl_simd_unary_loop_avx2(op, cdt);
+    if (!sleef_loops_usable()) return NULL;
     if (cdt == TL_F32) return simd_f32[op];
     if (cdt == TL_F64) return simd_f64[op];
     return NULL;
@@ -415,9 +417,7 @@ tl_inner_fn tl_simd_binary_loop(tl_binop op, tl_dtype cdt)
 }
 tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt)
 {
-    (void)op;
-    (void)cdt;
-    return NULL;
+    return tl_simd_unary_loop_avx2(op, cdt);
 }
 
 #endif

@@ -13,4 +13,11 @@ __attribute__((target("avx2,fma"))) static inline float hsum256(__m256 v)
     return _mm_cvtss_f32(s);
 }
 
+/* f32 gelu's double-precision approximation (simd_x86.c's gelu16, simd_avx2.c's gelu8): Phi(-a)
+   = e^(-a^2/2) R(a) for a = |x| <= TL_GELU_AMAX, R a degree-8/8 rational (numerator and
+   denominator coefficients, constant term first) in s = a (2 / TL_GELU_AMAX) - 1, and e^r for
+   |r| <= ln2/2 as 1 + r (c0 + r (c1 + ...)). */
+#define TL_GELU_AMAX 14.5
+extern const double tl_gelu_rnum[9], tl_gelu_rden[9], tl_gelu_exp[8];
+
 #endif
