@@ -264,23 +264,158 @@ TL_UNOP_LIST(SIMD8_LOOPS, )
 static const tl_inner_fn simd8_f32[TL_NUNOPS] = { TL_UNOP_LIST(SIMD8_F32_CELL, ) };
 static const tl_inner_fn simd4_f64[TL_NUNOPS] = { TL_UNOP_LIST(SIMD4_F64_CELL, ) };
 
+/* ---- reductions and softmax's steps (simd_x86.c's, eight lanes) ---------------------------- */
+
+/* min or max of n >= 2L contiguous values, L lanes a vector in two sets; a NaN anywhere gives
+   NaN (tested apart: max_ps drops NaNs). Exact in any lane order. */
+#define MINMAX8(NAME, T, VT, L, LOAD, OP, SOP, UNORD, MOVEMASK, HALVES)                              \
+    static T NAME(const T *v, int64_t n)                                                           \
+    {                                                                                              \
+        VT m = LOAD(v), m2 = LOAD(v + L), nan = UNORD(m, m2);                                      \
+        int64_t i = 2 * L;                                                                         \
+        for (; i + 2 * L <= n; i += 2 * L) {                                                       \
+            VT x = LOAD(v + i), y = LOAD(v + i + L);                                               \
+            nan = (VT)_mm256_or_ps((__m256)nan, (__m256)UNORD(x, y));                              \
+            m = OP(m, x), m2 = OP(m2, y);                                                          \
+        }                                                                                          \
+        T lane[L];                                                                                 \
+        HALVES(lane, OP(m, m2));                                                                   \
+        T best = lane[0];                                                                          \
+        for (int l = 1; l < L; l++) best = SOP(best, lane[l]);                                     \
+        bool any = MOVEMASK(nan) != 0;                                                             \
+        for (; i < n; i++) {                                                                       \
+            if (v[i] != v[i]) any = true;                                                          \
+            best = SOP(best, v[i]);                                                                \
+        }                                                                                          \
+        return any ? (T)NAN : best;                                                                \
+    }
+#define UNORD_PS(a, b) _mm256_or_ps(_mm256_cmp_ps(a, a, _CMP_UNORD_Q), _mm256_cmp_ps(b, b, _CMP_UNORD_Q))
+#define UNORD_PD(a, b) _mm256_or_pd(_mm256_cmp_pd(a, a, _CMP_UNORD_Q), _mm256_cmp_pd(b, b, _CMP_UNORD_Q))
+#define MAX_S(a, b) ((b) > (a) ? (b) : (a))
+#define MIN_S(a, b) ((b) < (a) ? (b) : (a))
+#define STORE_PS(p, v) _mm256_storeu_ps(p, v)
+#define STORE_PD(p, v) _mm256_storeu_pd(p, v)
+#define MASK_PS(v) _mm256_movemask_ps((__m256)(v))
+#define MASK_PD(v) _mm256_movemask_pd((__m256d)(v))
+MINMAX8(vmax8_f32, float, __m256, 8, _mm256_loadu_ps, _mm256_max_ps, MAX_S, UNORD_PS, MASK_PS, STORE_PS)
+MINMAX8(vmin8_f32, float, __m256, 8, _mm256_loadu_ps, _mm256_min_ps, MIN_S, UNORD_PS, MASK_PS, STORE_PS)
+MINMAX8(vmax4_f64, double, __m256d, 4, _mm256_loadu_pd, _mm256_max_pd, MAX_S, UNORD_PD, MASK_PD, STORE_PD)
+MINMAX8(vmin4_f64, double, __m256d, 4, _mm256_loadu_pd, _mm256_min_pd, MIN_S, UNORD_PD, MASK_PD, STORE_PD)
+
+/* softmax_row_f32_avx512's three passes in eight lanes: max, exp and sum, scale (the sum in
+   eight lanes, then the lanes in order: deterministic, a row never splits). */
+static void softmax_row8(const float *x, float *y, int64_t D, bool want_log)
+{
+    float m = D >= 16 ? vmax8_f32(x, D) : x[0];
+    for (int64_t i = D >= 16 ? D : 1; i < D; i++) m = (x[i] > m || x[i] != x[i]) ? x[i] : m;
+    __m256 vm = _mm256_set1_ps(m), acc = _mm256_setzero_ps();
+    int64_t i = 0;
+    for (; i + 8 <= D; i += 8) {
+        __m256 e = sleef8.Sleef_expf8_u10avx2(_mm256_sub_ps(_mm256_loadu_ps(x + i), vm));
+        _mm256_storeu_ps(y + i, e);
+        acc = _mm256_add_ps(acc, e);
+    }
+    if (i < D) {
+        __m256i k = lanes_f32(D - i);
+        __m256 e = sleef8.Sleef_expf8_u10avx2(_mm256_sub_ps(_mm256_maskload_ps(x + i, k), vm));
+        _mm256_maskstore_ps(y + i, k, e);
+        acc = _mm256_add_ps(acc, _mm256_and_ps(e, _mm256_castsi256_ps(k)));
+    }
+    float lane[8];
+    _mm256_storeu_ps(lane, acc);
+    float s = lane[0];
+    for (int l = 1; l < 8; l++) s += lane[l];
+    if (want_log) {
+        __m256 sub = _mm256_set1_ps(m + logf(s));
+        for (i = 0; i + 8 <= D; i += 8) _mm256_storeu_ps(y + i, _mm256_sub_ps(_mm256_loadu_ps(x + i), sub));
+        for (; i < D; i++) y[i] = (x[i] - m) - logf(s);
+    } else {
+        __m256 vs = _mm256_set1_ps(s);
+        for (i = 0; i + 8 <= D; i += 8) _mm256_storeu_ps(y + i, _mm256_div_ps(_mm256_loadu_ps(y + i), vs));
+        for (; i < D; i++) y[i] /= s;
+    }
+}
+
+/* y[i] = exp(x[i] - m), eight floats or four doubles a step. */
+static void vexp_sub8_f32(float *y, const float *x, float m, int64_t n)
+{
+    __m256 vm = _mm256_set1_ps(m);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, sleef8.Sleef_expf8_u10avx2(_mm256_sub_ps(_mm256_loadu_ps(x + i), vm)));
+    if (i < n) {
+        __m256i k = lanes_f32(n - i);
+        _mm256_maskstore_ps(y + i, k, sleef8.Sleef_expf8_u10avx2(_mm256_sub_ps(_mm256_maskload_ps(x + i, k), vm)));
+    }
+}
+static void vexp_sub4_f64(double *y, const double *x, double m, int64_t n)
+{
+    __m256d vm = _mm256_set1_pd(m);
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) _mm256_storeu_pd(y + i, exp4d(_mm256_sub_pd(_mm256_loadu_pd(x + i), vm)));
+    if (i < n) {
+        __m256i k = lanes_f64(n - i);
+        _mm256_maskstore_pd(y + i, k, exp4d(_mm256_sub_pd(_mm256_maskload_pd(x + i, k), vm)));
+    }
+}
+
 #pragma GCC pop_options
+
+/* May the loops here run: AVX2 and FMA, SIMD on, SLEEF's AVX2 functions loaded? */
+static bool avx2_loops_usable(void) { return tl_simd_avx2() && tl_dynlib_load(&sleef8_lib, load_sleef8) == 0; }
 
 tl_inner_fn tl_simd_unary_loop_avx2(tl_unop op, tl_dtype cdt)
 {
-    if ((unsigned)op >= TL_NUNOPS || !tl_simd_avx2() || tl_dynlib_load(&sleef8_lib, load_sleef8) < 0) return NULL;
+    if ((unsigned)op >= TL_NUNOPS || !avx2_loops_usable()) return NULL;
     if (cdt == TL_F32) return simd8_f32[op];
     if (cdt == TL_F64) return simd4_f64[op];
     return NULL;
+}
+
+bool tl_simd_minmax_avx2(tl_dtype dt, bool want_max, const void *v, int64_t n, void *out)
+{
+    if (n < 16 || !tl_simd_avx2()) return false;
+    if (dt == TL_F32) *(float *)out = want_max ? vmax8_f32(v, n) : vmin8_f32(v, n);
+    else if (dt == TL_F64) *(double *)out = want_max ? vmax4_f64(v, n) : vmin4_f64(v, n);
+    else return false;
+    return true;
+}
+
+bool tl_simd_softmax_row_f32_avx2(const float *x, float *y, int64_t D, bool want_log)
+{
+    if (!avx2_loops_usable()) return false;
+    softmax_row8(x, y, D, want_log);
+    return true;
+}
+
+bool tl_vexp_sub_avx2(tl_dtype dt, void *y, const void *x, double m, int64_t n)
+{
+    if (!avx2_loops_usable()) return false;
+    if (dt == TL_F32) vexp_sub8_f32(y, x, (float)m, n);
+    else vexp_sub4_f64(y, x, m, n);
+    return true;
 }
 
 #else
 
 tl_inner_fn tl_simd_unary_loop_avx2(tl_unop op, tl_dtype cdt)
 {
-    (void)op;
-    (void)cdt;
+    (void)op, (void)cdt;
     return NULL;
+}
+bool tl_simd_minmax_avx2(tl_dtype dt, bool want_max, const void *v, int64_t n, void *out)
+{
+    (void)dt, (void)want_max, (void)v, (void)n, (void)out;
+    return false;
+}
+bool tl_simd_softmax_row_f32_avx2(const float *x, float *y, int64_t D, bool want_log)
+{
+    (void)x, (void)y, (void)D, (void)want_log;
+    return false;
+}
+bool tl_vexp_sub_avx2(tl_dtype dt, void *y, const void *x, double m, int64_t n)
+{
+    (void)dt, (void)y, (void)x, (void)m, (void)n;
+    return false;
 }
 
 #endif

@@ -529,6 +529,7 @@ static void softmax_row_f32_avx512(const float *x, float *y, int64_t D, bool wan
 bool tl_simd_softmax_row_f32(const float *x, float *y, int64_t D, bool want_log)
 {
 #if TL_SIMD_X86
+    if (!tl_cpu_has_avx512()) return tl_simd_softmax_row_f32_avx2(x, y, D, want_log);
     if (sleef_loops_usable()) {
         softmax_row_f32_avx512(x, y, D, want_log);
         return true;
@@ -541,7 +542,8 @@ bool tl_simd_softmax_row_f32(const float *x, float *y, int64_t D, bool want_log)
 bool tl_simd_minmax(tl_dtype dt, bool want_max, const void *v, int64_t n, void *out)
 {
 #if TL_SIMD_X86
-    if (n < 16 || !tl_simd_enabled() || !tl_cpu_has_avx512()) return false;
+    if (!tl_cpu_has_avx512()) return tl_simd_minmax_avx2(dt, want_max, v, n, out);
+    if (n < 16 || !tl_simd_enabled()) return false;
     if (dt == TL_F32) {
         *(float *)out = want_max ? vmax_f32(v, n) : vmin_f32(v, n);
         return true;
@@ -589,6 +591,7 @@ static void vexp_sub_f64_avx512(double *y, const double *x, double m, int64_t n)
 void tl_vexp_sub_f32(float *y, const float *x, float m, int64_t n)
 {
 #if TL_SIMD_X86
+    if (!tl_cpu_has_avx512() && tl_vexp_sub_avx2(TL_F32, y, x, m, n)) return;
     if (sleef_loops_usable()) {
         vexp_sub_f32_avx512(y, x, m, n);
         return;
@@ -600,6 +603,7 @@ void tl_vexp_sub_f32(float *y, const float *x, float m, int64_t n)
 void tl_vexp_sub_f64(double *y, const double *x, double m, int64_t n)
 {
 #if TL_SIMD_X86
+    if (!tl_cpu_has_avx512() && tl_vexp_sub_avx2(TL_F64, y, x, m, n)) return;
     if (sleef_loops_usable()) {
         vexp_sub_f64_avx512(y, x, m, n);
         return;
