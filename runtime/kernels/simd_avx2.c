@@ -116,16 +116,10 @@ static inline __m256 exp_for_tanh8(__m256 y)
 {
     __m256 k = _mm256_round_ps(_mm256_mul_ps(y, _mm256_set1_ps(1.44269504088896341f)),
                                _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m256 r = _mm256_fnmadd_ps(k, _mm256_set1_ps(0.693145751953125f), y);
-    r = _mm256_fnmadd_ps(k, _mm256_set1_ps(1.42860682030941723212e-6f), r);
-    __m256 p = _mm256_set1_ps(1.0f / 5040);
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 720));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 120));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 24));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 6));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(0.5f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
+    __m256 r = _mm256_fnmadd_ps(k, _mm256_set1_ps(TL_TANH_LN2_HI), y);
+    r = _mm256_fnmadd_ps(k, _mm256_set1_ps(TL_TANH_LN2_LO), r);
+    __m256 p = _mm256_set1_ps(tl_tanh_exp[0]);
+    for (int i = 1; i < 8; i++) p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(tl_tanh_exp[i]));
     return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(p), _mm256_slli_epi32(_mm256_cvtps_epi32(k), 23)));
 }
 
@@ -137,12 +131,8 @@ static inline __m256 tanh8(__m256 x)
     __m256 big = _mm256_sub_ps(_mm256_set1_ps(1.0f),
                                _mm256_div_ps(_mm256_set1_ps(2.0f), _mm256_add_ps(e, _mm256_set1_ps(1.0f))));
     __m256 z = _mm256_mul_ps(ax, ax);
-    __m256 p = _mm256_set1_ps(-0.006277653f);
-    p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(0.021073146f));
-    p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(-0.05385221f));
-    p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(0.13332576f));
-    p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(-0.33333316f));
-    p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(1.0f));
+    __m256 p = _mm256_set1_ps(tl_tanh_p[0]);
+    for (int i = 1; i < 6; i++) p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(tl_tanh_p[i]));
     __m256 small = _mm256_cmp_ps(ax, _mm256_set1_ps(0.55f), _CMP_LT_OQ);
     __m256 r = _mm256_blendv_ps(big, _mm256_mul_ps(ax, p), small);
     return _mm256_or_ps(r, _mm256_and_ps(x, _mm256_set1_ps(-0.0f)));

@@ -286,20 +286,17 @@ static inline __m512d exp8d(__m512d x)
 /* e^y for 0 <= y <= 20 (tanh's range): Cody-Waite reduction by ln 2, a
    degree-7 Taylor polynomial on |r| <= ln2/2, scaled by 2^k. Inline, so the
    constants stay in registers (a SLEEF call spills them). */
+const float tl_tanh_exp[8] = { 1.0f / 5040, 1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6, 0.5f, 1.0f, 1.0f };
+const float tl_tanh_p[6] = { -0.006277653f, 0.021073146f, -0.05385221f, 0.13332576f, -0.33333316f, 1.0f };
+
 static inline __m512 exp_for_tanh(__m512 y)
 {
     __m512 k = _mm512_roundscale_ps(_mm512_mul_ps(y, _mm512_set1_ps(1.44269504088896341f)),
                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(0.693145751953125f), y);
-    r = _mm512_fnmadd_ps(k, _mm512_set1_ps(1.42860682030941723212e-6f), r);
-    __m512 p = _mm512_set1_ps(1.0f / 5040);
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 720));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(TL_TANH_LN2_HI), y);
+    r = _mm512_fnmadd_ps(k, _mm512_set1_ps(TL_TANH_LN2_LO), r);
+    __m512 p = _mm512_set1_ps(tl_tanh_exp[0]);
+    for (int i = 1; i < 8; i++) p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(tl_tanh_exp[i]));
     return _mm512_scalef_ps(p, k);
 }
 
@@ -316,12 +313,8 @@ static inline __m512 tanh16(__m512 x)
     __m512 big = _mm512_sub_ps(_mm512_set1_ps(1.0f),
                                _mm512_div_ps(_mm512_set1_ps(2.0f), _mm512_add_ps(e, _mm512_set1_ps(1.0f))));
     __m512 z = _mm512_mul_ps(ax, ax);
-    __m512 p = _mm512_set1_ps(-0.006277653f);
-    p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(0.021073146f));
-    p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(-0.05385221f));
-    p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(0.13332576f));
-    p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(-0.33333316f));
-    p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(1.0f));
+    __m512 p = _mm512_set1_ps(tl_tanh_p[0]);
+    for (int i = 1; i < 6; i++) p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(tl_tanh_p[i]));
     __mmask16 small = _mm512_cmp_ps_mask(ax, _mm512_set1_ps(0.55f), _CMP_LT_OQ);
     __m512 r = _mm512_mask_blend_ps(small, big, _mm512_mul_ps(ax, p));
     __m512i sign = _mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32(INT32_MIN));

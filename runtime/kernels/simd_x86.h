@@ -20,4 +20,11 @@ __attribute__((target("avx2,fma"))) static inline float hsum256(__m256 v)
 #define TL_GELU_AMAX 14.5
 extern const double tl_gelu_rnum[9], tl_gelu_rden[9], tl_gelu_exp[8];
 
+/* f32 tanh's kernels (tanh16, tanh8): tl_tanh_p, highest degree first, the polynomial P of
+   |x| P(x^2) below 0.55; above, e^y by y - k ln 2 (ln 2 as TL_TANH_LN2_HI + TL_TANH_LN2_LO)
+   and tl_tanh_exp's degree-7 Taylor polynomial, highest degree first. */
+extern const float tl_tanh_p[6], tl_tanh_exp[8];
+#define TL_TANH_LN2_HI 0.693145751953125f
+#define TL_TANH_LN2_LO 1.42860682030941723212e-6f
+
 #endif

@@ -108,17 +108,18 @@ __attribute__((target("avx512f,avx2,fma"))) static void small_rows(const float *
    us, (8, 288) @ (288,) 2.77 and 0.58. */
 #define ROWS_FORM_MAX_COLS 8
 
-/* small_cols for a constant C (1..8) and R (1, 2 or 4), so its accumulators stay in registers. */
-#define SMALL_COLS_R(R)                                                                                         \
+/* FN (small_cols or small_cols8) for a constant C (1..8) and R (1, 2 or 4), so its accumulators
+   stay in registers, over rows A, B, CR. */
+#define SMALL_COLS_R(FN, R, A, B, CR)                                                                           \
     switch (C) {                                                                                                \
-    case 1: small_cols(R, 1, ar, acs, br, brs, k, cr, j, m); break;                                             \
-    case 2: small_cols(R, 2, ar, acs, br, brs, k, cr, j, m); break;                                             \
-    case 3: small_cols(R, 3, ar, acs, br, brs, k, cr, j, m); break;                                             \
-    case 4: small_cols(R, 4, ar, acs, br, brs, k, cr, j, m); break;                                             \
-    case 5: small_cols(R, 5, ar, acs, br, brs, k, cr, j, m); break;                                             \
-    case 6: small_cols(R, 6, ar, acs, br, brs, k, cr, j, m); break;                                             \
-    case 7: small_cols(R, 7, ar, acs, br, brs, k, cr, j, m); break;                                             \
-    default: small_cols(R, 8, ar, acs, br, brs, k, cr, j, m); break;                                            \
+    case 1: FN(R, 1, A, acs, B, brs, k, CR, j, m); break;                                                       \
+    case 2: FN(R, 2, A, acs, B, brs, k, CR, j, m); break;                                                       \
+    case 3: FN(R, 3, A, acs, B, brs, k, CR, j, m); break;                                                       \
+    case 4: FN(R, 4, A, acs, B, brs, k, CR, j, m); break;                                                       \
+    case 5: FN(R, 5, A, acs, B, brs, k, CR, j, m); break;                                                       \
+    case 6: FN(R, 6, A, acs, B, brs, k, CR, j, m); break;                                                       \
+    case 7: FN(R, 7, A, acs, B, brs, k, CR, j, m); break;                                                       \
+    default: FN(R, 8, A, acs, B, brs, k, CR, j, m); break;                                                      \
     }
 
 /* Columns j .. j + 16 C (C = 1..8) of R rows (1, 2 or 4) at ar, br, cr. */
@@ -126,9 +127,9 @@ __attribute__((target("avx512f,avx2,fma"))) static void small_cols_of(int R, int
                                                                       const float *const br[], int64_t brs, int64_t k,
                                                                       float *const cr[], int64_t j, int64_t m)
 {
-    if (R == 4) { SMALL_COLS_R(4) }
-    else if (R == 2) { SMALL_COLS_R(2) }
-    else { SMALL_COLS_R(1) }
+    if (R == 4) { SMALL_COLS_R(small_cols, 4, ar, br, cr) }
+    else if (R == 2) { SMALL_COLS_R(small_cols, 2, ar, br, cr) }
+    else { SMALL_COLS_R(small_cols, 1, ar, br, cr) }
 }
 
 /* Rows taken side by side at most: with C chunks of a row, R x C accumulators (at most 16
@@ -237,19 +238,6 @@ __attribute__((target("avx2,fma"))) static void small_rows8(const float *a, int6
     for (int l = 0; l < rows; l++) cr[l * m] = v[l];
 }
 
-/* small_cols8 for a constant C (1..8) and R (1, 2 or 4), rows a, b, c. */
-#define SMALL_COLS8_R(R)                                                                                        \
-    switch (C) {                                                                                                \
-    case 1: small_cols8(R, 1, a, acs, b, brs, k, c, j, m); break;                                               \
-    case 2: small_cols8(R, 2, a, acs, b, brs, k, c, j, m); break;                                               \
-    case 3: small_cols8(R, 3, a, acs, b, brs, k, c, j, m); break;                                               \
-    case 4: small_cols8(R, 4, a, acs, b, brs, k, c, j, m); break;                                               \
-    case 5: small_cols8(R, 5, a, acs, b, brs, k, c, j, m); break;                                               \
-    case 6: small_cols8(R, 6, a, acs, b, brs, k, c, j, m); break;                                               \
-    case 7: small_cols8(R, 7, a, acs, b, brs, k, c, j, m); break;                                               \
-    default: small_cols8(R, 8, a, acs, b, brs, k, c, j, m); break;                                              \
-    }
-
 /* The row form in eight-lane vectors (row_form_512's loop: chunks of 8 x up to 8 columns). */
 __attribute__((target("avx2,fma"))) static void row_form_avx2(int64_t nrows, const float *const ar[], int64_t acs,
                                                               const float *const br[], int64_t brs, float *const cr[],
@@ -260,11 +248,9 @@ __attribute__((target("avx2,fma"))) static void row_form_avx2(int64_t nrows, con
         int C = chunks < 8 ? (int)chunks : 8;
         for (int64_t r = 0; r < nrows;) {
             int R = rows_together(C, nrows - r, false);
-            const float *const *a = ar + r, *const *b = br + r;
-            float *const *c = cr + r;
-            if (R == 4) { SMALL_COLS8_R(4) }
-            else if (R == 2) { SMALL_COLS8_R(2) }
-            else { SMALL_COLS8_R(1) }
+            if (R == 4) { SMALL_COLS_R(small_cols8, 4, ar + r, br + r, cr + r) }
+            else if (R == 2) { SMALL_COLS_R(small_cols8, 2, ar + r, br + r, cr + r) }
+            else { SMALL_COLS_R(small_cols8, 1, ar + r, br + r, cr + r) }
             r += R;
         }
         j += 8 * C;
