@@ -80,8 +80,8 @@
    at a time, long ones at 23-25); in tl, the 32000 x 288 classifier took 1.3-2x longer so. */
 #define ROWS4_MIN_BYTES ((int64_t)8 << 10)
 /* ... and with AVX2 alone (three runs), f32 and bf16 rows from this many weights (1 KiB of
-   f32, 512 bytes of bf16): on a Zen 3 short rows gained too, in cache as from memory (one thread, three alternating runs against
-   one row at a time: f32 768 x 288 in cache 18-21 us against 23-24, 32000 x 288 in cache
+   f32, 512 bytes of bf16): on a Zen 3 short rows gained too, in cache as from memory (one
+   thread, three alternating runs against one row at a time: f32 768 x 288 in cache 18-21 us against 23-24, 32000 x 288 in cache
    2.0-2.5 ms against 2.9-3.2 and from memory 2.7-3.0 against 3.1-3.5, 2048 x 768 from memory
    400-417 us against 497-638, llama.tl's f32 decode 196-249 tokens/s against 174-217 in six
    pairs; bf16 4096 x 4096 2.2-2.3 ms against 3.1-4.2 in cache and 2.8-2.95 against 3.2-4.4

@@ -283,12 +283,12 @@ static inline __m512d exp8d(__m512d x)
     return r;
 }
 
-/* e^y for 0 <= y <= 20 (tanh's range): Cody-Waite reduction by ln 2, a
-   degree-7 Taylor polynomial on |r| <= ln2/2, scaled by 2^k. Inline, so the
-   constants stay in registers (a SLEEF call spills them). */
 const float tl_tanh_exp[8] = { 1.0f / 5040, 1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6, 0.5f, 1.0f, 1.0f };
 const float tl_tanh_p[6] = { -0.006277653f, 0.021073146f, -0.05385221f, 0.13332576f, -0.33333316f, 1.0f };
 
+/* e^y for 0 <= y <= 20 (tanh's range): Cody-Waite reduction by ln 2, a
+   degree-7 Taylor polynomial on |r| <= ln2/2, scaled by 2^k. Inline, so the
+   constants stay in registers (a SLEEF call spills them). */
 static inline __m512 exp_for_tanh(__m512 y)
 {
     __m512 k = _mm512_roundscale_ps(_mm512_mul_ps(y, _mm512_set1_ps(1.44269504088896341f)),
