@@ -13,6 +13,23 @@ __attribute__((target("avx2,fma"))) static inline float hsum256(__m256 v)
     return _mm_cvtss_f32(s);
 }
 
+/* The 8 x 8 block v transposed in place: v[q] lane r = old v[r] lane q (small_gemm.c's column
+   form, transpose.c's 8 x 8 tiles). */
+__attribute__((target("avx2"), always_inline)) static inline void tl_transpose8x8_ps(__m256 v[8])
+{
+    __m256 t[8], u[8];
+    for (int r = 0; r < 8; r += 2) t[r] = _mm256_unpacklo_ps(v[r], v[r + 1]), t[r + 1] = _mm256_unpackhi_ps(v[r], v[r + 1]);
+    for (int r = 0; r < 8; r += 4)
+        for (int h = 0; h < 2; h++) {
+            u[r + 2 * h] = _mm256_shuffle_ps(t[r + h], t[r + 2 + h], 0x44);
+            u[r + 2 * h + 1] = _mm256_shuffle_ps(t[r + h], t[r + 2 + h], 0xEE);
+        }
+    for (int q = 0; q < 4; q++) {
+        v[q] = _mm256_permute2f128_ps(u[q], u[4 + q], 0x20);
+        v[4 + q] = _mm256_permute2f128_ps(u[q], u[4 + q], 0x31);
+    }
+}
+
 /* f32 gelu's double-precision approximation (simd_x86.c's gelu16, simd_avx2.c's gelu8): Phi(-a)
    = e^(-a^2/2) R(a) for a = |x| <= TL_GELU_AMAX, R a degree-8/8 rational (numerator and
    denominator coefficients, constant term first) in s = a (2 / TL_GELU_AMAX) - 1, and e^r for

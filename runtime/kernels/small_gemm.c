@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "kern.h"
+#include "simd_x86.h"
 
 /* Every product here computes each element of c as one chain of fused multiply-adds over
    p in order, the order BLAS's gemm kernels sum in, so a product has the same bits
@@ -193,22 +194,6 @@ small_cols8(int R, int C, const float *const ar[], int64_t acs, const float *con
         }
 }
 
-/* The 8 x 8 block v transposed in place: v[q] lane r = old v[r] lane q. */
-__attribute__((target("avx2,fma"), always_inline)) static inline void transpose8(__m256 v[8])
-{
-    __m256 t[8], u[8];
-    for (int r = 0; r < 8; r += 2) t[r] = _mm256_unpacklo_ps(v[r], v[r + 1]), t[r + 1] = _mm256_unpackhi_ps(v[r], v[r + 1]);
-    for (int r = 0; r < 8; r += 4)
-        for (int h = 0; h < 2; h++) {
-            u[r + 2 * h] = _mm256_shuffle_ps(t[r + h], t[r + 2 + h], 0x44);
-            u[r + 2 * h + 1] = _mm256_shuffle_ps(t[r + h], t[r + 2 + h], 0xEE);
-        }
-    for (int q = 0; q < 4; q++) {
-        v[q] = _mm256_permute2f128_ps(u[q], u[4 + q], 0x20);
-        v[4 + q] = _mm256_permute2f128_ps(u[q], u[4 + q], 0x31);
-    }
-}
-
 /* small_rows in eight-lane vectors: rows i .. i + 8 of column j, a's blocks of 8 rows x 8 p
    transposed. */
 __attribute__((target("avx2,fma"))) static void small_rows8(const float *a, int64_t ars, const float *b, int64_t brs,
@@ -225,7 +210,7 @@ __attribute__((target("avx2,fma"))) static void small_rows8(const float *a, int6
             v[r] = r >= rows ? _mm256_setzero_ps()
                    : w == 8  ? _mm256_loadu_ps(a + (i + r) * ars + p)
                              : _mm256_maskload_ps(a + (i + r) * ars + p, mk);
-        transpose8(v);
+        tl_transpose8x8_ps(v);
         for (int q = 0; q < w; q++) acc = _mm256_fmadd_ps(v[q], _mm256_set1_ps(b[(p + q) * brs + j]), acc);
     }
     float *cr = c + i * m + j;

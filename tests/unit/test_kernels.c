@@ -255,7 +255,7 @@ Test(binary, recycled_small_tensors_start_fresh)
 }
 
 /* contiguous(X.T) of 4-byte elements, checked element by element: the
-   in-register 16x16 tiles, their ragged edges, and the streaming-store path
+   in-register 16x16 (AVX-512) or 8x8 (AVX2) tiles, their ragged edges, and the streaming-store path
    (an output of 16 MiB or more with 64-byte aligned rows). */
 Test(convert, blocked_transpose_copies_every_element)
 {
