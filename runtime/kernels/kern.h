@@ -54,10 +54,11 @@ const char *tl_unop_name(tl_unop op);
 /* An AVX-512 loop for op in cdt when the CPU has one, else an AVX2 one (it falls
    back to the portable loop on strided runs); NULL otherwise. */
 tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt);
-/* simd_avx2.c: the AVX2 loop alone (AVX2, FMA and F16C, SIMD on, SLEEF loaded), or NULL; and
-   the AVX2 forms of tl_simd_minmax, tl_simd_softmax_row_f32 and tl_vexp_sub_* below (false:
+/* simd_avx2.c: the AVX2 loops alone (AVX2, FMA and F16C, SIMD on; SLEEF loaded for the unary
+   ones), or NULL; and the AVX2 forms of tl_simd_minmax, tl_simd_softmax_row_f32 and tl_vexp_sub_* below (false:
    not run), which those call where the CPU lacks AVX-512. */
 tl_inner_fn tl_simd_unary_loop_avx2(tl_unop op, tl_dtype cdt);
+tl_inner_fn tl_simd_binary_loop_avx2(tl_binop op, tl_dtype cdt);
 bool tl_simd_minmax_avx2(tl_dtype dt, bool want_max, const void *v, int64_t n, void *out);
 bool tl_simd_softmax_row_f32_avx2(const float *x, float *y, int64_t D, bool want_log);
 bool tl_vexp_sub_avx2(tl_dtype dt, void *y, const void *x, double m, int64_t n);

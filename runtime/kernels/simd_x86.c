@@ -383,7 +383,8 @@ static const tl_inner_fn simd_bin_f64[TL_NBINOPS] = {
 
 tl_inner_fn tl_simd_binary_loop(tl_binop op, tl_dtype cdt)
 {
-    if ((unsigned)op >= TL_NBINOPS || !tl_simd_enabled() || !tl_cpu_has_avx512()) return NULL;
+    if (!tl_cpu_has_avx512()) return tl_simd_binary_loop_avx2(op, cdt);
+    if ((unsigned)op >= TL_NBINOPS || !tl_simd_enabled()) return NULL;
     if (cdt == TL_F32) return simd_bin_f32[op];
     if (cdt == TL_F64) return simd_bin_f64[op];
     return NULL;
@@ -404,9 +405,7 @@ tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt)
 bool tl_cpu_has_avx512(void) { return false; }
 tl_inner_fn tl_simd_binary_loop(tl_binop op, tl_dtype cdt)
 {
-    (void)op;
-    (void)cdt;
-    return NULL;
+    return tl_simd_binary_loop_avx2(op, cdt);
 }
 tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt)
 {
