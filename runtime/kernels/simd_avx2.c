@@ -1,4 +1,4 @@
-/* kernels/simd_avx2.c — AVX2 loops (SLEEF) for transcendental f32/f64 functions, where the CPU lacks AVX-512 */
+/* kernels/simd_avx2.c — simd_x86.c's loops in AVX2 (SLEEF transcendentals, + - * /, min/max, softmax rows), where the CPU lacks AVX-512 */
 #include <math.h>
 #include <string.h>
 
