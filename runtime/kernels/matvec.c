@@ -56,6 +56,12 @@
    many as a multiple of the threads: in the cache a dot's cost follows its weights more than
    its bytes. */
 #define QUANT_THREAD_BYTES ((int64_t)192 << 10)
+/* ... with the AVX-512 dots, that is; the AVX2 dots (no VNNI, no bit shuffle) take several
+   times as long for the same bytes, and there sharing pays from 48 KiB (all of llama.tl's
+   products). Zen 3, two vCPUs, llama.tl for 300 tokens, five alternating rounds: Q4_K file
+   665-716 tokens/s unshared under 192 KiB, 794-852 from 96 KiB, 829-868 from 48 KiB; the Q8_0
+   file 767-849, 705-789, 809-888. */
+#define QUANT_THREAD_BYTES_AVX2 ((int64_t)48 << 10)
 #define QUANT_TASK_WEIGHTS ((int64_t)1 << 17)
 /* f32 and bf16 rows shared among threads go in tasks of about this many weights (4 MiB
    of f32), as many as a multiple of the threads (a 288 x 288 matrix: one half each). Each
@@ -517,7 +523,8 @@ static int run_plan(mv_plan *p)
         p->xq = &xq;
     }
     int nth = tl_threads_for(p->n * p->k);
-    bool shared = nth > 1 && (tiles || weight_bytes(p) >= (p->kind == W_QUANT ? QUANT_THREAD_BYTES : MATVEC_THREAD_BYTES));
+    int64_t quant_from = tl_qdot_best_path() == TL_QDOT_AVX2 ? QUANT_THREAD_BYTES_AVX2 : QUANT_THREAD_BYTES;
+    bool shared = nth > 1 && (tiles || weight_bytes(p) >= (p->kind == W_QUANT ? quant_from : MATVEC_THREAD_BYTES));
     int64_t per = TASK_BYTES / (weight_bytes(p) / p->n);
     if (tiles) per = QTILE_FLOATS / p->k;
     else if (shared && (p->kind != W_QUANT || weight_bytes(p) / p->n >= TL_QDOT_LONG_ROW_BYTES))
