@@ -56,11 +56,7 @@ static void load_sleef8(void)
         sleef8_lib.status = 0;
 }
 
-/* The first `left` lanes of eight floats (32-bit lanes) or four doubles (64-bit lanes). */
-static inline __m256i lanes_f32(int64_t left)
-{
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)left), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
+/* The first `left` lanes of four doubles (64-bit lanes; eight floats': simd_x86.h's tl_lanes8). */
 static inline __m256i lanes_f64(int64_t left)
 {
     return _mm256_cmpgt_epi64(_mm256_set1_epi64x(left), _mm256_setr_epi64x(0, 1, 2, 3));
@@ -92,7 +88,7 @@ static inline __m256i lanes_f64(int64_t left)
     }
 #define SIMD8_LOOP_F32(NAME, OP, BODY)                                                              \
     SIMD8_LOOP(NAME, OP, float, TL_F32, __m256, 8, _mm256_loadu_ps, _mm256_maskload_ps, _mm256_storeu_ps, \
-               _mm256_maskstore_ps, lanes_f32, BODY)
+               _mm256_maskstore_ps, tl_lanes8, BODY)
 #define SIMD4_LOOP_F64(NAME, OP, BODY)                                                              \
     SIMD8_LOOP(NAME, OP, double, TL_F64, __m256d, 4, _mm256_loadu_pd, _mm256_maskload_pd, _mm256_storeu_pd, \
                _mm256_maskstore_pd, lanes_f64, BODY)
@@ -364,7 +360,7 @@ static void softmax_row8(const float *x, float *y, int64_t D, bool want_log)
         acc = _mm256_add_ps(acc, e);
     }
     if (i < D) {
-        __m256i k = lanes_f32(D - i);
+        __m256i k = tl_lanes8(D - i);
         __m256 e = sleef8.Sleef_expf8_u10avx2(_mm256_sub_ps(_mm256_maskload_ps(x + i, k), vm));
         _mm256_maskstore_ps(y + i, k, e);
         acc = _mm256_add_ps(acc, _mm256_and_ps(e, _mm256_castsi256_ps(k)));
@@ -391,7 +387,7 @@ static void vexp_sub8_f32(float *y, const float *x, float m, int64_t n)
     int64_t i = 0;
     for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, sleef8.Sleef_expf8_u10avx2(_mm256_sub_ps(_mm256_loadu_ps(x + i), vm)));
     if (i < n) {
-        __m256i k = lanes_f32(n - i);
+        __m256i k = tl_lanes8(n - i);
         _mm256_maskstore_ps(y + i, k, sleef8.Sleef_expf8_u10avx2(_mm256_sub_ps(_mm256_maskload_ps(x + i, k), vm)));
     }
 }

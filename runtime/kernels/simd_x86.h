@@ -13,6 +13,13 @@ __attribute__((target("avx2,fma"))) static inline float hsum256(__m256 v)
     return _mm_cvtss_f32(s);
 }
 
+/* The first `left` of eight 32-bit lanes (all of them when left >= 8), as maskload's and
+   maskstore's mask. */
+__attribute__((target("avx2"), always_inline)) static inline __m256i tl_lanes8(int64_t left)
+{
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(left >= 8 ? 8 : (int)left), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
 /* The 8 x 8 block v transposed in place: v[q] lane r = old v[r] lane q (small_gemm.c's column
    form, transpose.c's 8 x 8 tiles). */
 __attribute__((target("avx2"), always_inline)) static inline void tl_transpose8x8_ps(__m256 v[8])

@@ -162,12 +162,6 @@ __attribute__((target("avx512f,avx2,fma"))) static void row_form_512(int64_t nro
 
 /* ---- AVX2: eight lanes a vector, the same chains ---------------------------------------- */
 
-/* The first `left` of eight lanes (all when left >= 8), as a mask for maskload and maskstore. */
-__attribute__((target("avx2,fma"), always_inline)) static inline __m256i lanes8(int64_t left)
-{
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32(left >= 8 ? 8 : (int)left), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
-
 /* small_cols in eight-lane vectors: columns j .. j + 8 C of R rows, the last chunk masked to m. */
 __attribute__((target("avx2,fma"), always_inline)) static inline void
 small_cols8(int R, int C, const float *const ar[], int64_t acs, const float *const br[], int64_t brs, int64_t k,
@@ -175,7 +169,7 @@ small_cols8(int R, int C, const float *const ar[], int64_t acs, const float *con
 {
     __m256 acc[4][8];
     bool part = m - j < 8 * C;   /* the last chunk reaches past m */
-    __m256i mk = lanes8(m - j - 8 * (C - 1));
+    __m256i mk = tl_lanes8(m - j - 8 * (C - 1));
     _Pragma("GCC unroll 8") for (int c = 0; c < C; c++)
         _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) acc[r][c] = _mm256_setzero_ps();
     for (int64_t p = 0; p < k; p++)
@@ -204,7 +198,7 @@ __attribute__((target("avx2,fma"))) static void small_rows8(const float *a, int6
     __m256 acc = _mm256_setzero_ps();
     for (int64_t p = 0; p < k; p += 8) {
         int w = k - p < 8 ? (int)(k - p) : 8;
-        __m256i mk = lanes8(w);
+        __m256i mk = tl_lanes8(w);
         __m256 v[8];
         for (int r = 0; r < 8; r++)
             v[r] = r >= rows ? _mm256_setzero_ps()
@@ -215,7 +209,7 @@ __attribute__((target("avx2,fma"))) static void small_rows8(const float *a, int6
     }
     float *cr = c + i * m + j;
     if (m == 1) {
-        _mm256_maskstore_ps(cr, lanes8(rows), acc);
+        _mm256_maskstore_ps(cr, tl_lanes8(rows), acc);
         return;
     }
     float v[8];
