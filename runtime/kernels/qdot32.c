@@ -92,28 +92,30 @@ static inline bool prefetch_ahead_for(int rows, size_t rb) { return rows == 1 &&
 typedef struct x_pair { __m256i lo, hi, bias; __m256 dx; } x_pair;
 typedef struct x_pair_min { __m256 slo, shi; } x_pair_min;
 
-/* Row i of x's blocks b and b + 1 (b + 1 absent when one: its lanes zero) as a pair. */
+/* Row i of x's blocks b and b1 (absent when b1 < 0: its lanes zero) as a pair: b1 is b + 1,
+   or b itself for the pair of two rows' last blocks (rows_pairs_avx2). */
 __attribute__((target(QDOT_AVX2), always_inline)) static inline void x_pair_of(int t, const tl_qact *x, int64_t i,
-                                                                               int64_t b, bool one, x_pair *p,
+                                                                               int64_t b, int64_t b1, x_pair *p,
                                                                                x_pair_min *pm)
 {
-    b += i * x->nb;
+    bool one = b1 < 0;
+    b += i * x->nb, b1 += i * x->nb;
     const __m256i zero = _mm256_setzero_si256();
     __m256i x0 = _mm256_loadu_si256((const __m256i *)(x->q + 32 * b));
-    __m256i x1 = one ? zero : _mm256_loadu_si256((const __m256i *)(x->q + 32 * b + 32));
+    __m256i x1 = one ? zero : _mm256_loadu_si256((const __m256i *)(x->q + 32 * b1));
     p->lo = _mm256_permute2x128_si256(x0, x1, 0x20), p->hi = _mm256_permute2x128_si256(x0, x1, 0x31);
-    float d1 = one ? 0 : x->d[b + 1];
+    float d1 = one ? 0 : x->d[b1];
     p->dx = _mm256_setr_ps(x->d[b], x->d[b], x->d[b], x->d[b], d1, d1, d1, d1);
     if (has_min(t)) {
         __m256 s0 = _mm256_loadu_ps(x->dsum4 + 8 * b);
-        __m256 s1 = one ? _mm256_setzero_ps() : _mm256_loadu_ps(x->dsum4 + 8 * b + 8);
+        __m256 s1 = one ? _mm256_setzero_ps() : _mm256_loadu_ps(x->dsum4 + 8 * b1);
         pm->slo = _mm256_permute2f128_ps(s0, s1, 0x20), pm->shi = _mm256_permute2f128_ps(s0, s1, 0x31);
         p->bias = zero;
         return;
     }
     /* each block's lanes l and l + 4 in one, as the halves' sums are */
     __m256i n0 = _mm256_loadu_si256((const __m256i *)(x->nsum4 + 8 * b));
-    __m256i n1 = one ? zero : _mm256_loadu_si256((const __m256i *)(x->nsum4 + 8 * b + 8));
+    __m256i n1 = one ? zero : _mm256_loadu_si256((const __m256i *)(x->nsum4 + 8 * b1));
     __m256i n = _mm256_add_epi32(_mm256_permute2x128_si256(n0, n1, 0x20), _mm256_permute2x128_si256(n0, n1, 0x31));
     p->bias = _mm256_slli_epi32(n, offset_shift(t));
 }
@@ -134,6 +136,15 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline __m128i pair_hea
 __attribute__((target(QDOT_AVX2), always_inline)) static inline __m256i pair_bytes32(const uint8_t *blk, bool one)
 {
     return one ? _mm256_zextsi128_si256(_mm_loadl_epi64((const __m128i *)blk)) : _mm256_loadu_si256((const __m256i *)blk);
+}
+
+/* The same for blocks blk and nxt anywhere (two rows' last blocks): lane 1 is the 16 bytes
+   that would precede nxt's in a pair, read from nxt - (BLK_BYTES - 16) (nxt's row has bytes
+   before it: the row above). */
+__attribute__((target(QDOT_AVX2), always_inline)) static inline __m256i pair_bytes32_apart(int t, const uint8_t *blk,
+                                                                                          const uint8_t *nxt)
+{
+    return _mm256_loadu2_m128i((const __m128i *)(nxt - (blk_bytes(t) - 16)), (const __m128i *)blk);
 }
 
 /* Where byte o of block l (0 or 1) of a pair lies in its lane of pair_bytes32. */
@@ -166,9 +177,11 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void fifth_bits_
     *hi = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(h, sel_hi), bit), bit), sixteen);
 }
 
-/* acc (acc_hi: lanes 4..7, with a minimum) plus the pair at blk (and blk + bb unless one). */
-__attribute__((target(QDOT_AVX2), always_inline)) static inline void pair_step_avx2(int t, const uint8_t *blk, int bb,
-                                                                                    bool one, const x_pair *x,
+/* acc (acc_hi: lanes 4..7, with a minimum) plus the pair at blk (and blk + bb unless one; bb
+   a block's bytes, or when apart, any distance). */
+__attribute__((target(QDOT_AVX2), always_inline)) static inline void pair_step_avx2(int t, const uint8_t *blk, size_t bb,
+                                                                                    bool one, bool apart,
+                                                                                    const x_pair *x,
                                                                                     const x_pair_min *xm, __m256 *acc,
                                                                                     __m256 *acc_hi)
 {
@@ -178,7 +191,7 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void pair_step_a
                     : _mm256_inserti128_si256(_mm256_castsi128_si256(q0),
                                               _mm_loadu_si128((const __m128i *)(blk + bb + qs_at(t))), 1);
     __m256i ulo = _mm256_and_si256(q, low4), uhi = _mm256_and_si256(_mm256_srli_epi16(q, 4), low4);
-    __m256i b32 = pair_bytes32(blk, one);
+    __m256i b32 = apart ? pair_bytes32_apart(t, blk, blk + bb) : pair_bytes32(blk, one);
     if (has_qh(t)) {
         __m256i flo, fhi;
         fifth_bits_pair(t, b32, &flo, &fhi);
@@ -207,14 +220,37 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void pair_step_a
     *acc_hi = _mm256_fmadd_ps(xm->shi, m, *acc_hi);
 }
 
+/* R (1 or 2) rows' last blocks at blk (and blk + rb) into the low halves of their accumulators
+   a0, a1 (h0, h1: lanes 4..7), x's last block being x1 (xm1) alone, x2 (xm2) twice. Two rows'
+   go as one pair: their low halves side by side in c (and ch), one step, then each half back
+   in its row's (the same sums in the same order as a step per row, one step fewer:
+   stories15M's 288 columns are nine blocks). */
+__attribute__((target(QDOT_AVX2), always_inline)) static inline void last_block_avx2(int t, int R, const uint8_t *blk,
+                                                                                     size_t rb, const x_pair *x1,
+                                                                                     const x_pair_min *xm1,
+                                                                                     const x_pair *x2,
+                                                                                     const x_pair_min *xm2, __m256 *a0,
+                                                                                     __m256 *a1, __m256 *h0, __m256 *h1)
+{
+    if (R == 1) {
+        pair_step_avx2(t, blk, (size_t)blk_bytes(t), true, false, x1, xm1, a0, h0);
+        return;
+    }
+    __m256 c = _mm256_permute2f128_ps(*a0, *a1, 0x20), ch = _mm256_permute2f128_ps(*h0, *h1, 0x20);
+    pair_step_avx2(t, blk, rb, false, true, x2, xm2, &c, &ch);
+    *a0 = _mm256_blend_ps(*a0, c, 0x0F), *a1 = _mm256_permute2f128_ps(c, *a1, 0x31);
+    *h0 = _mm256_blend_ps(*h0, ch, 0x0F), *h1 = _mm256_permute2f128_ps(ch, *h1, 0x31);
+}
+
 /* R (1 or 2) rows from w, rb bytes apart, against x's pairs xs (np of them, the last one
-   block when odd) into o[r * os], summed as the rule sums. */
+   block when odd; when odd, xs[np] is the last block twice) into o[r * os], summed as the
+   rule sums. */
 __attribute__((target(QDOT_AVX2), always_inline)) static inline void rows_pairs_avx2(int t, int R, const uint8_t *w,
                                                                                      size_t rb, const x_pair *xs,
                                                                                      const x_pair_min *xm, int64_t np,
                                                                                      bool odd, float *o, int64_t os)
 {
-    int bb = blk_bytes(t);
+    size_t bb = (size_t)blk_bytes(t);
     __m256 acc[2][2], hi[2][2];   /* [row][pair parity] */
     for (int r = 0; r < R; r++)
         for (int a = 0; a < 2; a++) acc[r][a] = hi[r][a] = _mm256_setzero_ps();
@@ -226,12 +262,15 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void rows_pairs_
             if (p >= whole) break;
             if (ahead) prefetch_ahead(w + 2 * p * bb, 2 * bb);
             for (int r = 0; r < R; r++)
-                pair_step_avx2(t, w + r * rb + 2 * p * bb, bb, false, &xs[p], &xm[p], &acc[r][a], &hi[r][a]);
+                pair_step_avx2(t, w + r * rb + 2 * p * bb, bb, false, false, &xs[p], &xm[p], &acc[r][a], &hi[r][a]);
         }
-    if (odd)
-        for (int r = 0; r < R; r++)
-            pair_step_avx2(t, w + r * rb + 2 * whole * bb, bb, true, &xs[whole], &xm[whole], &acc[r][whole & 1],
-                           &hi[r][whole & 1]);
+    /* the last block's accumulators by a constant index (by whole & 1, GCC kept them all in memory) */
+    if (odd && whole % 2)
+        last_block_avx2(t, R, w + 2 * whole * bb, rb, &xs[whole], &xm[whole], &xs[np], &xm[np], acc[0] + 1,
+                        acc[1] + 1, hi[0] + 1, hi[1] + 1);
+    else if (odd)
+        last_block_avx2(t, R, w + 2 * whole * bb, rb, &xs[whole], &xm[whole], &xs[np], &xm[np], acc[0], acc[1],
+                        hi[0], hi[1]);
     for (int r = 0; r < R; r++) {
         /* v[l] = (acc0 + acc1) + (acc2 + acc3): each accumulator's halves, then the two */
         __m256 v;
@@ -262,14 +301,15 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline bool rows_shared
 {
     int64_t nb = x->nb, np = (nb + 1) / 2;
     bool odd = nb % 2;
-    x_pair on_stack[X_PAIRS_ON_STACK], *xs = on_stack;
-    x_pair_min min_on_stack[X_PAIRS_ON_STACK], *xm = min_on_stack;
+    x_pair on_stack[X_PAIRS_ON_STACK + 1], *xs = on_stack;
+    x_pair_min min_on_stack[X_PAIRS_ON_STACK + 1], *xm = min_on_stack;
     if (np > X_PAIRS_ON_STACK) {
-        xs = aligned_alloc(32, (size_t)np * (sizeof *xs + sizeof *xm));
+        xs = aligned_alloc(32, (size_t)(np + 1) * (sizeof *xs + sizeof *xm));
         if (!xs) return false;
-        xm = (x_pair_min *)(xs + np);
+        xm = (x_pair_min *)(xs + np + 1);
     }
-    for (int64_t p = 0; p < np; p++) x_pair_of(t, x, i, 2 * p, odd && p == np - 1, &xs[p], &xm[p]);
+    for (int64_t p = 0; p < np; p++) x_pair_of(t, x, i, 2 * p, odd && p == np - 1 ? -1 : 2 * p + 1, &xs[p], &xm[p]);
+    if (odd) x_pair_of(t, x, i, nb - 1, nb - 1, &xs[np], &xm[np]);
     int64_t j = 0;
     if (rb >= TL_QDOT_LONG_ROW_BYTES)
         for (; j < rows; j++) rows_pairs_avx2(t, 1, w + j * rb, rb, xs, xm, np, odd, o + j * os, os);
