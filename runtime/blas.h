@@ -16,7 +16,9 @@
    load, relocate and start OpenBLAS's threads), and most programs never multiply a matrix.
    Each list names every entry point the runtime calls; a call goes through tl_blas.NAME,
    a pointer of the header's own type for NAME. */
-#define TL_CBLAS_FNS(X) X(cblas_sgemm) X(cblas_dgemm) X(cblas_cgemm) X(cblas_zgemm)
+#define TL_CBLAS_FNS(X)                                                                                           \
+    X(cblas_sgemm) X(cblas_dgemm) X(cblas_cgemm) X(cblas_zgemm) X(cblas_cgemv) X(cblas_zgemv) X(cblas_cdotu_sub)  \
+    X(cblas_zdotu_sub)
 #define TL_LAPACKE_FNS(X)                                                                                         \
     X(LAPACKE_set_nancheck)                                                                                       \
     X(LAPACKE_sgeev) X(LAPACKE_dgeev) X(LAPACKE_cgeev) X(LAPACKE_zgeev)                                           \

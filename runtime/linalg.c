@@ -57,6 +57,130 @@ static void gemm_one(tl_dtype dt, int64_t n, int64_t m, int64_t k, const gemm_op
     }
 }
 
+/* ---- complex products with a 1 among n, k, m: numpy's own calls ---------------------------
+   numpy computes these without gemm (umath/matmul.c.src): a row times a column with its dot
+   (BLAS's cdotu/zdotu, or a plain loop for strides BLAS cannot take), a vector times a matrix
+   or a matrix times a vector with gemv when BLAS can read both, and the rest (k == 1, or
+   strides BLAS cannot take) with a plain loop. gemm multiplies every sum by alpha = 1 + 0j,
+   and (inf - inf j) * (1 + 0j) is nan + nan j, where numpy's dot and loop give inf - inf j;
+   so tl makes numpy's calls, and its infinities and last bits are numpy's. Strides here are
+   in bytes, as numpy's. */
+
+/* Can BLAS read rows of d2 elements of size sz at byte strides s1 (rows), s2 (numpy's
+   is_blasable2d)? */
+static bool blasable2d(int64_t s1, int64_t s2, int64_t d2, int64_t sz)
+{
+    return s2 == sz && s1 % sz == 0 && s1 / sz >= d2 && s1 / sz <= INT32_MAX - 1;
+}
+
+/* A vector's BLAS increment for byte stride s, 0 when BLAS cannot take it (numpy's blas_stride). */
+static blasint blas_increment(int64_t s, int64_t sz) { return s > 0 && s % sz == 0 && s / sz <= INT32_MAX ? (blasint)(s / sz) : 0; }
+
+/* numpy's plain loop: o (dm x dp, byte strides om, op) = a (am, an) @ b (bn, bp), each sum
+   from 0 in the order of k, re += ar br - ai bi and im += ar bi + ai br; T the part's type.
+   Returns -1 when interrupted. */
+#define COMPLEX_PLAIN(NAME, T)                                                                                   \
+    static int NAME(const char *a, int64_t am, int64_t an, const char *b, int64_t bn, int64_t bp, char *o,       \
+                    int64_t om, int64_t op, int64_t dm, int64_t dk, int64_t dp)                                  \
+    {                                                                                                            \
+        for (int64_t i = 0; i < dm; i++) {                                                                       \
+            if (tl_check_interrupt() < 0) return -1;                                                             \
+            for (int64_t j = 0; j < dp; j++) {                                                                   \
+                T re = 0, im = 0;                                                                                \
+                for (int64_t p = 0; p < dk; p++) {                                                               \
+                    const T *x = (const T *)(a + i * am + p * an), *y = (const T *)(b + p * bn + j * bp);        \
+                    re += x[0] * y[0] - x[1] * y[1];                                                             \
+                    im += x[0] * y[1] + x[1] * y[0];                                                             \
+                }                                                                                                \
+                T *z = (T *)(o + i * om + j * op);                                                               \
+                z[0] = re, z[1] = im;                                                                            \
+            }                                                                                                    \
+        }                                                                                                        \
+        return 0;                                                                                                \
+    }
+COMPLEX_PLAIN(plain_c64, float)
+COMPLEX_PLAIN(plain_c128, double)
+
+static int complex_plain(tl_dtype cdt, const char *a, int64_t am, int64_t an, const char *b, int64_t bn, int64_t bp,
+                         char *o, int64_t om, int64_t op, int64_t dm, int64_t dk, int64_t dp)
+{
+    return (cdt == TL_C64 ? plain_c64 : plain_c128)(a, am, an, b, bn, bp, o, om, op, dm, dk, dp);
+}
+
+/* numpy's dot of a row (byte stride sa) and a column (sb) of k elements into o: BLAS's dotu in
+   chunks of 2^30, the chunks' sums added in double from 0; the plain loop for strides BLAS
+   cannot take. */
+static int complex_dot(tl_dtype cdt, const char *a, int64_t sa, const char *b, int64_t sb, char *o, int64_t k)
+{
+    int64_t sz = (int64_t)tl_dtype_size(cdt);
+    blasint ia = blas_increment(sa, sz), ib = blas_increment(sb, sz);
+    if (!ia || !ib) return complex_plain(cdt, a, 0, sa, b, sb, 0, o, 0, 0, 1, k, 1);
+    double sum[2] = { 0, 0 };
+    for (int64_t left = k; left > 0;) {
+        int64_t chunk = left < ((int64_t)1 << 30) ? left : ((int64_t)1 << 30);
+        if (cdt == TL_C64) {
+            float t[2];
+            tl_blas.cblas_cdotu_sub((blasint)chunk, a, ia, b, ib, t);
+            sum[0] += (double)t[0], sum[1] += (double)t[1];
+        } else {
+            double t[2];
+            tl_blas.cblas_zdotu_sub((blasint)chunk, a, ia, b, ib, t);
+            sum[0] += t[0], sum[1] += t[1];
+        }
+        a += chunk * sa, b += chunk * sb, left -= chunk;
+    }
+    if (cdt == TL_C64) {
+        float f[2] = { (float)sum[0], (float)sum[1] };
+        memcpy(o, f, sizeof f);
+    } else {
+        memcpy(o, sum, sizeof sum);
+    }
+    return 0;
+}
+
+/* numpy's gemv: o (m elements, byte stride so) = w (m x k, byte strides sm, sk) @ x (k, stride
+   sx), w read column-major when its rows are BLAS-readable, else row-major, transposed. */
+static void complex_gemv(tl_dtype cdt, const char *w, int64_t sm, int64_t sk, const char *x, int64_t sx, char *o,
+                         int64_t so, int64_t m, int64_t k)
+{
+    static const float one_f[2] = { 1, 0 }, zero_f[2] = { 0, 0 };
+    static const double one_d[2] = { 1, 0 }, zero_d[2] = { 0, 0 };
+    int64_t sz = (int64_t)tl_dtype_size(cdt);
+    bool col = blasable2d(sm, sk, k, sz);
+    enum CBLAS_ORDER order = col ? CblasColMajor : CblasRowMajor;
+    blasint ld = (blasint)((col ? sm : sk) / sz), ix = (blasint)(sx / sz), io = (blasint)(so / sz);
+    if (cdt == TL_C64)
+        tl_blas.cblas_cgemv(order, CblasTrans, (blasint)k, (blasint)m, one_f, w, ld, x, ix, zero_f, o, io);
+    else
+        tl_blas.cblas_zgemv(order, CblasTrans, (blasint)k, (blasint)m, one_d, w, ld, x, ix, zero_d, o, io);
+}
+
+/* One batch entry of a complex product with n, k or m 1, as numpy's matmul chooses: a (n x k,
+   byte strides am, an) @ b (k x m: bk, bm) into o (contiguous). numpy's loop sees a stride of
+   0 for a core dimension of length 1, so k == 1 never goes to BLAS (OpenBLAS's zdotu of
+   (1.5 - 1.75j) and inf gives nan - inf j, numpy inf - inf j). Returns -1 when interrupted. */
+static int complex_special_one(tl_dtype cdt, const char *a, int64_t am, int64_t an, const char *b, int64_t bk,
+                               int64_t bm, char *o, int64_t n, int64_t k, int64_t m)
+{
+    int64_t sz = (int64_t)tl_dtype_size(cdt), om = m * sz, op = sz;
+    if (n == 1) am = om = 0;
+    if (k == 1) an = bk = 0;
+    if (m == 1) bm = op = 0;
+    if (n == 1 && m == 1) return complex_dot(cdt, a, an, b, bk, o, k);
+    if (k == 1 && (m == 1 || n == 1)) return complex_plain(cdt, a, am, an, b, bk, bm, o, om, op, n, k, m);
+    bool a_blas = blasable2d(am, an, k, sz) || blasable2d(an, am, n, sz);
+    bool b_blas = blasable2d(bk, bm, m, sz) || blasable2d(bm, bk, k, sz);
+    if (n == 1 && b_blas && blasable2d(an, sz, 1, sz)) {
+        complex_gemv(cdt, b, bm, bk, a, an, o, op, m, k);   /* a vector times a matrix: b transposed */
+        return 0;
+    }
+    if (m == 1 && a_blas && blasable2d(bk, sz, 1, sz)) {
+        complex_gemv(cdt, a, am, an, b, bk, o, om, n, k);
+        return 0;
+    }
+    return complex_plain(cdt, a, am, an, b, bk, bm, o, om, op, n, k, m);
+}
+
 /* Integer (and bool) matmul: wrapping u64 arithmetic, i-k-j order. */
 static void imatmul_one(int64_t n, int64_t m, int64_t k, const uint64_t *a, int64_t ars, int64_t acs,
                         const uint64_t *b, int64_t brs, int64_t bcs, uint64_t *c)
@@ -148,6 +272,19 @@ static int matmul_core(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, con
         memset(tl_tensor_data(out), 0, (size_t)(bt->size * csize) * es);
         return 0;
     }
+    if (tl_is_complex(cdt) && (n == 1 || k == 1 || m == 1)) {   /* numpy's own calls, above */
+        if (tl_blas_load() < 0) return -1;
+        tl_blas_threads(1);
+        int64_t es8 = (int64_t)es, a_nd = a->ndim, b_nd = b->ndim;
+        for (int64_t i = 0; i < bt->size; i++) {
+            if (tl_check_interrupt() < 0) return -1;
+            tl_iter_at(bt, i, p);
+            if (complex_special_one(cdt, p[1], a->strides[a_nd - 2] * es8, a->strides[a_nd - 1] * es8, p[2],
+                                    b->strides[b_nd - 2] * es8, b->strides[b_nd - 1] * es8, p[0], n, k, m) < 0)
+                return -1;
+        }
+        return 0;
+    }
     bool small = m * k <= TL_SMALL_GEMM_MADDS && n <= TL_SMALL_GEMM_MADDS && n * m * k <= TL_SMALL_GEMM_MADDS;
     if (cdt == TL_F32 && small && (b->strides[b->ndim - 1] == 1 || m == 1) && tl_small_sgemm_ok()) {
         small_products(a, b, bt);
@@ -186,11 +323,12 @@ static int matmul_core(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, con
 }
 
 /* A BLAS-readable version of t: t itself when its matrices have a gemm
-   layout, else a contiguous copy. */
-static tl_tensor *blas_ready(tl_tensor *t, tl_dtype cdt)
+   layout (or when `as_is`: complex_special_one reads any strides, as numpy does), else a
+   contiguous copy. */
+static tl_tensor *blas_ready(tl_tensor *t, tl_dtype cdt, bool as_is)
 {
     gemm_operand g;
-    if (tl_is_int(cdt) || gemm_layout(t, &g)) return t;
+    if (tl_is_int(cdt) || as_is || gemm_layout(t, &g)) return t;
     tl_tensor *c = tl_copy(t);
     tl_tensor_release(t);
     return c;
@@ -290,8 +428,9 @@ static tl_tensor *matmul_impl(const tl_tensor *a0, const tl_tensor *b0, tl_tenso
     tl_tensor *ca = tl_as_dtype(a, cdt), *cb = tl_as_dtype(b, cdt);
     tl_tensor_release(a);
     tl_tensor_release(b);
-    a = ca ? blas_ready(ca, cdt) : NULL;
-    b = cb ? blas_ready(cb, cdt) : NULL;
+    bool special = tl_is_complex(cdt) && (n == 1 || k == 1 || m == 1);
+    a = ca ? blas_ready(ca, cdt, special) : NULL;
+    b = cb ? blas_ready(cb, cdt, special) : NULL;
     if (!a || !b) goto done;
     if (into && !declined) {   /* the caller's tensor when it fits (computed in dt) */
         out = tl_tensor_result(dt == cdt ? into : NULL, cdt, bnd + 2, oshape);
