@@ -34,12 +34,14 @@ static bool gemm_layout(const tl_tensor *t, gemm_operand *g)
     return false;
 }
 
+/* The complex 1 and 0 BLAS takes as alpha and beta. */
+static const float one_f[2] = { 1, 0 }, zero_f[2] = { 0, 0 };
+static const double one_d[2] = { 1, 0 }, zero_d[2] = { 0, 0 };
+
 /* c (n x m, contiguous) = a @ b for one batch item, in dtype dt via BLAS. */
 static void gemm_one(tl_dtype dt, int64_t n, int64_t m, int64_t k, const gemm_operand *ga, const void *a,
                      const gemm_operand *gb, const void *b, void *c)
 {
-    static const float one_f[2] = { 1, 0 }, zero_f[2] = { 0, 0 };
-    static const double one_d[2] = { 1, 0 }, zero_d[2] = { 0, 0 };
     blasint N = (blasint)n, M = (blasint)m, K = (blasint)k, lda = (blasint)ga->ld, ldb = (blasint)gb->ld;
     switch (dt) {
     case TL_F32:
@@ -143,8 +145,6 @@ static int complex_dot(tl_dtype cdt, const char *a, int64_t sa, const char *b, i
 static void complex_gemv(tl_dtype cdt, const char *w, int64_t sm, int64_t sk, const char *x, int64_t sx, char *o,
                          int64_t so, int64_t m, int64_t k)
 {
-    static const float one_f[2] = { 1, 0 }, zero_f[2] = { 0, 0 };
-    static const double one_d[2] = { 1, 0 }, zero_d[2] = { 0, 0 };
     int64_t sz = (int64_t)tl_dtype_size(cdt);
     bool col = blasable2d(sm, sk, k, sz);
     enum CBLAS_ORDER order = col ? CblasColMajor : CblasRowMajor;
@@ -153,6 +153,12 @@ static void complex_gemv(tl_dtype cdt, const char *w, int64_t sm, int64_t sk, co
         tl_blas.cblas_cgemv(order, CblasTrans, (blasint)k, (blasint)m, one_f, w, ld, x, ix, zero_f, o, io);
     else
         tl_blas.cblas_zgemv(order, CblasTrans, (blasint)k, (blasint)m, one_d, w, ld, x, ix, zero_d, o, io);
+}
+
+/* Does a product in dtype cdt of n x k by k x m make numpy's own calls (complex_special_one)? */
+static bool complex_special(tl_dtype cdt, int64_t n, int64_t k, int64_t m)
+{
+    return tl_is_complex(cdt) && (n == 1 || k == 1 || m == 1);
 }
 
 /* One batch entry of a complex product with n, k or m 1, as numpy's matmul chooses: a (n x k,
@@ -272,15 +278,15 @@ static int matmul_core(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, con
         memset(tl_tensor_data(out), 0, (size_t)(bt->size * csize) * es);
         return 0;
     }
-    if (tl_is_complex(cdt) && (n == 1 || k == 1 || m == 1)) {   /* numpy's own calls, above */
+    if (complex_special(cdt, n, k, m)) {
         if (tl_blas_load() < 0) return -1;
         tl_blas_threads(1);
-        int64_t es8 = (int64_t)es, a_nd = a->ndim, b_nd = b->ndim;
+        int64_t sz = (int64_t)es, an = a->ndim, bn = b->ndim;
         for (int64_t i = 0; i < bt->size; i++) {
             if (tl_check_interrupt() < 0) return -1;
             tl_iter_at(bt, i, p);
-            if (complex_special_one(cdt, p[1], a->strides[a_nd - 2] * es8, a->strides[a_nd - 1] * es8, p[2],
-                                    b->strides[b_nd - 2] * es8, b->strides[b_nd - 1] * es8, p[0], n, k, m) < 0)
+            if (complex_special_one(cdt, p[1], a->strides[an - 2] * sz, a->strides[an - 1] * sz, p[2],
+                                    b->strides[bn - 2] * sz, b->strides[bn - 1] * sz, p[0], n, k, m) < 0)
                 return -1;
         }
         return 0;
@@ -428,7 +434,7 @@ static tl_tensor *matmul_impl(const tl_tensor *a0, const tl_tensor *b0, tl_tenso
     tl_tensor *ca = tl_as_dtype(a, cdt), *cb = tl_as_dtype(b, cdt);
     tl_tensor_release(a);
     tl_tensor_release(b);
-    bool special = tl_is_complex(cdt) && (n == 1 || k == 1 || m == 1);
+    bool special = complex_special(cdt, n, k, m);
     a = ca ? blas_ready(ca, cdt, special) : NULL;
     b = cb ? blas_ready(cb, cdt, special) : NULL;
     if (!a || !b) goto done;
