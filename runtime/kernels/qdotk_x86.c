@@ -235,11 +235,23 @@ typedef struct kx256 { __m256i x[8]; __m256i s16; __m128i s32; float dx; } kx256
    minimums' lanes, d and dmin. */
 typedef struct kint256 { __m256i i; __m256i sc16; __m128i m; float d, dmin; } kint256;
 
-/* Words 0..7 the byte scale s[a], 8..15 s[b] (signed: sign-extended). */
-__attribute__((target(QDOT_AVX2), always_inline)) static inline __m256i pair_scales(__m128i s, int a, int b, bool sign)
+/* The 16 byte scales s as words (signed: sign-extended), scales 0..7 in both 128-bit lanes
+   of w[0] and 8..15 in both lanes of w[1]: each pair of groups' words is then one in-lane
+   shuffle (pair_scales), where widening each pair's two bytes took two instructions per 32
+   weights. */
+__attribute__((target(QDOT_AVX2), always_inline)) static inline void scale_words(__m256i all, __m256i w[2])
 {
-    __m128i p = _mm_shuffle_epi8(s, _mm_set_epi64x(0x0101010101010101ll * b, 0x0101010101010101ll * a));
-    return sign ? _mm256_cvtepi8_epi16(p) : _mm256_cvtepu8_epi16(p);
+    w[0] = _mm256_permute2x128_si256(all, all, 0x00), w[1] = _mm256_permute2x128_si256(all, all, 0x11);
+}
+
+/* Words 0..7 the scale a, 8..15 the scale b, from scale_words's w (a and b in one half of 8). */
+#define SCALE_WORD(a) (char)(2 * ((a) % 8)), (char)(2 * ((a) % 8) + 1)
+#define SCALE_WORD8(a)                                                                                        \
+    SCALE_WORD(a), SCALE_WORD(a), SCALE_WORD(a), SCALE_WORD(a), SCALE_WORD(a), SCALE_WORD(a), SCALE_WORD(a), \
+        SCALE_WORD(a)
+__attribute__((target(QDOT_AVX2), always_inline)) static inline __m256i pair_scales(const __m256i w[2], int a, int b)
+{
+    return _mm256_shuffle_epi8(w[a / 8], _mm256_setr_epi8(SCALE_WORD8(a), SCALE_WORD8(b)));
 }
 
 /* i plus u's products with x times the word scales sc. */
@@ -261,6 +273,8 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline kint256 sb_q45_a
 {
     const __m256i m4 = _mm256_set1_epi8(0x0F);
     __m128i s = scales_k4(b + 4);
+    __m256i sw[2];
+    scale_words(_mm256_cvtepu8_epi16(s), sw);
     const uint8_t *qs = b + (five ? 48 : 16);
     __m256i h = five ? _mm256_loadu_si256((const __m256i *)(b + 16)) : _mm256_setzero_si256();
     kint256 r;
@@ -269,8 +283,8 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline kint256 sb_q45_a
         __m256i q = _mm256_loadu_si256((const __m256i *)(qs + 32 * c));
         __m256i lo = _mm256_and_si256(q, m4), hi = _mm256_and_si256(_mm256_srli_epi16(q, 4), m4);
         if (five) lo = _mm256_or_si256(lo, move_bit(h, 2 * c, 4)), hi = _mm256_or_si256(hi, move_bit(h, 2 * c + 1, 4));
-        r.i = dot_avx2(r.i, lo, x->x[2 * c], pair_scales(s, 2 * c, 2 * c, false));
-        r.i = dot_avx2(r.i, hi, x->x[2 * c + 1], pair_scales(s, 2 * c + 1, 2 * c + 1, false));
+        r.i = dot_avx2(r.i, lo, x->x[2 * c], pair_scales(sw, 2 * c, 2 * c));
+        r.i = dot_avx2(r.i, hi, x->x[2 * c + 1], pair_scales(sw, 2 * c + 1, 2 * c + 1));
     }
     r.m = _mm_madd_epi16(_mm_cvtepu8_epi16(_mm_srli_si128(s, 8)), x->s32);
     r.d = _cvtsh_ss(qdot_f16_bits(b)), r.dmin = _cvtsh_ss(qdot_f16_bits(b + 2));
@@ -284,6 +298,8 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline kint256 sb_q6_av
     __m128i s = _mm_loadu_si128((const __m128i *)(b + 192));
     kint256 r;
     r.sc16 = _mm256_cvtepi8_epi16(s);
+    __m256i sw[2];
+    scale_words(r.sc16, sw);
     r.i = _mm256_setzero_si256();
     for (int h = 0; h < 2; h++) {
         __m256i qh = _mm256_loadu_si256((const __m256i *)(b + 128 + 32 * h));
@@ -292,7 +308,7 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline kint256 sb_q6_av
             __m256i u = _mm256_and_si256(q & 2 ? _mm256_srli_epi16(l, 4) : l, m4);
             __m256i t = 2 * q <= 4 ? _mm256_slli_epi16(qh, 4 - 2 * q) : _mm256_srli_epi16(qh, 2 * q - 4);
             u = _mm256_or_si256(u, _mm256_and_si256(t, m30));
-            r.i = dot_avx2(r.i, u, x->x[4 * h + q], pair_scales(s, 8 * h + 2 * q, 8 * h + 2 * q + 1, true));
+            r.i = dot_avx2(r.i, u, x->x[4 * h + q], pair_scales(sw, 8 * h + 2 * q, 8 * h + 2 * q + 1));
         }
     }
     r.d = _cvtsh_ss(qdot_f16_bits(b + 208));
@@ -316,6 +332,8 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline kint256 sb_q23_a
         __m256i m8 = _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(raw, 4), _mm_set1_epi8(15))), x->s16);
         r.m = _mm_add_epi32(_mm256_castsi256_si128(m8), _mm256_extracti128_si256(m8, 1));
     }
+    __m256i sw[2];
+    scale_words(r.sc16, sw);
     __m256i hm = three ? _mm256_loadu_si256((const __m256i *)b) : _mm256_setzero_si256();
     const uint8_t *qs = b + (three ? 32 : 16);
     r.i = _mm256_setzero_si256();
@@ -324,7 +342,7 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline kint256 sb_q23_a
         for (int j = 0; j < 4; j++) {
             __m256i u = _mm256_and_si256(_mm256_srli_epi16(q, 2 * j), m2);
             if (three) u = _mm256_or_si256(u, move_bit(hm, 4 * h + j, 2));
-            r.i = dot_avx2(r.i, u, x->x[4 * h + j], pair_scales(s, 8 * h + 2 * j, 8 * h + 2 * j + 1, three));
+            r.i = dot_avx2(r.i, u, x->x[4 * h + j], pair_scales(sw, 8 * h + 2 * j, 8 * h + 2 * j + 1));
         }
     }
     r.d = _cvtsh_ss(qdot_f16_bits(b + (three ? 108 : 80)));
