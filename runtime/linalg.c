@@ -155,13 +155,26 @@ static void complex_gemv(tl_dtype cdt, const char *w, int64_t sm, int64_t sk, co
         tl_blas.cblas_zgemv(order, CblasTrans, (blasint)k, (blasint)m, one_d, w, ld, x, ix, zero_d, o, io);
 }
 
-/* Does a product in dtype cdt of n x k by k x m make numpy's own calls (complex_special_one)? */
-static bool complex_special(tl_dtype cdt, int64_t n, int64_t k, int64_t m)
+/* Can BLAS read t's last two axes as they lie, row- or column-major (numpy's i1blasable)? */
+static bool numpy_blasable(const tl_tensor *t, int64_t sz)
 {
-    return tl_is_complex(cdt) && (n == 1 || k == 1 || m == 1);
+    int64_t rows = t->shape[t->ndim - 2], cols = t->shape[t->ndim - 1];
+    int64_t rs = t->strides[t->ndim - 2] * sz, cs = t->strides[t->ndim - 1] * sz;
+    return blasable2d(rs, cs, cols, sz) || blasable2d(cs, rs, rows, sz);
 }
 
-/* One batch entry of a complex product with n, k or m 1, as numpy's matmul chooses: a (n x k,
+/* Does the product a @ b (n x k by k x m, both in the complex dtype cdt) make numpy's own calls
+   (complex_special_one) rather than gemm? With a 1 among n, k, m; and for two matrices, when
+   BLAS cannot read one of them as it lies (a flipped or stepped view), where numpy runs its
+   plain loop (a copy for gemm would turn its infinities into nan). */
+static bool complex_special(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, int64_t n, int64_t k, int64_t m)
+{
+    if (!tl_is_complex(cdt)) return false;
+    int64_t sz = (int64_t)tl_dtype_size(cdt);
+    return n == 1 || k == 1 || m == 1 || !numpy_blasable(a, sz) || !numpy_blasable(b, sz);
+}
+
+/* One batch entry of a complex product (complex_special), as numpy's matmul chooses: a (n x k,
    byte strides am, an) @ b (k x m: bk, bm) into o (contiguous). numpy's loop sees a stride of
    0 for a core dimension of length 1, so k == 1 never goes to BLAS (OpenBLAS's zdotu of
    (1.5 - 1.75j) and inf gives nan - inf j, numpy inf - inf j). Returns -1 when interrupted. */
@@ -278,7 +291,7 @@ static int matmul_core(tl_dtype cdt, const tl_tensor *a, const tl_tensor *b, con
         memset(tl_tensor_data(out), 0, (size_t)(bt->size * csize) * es);
         return 0;
     }
-    if (complex_special(cdt, n, k, m)) {
+    if (complex_special(cdt, a, b, n, k, m)) {
         if (tl_blas_load() < 0) return -1;
         tl_blas_threads(1);
         int64_t sz = (int64_t)es, an = a->ndim, bn = b->ndim;
@@ -434,7 +447,7 @@ static tl_tensor *matmul_impl(const tl_tensor *a0, const tl_tensor *b0, tl_tenso
     tl_tensor *ca = tl_as_dtype(a, cdt), *cb = tl_as_dtype(b, cdt);
     tl_tensor_release(a);
     tl_tensor_release(b);
-    bool special = complex_special(cdt, n, k, m);
+    bool special = ca && cb && complex_special(cdt, ca, cb, n, k, m);
     a = ca ? blas_ready(ca, cdt, special) : NULL;
     b = cb ? blas_ready(cb, cdt, special) : NULL;
     if (!a || !b) goto done;
