@@ -430,7 +430,7 @@ def main():
     ap.add_argument("--show", action="store_true", help="print every case")
     ap.add_argument("--crashes-only", action="store_true",
                     help="exit 1 only when tl crashed; print value divergences without failing "
-                         "(CI, while the open divergences in docs/fuzzing.md are unfixed)")
+                         "(what CI ran while divergences were open: docs/fuzzing.md)")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     print(f"differential: seed {seed} (repeat with --seed {seed})", flush=True)
