@@ -59,11 +59,12 @@ static void gemm_one(tl_dtype dt, int64_t n, int64_t m, int64_t k, const gemm_op
     }
 }
 
-/* ---- complex products with a 1 among n, k, m: numpy's own calls ---------------------------
-   numpy computes these without gemm (umath/matmul.c.src): a row times a column with its dot
-   (BLAS's cdotu/zdotu, or a plain loop for strides BLAS cannot take), a vector times a matrix
-   or a matrix times a vector with gemv when BLAS can read both, and the rest (k == 1, or
-   strides BLAS cannot take) with a plain loop. gemm multiplies every sum by alpha = 1 + 0j,
+/* ---- complex products numpy makes without gemm: numpy's own calls --------------------------
+   numpy (umath/matmul.c.src) computes a product with a 1 among n, k, m, or with an operand BLAS
+   cannot read as it lies, without gemm: a row times a column with its dot (BLAS's cdotu/zdotu,
+   or a plain loop for strides BLAS cannot take), a vector times a matrix or a matrix times a
+   vector with gemv when BLAS can read both, and the rest (k == 1, two matrices, or strides
+   BLAS cannot take) with a plain loop. gemm multiplies every sum by alpha = 1 + 0j,
    and (inf - inf j) * (1 + 0j) is nan + nan j, where numpy's dot and loop give inf - inf j;
    so tl makes numpy's calls, and its infinities and last bits are numpy's. Strides here are
    in bytes, as numpy's. */
@@ -73,6 +74,13 @@ static void gemm_one(tl_dtype dt, int64_t n, int64_t m, int64_t k, const gemm_op
 static bool blasable2d(int64_t s1, int64_t s2, int64_t d2, int64_t sz)
 {
     return s2 == sz && s1 % sz == 0 && s1 / sz >= d2 && s1 / sz <= INT32_MAX - 1;
+}
+
+/* Can BLAS read a rows x cols matrix at byte strides rs, cs, row- or column-major (numpy's
+   i1blasable)? */
+static bool blasable_matrix(int64_t rs, int64_t cs, int64_t rows, int64_t cols, int64_t sz)
+{
+    return blasable2d(rs, cs, cols, sz) || blasable2d(cs, rs, rows, sz);
 }
 
 /* A vector's BLAS increment for byte stride s, 0 when BLAS cannot take it (numpy's blas_stride). */
@@ -155,12 +163,11 @@ static void complex_gemv(tl_dtype cdt, const char *w, int64_t sm, int64_t sk, co
         tl_blas.cblas_zgemv(order, CblasTrans, (blasint)k, (blasint)m, one_d, w, ld, x, ix, zero_d, o, io);
 }
 
-/* Can BLAS read t's last two axes as they lie, row- or column-major (numpy's i1blasable)? */
+/* Can BLAS read t's last two axes as they lie (blasable_matrix)? */
 static bool numpy_blasable(const tl_tensor *t, int64_t sz)
 {
-    int64_t rows = t->shape[t->ndim - 2], cols = t->shape[t->ndim - 1];
-    int64_t rs = t->strides[t->ndim - 2] * sz, cs = t->strides[t->ndim - 1] * sz;
-    return blasable2d(rs, cs, cols, sz) || blasable2d(cs, rs, rows, sz);
+    int nd = t->ndim;
+    return blasable_matrix(t->strides[nd - 2] * sz, t->strides[nd - 1] * sz, t->shape[nd - 2], t->shape[nd - 1], sz);
 }
 
 /* Does the product a @ b (n x k by k x m, both in the complex dtype cdt) make numpy's own calls
@@ -187,8 +194,7 @@ static int complex_special_one(tl_dtype cdt, const char *a, int64_t am, int64_t 
     if (m == 1) bm = op = 0;
     if (n == 1 && m == 1) return complex_dot(cdt, a, an, b, bk, o, k);
     if (k == 1 && (m == 1 || n == 1)) return complex_plain(cdt, a, am, an, b, bk, bm, o, om, op, n, k, m);
-    bool a_blas = blasable2d(am, an, k, sz) || blasable2d(an, am, n, sz);
-    bool b_blas = blasable2d(bk, bm, m, sz) || blasable2d(bm, bk, k, sz);
+    bool a_blas = blasable_matrix(am, an, n, k, sz), b_blas = blasable_matrix(bk, bm, k, m, sz);
     if (n == 1 && b_blas && blasable2d(an, sz, 1, sz)) {
         complex_gemv(cdt, b, bm, bk, a, an, o, op, m, k);   /* a vector times a matrix: b transposed */
         return 0;
