@@ -85,8 +85,8 @@ static float dot_c(const uint8_t *w, const int8_t *xq, const float *xd, int64_t 
         if (b + 2 < nb) STEP(a2, b + 2);                                                                 \
         return hsum256(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));                     \
     }
-Q8_DOT(dot_avx2, "avx2,fma,f16c", Q8_AVX2_STEP, true)
-Q8_DOT(dot_vnni, "avx512f,avx512vl,avx512vnni,avx2,fma,f16c", Q8_VNNI_STEP, false)
+Q8_DOT(dot_avx2, QDOT_AVX2, Q8_AVX2_STEP, true)
+Q8_DOT(dot_vnni, QDOT_VNNI256, Q8_VNNI_STEP, false)
 
 /* Row w's share of an AVX2 multi-row step: block b's lane sums from the shared x bytes
    xv, times its scale (the shared dx times w's d), into acc. */
@@ -154,8 +154,8 @@ Q8_DOT(dot_vnni, "avx512f,avx512vl,avx512vnni,avx2,fma,f16c", Q8_VNNI_STEP, fals
         o[0] = hsum256(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));                     \
         o[os] = hsum256(_mm256_add_ps(_mm256_add_ps(c0, c1), _mm256_add_ps(c2, c3)));                    \
     }
-Q8_DOT2(dot2_avx2, "avx2,fma,f16c", Q8_AVX2_STEP2)
-Q8_DOT2(dot2_vnni, "avx512f,avx512vl,avx512vnni,avx2,fma,f16c", Q8_VNNI_STEP2)
+Q8_DOT2(dot2_avx2, QDOT_AVX2, Q8_AVX2_STEP2)
+Q8_DOT2(dot2_vnni, QDOT_VNNI256, Q8_VNNI_STEP2)
 
 /* Four rows' blocks b at once into acc0..acc3 (x's bytes, bias and d loaded once). */
 #define Q8_VNNI_STEP4(acc0, acc1, acc2, acc3, b)                                                         \
@@ -168,7 +168,7 @@ Q8_DOT2(dot2_vnni, "avx512f,avx512vl,avx512vnni,avx2,fma,f16c", Q8_VNNI_STEP2)
     } while (0)
 
 /* Rows w, w + rb, w + 2 rb, w + 3 rb dotted with x into o[0], o[os], o[2 os], o[3 os]. */
-__attribute__((target("avx512f,avx512vl,avx512vnni,avx2,fma,f16c"))) static void
+__attribute__((target(QDOT_VNNI256))) static void
 dot4_vnni(const uint8_t *w0, size_t rb, const int8_t *xq, const int32_t *bias, const float *xd, int64_t nb,
           float *o, int64_t os)
 {

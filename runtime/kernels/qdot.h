@@ -2,16 +2,29 @@
 #ifndef TL_QDOT_H
 #define TL_QDOT_H
 
-#include <immintrin.h>
 #include <string.h>
+
+/* A test build may name in TL_QDOT_INTRINSICS a header that emulates the AVX-512 intrinsics
+   (tests/unit/qdot_simde.h), so that the 512-bit paths run, and are checked against the
+   portable loop, on a CPU without them: the files are then compiled for AVX2 alone. */
+#ifdef TL_QDOT_INTRINSICS
+#include TL_QDOT_INTRINSICS
+#else
+#include <immintrin.h>
+#endif
 
 #include "kern.h"
 #include "simd_x86.h"
 
 /* The target attributes of the three vector paths (the 256-bit VNNI one is Q8_0's alone). */
 #define QDOT_AVX2 "avx2,fma,f16c"
+#ifdef TL_QDOT_INTRINSICS
+#define QDOT_VNNI256 QDOT_AVX2
+#define QDOT_512 QDOT_AVX2
+#else
 #define QDOT_VNNI256 "avx512f,avx512vl,avx512vnni,avx2,fma,f16c"
 #define QDOT_512 "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni,avx512bitalg,gfni,avx2,fma,f16c"
+#endif
 
 /* Of two vectors' 128-bit lanes c0..c3: (a.c0 + a.c1, a.c2 + a.c3, b.c0 + b.c1, b.c2 + b.c3). */
 __attribute__((target(QDOT_512), always_inline)) static inline __m512 qdot_lane_pairs(__m512 a, __m512 b)
