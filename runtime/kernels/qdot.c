@@ -157,7 +157,7 @@ int tl_qdot_best_path(void)
 {
     static int cached = -1;
     if (cached < 0) {
-#ifdef TL_QDOT_INTRINSICS   /* AVX-512 emulated (qdot.h): every path runs where AVX2 does */
+#ifdef TL_AVX512_EMULATION   /* AVX-512 emulated (qdot.h): every path runs where AVX2 does */
         bool vnni = tl_simd_avx2(), wide = vnni;
 #else
         bool vnni = tl_simd_avx2() && tl_cpu_has_avx512() && __builtin_cpu_supports("avx512vl") &&

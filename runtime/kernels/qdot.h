@@ -4,11 +4,11 @@
 
 #include <string.h>
 
-/* A test build may name in TL_QDOT_INTRINSICS a header that emulates the AVX-512 intrinsics
-   (tests/unit/qdot_simde.h), so that the 512-bit paths run, and are checked against the
+/* A test build may name in TL_AVX512_EMULATION a header that emulates the AVX-512 intrinsics
+   (tests/unit/avx512_simde.h), so that the 512-bit paths run, and are checked against the
    portable loop, on a CPU without them: the files are then compiled for AVX2 alone. */
-#ifdef TL_QDOT_INTRINSICS
-#include TL_QDOT_INTRINSICS
+#ifdef TL_AVX512_EMULATION
+#include TL_AVX512_EMULATION
 #else
 #include <immintrin.h>
 #endif
@@ -18,7 +18,7 @@
 
 /* The target attributes of the three vector paths (the 256-bit VNNI one is Q8_0's alone). */
 #define QDOT_AVX2 "avx2,fma,f16c"
-#ifdef TL_QDOT_INTRINSICS
+#ifdef TL_AVX512_EMULATION
 #define QDOT_VNNI256 QDOT_AVX2
 #define QDOT_512 QDOT_AVX2
 #else

@@ -1,15 +1,17 @@
-/* tests/unit/qdot_simde.h — the AVX-512 intrinsics of the quantized dots, emulated, so that
-   their 512-bit paths run (and are checked against the portable loop) on CPUs without AVX-512.
+/* tests/unit/avx512_simde.h — the AVX-512 intrinsics of the quantized dots and of Philox,
+   emulated, so that their 512-bit paths run (and are checked against the portable ones) on
+   CPUs without AVX-512.
 
-   runtime/kernels/qdot.h includes this header in place of <immintrin.h> when a build names it
-   in TL_QDOT_INTRINSICS (tests/unit/meson.build: unit_q8dot_emulated_512). Those files are
-   then compiled for AVX2, FMA and F16C, and every 512-bit intrinsic and type they use is
-   SIMDe's (libsimde-dev, MIT): SIMDe does a 512-bit operation as two native 256-bit ones where
-   it can, so a fused multiply-add stays fused. The few SIMDe 0.7.4 lacks are written out below,
-   lane by lane, from Intel's definitions; a masked load reads only the bytes its mask selects,
-   as the hardware does. The AVX2 intrinsics are the compiler's own. */
-#ifndef TL_QDOT_SIMDE_H
-#define TL_QDOT_SIMDE_H
+   runtime/kernels/qdot.h and runtime/random.c include this header in place of <immintrin.h>
+   when a build names it in TL_AVX512_EMULATION (tests/unit/meson.build:
+   unit_q8dot_emulated_512, unit_random_emulated_512). Those files are then compiled for AVX2,
+   FMA and F16C, and every 512-bit intrinsic and type they use is SIMDe's (libsimde-dev, MIT):
+   SIMDe does a 512-bit operation as two native 256-bit ones where it can, so a fused
+   multiply-add stays fused. The few SIMDe 0.7.4 lacks, or does with signed overflow, are
+   written out below, lane by lane, from Intel's definitions; a masked load reads only the
+   bytes its mask selects, as the hardware does. The AVX2 intrinsics are the compiler's own. */
+#ifndef TL_AVX512_SIMDE_H
+#define TL_AVX512_SIMDE_H
 
 #include <immintrin.h>
 #include <math.h>
@@ -19,7 +21,7 @@
 #include <simde/x86/gfni.h>
 
 #if !defined(__AVX2__) || !defined(__FMA__) || !defined(__F16C__)
-#error "qdot_simde.h: compile with -mavx2 -mfma -mf16c (SIMDe's 256-bit halves must be native)"
+#error "avx512_simde.h: compile with -mavx2 -mfma -mf16c (SIMDe's 256-bit halves must be native)"
 #endif
 
 /* SIMDe includes <complex.h>, whose I the dot files use as a name */
@@ -163,138 +165,173 @@
 #define _mm512_test_epi8_mask simde_mm512_test_epi8_mask
 #undef _mm512_xor_si512
 #define _mm512_xor_si512 simde_mm512_xor_si512
+/* Philox (random.c) */
+#undef _mm512_mul_epu32
+#define _mm512_mul_epu32 simde_mm512_mul_epu32
+#undef _mm512_srli_epi64
+#define _mm512_srli_epi64 simde_mm512_srli_epi64
+#undef _mm512_mask_blend_epi32
+#define _mm512_mask_blend_epi32 simde_mm512_mask_blend_epi32
+#undef _mm512_mask_add_epi32
+#define _mm512_mask_add_epi32 simde_mm512_mask_add_epi32
+#undef _mm512_storeu_si512
+#define _mm512_storeu_si512 simde_mm512_storeu_si512
 
 /* ---- the ones SIMDe 0.7.4 lacks --------------------------------------------------------- */
 
 /* The 512-bit vector v as 16 floats, 16 int32 or 64 bytes, and back. */
-static inline void qdot_emu_store(void *p, simde__m512i v) { simde_mm512_storeu_si512(p, v); }
-static inline simde__m512i qdot_emu_load(const void *p) { return simde_mm512_loadu_si512(p); }
-static inline void qdot_emu_store_ps(float *p, simde__m512 v) { simde_mm512_storeu_ps(p, v); }
-static inline simde__m512 qdot_emu_load_ps(const float *p) { return simde_mm512_loadu_ps(p); }
+static inline void emu512_store(void *p, simde__m512i v) { simde_mm512_storeu_si512(p, v); }
+static inline simde__m512i emu512_load(const void *p) { return simde_mm512_loadu_si512(p); }
+static inline void emu512_store_ps(float *p, simde__m512 v) { simde_mm512_storeu_ps(p, v); }
+static inline simde__m512 emu512_load_ps(const float *p) { return simde_mm512_loadu_ps(p); }
 
 /* Lane i of a, converted to float in the rounding mode (vcvtdq2ps). */
-static inline simde__m512 qdot_emu_cvtepi32_ps(simde__m512i a)
+static inline simde__m512 emu512_cvtepi32_ps(simde__m512i a)
 {
     int32_t v[16];
     float r[16];
-    qdot_emu_store(v, a);
+    emu512_store(v, a);
     for (int i = 0; i < 16; i++) r[i] = (float)v[i];
-    return qdot_emu_load_ps(r);
+    return emu512_load_ps(r);
 }
 #undef _mm512_cvtepi32_ps
-#define _mm512_cvtepi32_ps qdot_emu_cvtepi32_ps
+#define _mm512_cvtepi32_ps emu512_cvtepi32_ps
 
 /* The 16 halves of a as floats (vcvtph2ps, eight at a time with F16C). */
-static inline simde__m512 qdot_emu_cvtph_ps(__m256i a)
+static inline simde__m512 emu512_cvtph_ps(__m256i a)
 {
     float r[16];
     _mm256_storeu_ps(r, _mm256_cvtph_ps(_mm256_castsi256_si128(a)));
     _mm256_storeu_ps(r + 8, _mm256_cvtph_ps(_mm256_extracti128_si256(a, 1)));
-    return qdot_emu_load_ps(r);
+    return emu512_load_ps(r);
 }
 #undef _mm512_cvtph_ps
-#define _mm512_cvtph_ps qdot_emu_cvtph_ps
+#define _mm512_cvtph_ps emu512_cvtph_ps
 
 /* a * b + c rounded once where k has a bit, c elsewhere. */
-static inline simde__m512 qdot_emu_mask3_fmadd_ps(simde__m512 a, simde__m512 b, simde__m512 c, uint16_t k)
+static inline simde__m512 emu512_mask3_fmadd_ps(simde__m512 a, simde__m512 b, simde__m512 c, uint16_t k)
 {
     float x[16], y[16], z[16];
-    qdot_emu_store_ps(x, a), qdot_emu_store_ps(y, b), qdot_emu_store_ps(z, c);
+    emu512_store_ps(x, a), emu512_store_ps(y, b), emu512_store_ps(z, c);
     for (int i = 0; i < 16; i++)
         if (k >> i & 1) z[i] = fmaf(x[i], y[i], z[i]);
-    return qdot_emu_load_ps(z);
+    return emu512_load_ps(z);
 }
 #undef _mm512_mask3_fmadd_ps
-#define _mm512_mask3_fmadd_ps qdot_emu_mask3_fmadd_ps
+#define _mm512_mask3_fmadd_ps emu512_mask3_fmadd_ps
 
 /* n elements of size bytes from p where k has a bit, from src (or zeros) elsewhere, into out;
    only the selected elements are read. */
-static inline void qdot_emu_masked(void *out, const void *src, uint64_t k, const void *p, int n, int size)
+static inline void emu512_masked(void *out, const void *src, uint64_t k, const void *p, int n, int size)
 {
     if (src) memcpy(out, src, (size_t)(n * size));
     else memset(out, 0, (size_t)(n * size));
     for (int i = 0; i < n; i++)
         if (k >> i & 1) memcpy((char *)out + i * size, (const char *)p + i * size, (size_t)size);
 }
-static inline simde__m512i qdot_emu_maskz_loadu_epi8(uint64_t k, const void *p)
+static inline simde__m512i emu512_maskz_loadu_epi8(uint64_t k, const void *p)
 {
     int8_t r[64];
-    qdot_emu_masked(r, NULL, k, p, 64, 1);
-    return qdot_emu_load(r);
+    emu512_masked(r, NULL, k, p, 64, 1);
+    return emu512_load(r);
 }
-static inline simde__m512i qdot_emu_mask_loadu_epi8(simde__m512i src, uint64_t k, const void *p)
+static inline simde__m512i emu512_mask_loadu_epi8(simde__m512i src, uint64_t k, const void *p)
 {
     int8_t s[64], r[64];
-    qdot_emu_store(s, src);
-    qdot_emu_masked(r, s, k, p, 64, 1);
-    return qdot_emu_load(r);
+    emu512_store(s, src);
+    emu512_masked(r, s, k, p, 64, 1);
+    return emu512_load(r);
 }
-static inline simde__m512i qdot_emu_maskz_loadu_epi32(uint16_t k, const void *p)
+static inline simde__m512i emu512_maskz_loadu_epi32(uint16_t k, const void *p)
 {
     int32_t r[16];
-    qdot_emu_masked(r, NULL, k, p, 16, 4);
-    return qdot_emu_load(r);
+    emu512_masked(r, NULL, k, p, 16, 4);
+    return emu512_load(r);
 }
-static inline simde__m512 qdot_emu_maskz_loadu_ps(uint16_t k, const void *p)
+static inline simde__m512 emu512_maskz_loadu_ps(uint16_t k, const void *p)
 {
     float r[16];
-    qdot_emu_masked(r, NULL, k, p, 16, 4);
-    return qdot_emu_load_ps(r);
+    emu512_masked(r, NULL, k, p, 16, 4);
+    return emu512_load_ps(r);
 }
-static inline __m128 qdot_emu_maskz_loadu_ps128(uint8_t k, const void *p)
+static inline __m128 emu512_maskz_loadu_ps128(uint8_t k, const void *p)
 {
     float r[4];
-    qdot_emu_masked(r, NULL, k, p, 4, 4);
+    emu512_masked(r, NULL, k, p, 4, 4);
     return _mm_loadu_ps(r);
 }
-static inline __m256i qdot_emu_maskz_loadu_epi8_256(uint32_t k, const void *p)
+static inline __m256i emu512_maskz_loadu_epi8_256(uint32_t k, const void *p)
 {
     int8_t r[32];
-    qdot_emu_masked(r, NULL, k, p, 32, 1);
+    emu512_masked(r, NULL, k, p, 32, 1);
     return _mm256_loadu_si256((const __m256i *)r);
 }
-static inline __m256i qdot_emu_mask_loadu_epi8_256(__m256i src, uint32_t k, const void *p)
+static inline __m256i emu512_mask_loadu_epi8_256(__m256i src, uint32_t k, const void *p)
 {
     int8_t s[32], r[32];
     _mm256_storeu_si256((__m256i *)s, src);
-    qdot_emu_masked(r, s, k, p, 32, 1);
+    emu512_masked(r, s, k, p, 32, 1);
     return _mm256_loadu_si256((const __m256i *)r);
 }
 #undef _mm512_maskz_loadu_epi8
-#define _mm512_maskz_loadu_epi8 qdot_emu_maskz_loadu_epi8
+#define _mm512_maskz_loadu_epi8 emu512_maskz_loadu_epi8
 #undef _mm512_mask_loadu_epi8
-#define _mm512_mask_loadu_epi8 qdot_emu_mask_loadu_epi8
+#define _mm512_mask_loadu_epi8 emu512_mask_loadu_epi8
 #undef _mm512_maskz_loadu_epi32
-#define _mm512_maskz_loadu_epi32 qdot_emu_maskz_loadu_epi32
+#define _mm512_maskz_loadu_epi32 emu512_maskz_loadu_epi32
 #undef _mm512_maskz_loadu_ps
-#define _mm512_maskz_loadu_ps qdot_emu_maskz_loadu_ps
+#define _mm512_maskz_loadu_ps emu512_maskz_loadu_ps
 #undef _mm_maskz_loadu_ps
-#define _mm_maskz_loadu_ps qdot_emu_maskz_loadu_ps128
+#define _mm_maskz_loadu_ps emu512_maskz_loadu_ps128
 #undef _mm256_maskz_loadu_epi8
-#define _mm256_maskz_loadu_epi8 qdot_emu_maskz_loadu_epi8_256
+#define _mm256_maskz_loadu_epi8 emu512_maskz_loadu_epi8_256
 #undef _mm256_mask_loadu_epi8
-#define _mm256_mask_loadu_epi8 qdot_emu_mask_loadu_epi8_256
+#define _mm256_mask_loadu_epi8 emu512_mask_loadu_epi8_256
 
 /* Each odd element twice (vmovshdup). */
-static inline simde__m512 qdot_emu_movehdup_ps(simde__m512 a)
+static inline simde__m512 emu512_movehdup_ps(simde__m512 a)
 {
     float v[16];
-    qdot_emu_store_ps(v, a);
+    emu512_store_ps(v, a);
     for (int i = 0; i < 16; i += 2) v[i] = v[i + 1];
-    return qdot_emu_load_ps(v);
+    return emu512_load_ps(v);
 }
 #undef _mm512_movehdup_ps
-#define _mm512_movehdup_ps qdot_emu_movehdup_ps
+#define _mm512_movehdup_ps emu512_movehdup_ps
 
 /* In each 128-bit lane, element j is the lane's element (imm >> 2j) & 3 (vpermilps). */
-static inline simde__m512 qdot_emu_permute_ps(simde__m512 a, int imm)
+static inline simde__m512 emu512_permute_ps(simde__m512 a, int imm)
 {
     float v[16], r[16];
-    qdot_emu_store_ps(v, a);
+    emu512_store_ps(v, a);
     for (int i = 0; i < 16; i++) r[i] = v[(i & ~3) + (imm >> 2 * (i & 3) & 3)];
-    return qdot_emu_load_ps(r);
+    return emu512_load_ps(r);
 }
 #undef _mm512_permute_ps
-#define _mm512_permute_ps qdot_emu_permute_ps
+#define _mm512_permute_ps emu512_permute_ps
+
+/* Bit i set where lane i of a is below lane i of b, unsigned (vpcmpud). */
+static inline uint16_t emu512_cmplt_epu32_mask(simde__m512i a, simde__m512i b)
+{
+    uint32_t x[16], y[16];
+    emu512_store(x, a), emu512_store(y, b);
+    uint16_t k = 0;
+    for (int i = 0; i < 16; i++) k |= (uint16_t)((x[i] < y[i]) << i);
+    return k;
+}
+#undef _mm512_cmplt_epu32_mask
+#define _mm512_cmplt_epu32_mask emu512_cmplt_epu32_mask
+
+/* The low 32 bits of each lane's product (vpmulld; SIMDe 0.7.4's loop multiplies signed ints,
+   whose overflow UndefinedBehaviorSanitizer rightly reports). */
+static inline simde__m512i emu512_mullo_epi32(simde__m512i a, simde__m512i b)
+{
+    uint32_t x[16], y[16];
+    emu512_store(x, a), emu512_store(y, b);
+    for (int i = 0; i < 16; i++) x[i] *= y[i];
+    return emu512_load(x);
+}
+#undef _mm512_mullo_epi32
+#define _mm512_mullo_epi32 emu512_mullo_epi32
 
 #endif
