@@ -1,7 +1,19 @@
 /* convert.c — casts and copies: the dtype conversion kernels, tl_cast, tl_copy, tl_contiguous, tl_assign */
 #include <cpuid.h>
-#include <immintrin.h>
 #include <string.h>
+
+/* A test may compile this file against emulated AVX-512 intrinsics (tests/unit/avx512_simde.h,
+   named by TL_AVX512_EMULATION), for AVX2, so that the 512-bit conversions run on a CPU without
+   AVX-512 and are compared with cast.h's (unit_convert_emulated_512). */
+#ifdef TL_AVX512_EMULATION
+#include TL_AVX512_EMULATION
+#define CONVERT_512 "avx2,f16c"
+#define CONVERT_512_F16C "avx2,f16c"
+#else
+#include <immintrin.h>
+#define CONVERT_512 "avx512f"
+#define CONVERT_512_F16C "avx512f,f16c"
+#endif
 
 #include "../cast.h"
 #include "iter.h"
@@ -87,7 +99,7 @@ static bool have_avx512(void)
     return v;
 }
 
-__attribute__((target("avx512f,f16c")))
+__attribute__((target(CONVERT_512_F16C)))
 static void f32_to_f16_avx512(int64_t n, const float *s, uint16_t *d)
 {
     int64_t i = 0;
@@ -103,7 +115,7 @@ static void f32_to_f16_avx512(int64_t n, const float *s, uint16_t *d)
     for (; i < n; i++) d[i] = cast_f32_to_f16(s[i]);
 }
 
-__attribute__((target("avx512f,f16c")))
+__attribute__((target(CONVERT_512_F16C)))
 static void f16_to_f32_avx512(int64_t n, const uint16_t *s, float *d)
 {
     int64_t i = 0;
@@ -120,7 +132,7 @@ static void f16_to_f32_avx512(int64_t n, const uint16_t *s, float *d)
 }
 
 /* bf16 RNE in integer lanes: (u + 0x7fff + lsb) >> 16, NaN -> (u >> 16) | 0x40. */
-__attribute__((target("avx512f")))
+__attribute__((target(CONVERT_512)))
 static void f32_to_bf16_avx512(int64_t n, const float *s, uint16_t *d)
 {
     const __m512i bias = _mm512_set1_epi32(0x7fff), one = _mm512_set1_epi32(1), quiet = _mm512_set1_epi32(0x40);
@@ -137,7 +149,7 @@ static void f32_to_bf16_avx512(int64_t n, const float *s, uint16_t *d)
     for (; i < n; i++) d[i] = cast_f32_to_bf16(s[i]);
 }
 
-__attribute__((target("avx512f")))
+__attribute__((target(CONVERT_512)))
 static void bf16_to_f32_avx512(int64_t n, const uint16_t *s, float *d)
 {
     int64_t i = 0;

@@ -1,10 +1,10 @@
-/* tests/unit/avx512_simde.h — the AVX-512 intrinsics of the quantized dots and of Philox,
-   emulated, so that their 512-bit paths run (and are checked against the portable ones) on
+/* tests/unit/avx512_simde.h — the AVX-512 intrinsics of the quantized dots, of Philox and of
+   the f16 and bf16 conversions, emulated, so that their 512-bit paths run (and are checked against the portable ones) on
    CPUs without AVX-512.
 
-   runtime/kernels/qdot.h and runtime/random.c include this header in place of <immintrin.h>
-   when a build names it in TL_AVX512_EMULATION (tests/unit/meson.build:
-   unit_q8dot_emulated_512, unit_random_emulated_512). Those files are then compiled for AVX2,
+   runtime/kernels/qdot.h, runtime/random.c and runtime/kernels/convert.c include this header
+   in place of <immintrin.h> when a build names it in TL_AVX512_EMULATION (tests/unit/meson.build:
+   unit_q8dot_emulated_512, unit_random_emulated_512, unit_convert_emulated_512). Those files are then compiled for AVX2,
    FMA and F16C, and every 512-bit intrinsic and type they use is SIMDe's (libsimde-dev, MIT):
    SIMDe does a 512-bit operation as two native 256-bit ones where it can, so a fused
    multiply-add stays fused. The few SIMDe 0.7.4 lacks, or does with signed overflow, are
@@ -165,6 +165,15 @@
 #define _mm512_test_epi8_mask simde_mm512_test_epi8_mask
 #undef _mm512_xor_si512
 #define _mm512_xor_si512 simde_mm512_xor_si512
+/* the f16 and bf16 conversions (kernels/convert.c) */
+#undef _mm512_castps_si512
+#define _mm512_castps_si512 simde_mm512_castps_si512
+#undef _mm512_cmp_ps_mask
+#define _mm512_cmp_ps_mask simde_mm512_cmp_ps_mask
+#undef _mm512_srli_epi32
+#define _mm512_srli_epi32 simde_mm512_srli_epi32
+#undef _mm512_storeu_ps
+#define _mm512_storeu_ps simde_mm512_storeu_ps
 /* Philox (random.c) */
 #undef _mm512_mul_epu32
 #define _mm512_mul_epu32 simde_mm512_mul_epu32
@@ -333,5 +342,40 @@ static inline simde__m512i emu512_mullo_epi32(simde__m512i a, simde__m512i b)
 }
 #undef _mm512_mullo_epi32
 #define _mm512_mullo_epi32 emu512_mullo_epi32
+
+/* The 16 floats of a as halves, rounded as imm says (vcvtps2ph, eight at a time with F16C). */
+#define emu512_cvtps_ph(a, imm)                                                                          \
+    __extension__({                                                                                      \
+        float emu512_f_[16];                                                                             \
+        emu512_store_ps(emu512_f_, (a));                                                                 \
+        _mm256_inserti128_si256(_mm256_castsi128_si256(_mm256_cvtps_ph(_mm256_loadu_ps(emu512_f_), (imm))), \
+                                _mm256_cvtps_ph(_mm256_loadu_ps(emu512_f_ + 8), (imm)), 1);              \
+    })
+#undef _mm512_cvtps_ph
+#define _mm512_cvtps_ph emu512_cvtps_ph
+
+/* Each lane's low 16 bits (vpmovdw truncates). */
+static inline __m256i emu512_cvtepi32_epi16(simde__m512i a)
+{
+    uint32_t v[16];
+    uint16_t r[16];
+    emu512_store(v, a);
+    for (int i = 0; i < 16; i++) r[i] = (uint16_t)v[i];
+    return _mm256_loadu_si256((const __m256i *)r);
+}
+#undef _mm512_cvtepi32_epi16
+#define _mm512_cvtepi32_epi16 emu512_cvtepi32_epi16
+
+/* The 16 words of a, zero-extended (vpmovzxwd). */
+static inline simde__m512i emu512_cvtepu16_epi32(__m256i a)
+{
+    uint16_t v[16];
+    uint32_t r[16];
+    _mm256_storeu_si256((__m256i *)v, a);
+    for (int i = 0; i < 16; i++) r[i] = v[i];
+    return emu512_load(r);
+}
+#undef _mm512_cvtepu16_epi32
+#define _mm512_cvtepu16_epi32 emu512_cvtepu16_epi32
 
 #endif
