@@ -62,19 +62,11 @@ static void philox_batch_portable(uint64_t key64, uint64_t call, uint64_t blk0, 
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-/* A test may compile this file against emulated AVX-512 intrinsics (tests/unit/avx512_simde.h,
-   named by TL_AVX512_EMULATION), for AVX2, so that philox_batch_avx512 runs on a CPU without
-   AVX-512 and is compared with the portable loop (unit_random_emulated_512). */
-#ifdef TL_AVX512_EMULATION
-#include TL_AVX512_EMULATION
-#define RANDOM_512 "avx2"
-#else
-#include <immintrin.h>
-#define RANDOM_512 "avx512f"
-#endif
+#include "kernels/intrinsics.h"   /* unit_random_emulated_512 runs the AVX-512 path on AVX2 */
 
 /* The 32x32-bit products of a's lanes with m: high halves in *hi, low halves in *lo. */
-__attribute__((target(RANDOM_512))) static inline void mul_hilo(__m512i a, __m512i m, __m512i *hi, __m512i *lo)
+__attribute__((target(TL_TARGET_512("avx512f")))) static inline void mul_hilo(__m512i a, __m512i m, __m512i *hi,
+                                                                          __m512i *lo)
 {
     *lo = _mm512_mullo_epi32(a, m);
     __m512i even = _mm512_mul_epu32(a, m), odd = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), m);
@@ -83,8 +75,8 @@ __attribute__((target(RANDOM_512))) static inline void mul_hilo(__m512i a, __m51
 
 /* philox_batch_portable with the 16 blocks in the 16 lanes of AVX-512 registers (the compiler
    leaves the portable loop scalar: it does not vectorize the widening multiplies). */
-__attribute__((target(RANDOM_512))) static void philox_batch_avx512(uint64_t key64, uint64_t call, uint64_t blk0,
-                                                                   uint32_t out[4][BATCH])
+__attribute__((target(TL_TARGET_512("avx512f")))) static void philox_batch_avx512(uint64_t key64, uint64_t call,
+                                                                               uint64_t blk0, uint32_t out[4][BATCH])
 {
     const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     __m512i c0, c1, c2 = _mm512_set1_epi32((int)(uint32_t)call), c3 = _mm512_set1_epi32((int)(uint32_t)(call >> 32));

@@ -2,18 +2,7 @@
 #include <cpuid.h>
 #include <string.h>
 
-/* A test may compile this file against emulated AVX-512 intrinsics (tests/unit/avx512_simde.h,
-   named by TL_AVX512_EMULATION), for AVX2, so that the 512-bit conversions run on a CPU without
-   AVX-512 and are compared with cast.h's (unit_convert_emulated_512). */
-#ifdef TL_AVX512_EMULATION
-#include TL_AVX512_EMULATION
-#define CONVERT_512 "avx2,f16c"
-#define CONVERT_512_F16C "avx2,f16c"
-#else
-#include <immintrin.h>
-#define CONVERT_512 "avx512f"
-#define CONVERT_512_F16C "avx512f,f16c"
-#endif
+#include "intrinsics.h"   /* unit_convert_emulated_512 runs the AVX-512 loops on AVX2 */
 
 #include "../cast.h"
 #include "iter.h"
@@ -99,7 +88,7 @@ static bool have_avx512(void)
     return v;
 }
 
-__attribute__((target(CONVERT_512_F16C)))
+__attribute__((target(TL_TARGET_512("avx512f,f16c"))))
 static void f32_to_f16_avx512(int64_t n, const float *s, uint16_t *d)
 {
     int64_t i = 0;
@@ -115,7 +104,7 @@ static void f32_to_f16_avx512(int64_t n, const float *s, uint16_t *d)
     for (; i < n; i++) d[i] = cast_f32_to_f16(s[i]);
 }
 
-__attribute__((target(CONVERT_512_F16C)))
+__attribute__((target(TL_TARGET_512("avx512f,f16c"))))
 static void f16_to_f32_avx512(int64_t n, const uint16_t *s, float *d)
 {
     int64_t i = 0;
@@ -132,7 +121,7 @@ static void f16_to_f32_avx512(int64_t n, const uint16_t *s, float *d)
 }
 
 /* bf16 RNE in integer lanes: (u + 0x7fff + lsb) >> 16, NaN -> (u >> 16) | 0x40. */
-__attribute__((target(CONVERT_512)))
+__attribute__((target(TL_TARGET_512("avx512f"))))
 static void f32_to_bf16_avx512(int64_t n, const float *s, uint16_t *d)
 {
     const __m512i bias = _mm512_set1_epi32(0x7fff), one = _mm512_set1_epi32(1), quiet = _mm512_set1_epi32(0x40);
@@ -149,7 +138,7 @@ static void f32_to_bf16_avx512(int64_t n, const float *s, uint16_t *d)
     for (; i < n; i++) d[i] = cast_f32_to_bf16(s[i]);
 }
 
-__attribute__((target(CONVERT_512)))
+__attribute__((target(TL_TARGET_512("avx512f"))))
 static void bf16_to_f32_avx512(int64_t n, const uint16_t *s, float *d)
 {
     int64_t i = 0;

@@ -4,27 +4,14 @@
 
 #include <string.h>
 
-/* A test build may name in TL_AVX512_EMULATION a header that emulates the AVX-512 intrinsics
-   (tests/unit/avx512_simde.h), so that the 512-bit paths run, and are checked against the
-   portable loop, on a CPU without them: the files are then compiled for AVX2 alone. */
-#ifdef TL_AVX512_EMULATION
-#include TL_AVX512_EMULATION
-#else
-#include <immintrin.h>
-#endif
-
+#include "intrinsics.h"
 #include "kern.h"
 #include "simd_x86.h"
 
 /* The target attributes of the three vector paths (the 256-bit VNNI one is Q8_0's alone). */
 #define QDOT_AVX2 "avx2,fma,f16c"
-#ifdef TL_AVX512_EMULATION
-#define QDOT_VNNI256 QDOT_AVX2
-#define QDOT_512 QDOT_AVX2
-#else
-#define QDOT_VNNI256 "avx512f,avx512vl,avx512vnni,avx2,fma,f16c"
-#define QDOT_512 "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni,avx512bitalg,gfni,avx2,fma,f16c"
-#endif
+#define QDOT_VNNI256 TL_TARGET_512("avx512f,avx512vl,avx512vnni,avx2,fma,f16c")
+#define QDOT_512 TL_TARGET_512("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni,avx512bitalg,gfni,avx2,fma,f16c")
 
 /* Of two vectors' 128-bit lanes c0..c3: (a.c0 + a.c1, a.c2 + a.c3, b.c0 + b.c1, b.c2 + b.c3). */
 __attribute__((target(QDOT_512), always_inline)) static inline __m512 qdot_lane_pairs(__m512 a, __m512 b)

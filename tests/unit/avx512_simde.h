@@ -2,9 +2,10 @@
    the f16 and bf16 conversions, emulated, so that their 512-bit paths run (and are checked against the portable ones) on
    CPUs without AVX-512.
 
-   runtime/kernels/qdot.h, runtime/random.c and runtime/kernels/convert.c include this header
-   in place of <immintrin.h> when a build names it in TL_AVX512_EMULATION (tests/unit/meson.build:
-   unit_q8dot_emulated_512, unit_random_emulated_512, unit_convert_emulated_512). Those files are then compiled for AVX2,
+   runtime/kernels/intrinsics.h includes this header in place of <immintrin.h> when a build
+   names it in TL_AVX512_EMULATION (tests/unit/meson.build: unit_q8dot_emulated_512,
+   unit_random_emulated_512, unit_convert_emulated_512), for the quantized dots (kernels/qdot.h),
+   Philox (random.c) and the conversions (kernels/convert.c). Those files are then compiled for AVX2,
    FMA and F16C, and every 512-bit intrinsic and type they use is SIMDe's (libsimde-dev, MIT):
    SIMDe does a 512-bit operation as two native 256-bit ones where it can, so a fused
    multiply-add stays fused. The few SIMDe 0.7.4 lacks, or does with signed overflow, are

@@ -4,7 +4,6 @@
 #include <criterion/criterion.h>
 
 #define TL_RUNTIME_INTERNAL
-#define TL_AVX512_EMULATION "avx512_simde.h"
 #include "../../runtime/kernels/convert.c"
 
 /* Every 16-bit pattern, then a tail of 5 (the scalar loop's part). */

@@ -3,7 +3,6 @@
 #include <criterion/criterion.h>
 
 #define TL_RUNTIME_INTERNAL
-#define TL_AVX512_EMULATION "avx512_simde.h"
 #include "../../runtime/random.c"
 
 /* Keys, streams and first blocks, among them blocks whose low words wrap past 2**32 within the

@@ -1,0 +1,17 @@
+/* kernels/intrinsics.h — the x86 intrinsics, or a test's emulation of the AVX-512 ones */
+#ifndef TL_INTRINSICS_H
+#define TL_INTRINSICS_H
+
+/* A test build may name in TL_AVX512_EMULATION a header that emulates the AVX-512 intrinsics
+   (tests/unit/avx512_simde.h), so that the 512-bit paths of the files including this one run,
+   and are checked against their portable loops, on a CPU without AVX-512. Such a build compiles
+   them for AVX2: TL_TARGET_512(features) is the target attribute string of a 512-bit path. */
+#ifdef TL_AVX512_EMULATION
+#include TL_AVX512_EMULATION
+#define TL_TARGET_512(features) "avx2,fma,f16c"
+#else
+#include <immintrin.h>
+#define TL_TARGET_512(features) features
+#endif
+
+#endif
