@@ -1,5 +1,4 @@
 /* kernels/matvec.c — matrix products that read a weight matrix row by row: f32/bf16 GEMV and quantized GGUF blocks */
-#include <immintrin.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +6,7 @@
 #include "../blas.h"
 #include "../cast.h"
 #include "../io/internal.h"
+#include "intrinsics.h"   /* unit_matvec_emulated_512 runs the AVX-512 rows on AVX2 */
 #include "kern.h"
 #include "simd_x86.h"
 
@@ -210,20 +210,20 @@ __attribute__((target("avx2,fma"), always_inline)) static inline float dot_bf16_
 }
 
 /* Sixteen bf16 at p widened to f32. */
-__attribute__((target("avx512f,avx2,fma"))) static inline __m512 load_bf16x16(const uint16_t *p)
+__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")))) static inline __m512 load_bf16x16(const uint16_t *p)
 {
     __m512i v = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p));
     return _mm512_castsi512_ps(_mm512_slli_epi32(v, 16));
 }
 
 /* The upper eight lanes of v. */
-__attribute__((target("avx512f,avx2,fma"))) static inline __m256 upper8(__m512 v)
+__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")))) static inline __m256 upper8(__m512 v)
 {
     return _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
 }
 
 /* The end of dot_bf16_avx512 after its 32-element steps (from i), accumulators a and b. */
-__attribute__((target("avx512f,avx2,fma"), always_inline)) static inline float dot_bf16_avx512_end(const uint16_t *w,
+__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")), always_inline)) static inline float dot_bf16_avx512_end(const uint16_t *w,
                                                                                                 const float *x, int64_t k,
                                                                                                 int64_t i, __m512 a, __m512 b)
 {
@@ -239,7 +239,7 @@ __attribute__((target("avx512f,avx2,fma"), always_inline)) static inline float d
    each lane sums the same products in the same order (the same bits); widening twice
    the elements per instruction is what bf16 rows are bound by. (Long rows are read four
    runs at a time, ROWS_RUNS_LOOP.) */
-__attribute__((target("avx512f,avx2,fma"), always_inline)) static inline float dot_bf16_avx512(const uint16_t *w,
+__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")), always_inline)) static inline float dot_bf16_avx512(const uint16_t *w,
                                                                                             const float *x, int64_t k)
 {
     __m512 a = _mm512_setzero_ps(), b = a;
@@ -265,9 +265,9 @@ __attribute__((target("avx512f,avx2,fma"), always_inline)) static inline float d
     }
 ROWS_LOOP(rows_f32_avx2, float, dot_f32_avx2, "avx2,fma")
 ROWS_LOOP(rows_bf16_avx2, uint16_t, dot_bf16_avx2, "avx2,fma")
-ROWS_LOOP(rows_bf16_avx512, uint16_t, dot_bf16_avx512, "avx512f,avx2,fma")
+ROWS_LOOP(rows_bf16_avx512, uint16_t, dot_bf16_avx512, TL_TARGET_512("avx512f,avx2,fma"))
 
-__attribute__((target("avx512f,avx512vl,avx2,fma"), always_inline)) static inline void dot4_f32(const float *const *w,
+__attribute__((target(TL_TARGET_512("avx512f,avx512vl,avx2,fma")), always_inline)) static inline void dot4_f32(const float *const *w,
                                                                                              const float *x, int64_t k,
                                                                                              float *out, int64_t os)
 {
@@ -285,7 +285,7 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void dot3_bf16(
 }
 
 /* dot_bf16_avx512 of four rows at once, as dot4_f32. */
-__attribute__((target("avx512f,avx512vl,avx2,fma"), always_inline)) static inline void dot4_bf16(const uint16_t *const *w,
+__attribute__((target(TL_TARGET_512("avx512f,avx512vl,avx2,fma")), always_inline)) static inline void dot4_bf16(const uint16_t *const *w,
                                                                                               const float *x, int64_t k,
                                                                                               float *out, int64_t os)
 {
@@ -330,10 +330,10 @@ __attribute__((target("avx512f,avx512vl,avx2,fma"), always_inline)) static inlin
         }                                                                                           \
         for (int64_t j = j0; j < n; j++) out[j * os] = DOT(w + j * rs, x, k);                     \
     }
-ROWS_RUNS_LOOP(rows4_f32_avx512, float, 4, dot4_f32, dot_f32_avx2, "avx512f,avx512vl,avx2,fma")
+ROWS_RUNS_LOOP(rows4_f32_avx512, float, 4, dot4_f32, dot_f32_avx2, TL_TARGET_512("avx512f,avx512vl,avx2,fma"))
 ROWS_RUNS_LOOP(rows3_f32_avx2, float, 3, dot3_f32, dot_f32_avx2, "avx2,fma")
 ROWS_RUNS_LOOP(rows3_bf16_avx2, uint16_t, 3, dot3_bf16, dot_bf16_avx2, "avx2,fma")
-ROWS_RUNS_LOOP(rows4_bf16_avx512, uint16_t, 4, dot4_bf16, dot_bf16_avx512, "avx512f,avx512vl,avx2,fma")
+ROWS_RUNS_LOOP(rows4_bf16_avx512, uint16_t, 4, dot4_bf16, dot_bf16_avx512, TL_TARGET_512("avx512f,avx512vl,avx2,fma"))
 
 /* Rows [0, n) of an f32 (or bf16: W_BF16) W from w against x, into out (os apart). */
 static void rows_plain(int kind, const void *w, int64_t rs, int64_t n, const float *x, int64_t k, float *out,

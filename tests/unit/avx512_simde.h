@@ -1,11 +1,11 @@
-/* tests/unit/avx512_simde.h — the AVX-512 intrinsics of the quantized dots, of Philox and of
-   the f16 and bf16 conversions, emulated, so that their 512-bit paths run (and are checked against the portable ones) on
-   CPUs without AVX-512.
+/* tests/unit/avx512_simde.h — the AVX-512 intrinsics of the quantized dots, the f32 and bf16
+   rows, Philox and the f16 and bf16 conversions, emulated, so that their 512-bit paths run
+   (and are checked against the others) on CPUs without AVX-512.
 
    runtime/kernels/intrinsics.h includes this header in place of <immintrin.h> when a build
-   names it in TL_AVX512_EMULATION (tests/unit/meson.build: unit_q8dot_emulated_512,
-   unit_random_emulated_512, unit_convert_emulated_512), for the quantized dots (kernels/qdot.h),
-   Philox (random.c) and the conversions (kernels/convert.c). Those files are then compiled for AVX2,
+   names it in TL_AVX512_EMULATION (tests/unit/meson.build: the unit_*_emulated_512 tests), for
+   the quantized dots (kernels/qdot.h), the f32 and bf16 rows (kernels/matvec.c), Philox
+   (random.c) and the conversions (kernels/convert.c). Those files are then compiled for AVX2,
    FMA and F16C, and every 512-bit intrinsic and type they use is SIMDe's (libsimde-dev, MIT):
    SIMDe does a 512-bit operation as two native 256-bit ones where it can, so a fused
    multiply-add stays fused. The few SIMDe 0.7.4 lacks, or does with signed overflow, are
@@ -175,6 +175,9 @@
 #define _mm512_srli_epi32 simde_mm512_srli_epi32
 #undef _mm512_storeu_ps
 #define _mm512_storeu_ps simde_mm512_storeu_ps
+/* the f32 and bf16 rows (kernels/matvec.c) */
+#undef _mm512_castsi512_ps
+#define _mm512_castsi512_ps simde_mm512_castsi512_ps
 /* Philox (random.c) */
 #undef _mm512_mul_epu32
 #define _mm512_mul_epu32 simde_mm512_mul_epu32
