@@ -209,23 +209,27 @@ __attribute__((target("avx2,fma"), always_inline)) static inline float dot_bf16_
     return s;
 }
 
+/* The targets of the 512-bit rows (intrinsics.h: AVX2 alone when a test emulates AVX-512). */
+#define MATVEC_512 TL_TARGET_512("avx512f,avx2,fma")
+#define MATVEC_512VL TL_TARGET_512("avx512f,avx512vl,avx2,fma")
+
 /* Sixteen bf16 at p widened to f32. */
-__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")))) static inline __m512 load_bf16x16(const uint16_t *p)
+__attribute__((target(MATVEC_512))) static inline __m512 load_bf16x16(const uint16_t *p)
 {
     __m512i v = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p));
     return _mm512_castsi512_ps(_mm512_slli_epi32(v, 16));
 }
 
 /* The upper eight lanes of v. */
-__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")))) static inline __m256 upper8(__m512 v)
+__attribute__((target(MATVEC_512))) static inline __m256 upper8(__m512 v)
 {
     return _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
 }
 
 /* The end of dot_bf16_avx512 after its 32-element steps (from i), accumulators a and b. */
-__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")), always_inline)) static inline float dot_bf16_avx512_end(const uint16_t *w,
-                                                                                                const float *x, int64_t k,
-                                                                                                int64_t i, __m512 a, __m512 b)
+__attribute__((target(MATVEC_512), always_inline)) static inline float dot_bf16_avx512_end(const uint16_t *w,
+                                                                                           const float *x, int64_t k,
+                                                                                           int64_t i, __m512 a, __m512 b)
 {
     __m256 a0 = _mm512_castps512_ps256(a);
     for (; i + 8 <= k; i += 8) a0 = _mm256_fmadd_ps(load_bf16x8(w + i), _mm256_loadu_ps(x + i), a0);
@@ -239,8 +243,8 @@ __attribute__((target(TL_TARGET_512("avx512f,avx2,fma")), always_inline)) static
    each lane sums the same products in the same order (the same bits); widening twice
    the elements per instruction is what bf16 rows are bound by. (Long rows are read four
    runs at a time, ROWS_RUNS_LOOP.) */
-__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")), always_inline)) static inline float dot_bf16_avx512(const uint16_t *w,
-                                                                                            const float *x, int64_t k)
+__attribute__((target(MATVEC_512), always_inline)) static inline float dot_bf16_avx512(const uint16_t *w,
+                                                                                       const float *x, int64_t k)
 {
     __m512 a = _mm512_setzero_ps(), b = a;
     int64_t i = 0;
@@ -265,11 +269,11 @@ __attribute__((target(TL_TARGET_512("avx512f,avx2,fma")), always_inline)) static
     }
 ROWS_LOOP(rows_f32_avx2, float, dot_f32_avx2, "avx2,fma")
 ROWS_LOOP(rows_bf16_avx2, uint16_t, dot_bf16_avx2, "avx2,fma")
-ROWS_LOOP(rows_bf16_avx512, uint16_t, dot_bf16_avx512, TL_TARGET_512("avx512f,avx2,fma"))
+ROWS_LOOP(rows_bf16_avx512, uint16_t, dot_bf16_avx512, MATVEC_512)
 
-__attribute__((target(TL_TARGET_512("avx512f,avx512vl,avx2,fma")), always_inline)) static inline void dot4_f32(const float *const *w,
-                                                                                             const float *x, int64_t k,
-                                                                                             float *out, int64_t os)
+__attribute__((target(MATVEC_512VL), always_inline)) static inline void dot4_f32(const float *const *w,
+                                                                                 const float *x, int64_t k,
+                                                                                 float *out, int64_t os)
 {
     dotn_f32(4, w, x, k, out, os);
 }
@@ -285,9 +289,9 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void dot3_bf16(
 }
 
 /* dot_bf16_avx512 of four rows at once, as dot4_f32. */
-__attribute__((target(TL_TARGET_512("avx512f,avx512vl,avx2,fma")), always_inline)) static inline void dot4_bf16(const uint16_t *const *w,
-                                                                                              const float *x, int64_t k,
-                                                                                              float *out, int64_t os)
+__attribute__((target(MATVEC_512VL), always_inline)) static inline void dot4_bf16(const uint16_t *const *w,
+                                                                                  const float *x, int64_t k,
+                                                                                  float *out, int64_t os)
 {
     __m512 a[4], b[4];
     for (int r = 0; r < 4; r++) a[r] = b[r] = _mm512_setzero_ps();
@@ -330,10 +334,10 @@ __attribute__((target(TL_TARGET_512("avx512f,avx512vl,avx2,fma")), always_inline
         }                                                                                           \
         for (int64_t j = j0; j < n; j++) out[j * os] = DOT(w + j * rs, x, k);                     \
     }
-ROWS_RUNS_LOOP(rows4_f32_avx512, float, 4, dot4_f32, dot_f32_avx2, TL_TARGET_512("avx512f,avx512vl,avx2,fma"))
+ROWS_RUNS_LOOP(rows4_f32_avx512, float, 4, dot4_f32, dot_f32_avx2, MATVEC_512VL)
 ROWS_RUNS_LOOP(rows3_f32_avx2, float, 3, dot3_f32, dot_f32_avx2, "avx2,fma")
 ROWS_RUNS_LOOP(rows3_bf16_avx2, uint16_t, 3, dot3_bf16, dot_bf16_avx2, "avx2,fma")
-ROWS_RUNS_LOOP(rows4_bf16_avx512, uint16_t, 4, dot4_bf16, dot_bf16_avx512, TL_TARGET_512("avx512f,avx512vl,avx2,fma"))
+ROWS_RUNS_LOOP(rows4_bf16_avx512, uint16_t, 4, dot4_bf16, dot_bf16_avx512, MATVEC_512VL)
 
 /* Rows [0, n) of an f32 (or bf16: W_BF16) W from w against x, into out (os apart). */
 static void rows_plain(int kind, const void *w, int64_t rs, int64_t n, const float *x, int64_t k, float *out,
