@@ -5,6 +5,7 @@
 #include <histedit.h>
 #include <limits.h>
 #include <locale.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,7 @@
    (nor libtinfo and libbsd behind it). Every function below is reached through this table. */
 #define LIBEDIT_SYMBOLS(X)                                                                          \
     X(el_init) X(el_end) X(el_set) X(el_wset) X(el_get) X(el_source) X(el_wgets) X(el_line) X(el_wline) \
-    X(el_insertstr) X(el_deletestr) X(el_cursor) X(history_init) X(history_end) X(history)
+    X(el_insertstr) X(el_deletestr) X(el_cursor) X(el_wpush) X(history_init) X(history_end) X(history)
 #define LIBEDIT_FIELD(name) __typeof__(&name) name;
 #define LIBEDIT_NAME(name) #name,
 #define LIBEDIT_SLOT(name) (void **)&lib.name,
@@ -63,12 +64,27 @@ static struct {
     bool searches_refused;   /* the history searches are bound to a beep (guard_searches) */
 } E = { .pending = "", .keys_fd = -1 };
 
+/* The incremental history search (Ctrl-R, Ctrl-S) while it runs; see "the search" below. */
+static struct {
+    bool on;
+    bool older;              /* Ctrl-R's direction (else Ctrl-S's) */
+    bool failed;             /* no entry holds the text: a longer text is not looked for */
+    wchar_t *text;           /* what is looked for, as typed */
+    size_t len, cap;
+    char *bytes;             /* text in the locale's encoding, as the entries are kept */
+    int from;                /* E.walk when the search began */
+    int at;                  /* the entry shown (k-th newest), or 0: the line as the search found it */
+    char *began;             /* that line (Ctrl-G puts it back) */
+    char *prompt;            /* what the prompt shows meanwhile */
+    wchar_t *last;           /* the last search's text (Ctrl-R on an empty text takes it) */
+} S;
+
 /* ---- what libedit calls back --------------------------------------------------- */
 
 static char *prompt_text(EditLine *el)
 {
     (void)el;
-    return (char *)E.prompt;
+    return S.on && S.prompt ? S.prompt : (char *)E.prompt;
 }
 
 /* Opens the terminal again for reading keys, with its own non-blocking open file description
@@ -84,7 +100,7 @@ static int open_keys(void)
 
 /* Reads one key's character from stdin, decoded in LC_CTYPE: 1, or 0 at the end of input, -1
    on an error or at Ctrl-C. libedit calls it for every key, also for the keys it reads itself
-   within one (the rest of an escape sequence, Ctrl-R's search, Meta-digit counts), so it waits
+   within one (the rest of an escape sequence, Meta-digit counts), as does tl's search, so it waits
    as the prompt does, in poll(), which Ctrl-C's pipe wakes whatever thread takes the signal. */
 static int read_key(EditLine *el, wchar_t *wc)
 {
@@ -217,18 +233,24 @@ static unsigned char complete_key(EditLine *el, int ch)
    common.c: ed_prev_history, ed_search_prev_history) keeps the line being edited in a buffer
    of 1,024 characters but records its whole length, so a longer line came back from the
    history with its tail gone (NULs up to its old end, which el_line() then read past). The
-   searches (Ctrl-R, Ctrl-S, Meta-P, Meta-N) are libedit's, refused while the line is longer
-   than it keeps. */
+   incremental searches (Ctrl-R, Ctrl-S) are tl's too (below); Meta-P and Meta-N are libedit's,
+   refused while the line is longer than it keeps. */
 #define LIBEDIT_KEEPS 1023
+
+/* Points ev at the k-th newest history entry (k >= 1); false if there is none. */
+static bool history_at(int k, HistEvent *ev)
+{
+    if (k < 1 || lib.history(E.hist, ev, H_FIRST) != 0) return false;
+    for (int i = 1; i < k; i++)
+        if (lib.history(E.hist, ev, H_NEXT) != 0) return false;
+    return true;
+}
 
 /* The k-th newest history entry (k >= 1), or NULL. */
 static const char *history_entry(int k)
 {
     HistEvent ev;
-    if (lib.history(E.hist, &ev, H_FIRST) != 0) return NULL;
-    for (int i = 1; i < k; i++)
-        if (lib.history(E.hist, &ev, H_NEXT) != 0) return NULL;
-    return ev.str;
+    return history_at(k, &ev) ? ev.str : NULL;
 }
 
 /* Puts text in place of the whole line, the cursor at its end. */
@@ -270,7 +292,6 @@ static unsigned char history_newer(EditLine *el, int ch)
 
 /* The keys of libedit's history searches and their commands. */
 static const char *const search_keys[][2] = {
-    { "^R", "em-inc-search-prev" }, { "^S", "em-inc-search-next" },
     { "\\ep", "ed-search-prev-history" }, { "\\eP", "ed-search-prev-history" },
     { "\\en", "ed-search-next-history" }, { "\\eN", "ed-search-next-history" },
 };
@@ -284,6 +305,221 @@ static void guard_searches(size_t len)
     E.searches_refused = refuse;
     for (size_t i = 0; i < sizeof search_keys / sizeof search_keys[0]; i++)
         lib.el_set(E.el, EL_BIND, search_keys[i][0], refuse ? "ed-unassigned" : search_keys[i][1], NULL);
+}
+
+/* ---- the search ---------------------------------------------------------------------- */
+
+/* Why tl searches the history itself: libedit's em-inc-search-prev matches the regular
+   expression ".*TEXT" against each entry (search.c), which glibc's regexec tries from every
+   position, so a search step costs the square of each entry's length (60 ms for one entry of
+   8,000 characters in a UTF-8 locale); a history holding some long pasted lines froze the shell
+   for minutes on one Ctrl-R, deaf to Ctrl-C (fuzz_shell found it). tl looks for TEXT as a
+   substring, in time linear in the history's size, and not again while a shorter TEXT failed.
+   The screen is libedit's: a search key ends with SEARCH_REDRAW pushed back as input, a key
+   sequence no terminal sends, bound to ed-redisplay, and the key that ends a search is pushed
+   after it, for libedit to do what it does. */
+#define SEARCH_REDRAW L"\033[9~"
+#define SEARCH_REDRAW_KEY "\\e[9~"
+#define SEARCH_SHOWN 60   /* the prompt shows at most the text's last this many characters */
+
+/* The entry the search shows (the line it began on when none). */
+static const char *search_shown(void)
+{
+    const char *entry = S.at > 0 ? history_entry(S.at) : NULL;
+    return entry ? entry : S.began;
+}
+
+/* The first entry from the k-th newest on, going older (step 1) or newer (-1), that holds the
+   text and is not `skip`; 0 when there is none (or Ctrl-C came). */
+static int search_find(int k, int step, const char *skip)
+{
+    HistEvent ev;
+    if (!history_at(k, &ev)) return 0;
+    for (;; k += step) {
+        if (tl_interrupt_flag) return 0;
+        if (strstr(ev.str, S.bytes) && !(skip && strcmp(ev.str, skip) == 0)) return k;
+        if (lib.history(E.hist, &ev, step > 0 ? H_NEXT : H_PREV) != 0) return 0;
+    }
+}
+
+/* Where a search in the direction it goes starts: the entry after the one it began on. */
+static int search_start(void) { return S.older ? S.from + 1 : S.from - 1; }
+
+/* Looks for the text from entry k on (skipping entries that read `skip`); shows what it finds. */
+static void search_from(int k, const char *skip)
+{
+    int found = S.len ? search_find(k, S.older ? 1 : -1, skip) : 0;
+    S.failed = S.len && !found;
+    if (found || !S.len) S.at = found;
+}
+
+/* Makes S.bytes from S.text; false when out of memory or the text has no encoding here. */
+static bool search_encode(void)
+{
+    S.text[S.len] = 0;
+    size_t n = wcstombs(NULL, S.text, 0);
+    char *b = n == (size_t)-1 ? NULL : malloc(n + 1);
+    if (!b) return false;
+    wcstombs(b, S.text, n + 1);
+    free(S.bytes);
+    S.bytes = b;
+    return true;
+}
+
+/* Puts the entry found in the line, the cursor at the match. */
+static void search_place(void)
+{
+    const char *line = search_shown();
+    set_line(line);
+    const char *hit = S.len && S.bytes ? strstr(line, S.bytes) : NULL;
+    size_t after = hit ? mbstowcs(NULL, hit, 0) : 0;
+    if (after != (size_t)-1 && after) lib.el_cursor(E.el, -(int)(after < INT_MAX ? after : INT_MAX));
+}
+
+/* Shows the entry found under a prompt that names the text. */
+static void search_draw(void)
+{
+    search_place();
+    wchar_t shown[SEARCH_SHOWN + 4];
+    size_t from = S.len > SEARCH_SHOWN ? S.len - SEARCH_SHOWN : 0, n = 0;
+    for (int i = 0; from && i < 3; i++) shown[n++] = L'.';
+    for (size_t i = from; i < S.len; i++)   /* a character of no width would confuse libedit's record */
+        shown[n++] = wcwidth(S.text[i]) > 0 ? S.text[i] : L'?';
+    shown[n] = 0;
+    char text[sizeof shown * MB_LEN_MAX / sizeof shown[0] + 1];
+    if (wcstombs(text, shown, sizeof text) == (size_t)-1) snprintf(text, sizeof text, "...");
+    const char *what = S.older ? "reverse-i-search" : "i-search";
+    size_t size = strlen(text) + 48;
+    char *prompt = malloc(size);
+    if (!prompt) return;
+    snprintf(prompt, size, "(%s%s)`%s': ", S.failed ? "failed " : "", what, text);
+    free(S.prompt);
+    S.prompt = prompt;
+}
+
+/* Ctrl-R, Ctrl-S: begins a search older or newer than the line shown. */
+static unsigned char search_begin(bool older)
+{
+    free(S.began);
+    if (!(S.began = current_line(NULL))) return CC_REFRESH_BEEP;
+    S.on = true;
+    S.older = older;
+    S.failed = false;
+    S.len = 0;
+    S.from = E.walk;
+    S.at = 0;
+    search_draw();
+    return CC_REDISPLAY;
+}
+
+static unsigned char search_older_key(EditLine *el, int ch)
+{
+    (void)el, (void)ch;
+    return search_begin(true);
+}
+
+static unsigned char search_newer_key(EditLine *el, int ch)
+{
+    (void)el, (void)ch;
+    return search_begin(false);
+}
+
+/* Ends the search: keeps the entry found (Up and Down go on from it), or puts back the line it
+   began on (cancel). */
+static void search_end(bool cancel)
+{
+    if (cancel) S.at = 0;
+    search_place();
+    if (!cancel && S.at > 0) {
+        if (E.walk == 0) {
+            free(E.walk_saved);
+            E.walk_saved = S.began;
+            S.began = NULL;
+        }
+        E.walk = S.at;
+    }
+    if (S.len) {
+        free(S.last);
+        S.text[S.len] = 0;
+        S.last = wcsdup(S.text);
+    }
+    free(S.began);
+    free(S.prompt);
+    S.began = S.prompt = NULL;
+    S.on = false;
+}
+
+/* Adds n characters to the text; false (and the text as it was) when out of memory. */
+static bool search_add(const wchar_t *w, size_t n)
+{
+    if (S.len + n + 1 > S.cap) {
+        size_t cap = S.cap ? S.cap : 64;
+        while (cap < S.len + n + 1) cap *= 2;
+        wchar_t *t = realloc(S.text, cap * sizeof *t);
+        if (!t) return false;
+        S.text = t;
+        S.cap = cap;
+    }
+    wmemcpy(S.text + S.len, w, n);
+    S.len += n;
+    if (!search_encode()) {
+        S.len -= n;
+        return false;
+    }
+    return true;
+}
+
+/* Whether another key is already waiting (a paste): the screen is drawn once for all of it. */
+static bool key_waiting(void)
+{
+    struct pollfd p = { E.keys_fd >= 0 ? E.keys_fd : 0, POLLIN, 0 };
+    return poll(&p, 1, 0) > 0;
+}
+
+/* Takes one key of the search; returns false when it ends the search (the key to put back for
+   libedit, if any, in *give). */
+static bool search_key(wchar_t wc, wchar_t *give)
+{
+    bool again = wc == 0x12 || wc == 0x13;   /* Ctrl-R, Ctrl-S: the next entry that holds the text */
+    if (again) {
+        S.older = wc == 0x12;
+        if (!S.len && S.last) search_add(S.last, wcslen(S.last));
+        const char *shown = S.at > 0 ? history_entry(S.at) : NULL;
+        search_from(S.at > 0 ? S.at + (S.older ? 1 : -1) : search_start(), shown);
+    } else if (wc == 0x7f || wc == 0x08) {   /* Backspace: the text shorter, looked for afresh */
+        if (S.len) S.len--;
+        if (S.len) search_encode();
+        search_from(search_start(), NULL);
+    } else if (wc == 0x07) {                 /* Ctrl-G: back to the line as it was */
+        search_end(true);
+    } else if (wc >= 0x20 && !(wc >= 0x7f && wc < 0xa0)) {
+        if (search_add(&wc, 1) && !S.failed) search_from(S.at > 0 ? S.at : search_start(), NULL);
+    } else {                                 /* any other key: keep what was found, then the key */
+        search_end(false);
+        if (wc != 0x1b || key_waiting()) give[0] = wc;   /* a lone Esc only ends the search */
+        return false;
+    }
+    return S.on;
+}
+
+/* Reads the keys of a search until the screen is due to be drawn (or the search ends); returns
+   how many commands it left for libedit (the redraw, then maybe the key that ended it), or 0
+   when reading stopped (Ctrl-C, the end of input). */
+static int search_read(void)
+{
+    wchar_t push[8] = SEARCH_REDRAW, give[2] = { 0 };
+    for (;;) {
+        wchar_t wc;
+        if (read_key(E.el, &wc) != 1) {
+            search_end(true);
+            return 0;
+        }
+        if (!search_key(wc, give) || !key_waiting()) break;
+    }
+    if (S.on) search_draw();
+    wcscat(push, give);
+    lib.el_wpush(E.el, push);
+    return give[0] ? 2 : 1;
 }
 
 /* ---- reading a line --------------------------------------------------------------- */
@@ -358,12 +594,19 @@ static LineStatus read_keys(char **out)
     lib.el_set(E.el, EL_UNBUFFERED, 1);   /* the terminal in raw mode, the prompt drawn */
     E.input_over = false;
     size_t len = 0, cursor = 0;
+    int queued = 0;   /* commands a search left for libedit, to run before waiting again */
     for (;;) {
-        WaitResult w = line_wait_input();
+        WaitResult w = queued ? WAIT_READY : line_wait_input();
         if (w == WAIT_INTERRUPT) {
             cancel_line();
             return LINE_INTERRUPT;
         }
+        if (!queued && w == WAIT_READY && S.on) {
+            queued = search_read();
+            if (E.input_over) break;
+            if (!queued) continue;   /* Ctrl-C: the wait says so */
+        }
+        if (queued) queued--;
         int n = 0;
         const wchar_t *text = w == WAIT_READY ? lib.el_wgets(E.el, &n) : NULL;   /* one key */
         if (w == WAIT_ERROR || E.input_over) break;
@@ -387,6 +630,7 @@ LineStatus editor_read(const char *prompt, const char *pending, char **out)
     E.walk = 0;
     locale_t saved = enter_edit_locale();
     LineStatus st = read_keys(out);
+    if (S.on) search_end(true);
     leave_edit_locale(saved);
     E.pending = "";
     free(E.tab_line);
@@ -419,6 +663,7 @@ static void bind_keys(void)
         { "\\e[5C", "em-next-word" }, { "\\e[5D", "ed-prev-word" },
         { "\\e\\e[C", "em-next-word" }, { "\\e\\e[D", "ed-prev-word" },
         { "^I", "tl-complete" },
+        { "^R", "tl-search-older" }, { "^S", "tl-search-newer" }, { SEARCH_REDRAW_KEY, "ed-redisplay" },
         /* libedit binds the key of a disabled terminal character (0 on Linux) to that character's
            function, which left Ctrl-@ (Ctrl-Space) a quoted insert: the next Ctrl-C was text */
         { "^@", "em-set-mark" },
@@ -430,9 +675,11 @@ static void bind_keys(void)
     lib.el_wset(E.el, EL_ADDFN, L"tl-complete", L"complete the word before the cursor", complete_key);
     lib.el_wset(E.el, EL_ADDFN, L"tl-history-older", L"show the next older history entry", history_older);
     lib.el_wset(E.el, EL_ADDFN, L"tl-history-newer", L"show the next newer history entry", history_newer);
+    lib.el_wset(E.el, EL_ADDFN, L"tl-search-older", L"search the history, newest first", search_older_key);
+    lib.el_wset(E.el, EL_ADDFN, L"tl-search-newer", L"search the history, oldest first", search_newer_key);
     for (size_t i = 0; i < sizeof binds / sizeof binds[0]; i++) lib.el_set(E.el, EL_BIND, binds[i][0], binds[i][1], NULL);
     E.searches_refused = true;
-    guard_searches(0);   /* Ctrl-R and the other searches (search_keys) */
+    guard_searches(0);   /* Meta-P and the other libedit searches (search_keys) */
     lib.el_source(E.el, NULL);
     /* an ~/.editrc that chose vi keys: ':' in command mode is that same command line */
     const char *editor = NULL;
@@ -492,6 +739,12 @@ void editor_close(void)
     if (E.keys_fd >= 0) close(E.keys_fd);
     free(E.tab_line);
     free(E.walk_saved);
+    free(S.text);
+    free(S.bytes);
+    free(S.last);
+    S.text = S.last = NULL;
+    S.bytes = NULL;
+    S.len = S.cap = 0;
     E.walk_saved = NULL;
     E.el = NULL;
     E.hist = NULL;

@@ -16,16 +16,12 @@ check statement, below). Each finding's keys are written to ARTIFACTS/finding-N.
 --replay runs again; committed ones live in tests/fuzz/corpus/fuzz_shell/ and are replayed first.
 
 Keys that act outside tl are never sent: Ctrl-Z, Ctrl-\\ (SIGQUIT), Ctrl-S and Ctrl-Q (flow
-control). Nor is what only makes libedit slow, which is not a hang: Ctrl-R while the line is
-longer than 2,000 characters (its incremental search matches the line at every position, so its
-cost grows with the square of the length, and one key cannot be interrupted), and a Meta-digit
-count before Ctrl-Y (a count of yanks of a long kill multiplies the line), and a long paste away
-from the end of the line (libedit redraws the whole line for each key typed before its end, so
-such a paste costs its length times the line's: 110 s under ASan here), nor a paste into an
-incremental search (a failing search looks through the whole history again for each key typed,
-converting every entry from wide characters: 10 ms a key with one session's history, so 20,000
-pasted characters took 44 s in a release build; a step longer than 64 keys after a Ctrl-R starts
-with Ctrl-C, which ends the search). A step never ends in
+control). Nor is what only makes libedit slow, which is not a hang: a Meta-digit count before
+Ctrl-Y (a count of yanks of a long kill multiplies the line), and a long paste away from the end
+of the line (libedit redraws the whole line for each key typed before its end, so such a paste
+costs its length times the line's: 110 s under ASan here). Ctrl-R is tl's own search, sent
+anywhere: libedit's had cost the square of each history entry's length per key, and a session
+whose history held long lines froze for minutes on one (docs/fuzzing.md). A step never ends in
 Ctrl-V: it quotes the next key, so a Ctrl-C after it is a character. Totals are printed in
 libFuzzer's words so run.sh reads them as it reads the others'.
 """
@@ -34,7 +30,6 @@ import fcntl
 import json
 import os
 import random
-import re
 import shutil
 import signal
 import struct
@@ -48,8 +43,6 @@ import pty_shell  # noqa: E402  (the pty harness: Shell, Failure)
 from pty_shell import PROMPT_END, Failure, Shell  # noqa: E402
 
 PROMPT_BACK_S = 20.0           # Ctrl-C to the prompt, at most (a sanitizer build under load)
-SEARCH_LINE_MAX = 2000         # Ctrl-R only on lines up to this long (see the docstring)
-SEARCH_KEYS_MAX = 64           # a step typed into a search that may be on is at most this long (ditto)
 
 HISTORY_KEEP = 4 << 20         # the history file carries over between sessions until it is this big
 CONTROL = [bytes([c]) for c in range(0x20) if c not in (0x03, 0x11, 0x13, 0x1A, 0x1C)] + [b"\x7f"]
@@ -72,7 +65,7 @@ SAFE_TEXT = "abcxyz 0123456789_+-*/=()[]{},.:;<>!?" + "éüß日本語한Ω😀"
 
 
 def random_keys(rng):
-    """One step's keys (bytes); Session.keys leaves out Ctrl-R on a long line."""
+    """One step's keys (bytes)."""
     kind = rng.random()
     if kind < 0.25:
         return "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789 _+-*/=()[]{},.:;\"'#") for _ in range(rng.randint(1, 30))).encode()
@@ -86,8 +79,13 @@ def random_keys(rng):
         return rng.choice(BAD_BYTES)
     if kind < 0.78:
         return rng.choice(STATEMENTS).encode() + b"\r"
-    if kind < 0.84:
+    if kind < 0.81:
         return b"\t" * rng.randint(1, 3)
+    if kind < 0.84:   # a history search for part of an earlier statement, then a key that ends it or not
+        st = rng.choice(STATEMENTS).encode()
+        at = rng.randrange(len(st))
+        return (b"\x12" + st[at:at + rng.randint(1, 8)] + rng.choice((b"", b"\x12", b"\x12\x12", b"\x7f", b"\x07", b"\r",
+                                                                      b"\x1b[A", b"\x1b[B", b"\x1b[D", b"\x05", b"\x1b")))
     if kind < 0.90:
         return b"\r"
     if kind < 0.93:
@@ -107,8 +105,6 @@ class Session:
             "locale": rng.choice(("C.UTF-8", "C.UTF-8", None, "POSIX", "en_US.ISO-8859-1")), "steps": [],
         }
         pty_shell.TL = tl
-        self.line_len = 0   # at least how long the line being edited is (for Ctrl-R)
-        self.searching = False   # a Ctrl-R since the last Enter or Ctrl-C: an incremental search may be on
         self.step_began = time.monotonic()
         self.sh = Shell(work, env={"LC_ALL": self.spec["locale"]}, rows=self.spec["rows"], cols=self.spec["cols"])
         self.sh.prompt(30)
@@ -145,23 +141,12 @@ class Session:
                 self.sh.wait_exit(5)
                 self.ended()
 
-    def tame(self, data):
-        """data without Ctrl-R when the line may be long (libedit's search is slow, not hung), and
-        never ending in Ctrl-V (quoted insert: the next key, Ctrl-C too, goes into the line)."""
-        data = data.replace(b"\x12", b"\x01") if self.line_len > SEARCH_LINE_MAX else data
-        if self.searching and len(data) > SEARCH_KEYS_MAX:
-            data = b"\x03" + data   # a paste into a search: Ctrl-C ends the search first
+    @staticmethod
+    def tame(data):
+        """data never ending in Ctrl-V (quoted insert: the next key, Ctrl-C too, goes into the line)."""
         return data + b"v" if data.endswith(b"\x16") else data
 
     def keys(self, data):
-        search_from, search_end = data.rfind(b"\x12"), max(data.rfind(b"\r"), data.rfind(b"\x03"))
-        self.searching = search_from > search_end or (self.searching and search_end < 0)
-        if b"\r" in data or b"\x03" in data:
-            self.line_len = 0
-        elif any(k in data for k in (b"\x1b[A", b"\x1b[B", b"\x19", b"\x12")) or re.match(rb"\x1b[0-9]", data):
-            self.line_len = SEARCH_LINE_MAX + 1    # history, a yank, a search or a count: maybe long
-        else:
-            self.line_len += len(data)
         self.record({"keys": data.decode("latin-1")})
         self.send(data)
         if self.sh.status is None:   # (once tl has ended, its pty is closed)
@@ -186,8 +171,6 @@ class Session:
     def prompt_back(self):
         """Ctrl-C, then the prompt must come back."""
         self.record({"check": "prompt"})
-        self.line_len = 0
-        self.searching = False
         start = len(self.sh.text)
         self.send(b"\x03")
         self.wait_prompt(start, "after Ctrl-C")
