@@ -274,7 +274,9 @@ void tl_tensor_footprint(const tl_tensor *t, tl_footprint *f)
     memset(f, 0, sizeof *f);
     const tl_ggml_type *q = tl_tensor_qtype(t);
     if (q) {
-        f->stored = (uint64_t)(tl_tensor_size(t) / q->block) * (uint64_t)q->bytes;
+        /* the blocks' bytes per element times the elements, rounded up (a view may hold part of a block) */
+        uint64_t n = (uint64_t)tl_tensor_size(t), whole = n / (uint64_t)q->block, part = n % (uint64_t)q->block;
+        f->stored = whole * (uint64_t)q->bytes + (part * (uint64_t)q->bytes + (uint64_t)q->block - 1) / (uint64_t)q->block;
         storage_footprint(tl_storage_quant_holder(t->storage), f);
         f->resident += tl_storage_materialized_bytes(t->storage);
         return;

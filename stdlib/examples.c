@@ -20,6 +20,8 @@ static const BuiltinExample examples[] = {
     { "ndim", "ndim(zeros(2, 3))", "2" },
     { "size", "size(zeros(2, 3))", "6" },
     { "dtype", "dtype([1.5])", "f64" },
+    { "itemsize", "itemsize(zeros(2, 3, dtype=\"f32\"))", "4" },
+    { "nbytes", "nbytes(zeros(2, 3, dtype=\"f32\"))", "24" },
     { "strides", "strides(zeros(2, 3))", "(3, 1)" },
     { "astype", "astype([1.7, -2.2], \"i32\")", "[ 1 -2], dtype=i32" },
     { "bool", "bool([0, 2])", "[false  true]" },

@@ -44,6 +44,34 @@ static bool bi_size(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
+/* itemsize(x): the bytes of one element of x's dtype (numpy's itemsize; 4 for a quantized
+   tensor, whose dtype is f32: its blocks are nbytes). */
+static bool bi_itemsize(Interp *I, CallArgs *a, Value *out)
+{
+    Value v = *arg_given(a, 0);
+    if (v.kind == V_LIST) return arg_rerun_with_tensors(I, a, 1, out);
+    if (!val_is_numeric(v)) return interp_error(I, a->at, TypeError, "%s() takes a tensor, not a %s", a->self->name, val_kind_name(v));
+    *out = val_i64((int64_t)tl_dtype_size(val_dtype(v)));
+    return true;
+}
+
+/* nbytes(x): the bytes x's elements take as stored: size times itemsize (numpy's nbytes, a
+   view's own elements only), or for a quantized tensor its share of the blocks. */
+static bool bi_nbytes(Interp *I, CallArgs *a, Value *out)
+{
+    Value v = *arg_given(a, 0);
+    if (v.kind == V_LIST) return arg_rerun_with_tensors(I, a, 1, out);
+    if (!val_is_numeric(v)) return interp_error(I, a->at, TypeError, "%s() takes a tensor, not a %s", a->self->name, val_kind_name(v));
+    if (v.kind == V_NUM) {
+        *out = val_i64((int64_t)tl_dtype_size(val_dtype(v)));
+        return true;
+    }
+    tl_footprint fp;
+    tl_tensor_footprint(v.as.t, &fp);
+    *out = val_i64(fp.stored > INT64_MAX ? INT64_MAX : (int64_t)fp.stored);
+    return true;
+}
+
 static bool bi_dtype(Interp *I, CallArgs *a, Value *out)
 {
     Value v = *arg_given(a, 0);
@@ -203,6 +231,9 @@ const Builtin bi_introspect_table[] = {
     { "ndim", bi_ndim, "ndim(x)", "the number of axes", 0, BF_OTHER, BT_STATIC },
     { "size", bi_size, "size(x)", "the number of elements", 0, BF_OTHER, BT_STATIC },
     { "dtype", bi_dtype, "dtype(x)", "the dtype's name, such as \"f32\"", 0, BF_OTHER, BT_STATIC },
+    { "itemsize", bi_itemsize, "itemsize(x)", "the bytes of one element of x's dtype", 0, BF_OTHER, BT_STATIC },
+    { "nbytes", bi_nbytes, "nbytes(x)", "the bytes x's elements take as stored (a quantized tensor: its share of the blocks)", 0,
+      BF_OTHER, BT_STATIC },
     { "strides", bi_strides, "strides(x)", "strides in elements, as a tuple", 0, BF_OTHER, BT_NO },
     { "info", bi_info, "info(x)", "prints dtype, shape, strides, offset, contiguity and storage", 0, BF_OTHER, BT_NO },
     { "shares_memory", bi_shares_memory, "shares_memory(a, b)", "true when some element of a and of b occupy the same bytes", 0, BF_OTHER, BT_NO },
