@@ -552,12 +552,16 @@ static char *finished_line(void)
     return line;
 }
 
-/* Whether the line (with the prompt) may need more rows than the terminal has. */
-static bool taller_than_screen(size_t chars)
+/* Whether the line (its n characters, with the prompt) may need more rows than the terminal
+   has: each character may take two columns (a wide one), and each newline (a multi-line entry
+   from the history) may leave the rest of a row empty. */
+static bool taller_than_screen(const wchar_t *line, size_t n)
 {
     int cols = 0, rows = 0;
     if (lib.el_get(E.el, EL_GETTC, "co", &cols) != 0 || lib.el_get(E.el, EL_GETTC, "li", &rows) != 0) return true;
-    return 2 * chars + 8 >= (size_t)cols * (size_t)(rows > 1 ? rows - 1 : 1);   /* 2: a wide character's columns */
+    size_t need = 2 * n + 8;
+    for (size_t i = 0; i < n; i++) need += line[i] == L'\n' ? (size_t)cols : 0;
+    return need >= (size_t)cols * (size_t)(rows > 1 ? rows - 1 : 1);
 }
 
 /* Clears the screen and has libedit draw the prompt and the line afresh at its top. libedit
@@ -573,14 +577,15 @@ static void redraw_from_top(void)
    (libedit 3.1-20221030, refresh.c), on which a later character typed at the end of the line,
    on reaching the right margin, took the row after the last one, a NULL pointer, and wrote
    through it: a key that only moved the cursor (Home, End, an arrow) on a line taller than the
-   screen, which moves the recorded cursor row but not the record of the rows shown; and a
+   screen, which moves the recorded cursor row but not the record of the rows shown (a search
+   that showed an entry, the cursor at the match, is taken for such a key: searched); and a
    character of width 0 or less (a combining accent, U+200B, U+FEFF) typed at the end of the
    line, for which the recorded column advances though the terminal's does not. */
-static void mend_display(size_t *len, size_t *cursor)
+static void mend_display(size_t *len, size_t *cursor, bool searched)
 {
     const LineInfoW *li = lib.el_wline(E.el);
     size_t n = (size_t)(li->lastchar - li->buffer), at = (size_t)(li->cursor - li->buffer);
-    bool moved = n == *len && at != *cursor && taller_than_screen(n);
+    bool moved = (n == *len || searched) && at != *cursor && taller_than_screen(li->buffer, n);
     bool zero_width = n > *len && at == n && wcwidth(li->buffer[n - 1]) <= 0;
     if (moved || zero_width) redraw_from_top();
     guard_searches(n);
@@ -601,7 +606,8 @@ static LineStatus read_keys(char **out)
             cancel_line();
             return LINE_INTERRUPT;
         }
-        if (!queued && w == WAIT_READY && S.on) {
+        bool searched = !queued && w == WAIT_READY && S.on;   /* this key draws a search's line */
+        if (searched) {
             queued = search_read();
             if (E.input_over) break;
             if (!queued) continue;   /* Ctrl-C: the wait says so */
@@ -610,7 +616,7 @@ static LineStatus read_keys(char **out)
         int n = 0;
         const wchar_t *text = w == WAIT_READY ? lib.el_wgets(E.el, &n) : NULL;   /* one key */
         if (w == WAIT_ERROR || E.input_over) break;
-        mend_display(&len, &cursor);
+        mend_display(&len, &cursor, searched);
         if (!text || n <= 0) continue;
         if (n == 1 && text[0] == 4) break;   /* Ctrl-D on an empty line: libedit puts the ^D in the line */
         if (text[n - 1] == '\n' || text[n - 1] == '\r') {

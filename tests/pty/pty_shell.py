@@ -399,6 +399,23 @@ def test_libedit_screen_record(sh):
             s.quit()
         finally:
             s.kill()
+    # fuzz_shell's finding: a multi-line entry from the history is taller than a window of two
+    # or three rows though it has few characters, so a search that left the cursor inside it,
+    # then Left, then characters typed at the end, wrote through the NULL row (ASan: SEGV)
+    with open(os.path.join(sh.workdir, "history"), "w") as f:
+        f.write("fn k() {\\nprint(1)\\nprint(2)\\n}\nx = 1\n")
+    for rows in (2, 3):
+        for label, keys in (("a search", "\x12() {\x1b[D"), ("Up", "\x1b[A\x1b[A\x1b[D")):
+            s = Shell(sh.workdir, rows=rows, cols=200)
+            try:
+                s.wrapped_prompt(0)
+                for step in (keys, "\x1b[D", "zz", "\x05" + "a" * 300):
+                    s.send(step)
+                    s.quiet()
+                ctrl_c_gives_prompt(s, f"{label} in a {rows}-row window", 10)
+                s.quit()
+            finally:
+                s.kill()
 
 
 @needs_editor
