@@ -232,7 +232,8 @@ def fuzz_session(tl, work, rng, deadline):
                 break
             r = rng.random()
             if r < 0.02:
-                s.resize(rng.randint(1, 60), rng.randint(1, 220))
+                rows = rng.randint(1, 60)   # one row narrower than "tl> " scrolls the prompt away: never seen
+                s.resize(rows, rng.randint(5 if rows == 1 else 1, 220))
             elif r < 0.05:
                 n = rng.choice((5, 40, 1100, 9000))
                 s.echo_check("".join(rng.choice(SAFE_TEXT) for _ in range(n)))
