@@ -232,7 +232,7 @@ def fuzz_session(tl, work, rng, deadline):
                 break
             r = rng.random()
             if r < 0.02:
-                rows = rng.randint(1, 60)   # one row narrower than "tl> " scrolls the prompt away: never seen
+                rows = rng.randint(1, 60)   # in one row narrower than "tl> " libedit scrolls the prompt out of sight
                 s.resize(rows, rng.randint(5 if rows == 1 else 1, 220))
             elif r < 0.05:
                 n = rng.choice((5, 40, 1100, 9000))
