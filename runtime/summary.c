@@ -4,8 +4,10 @@
 #include <string.h>
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
+#include "kernels/intrinsics.h"   /* unit_summary_emulated_512 runs the AVX-512 steps on AVX2 */
 #define STEPS_X86   /* the steps of both passes also in AVX2 and AVX-512 intrinsics */
+#else
+#define TL_TARGET_512(features) features
 #endif
 
 #include "kernels/kern.h"
@@ -125,7 +127,7 @@ static inline __attribute__((always_inline)) int64_t stats_steps(const float *x,
 /* stats_steps in AVX-512 registers: GCC widens eight floats of the vector extension in two
    halves and a merge, three instructions where vcvtps2pd is one. The same operations per lane
    (min_ps and max_ps are MIN8 and MAX8), so the same figures. */
-__attribute__((target("avx512f"))) static int64_t stats_steps_512(const float *x, int64_t n, const v8d *shift, v8d *s, v8f *e)
+__attribute__((target(TL_TARGET_512("avx512f")))) static int64_t stats_steps_512(const float *x, int64_t n, const v8d *shift, v8d *s, v8f *e)
 {
     __m512d sh = _mm512_loadu_pd((const double *)shift), s1a = _mm512_loadu_pd((const double *)&s[0]);
     __m512d s1b = _mm512_loadu_pd((const double *)&s[1]), s2a = _mm512_loadu_pd((const double *)&s[2]);
@@ -228,7 +230,7 @@ static inline __attribute__((always_inline)) void stats_run(tl_stats *st, const 
     if (!stats_f32(st, x, n, isa)) stats_slow(st, x, false, n);
 }
 
-__attribute__((target("avx512f"))) static void stats_run_avx512(tl_stats *st, const float *x, int64_t n) { stats_run(st, x, n, STEPS_AVX512); }
+__attribute__((target(TL_TARGET_512("avx512f")))) static void stats_run_avx512(tl_stats *st, const float *x, int64_t n) { stats_run(st, x, n, STEPS_AVX512); }
 __attribute__((target("avx2"))) static void stats_run_avx2(tl_stats *st, const float *x, int64_t n) { stats_run(st, x, n, STEPS_AVX2); }
 static void stats_run_base(tl_stats *st, const float *x, int64_t n) { stats_run(st, x, n, STEPS_BASE); }
 
@@ -398,7 +400,7 @@ static inline __attribute__((always_inline)) int64_t diff_steps(const float *a, 
     } while (0)
 
 /* diff_steps in AVX-512 registers, as stats_steps_512. */
-__attribute__((target("avx512f"))) static int64_t diff_steps_512(const float *a, const float *b, int64_t n, v8d *s)
+__attribute__((target(TL_TARGET_512("avx512f")))) static int64_t diff_steps_512(const float *a, const float *b, int64_t n, v8d *s)
 {
     __m512d r[10];
     for (int k = 0; k < 10; k++) r[k] = _mm512_loadu_pd((const double *)&s[k]);
@@ -500,7 +502,7 @@ static inline __attribute__((always_inline)) void diff_run(tl_diff *d, const flo
     if (!diff_f32(d, a, b, first, n, isa)) diff_slow(d, a, b, false, first, n);
 }
 
-__attribute__((target("avx512f"))) static void diff_run_avx512(tl_diff *d, const float *a, const float *b, int64_t first,
+__attribute__((target(TL_TARGET_512("avx512f")))) static void diff_run_avx512(tl_diff *d, const float *a, const float *b, int64_t first,
                                                                int64_t n)
 {
     diff_run(d, a, b, first, n, STEPS_AVX512);

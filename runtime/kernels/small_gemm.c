@@ -1,7 +1,7 @@
 /* kernels/small_gemm.c — f32 products too small for BLAS: an attention's per-head products, small mat-vecs */
-#include <immintrin.h>
 #include <stdlib.h>
 
+#include "intrinsics.h"   /* unit_small_gemm_emulated_512 runs the AVX-512 forms on AVX2 */
 #include "kern.h"
 #include "simd_x86.h"
 
@@ -23,7 +23,7 @@ bool tl_small_sgemm_ok(void) { return tl_simd_avx2(); }
    per-head products (one row each) had three chains (48 columns) or one (the last columns
    of the scores). Four heads side by side, stories15M's att @ v at 129 positions took 1.1
    us against 1.2, q @ K 1.4 against 1.8 (one thread, best of seven). */
-__attribute__((target("avx512f,avx2,fma"), always_inline)) static inline void
+__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")), always_inline)) static inline void
 small_cols(int R, int C, const float *const ar[], int64_t acs, const float *const br[], int64_t brs, int64_t k,
            float *const cr[], int64_t j, int64_t m)
 {
@@ -46,7 +46,7 @@ small_cols(int R, int C, const float *const ar[], int64_t acs, const float *cons
 }
 
 /* The 16 x 16 block v (row r in v[r]) transposed in place: v[q] lane r = old v[r] lane q. */
-__attribute__((target("avx512f,avx2,fma"), always_inline)) static inline void transpose16(__m512 v[16])
+__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")), always_inline)) static inline void transpose16(__m512 v[16])
 {
     __m512 t[16];
     for (int r = 0; r < 16; r += 2) {   /* pairs of rows interleaved by element */
@@ -75,7 +75,7 @@ __attribute__((target("avx512f,avx2,fma"), always_inline)) static inline void tr
 /* Rows i .. i + 16 of column j into c (the last ones masked to n), with a's rows
    contiguous (acs 1): a's block of 16 rows x 16 p is loaded row by row and transposed,
    so that vector q holds column p + q of the sixteen rows; b's element is broadcast. */
-__attribute__((target("avx512f,avx2,fma"))) static void small_rows(const float *a, int64_t ars, const float *b,
+__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")))) static void small_rows(const float *a, int64_t ars, const float *b,
                                                                    int64_t brs, int64_t k, float *c, int64_t m,
                                                                    int64_t i, int64_t j, int64_t n)
 {
@@ -124,7 +124,7 @@ __attribute__((target("avx512f,avx2,fma"))) static void small_rows(const float *
     }
 
 /* Columns j .. j + 16 C (C = 1..8) of R rows (1, 2 or 4) at ar, br, cr. */
-__attribute__((target("avx512f,avx2,fma"))) static void small_cols_of(int R, int C, const float *const ar[], int64_t acs,
+__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")))) static void small_cols_of(int R, int C, const float *const ar[], int64_t acs,
                                                                       const float *const br[], int64_t brs, int64_t k,
                                                                       float *const cr[], int64_t j, int64_t m)
 {
@@ -144,7 +144,7 @@ static int rows_together(int C, int64_t left, bool avx512)
 
 /* The row form over `nrows` rows of c, row r being the product of a row at ar[r] with b at
    br[r] into cr[r]: column chunks of 16 x (up to 8), rows taken a few at a time. */
-__attribute__((target("avx512f,avx2,fma"))) static void row_form_512(int64_t nrows, const float *const ar[], int64_t acs,
+__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")))) static void row_form_512(int64_t nrows, const float *const ar[], int64_t acs,
                                                                  const float *const br[], int64_t brs,
                                                                  float *const cr[], int64_t m, int64_t k)
 {
@@ -244,7 +244,11 @@ __attribute__((target("avx2,fma"))) static void row_form_avx2(int64_t nrows, con
 void tl_small_sgemm(int64_t count, const tl_sgemm_entry *e, int64_t n, int64_t m, int64_t k, int64_t ars, int64_t acs,
                     int64_t brs)
 {
+#ifdef TL_AVX512_EMULATION   /* AVX-512 emulated (intrinsics.h): its forms run where AVX2 does */
+    bool w512 = true;
+#else
     bool w512 = tl_cpu_has_avx512();
+#endif
     if (m <= ROWS_FORM_MAX_COLS && (n >= 16 || m < n) && acs == 1) {
         for (int64_t t = 0; t < count; t++)
             for (int64_t j = 0; j < m; j++)

@@ -48,14 +48,14 @@ DEF_TILE(8, uint64_t)
 #undef DEF_TILE
 
 #if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
+#include "intrinsics.h"   /* unit_transpose_emulated_512 runs the 16x16 blocks on AVX2 */
 
 #include "simd_x86.h"
 
 /* Transposes 16 vectors of 16 lanes in place: afterwards v[k] holds lane k of
    every input, in input order. Four rounds of shuffles (32-bit, 64-bit, then
    two of 128-bit lanes), 64 in all. */
-__attribute__((target("avx512f")))
+__attribute__((target(TL_TARGET_512("avx512f"))))
 static inline void transpose_16x16(__m512 v[MICRO])
 {
     __m512 t[MICRO];
@@ -84,7 +84,7 @@ static inline void transpose_16x16(__m512 v[MICRO])
 
 /* One 16x16 block of 4-byte elements at outer row r, inner column c: loads
    16 source runs (dense along the outer axis), stores 16 destination rows. */
-__attribute__((target("avx512f")))
+__attribute__((target(TL_TARGET_512("avx512f"))))
 static void micro_4(const transpose_job *j, int64_t r, int64_t c)
 {
     __m512 v[MICRO];
@@ -135,7 +135,11 @@ static void stream_fence(void) { _mm_sfence(); }
 static int micro_ok(const transpose_job *j)
 {
     if (j->src_dt != j->dst_dt || tl_dtype_size(j->src_dt) != 4 || j->d_col != 4) return 0;
+#ifdef TL_AVX512_EMULATION   /* AVX-512 emulated (intrinsics.h): its blocks run where AVX2 does */
+    return tl_simd_avx2() ? MICRO : 0;
+#else
     return tl_cpu_has_avx512() ? MICRO : tl_simd_avx2() ? 8 : 0;
+#endif
 }
 /* Streaming stores need 64-byte aligned destination rows, and pay off only
    when the output would not stay in cache anyway. */

@@ -1,11 +1,13 @@
 /* tests/unit/avx512_simde.h — the AVX-512 intrinsics of the quantized dots, the f32 and bf16
-   rows, Philox and the f16 and bf16 conversions, emulated, so that their 512-bit paths run
-   (and are checked against the others) on CPUs without AVX-512.
+   rows, the small products, the transposes, summary()'s steps, Philox and the f16 and bf16
+   conversions, emulated, so that their 512-bit paths run (and are checked against the others)
+   on CPUs without AVX-512.
 
    runtime/kernels/intrinsics.h includes this header in place of <immintrin.h> when a build
    names it in TL_AVX512_EMULATION (tests/unit/meson.build: the unit_*_emulated_512 tests), for
-   the quantized dots (kernels/qdot.h), the f32 and bf16 rows (kernels/matvec.c), Philox
-   (random.c) and the conversions (kernels/convert.c). Those files are then compiled for AVX2,
+   the quantized dots (kernels/qdot.h), the f32 and bf16 rows (kernels/matvec.c), the small
+   products (kernels/small_gemm.c), the transposed copies (kernels/transpose.c), the stats and
+   differences (summary.c), Philox (random.c) and the conversions (kernels/convert.c). Those files are then compiled for AVX2,
    FMA and F16C, and every 512-bit intrinsic and type they use is SIMDe's (libsimde-dev, MIT):
    SIMDe does a 512-bit operation as two native 256-bit ones where it can, so a fused
    multiply-add stays fused. The few SIMDe 0.7.4 lacks, or does with signed overflow, are
@@ -178,6 +180,43 @@
 /* the f32 and bf16 rows (kernels/matvec.c) */
 #undef _mm512_castsi512_ps
 #define _mm512_castsi512_ps simde_mm512_castsi512_ps
+/* the stats and differences in double (summary.c) */
+#define __m512d simde__m512d
+#undef _mm512_loadu_pd
+#define _mm512_loadu_pd simde_mm512_loadu_pd
+#undef _mm512_storeu_pd
+#define _mm512_storeu_pd simde_mm512_storeu_pd
+#undef _mm512_sub_pd
+#define _mm512_sub_pd simde_mm512_sub_pd
+#undef _mm512_add_pd
+#define _mm512_add_pd simde_mm512_add_pd
+#undef _mm512_mul_pd
+#define _mm512_mul_pd simde_mm512_mul_pd
+#undef _mm512_fmadd_pd
+#define _mm512_fmadd_pd simde_mm512_fmadd_pd
+#undef _mm512_max_pd
+#define _mm512_max_pd simde_mm512_max_pd
+#undef _mm512_castsi512_pd
+#define _mm512_castsi512_pd simde_mm512_castsi512_pd
+#undef _mm512_castpd_si512
+#define _mm512_castpd_si512 simde_mm512_castpd_si512
+/* the small products and the transposes (small_gemm.c, transpose.c) */
+#undef _mm512_set1_ps
+#define _mm512_set1_ps simde_mm512_set1_ps
+#undef _mm512_unpacklo_ps
+#define _mm512_unpacklo_ps simde_mm512_unpacklo_ps
+#undef _mm512_unpackhi_ps
+#define _mm512_unpackhi_ps simde_mm512_unpackhi_ps
+#undef _mm512_unpacklo_pd
+#define _mm512_unpacklo_pd simde_mm512_unpacklo_pd
+#undef _mm512_unpackhi_pd
+#define _mm512_unpackhi_pd simde_mm512_unpackhi_pd
+#undef _mm512_shuffle_f32x4
+#define _mm512_shuffle_f32x4 simde_mm512_shuffle_f32x4
+#undef _mm512_castps_pd
+#define _mm512_castps_pd simde_mm512_castps_pd
+#undef _mm512_castpd_ps
+#define _mm512_castpd_ps simde_mm512_castpd_ps
 /* Philox (random.c) */
 #undef _mm512_mul_epu32
 #define _mm512_mul_epu32 simde_mm512_mul_epu32
@@ -381,5 +420,36 @@ static inline simde__m512i emu512_cvtepu16_epi32(__m256i a)
 }
 #undef _mm512_cvtepu16_epi32
 #define _mm512_cvtepu16_epi32 emu512_cvtepu16_epi32
+
+/* The eight floats of a widened to doubles (vcvtps2pd). */
+static inline simde__m512d emu512_cvtps_pd(__m256 a)
+{
+    double r[8];
+    _mm256_storeu_pd(r, _mm256_cvtps_pd(_mm256_castps256_ps128(a)));
+    _mm256_storeu_pd(r + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)));
+    return simde_mm512_loadu_pd(r);
+}
+#undef _mm512_cvtps_pd
+#define _mm512_cvtps_pd emu512_cvtps_pd
+
+/* The floats of a stored where k has a bit; only those bytes are written (vmovups with a mask). */
+static inline void emu512_mask_storeu_ps(void *p, uint16_t k, simde__m512 a)
+{
+    float v[16];
+    emu512_store_ps(v, a);
+    for (int i = 0; i < 16; i++)
+        if (k >> i & 1) memcpy((char *)p + 4 * i, &v[i], 4);
+}
+#undef _mm512_mask_storeu_ps
+#define _mm512_mask_storeu_ps emu512_mask_storeu_ps
+
+/* A store around the caches (vmovntps: p 64-byte aligned, as the hardware requires). */
+static inline void emu512_stream_ps(float *p, simde__m512 a)
+{
+    if ((uintptr_t)p % 64) __builtin_trap();
+    emu512_store_ps(p, a);
+}
+#undef _mm512_stream_ps
+#define _mm512_stream_ps emu512_stream_ps
 
 #endif
