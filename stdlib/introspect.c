@@ -26,20 +26,33 @@ static bool bi_strides(Interp *I, CallArgs *a, Value *out)
     return out->kind == V_TUPLE || interp_error_rt(I, a->at);
 }
 
+/* The one argument of ndim, size, itemsize, nbytes and dtype, a number or a tensor, into *v:
+   true. Otherwise false, the call finished with its result in *done: a list runs the builtin
+   again on it as a tensor, anything else is a TypeError. */
+static bool numeric_arg(Interp *I, CallArgs *a, Value *out, Value *v, bool *done)
+{
+    *v = *arg_given(a, 0);
+    if (v->kind == V_LIST) *done = arg_rerun_with_tensors(I, a, 1, out);
+    else if (!val_is_numeric(*v))
+        *done = interp_error(I, a->at, TypeError, "%s() takes a tensor, not a %s", a->self->name, val_kind_name(*v));
+    else return true;
+    return false;
+}
+
 static bool bi_ndim(Interp *I, CallArgs *a, Value *out)
 {
-    Value v = *arg_given(a, 0);
-    if (v.kind == V_LIST) return arg_rerun_with_tensors(I, a, 1, out);
-    if (!val_is_numeric(v)) return interp_error(I, a->at, TypeError, "%s() takes a tensor, not a %s", a->self->name, val_kind_name(v));
+    Value v;
+    bool done;
+    if (!numeric_arg(I, a, out, &v, &done)) return done;
     *out = val_i64(v.kind == V_NUM ? 0 : v.as.t->ndim);
     return true;
 }
 
 static bool bi_size(Interp *I, CallArgs *a, Value *out)
 {
-    Value v = *arg_given(a, 0);
-    if (v.kind == V_LIST) return arg_rerun_with_tensors(I, a, 1, out);
-    if (!val_is_numeric(v)) return interp_error(I, a->at, TypeError, "%s() takes a tensor, not a %s", a->self->name, val_kind_name(v));
+    Value v;
+    bool done;
+    if (!numeric_arg(I, a, out, &v, &done)) return done;
     *out = val_i64(v.kind == V_NUM ? 1 : tl_tensor_size(v.as.t));
     return true;
 }
@@ -48,9 +61,9 @@ static bool bi_size(Interp *I, CallArgs *a, Value *out)
    tensor, whose dtype is f32: its blocks are nbytes). */
 static bool bi_itemsize(Interp *I, CallArgs *a, Value *out)
 {
-    Value v = *arg_given(a, 0);
-    if (v.kind == V_LIST) return arg_rerun_with_tensors(I, a, 1, out);
-    if (!val_is_numeric(v)) return interp_error(I, a->at, TypeError, "%s() takes a tensor, not a %s", a->self->name, val_kind_name(v));
+    Value v;
+    bool done;
+    if (!numeric_arg(I, a, out, &v, &done)) return done;
     *out = val_i64((int64_t)tl_dtype_size(val_dtype(v)));
     return true;
 }
@@ -59,9 +72,9 @@ static bool bi_itemsize(Interp *I, CallArgs *a, Value *out)
    view's own elements only), or for a quantized tensor its share of the blocks. */
 static bool bi_nbytes(Interp *I, CallArgs *a, Value *out)
 {
-    Value v = *arg_given(a, 0);
-    if (v.kind == V_LIST) return arg_rerun_with_tensors(I, a, 1, out);
-    if (!val_is_numeric(v)) return interp_error(I, a->at, TypeError, "%s() takes a tensor, not a %s", a->self->name, val_kind_name(v));
+    Value v;
+    bool done;
+    if (!numeric_arg(I, a, out, &v, &done)) return done;
     if (v.kind == V_NUM) {
         *out = val_i64((int64_t)tl_dtype_size(val_dtype(v)));
         return true;
@@ -74,9 +87,9 @@ static bool bi_nbytes(Interp *I, CallArgs *a, Value *out)
 
 static bool bi_dtype(Interp *I, CallArgs *a, Value *out)
 {
-    Value v = *arg_given(a, 0);
-    if (v.kind == V_LIST) return arg_rerun_with_tensors(I, a, 1, out);
-    if (!val_is_numeric(v)) return interp_error(I, a->at, TypeError, "%s() takes a tensor, not a %s", a->self->name, val_kind_name(v));
+    Value v;
+    bool done;
+    if (!numeric_arg(I, a, out, &v, &done)) return done;
     *out = val_cstr(tl_dtype_name(val_dtype(v)));
     return true;
 }
