@@ -64,6 +64,11 @@ STATEMENTS = [
 SAFE_TEXT = "abcxyz 0123456789_+-*/=()[]{},.:;<>!?" + "éüß日本語한Ω😀"
 
 
+def not_ending_in_ctrl_v(data):
+    """data never ending in Ctrl-V (quoted insert: the next key, Ctrl-C too, goes into the line)."""
+    return data + b"v" if data.endswith(b"\x16") else data
+
+
 def random_keys(rng):
     """One step's keys (bytes)."""
     kind = rng.random()
@@ -140,11 +145,6 @@ class Session:
             if self.ended() is None:
                 self.sh.wait_exit(5)
                 self.ended()
-
-    @staticmethod
-    def tame(data):
-        """data never ending in Ctrl-V (quoted insert: the next key, Ctrl-C too, goes into the line)."""
-        return data + b"v" if data.endswith(b"\x16") else data
 
     def keys(self, data):
         self.record({"keys": data.decode("latin-1")})
@@ -238,7 +238,7 @@ def fuzz_session(tl, work, rng, deadline):
                 n = rng.choice((5, 40, 1100, 9000))
                 s.echo_check("".join(rng.choice(SAFE_TEXT) for _ in range(n)))
             else:
-                data = s.tame(random_keys(rng))
+                data = not_ending_in_ctrl_v(random_keys(rng))
                 sent += len(data)
                 s.keys(data)
             if i % 25 == 24:
