@@ -14,4 +14,10 @@
 #define TL_TARGET_512(features) features
 #endif
 
+/* `#pragma GCC target` of a region of 512-bit paths, as TL_TARGET_512 gives it (the pragma
+   made by _Pragma from the string once it is expanded). */
+#define TL_PRAGMA_(x) _Pragma(#x)
+#define TL_PRAGMA_EXPANDED_(x) TL_PRAGMA_(x)
+#define TL_PRAGMA_TARGET_512(features) TL_PRAGMA_EXPANDED_(GCC target(TL_TARGET_512(features)))
+
 #endif

@@ -16,9 +16,9 @@
 
 #if TL_SIMD_X86
 
+#include "intrinsics.h"   /* unit_kernels_emulated_512 and unit_gelu_emulated_512 run these loops on AVX2 */
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512dq,avx2,fma")
-#include <immintrin.h>
+TL_PRAGMA_TARGET_512("avx512f,avx512dq,avx2,fma")
 #include <sleef.h>
 
 #include "../dynlib.h"
@@ -32,15 +32,31 @@
 #define SLEEF_SYMS_ROW(arg, ENUM, STEM, NAME, COMPUTE, RESULT, FLOAT, CPLX, SIMDF, SIMDD, ...) \
     SLEEF_APPLY(SYMF_##SIMDF, arg, STEM) SLEEF_APPLY(SYMD_##SIMDD, arg, STEM)
 #define SLEEF_APPLY(M, ...) M(__VA_ARGS__)
-#define SYMF_SLEEF(X, STEM) X(Sleef_##STEM##f16_u10)
-#define SYMF_SLEEF15(X, STEM) X(Sleef_##STEM##f16_u15)
-#define SYMD_SLEEF(X, STEM) X(Sleef_##STEM##d8_u10)
-#define SYMD_SLEEF15(X, STEM) X(Sleef_##STEM##d8_u15)
+/* SLEEF's function STEM (to U ulps) of 16 floats or 8 doubles: its name and its call. Where a
+   test emulates AVX-512 (intrinsics.h), SLEEF's 512-bit functions cannot run, so a call is
+   the AVX2 function on each half of the vector. */
+#ifdef TL_AVX512_EMULATION
+#define SLEEF_NAME_F(STEM, U) Sleef_##STEM##f8_##U##avx2
+#define SLEEF_NAME_D(STEM, U) Sleef_##STEM##d4_##U##avx2
+#define SLEEF_F(STEM, U, x) emu512_halves_ps(sleef.SLEEF_NAME_F(STEM, U), x)
+#define SLEEF_D(STEM, U, x) emu512_halves_pd(sleef.SLEEF_NAME_D(STEM, U), x)
+#else
+#define SLEEF_NAME_F(STEM, U) Sleef_##STEM##f16_##U
+#define SLEEF_NAME_D(STEM, U) Sleef_##STEM##d8_##U
+#define SLEEF_F(STEM, U, x) sleef.SLEEF_NAME_F(STEM, U)(x)
+#define SLEEF_D(STEM, U, x) sleef.SLEEF_NAME_D(STEM, U)(x)
+#endif
+/* (X of the name expanded first: X may stringize it) */
+#define SLEEF_NAMED(X, name) X(name)
+#define SYMF_SLEEF(X, STEM) SLEEF_NAMED(X, SLEEF_NAME_F(STEM, u10))
+#define SYMF_SLEEF15(X, STEM) SLEEF_NAMED(X, SLEEF_NAME_F(STEM, u15))
+#define SYMD_SLEEF(X, STEM) SLEEF_NAMED(X, SLEEF_NAME_D(STEM, u10))
+#define SYMD_SLEEF15(X, STEM) SLEEF_NAMED(X, SLEEF_NAME_D(STEM, u15))
 #define SYMF_OWN(...)
 #define SYMF_NONE(...)
 #define SYMD_OWN(...)
 #define SYMD_NONE(...)
-#define SLEEF_FNS(X) TL_UNOP_LIST(SLEEF_SYMS_ROW, X) X(Sleef_expd8_u10) X(Sleef_erfcd8_u15)
+#define SLEEF_FNS(X) TL_UNOP_LIST(SLEEF_SYMS_ROW, X) SYMD_SLEEF(X, exp) SYMD_SLEEF15(X, erfc)
 #define SLEEF_POINTER(name) __typeof__(name) *name;
 static struct { SLEEF_FNS(SLEEF_POINTER) } sleef;
 static tl_dynlib sleef_lib = TL_DYNLIB_INIT;
@@ -174,7 +190,7 @@ static inline __m512 sigmoid16(__m512 x)
 {
     __m512 one = _mm512_set1_ps(1.0f);
     __m512 ax = _mm512_abs_ps(x);
-    __m512 e = sleef.Sleef_expf16_u10(_mm512_sub_ps(_mm512_setzero_ps(), ax));
+    __m512 e = SLEEF_F(exp, u10, _mm512_sub_ps(_mm512_setzero_ps(), ax));
     __m512 d = _mm512_add_ps(one, e);
     __mmask16 neg = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_LT_OQ);
     return _mm512_div_ps(_mm512_mask_blend_ps(neg, one, e), d);
@@ -270,7 +286,7 @@ static inline __m512 gelu_tanh16(__m512 x)
 /* SLEEF's exp overflows a little early in f64: redo the lanes near the top. */
 static inline __m512d exp8d(__m512d x)
 {
-    __m512d r = sleef.Sleef_expd8_u10(x);
+    __m512d r = SLEEF_D(exp, u10, x);
     __mmask8 big = _mm512_cmp_pd_mask(x, _mm512_set1_pd(709.0), _CMP_GT_OQ);
     if (big) {
         double xs[8], rs[8];
@@ -330,12 +346,12 @@ static inline __m512 silu16(__m512 x) { return _mm512_mul_ps(x, sigmoid16(x)); }
 #define SIMD_LOOPS(arg, ENUM, STEM, NAME, COMPUTE, RESULT, FLOAT, CPLX, SIMDF, SIMDD, ...) \
     SIMD_APPLY(SIMDF_##SIMDF, ENUM, STEM) SIMD_APPLY(SIMDD_##SIMDD, ENUM, STEM)
 #define SIMDF_OWN(ENUM, STEM) SIMD_LOOP_F32(STEM##_f32, ENUM, x = STEM##16(x))
-#define SIMDF_SLEEF(ENUM, STEM) SIMD_LOOP_F32(STEM##_f32, ENUM, x = sleef.Sleef_##STEM##f16_u10(x))
-#define SIMDF_SLEEF15(ENUM, STEM) SIMD_LOOP_F32(STEM##_f32, ENUM, x = sleef.Sleef_##STEM##f16_u15(x))
+#define SIMDF_SLEEF(ENUM, STEM) SIMD_LOOP_F32(STEM##_f32, ENUM, x = SLEEF_F(STEM, u10, x))
+#define SIMDF_SLEEF15(ENUM, STEM) SIMD_LOOP_F32(STEM##_f32, ENUM, x = SLEEF_F(STEM, u15, x))
 #define SIMDF_NONE(...)
 #define SIMDD_OWN(ENUM, STEM) SIMD_LOOP_F64(STEM##_f64, ENUM, x = STEM##8d(x))
-#define SIMDD_SLEEF(ENUM, STEM) SIMD_LOOP_F64(STEM##_f64, ENUM, x = sleef.Sleef_##STEM##d8_u10(x))
-#define SIMDD_SLEEF15(ENUM, STEM) SIMD_LOOP_F64(STEM##_f64, ENUM, x = sleef.Sleef_##STEM##d8_u15(x))
+#define SIMDD_SLEEF(ENUM, STEM) SIMD_LOOP_F64(STEM##_f64, ENUM, x = SLEEF_D(STEM, u10, x))
+#define SIMDD_SLEEF15(ENUM, STEM) SIMD_LOOP_F64(STEM##_f64, ENUM, x = SLEEF_D(STEM, u15, x))
 #define SIMDD_NONE(...)
 TL_UNOP_LIST(SIMD_LOOPS, )
 
@@ -358,11 +374,23 @@ bool tl_cpu_has_avx512(void)
     return cached;
 }
 
+/* Whether this file's AVX-512 loops run: the CPU has AVX-512, or a test emulates it
+   (intrinsics.h), where AVX2 is enough; tl_cpu_has_avx512 stays the CPU's answer for the rest
+   of the runtime. */
+static bool loops_512(void)
+{
+#ifdef TL_AVX512_EMULATION
+    return tl_simd_avx2();
+#else
+    return tl_cpu_has_avx512();
+#endif
+}
+
 /* Whether the SLEEF-based loops may run: SIMD on, AVX-512 present and SLEEF loaded (without
    it the portable loops run instead: slower, the same results within their documented ulps). */
 static bool sleef_loops_usable(void)
 {
-    return tl_simd_enabled() && tl_cpu_has_avx512() && tl_dynlib_load(&sleef_lib, load_sleef) == 0;
+    return tl_simd_enabled() && loops_512() && tl_dynlib_load(&sleef_lib, load_sleef) == 0;
 }
 
 #define SIMD_F32_CELL(arg, ENUM, STEM, NAME, COMPUTE, RESULT, FLOAT, CPLX, SIMDF, ...) SIMD_APPLY(CELL_##SIMDF, ENUM, STEM##_f32)
@@ -383,7 +411,7 @@ static const tl_inner_fn simd_bin_f64[TL_NBINOPS] = {
 
 tl_inner_fn tl_simd_binary_loop(tl_binop op, tl_dtype cdt)
 {
-    if (!tl_cpu_has_avx512()) return tl_simd_binary_loop_avx2(op, cdt);
+    if (!loops_512()) return tl_simd_binary_loop_avx2(op, cdt);
     if ((unsigned)op >= TL_NBINOPS || !tl_simd_enabled()) return NULL;
     if (cdt == TL_F32) return simd_bin_f32[op];
     if (cdt == TL_F64) return simd_bin_f64[op];
@@ -393,7 +421,7 @@ tl_inner_fn tl_simd_binary_loop(tl_binop op, tl_dtype cdt)
 tl_inner_fn tl_simd_unary_loop(tl_unop op, tl_dtype cdt)
 {
     if ((unsigned)op >= TL_NUNOPS) return NULL;
-    if (!tl_cpu_has_avx512()) return tl_simd_unary_loop_avx2(op, cdt);
+    if (!loops_512()) return tl_simd_unary_loop_avx2(op, cdt);
     if (!sleef_loops_usable()) return NULL;
     if (cdt == TL_F32) return simd_f32[op];
     if (cdt == TL_F64) return simd_f64[op];
@@ -446,7 +474,7 @@ bool tl_simd_avx2(void) { return false; }
    NaN test is separate because max_ps drops NaNs. Exact: any lane order. */
 #if TL_SIMD_X86
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512dq,avx2,fma")
+TL_PRAGMA_TARGET_512("avx512f,avx512dq,avx2,fma")
 #define MINMAX512(NAME, T, VT, L, LOAD, OP, CMP, RED, SET1NAN)                         \
     static T NAME(const T *v, int64_t n)                                              \
     {                                                                                 \
@@ -484,7 +512,7 @@ MINMAX512(vmin_f64, double, __m512d, 8, _mm512_loadu_pd, _mm512_min_pd, _mm512_c
 
 #if TL_SIMD_X86
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512dq,avx2,fma")
+TL_PRAGMA_TARGET_512("avx512f,avx512dq,avx2,fma")
 /* One softmax row in three passes over L1-resident data: max, exp and sum,
    scale. The sum runs in 16 lanes (deterministic: a row never splits). */
 static void softmax_row_f32_avx512(const float *x, float *y, int64_t D, bool want_log)
@@ -494,13 +522,13 @@ static void softmax_row_f32_avx512(const float *x, float *y, int64_t D, bool wan
     __m512 vm = _mm512_set1_ps(m), acc = _mm512_setzero_ps();
     int64_t i = 0;
     for (; i + 16 <= D; i += 16) {
-        __m512 e = sleef.Sleef_expf16_u10(_mm512_sub_ps(_mm512_loadu_ps(x + i), vm));
+        __m512 e = SLEEF_F(exp, u10, _mm512_sub_ps(_mm512_loadu_ps(x + i), vm));
         _mm512_storeu_ps(y + i, e);
         acc = _mm512_add_ps(acc, e);
     }
     if (i < D) {
         __mmask16 k = (__mmask16)((1u << (D - i)) - 1);
-        __m512 e = sleef.Sleef_expf16_u10(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), vm));
+        __m512 e = SLEEF_F(exp, u10, _mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), vm));
         _mm512_mask_storeu_ps(y + i, k, e);
         acc = _mm512_add_ps(acc, _mm512_maskz_mov_ps(k, e));
     }
@@ -521,7 +549,7 @@ static void softmax_row_f32_avx512(const float *x, float *y, int64_t D, bool wan
 bool tl_simd_softmax_row_f32(const float *x, float *y, int64_t D, bool want_log)
 {
 #if TL_SIMD_X86
-    if (!tl_cpu_has_avx512()) return tl_simd_softmax_row_f32_avx2(x, y, D, want_log);
+    if (!loops_512()) return tl_simd_softmax_row_f32_avx2(x, y, D, want_log);
     if (sleef_loops_usable()) {
         softmax_row_f32_avx512(x, y, D, want_log);
         return true;
@@ -534,7 +562,7 @@ bool tl_simd_softmax_row_f32(const float *x, float *y, int64_t D, bool want_log)
 bool tl_simd_minmax(tl_dtype dt, bool want_max, const void *v, int64_t n, void *out)
 {
 #if TL_SIMD_X86
-    if (!tl_cpu_has_avx512()) return tl_simd_minmax_avx2(dt, want_max, v, n, out);
+    if (!loops_512()) return tl_simd_minmax_avx2(dt, want_max, v, n, out);
     if (n < 16 || !tl_simd_enabled()) return false;
     if (dt == TL_F32) {
         *(float *)out = want_max ? vmax_f32(v, n) : vmin_f32(v, n);
@@ -552,17 +580,17 @@ bool tl_simd_minmax(tl_dtype dt, bool want_max, const void *v, int64_t n, void *
 /* y[i] = exp(x[i] - m): the inner step of softmax, vectorized when possible. */
 #if TL_SIMD_X86
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512dq,avx2,fma")
+TL_PRAGMA_TARGET_512("avx512f,avx512dq,avx2,fma")
 static void vexp_sub_f32_avx512(float *y, const float *x, float m, int64_t n)
 {
     __m512 vm = _mm512_set1_ps(m);
     int64_t i = 0;
     for (; i + 16 <= n; i += 16)
-        _mm512_storeu_ps(y + i, sleef.Sleef_expf16_u10(_mm512_sub_ps(_mm512_loadu_ps(x + i), vm)));
+        _mm512_storeu_ps(y + i, SLEEF_F(exp, u10, _mm512_sub_ps(_mm512_loadu_ps(x + i), vm)));
     if (i < n) {
         __mmask16 k = (__mmask16)((1u << (n - i)) - 1);
         __m512 v = _mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), vm);
-        _mm512_mask_storeu_ps(y + i, k, sleef.Sleef_expf16_u10(v));
+        _mm512_mask_storeu_ps(y + i, k, SLEEF_F(exp, u10, v));
     }
 }
 static void vexp_sub_f64_avx512(double *y, const double *x, double m, int64_t n)
@@ -583,7 +611,7 @@ static void vexp_sub_f64_avx512(double *y, const double *x, double m, int64_t n)
 void tl_vexp_sub_f32(float *y, const float *x, float m, int64_t n)
 {
 #if TL_SIMD_X86
-    if (!tl_cpu_has_avx512() && tl_vexp_sub_avx2(TL_F32, y, x, m, n)) return;
+    if (!loops_512() && tl_vexp_sub_avx2(TL_F32, y, x, m, n)) return;
     if (sleef_loops_usable()) {
         vexp_sub_f32_avx512(y, x, m, n);
         return;
@@ -595,7 +623,7 @@ void tl_vexp_sub_f32(float *y, const float *x, float m, int64_t n)
 void tl_vexp_sub_f64(double *y, const double *x, double m, int64_t n)
 {
 #if TL_SIMD_X86
-    if (!tl_cpu_has_avx512() && tl_vexp_sub_avx2(TL_F64, y, x, m, n)) return;
+    if (!loops_512() && tl_vexp_sub_avx2(TL_F64, y, x, m, n)) return;
     if (sleef_loops_usable()) {
         vexp_sub_f64_avx512(y, x, m, n);
         return;

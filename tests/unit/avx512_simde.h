@@ -1,13 +1,14 @@
 /* tests/unit/avx512_simde.h — the AVX-512 intrinsics of the quantized dots, the f32 and bf16
-   rows, the small products, the transposes, summary()'s steps, Philox and the f16 and bf16
-   conversions, emulated, so that their 512-bit paths run (and are checked against the others)
-   on CPUs without AVX-512.
+   rows, the small products, the transposes, summary()'s steps, the elementwise loops, Philox
+   and the f16 and bf16 conversions, emulated, so that their 512-bit paths run (and are checked
+   against the others) on CPUs without AVX-512.
 
    runtime/kernels/intrinsics.h includes this header in place of <immintrin.h> when a build
    names it in TL_AVX512_EMULATION (tests/unit/meson.build: the unit_*_emulated_512 tests), for
    the quantized dots (kernels/qdot.h), the f32 and bf16 rows (kernels/matvec.c), the small
    products (kernels/small_gemm.c), the transposed copies (kernels/transpose.c), the stats and
-   differences (summary.c), Philox (random.c) and the conversions (kernels/convert.c). Those files are then compiled for AVX2,
+   differences (summary.c), the elementwise loops (kernels/simd_x86.c), Philox (random.c) and
+   the conversions (kernels/convert.c). Those files are then compiled for AVX2,
    FMA and F16C, and every 512-bit intrinsic and type they use is SIMDe's (libsimde-dev, MIT):
    SIMDe does a 512-bit operation as two native 256-bit ones where it can, so a fused
    multiply-add stays fused. The few SIMDe 0.7.4 lacks, or does with signed overflow, are
@@ -217,6 +218,61 @@
 #define _mm512_castps_pd simde_mm512_castps_pd
 #undef _mm512_castpd_ps
 #define _mm512_castpd_ps simde_mm512_castpd_ps
+/* the elementwise loops, min/max and softmax rows (kernels/simd_x86.c) */
+#undef _mm512_abs_pd
+#define _mm512_abs_pd simde_mm512_abs_pd
+#undef _mm512_abs_ps
+#define _mm512_abs_ps simde_mm512_abs_ps
+#undef _mm512_cmp_pd_mask
+#define _mm512_cmp_pd_mask simde_mm512_cmp_pd_mask
+#undef _mm512_cmp_ps_mask
+#define _mm512_cmp_ps_mask simde_mm512_cmp_ps_mask
+#undef _mm512_div_pd
+#define _mm512_div_pd simde_mm512_div_pd
+#undef _mm512_div_ps
+#define _mm512_div_ps simde_mm512_div_ps
+#undef _mm512_fmsub_pd
+#define _mm512_fmsub_pd simde_mm512_fmsub_pd
+#undef _mm512_fnmadd_pd
+#define _mm512_fnmadd_pd simde_mm512_fnmadd_pd
+#undef _mm512_fnmadd_ps
+#define _mm512_fnmadd_ps simde_mm512_fnmadd_ps
+#undef _mm512_insertf32x8
+#define _mm512_insertf32x8 simde_mm512_insertf32x8
+#undef _mm512_mask_blend_pd
+#define _mm512_mask_blend_pd simde_mm512_mask_blend_pd
+#undef _mm512_mask_blend_ps
+#define _mm512_mask_blend_ps simde_mm512_mask_blend_ps
+#undef _mm512_mask_compressstoreu_ps
+#define _mm512_mask_compressstoreu_ps simde_mm512_mask_compressstoreu_ps
+#undef _mm512_maskz_mov_pd
+#define _mm512_maskz_mov_pd simde_mm512_maskz_mov_pd
+#undef _mm512_maskz_mov_ps
+#define _mm512_maskz_mov_ps simde_mm512_maskz_mov_ps
+#undef _mm512_max_ps
+#define _mm512_max_ps simde_mm512_max_ps
+#undef _mm512_min_pd
+#define _mm512_min_pd simde_mm512_min_pd
+#undef _mm512_min_ps
+#define _mm512_min_ps simde_mm512_min_ps
+#undef _mm512_roundscale_pd
+#define _mm512_roundscale_pd simde_mm512_roundscale_pd
+#undef _mm512_roundscale_ps
+#define _mm512_roundscale_ps simde_mm512_roundscale_ps
+#undef _mm512_scalef_pd
+#define _mm512_scalef_pd simde_mm512_scalef_pd
+#undef _mm512_scalef_ps
+#define _mm512_scalef_ps simde_mm512_scalef_ps
+#undef _mm512_set1_pd
+#define _mm512_set1_pd simde_mm512_set1_pd
+#undef _mm512_setzero_pd
+#define _mm512_setzero_pd simde_mm512_setzero_pd
+#undef _mm512_sqrt_pd
+#define _mm512_sqrt_pd simde_mm512_sqrt_pd
+#undef _mm512_sqrt_ps
+#define _mm512_sqrt_ps simde_mm512_sqrt_ps
+#undef _mm512_sub_ps
+#define _mm512_sub_ps simde_mm512_sub_ps
 /* Philox (random.c) */
 #undef _mm512_mul_epu32
 #define _mm512_mul_epu32 simde_mm512_mul_epu32
@@ -451,5 +507,140 @@ static inline void emu512_stream_ps(float *p, simde__m512 a)
 }
 #undef _mm512_stream_ps
 #define _mm512_stream_ps emu512_stream_ps
+
+/* Bit i set where lanes i of a and b differ (vpcmpd, not equal). */
+static inline uint16_t emu512_cmpneq_epi32_mask(simde__m512i a, simde__m512i b)
+{
+    int32_t x[16], y[16];
+    emu512_store(x, a), emu512_store(y, b);
+    uint16_t k = 0;
+    for (int i = 0; i < 16; i++)
+        if (x[i] != y[i]) k |= (uint16_t)(1u << i);
+    return k;
+}
+#undef _mm512_cmpneq_epi32_mask
+#define _mm512_cmpneq_epi32_mask emu512_cmpneq_epi32_mask
+
+/* The eight doubles of a rounded to floats in the rounding mode (vcvtpd2ps). */
+static inline __m256 emu512_cvtpd_ps(simde__m512d a)
+{
+    double v[8];
+    simde_mm512_storeu_pd(v, a);
+    return _mm256_set_m128(_mm256_cvtpd_ps(_mm256_loadu_pd(v + 4)), _mm256_cvtpd_ps(_mm256_loadu_pd(v)));
+}
+#undef _mm512_cvtpd_ps
+#define _mm512_cvtpd_ps emu512_cvtpd_ps
+
+/* src with the lanes k selects taken in order from the floats at p, only as many read as k
+   has bits (vexpandps). */
+static inline simde__m512 emu512_mask_expandloadu_ps(simde__m512 src, uint16_t k, const void *p)
+{
+    float v[16];
+    const char *q = p;
+    emu512_store_ps(v, src);
+    for (int i = 0; i < 16; i++)
+        if (k >> i & 1) memcpy(&v[i], q, 4), q += 4;
+    return emu512_load_ps(v);
+}
+#undef _mm512_mask_expandloadu_ps
+#define _mm512_mask_expandloadu_ps emu512_mask_expandloadu_ps
+
+/* The doubles at p where k has a bit, zeros elsewhere; only those read. */
+static inline simde__m512d emu512_maskz_loadu_pd(uint8_t k, const void *p)
+{
+    double r[8];
+    emu512_masked(r, NULL, k, p, 8, 8);
+    return simde_mm512_loadu_pd(r);
+}
+#undef _mm512_maskz_loadu_pd
+#define _mm512_maskz_loadu_pd emu512_maskz_loadu_pd
+
+/* The doubles of a stored where k has a bit; only those bytes written. */
+static inline void emu512_mask_storeu_pd(void *p, uint8_t k, simde__m512d a)
+{
+    double v[8];
+    simde_mm512_storeu_pd(v, a);
+    for (int i = 0; i < 8; i++)
+        if (k >> i & 1) memcpy((char *)p + 8 * i, &v[i], 8);
+}
+#undef _mm512_mask_storeu_pd
+#define _mm512_mask_storeu_pd emu512_mask_storeu_pd
+
+/* A store of doubles around the caches (vmovntpd: p 64-byte aligned). */
+static inline void emu512_stream_pd(double *p, simde__m512d a)
+{
+    if ((uintptr_t)p % 64) __builtin_trap();
+    simde_mm512_storeu_pd(p, a);
+}
+#undef _mm512_stream_pd
+#define _mm512_stream_pd emu512_stream_pd
+
+/* The reductions of 16 floats or 8 doubles in the order GCC's avx512fintrin.h takes (halves,
+   then quarters, then pairs), with the AVX and SSE operations it names. */
+#define EMU512_REDUCE_PS(NAME, OP256, OP128)                                                \
+    static inline float NAME(simde__m512 a)                                                 \
+    {                                                                                       \
+        float v[16];                                                                        \
+        emu512_store_ps(v, a);                                                              \
+        __m256 t3 = OP256(_mm256_loadu_ps(v + 8), _mm256_loadu_ps(v));                      \
+        __m128 t6 = OP128(_mm256_extractf128_ps(t3, 1), _mm256_castps256_ps128(t3));        \
+        __m128 t8 = OP128(t6, _mm_shuffle_ps(t6, t6, _MM_SHUFFLE(1, 0, 3, 2)));             \
+        __m128 t10 = OP128(t8, _mm_shuffle_ps(t8, t8, _MM_SHUFFLE(0, 1, 0, 1)));            \
+        return _mm_cvtss_f32(t10);                                                          \
+    }
+#define EMU512_REDUCE_PD(NAME, OP256, OP128)                                                \
+    static inline double NAME(simde__m512d a)                                               \
+    {                                                                                       \
+        double v[8];                                                                        \
+        simde_mm512_storeu_pd(v, a);                                                        \
+        __m256d t3 = OP256(_mm256_loadu_pd(v + 4), _mm256_loadu_pd(v));                     \
+        __m128d t6 = OP128(_mm256_extractf128_pd(t3, 1), _mm256_castpd256_pd128(t3));       \
+        __m128d t8 = OP128(t6, _mm_shuffle_pd(t6, t6, 1));                                  \
+        return _mm_cvtsd_f64(t8);                                                           \
+    }
+EMU512_REDUCE_PS(emu512_reduce_min_ps, _mm256_min_ps, _mm_min_ps)
+EMU512_REDUCE_PS(emu512_reduce_max_ps, _mm256_max_ps, _mm_max_ps)
+EMU512_REDUCE_PD(emu512_reduce_min_pd, _mm256_min_pd, _mm_min_pd)
+EMU512_REDUCE_PD(emu512_reduce_max_pd, _mm256_max_pd, _mm_max_pd)
+#undef _mm512_reduce_min_ps
+#define _mm512_reduce_min_ps emu512_reduce_min_ps
+#undef _mm512_reduce_max_ps
+#define _mm512_reduce_max_ps emu512_reduce_max_ps
+#undef _mm512_reduce_min_pd
+#define _mm512_reduce_min_pd emu512_reduce_min_pd
+#undef _mm512_reduce_max_pd
+#define _mm512_reduce_max_pd emu512_reduce_max_pd
+
+/* The sum of 16 floats as GCC's _mm512_reduce_add_ps adds them: halves, quarters, pairs. */
+static inline float emu512_reduce_add_ps(simde__m512 a)
+{
+    float v[16];
+    emu512_store_ps(v, a);
+    __m256 t3 = _mm256_add_ps(_mm256_loadu_ps(v + 8), _mm256_loadu_ps(v));
+    __m128 t6 = _mm_add_ps(_mm256_extractf128_ps(t3, 1), _mm256_castps256_ps128(t3));
+    __m128 t8 = _mm_add_ps(t6, _mm_shuffle_ps(t6, t6, _MM_SHUFFLE(1, 0, 3, 2)));
+    return _mm_cvtss_f32(t8) + _mm_cvtss_f32(_mm_shuffle_ps(t8, t8, 1));
+}
+#undef _mm512_reduce_add_ps
+#define _mm512_reduce_add_ps emu512_reduce_add_ps
+
+/* A 16-float or 8-double SLEEF function as its AVX2 form f on each half (simd_x86.c's calls
+   under the emulation: SLEEF's AVX-512 functions would not run here). */
+static inline simde__m512 emu512_halves_ps(__m256 (*f)(__m256), simde__m512 x)
+{
+    float v[16];
+    emu512_store_ps(v, x);
+    _mm256_storeu_ps(v, f(_mm256_loadu_ps(v)));
+    _mm256_storeu_ps(v + 8, f(_mm256_loadu_ps(v + 8)));
+    return emu512_load_ps(v);
+}
+static inline simde__m512d emu512_halves_pd(__m256d (*f)(__m256d), simde__m512d x)
+{
+    double v[8];
+    simde_mm512_storeu_pd(v, x);
+    _mm256_storeu_pd(v, f(_mm256_loadu_pd(v)));
+    _mm256_storeu_pd(v + 4, f(_mm256_loadu_pd(v + 4)));
+    return simde_mm512_loadu_pd(v);
+}
 
 #endif
