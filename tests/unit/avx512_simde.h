@@ -488,25 +488,42 @@ static inline simde__m512d emu512_cvtps_pd(__m256 a)
 #undef _mm512_cvtps_pd
 #define _mm512_cvtps_pd emu512_cvtps_pd
 
-/* The floats of a stored where k has a bit; only those bytes are written (vmovups with a mask). */
+/* The n elements of size bytes at v stored at p where k has a bit; only those bytes are
+   written (a masked store). */
+static inline void emu512_masked_store(void *p, const void *v, uint64_t k, int n, int size)
+{
+    for (int i = 0; i < n; i++)
+        if (k >> i & 1) memcpy((char *)p + i * size, (const char *)v + i * size, (size_t)size);
+}
 static inline void emu512_mask_storeu_ps(void *p, uint16_t k, simde__m512 a)
 {
     float v[16];
     emu512_store_ps(v, a);
-    for (int i = 0; i < 16; i++)
-        if (k >> i & 1) memcpy((char *)p + 4 * i, &v[i], 4);
+    emu512_masked_store(p, v, k, 16, 4);
+}
+static inline void emu512_mask_storeu_pd(void *p, uint8_t k, simde__m512d a)
+{
+    double v[8];
+    simde_mm512_storeu_pd(v, a);
+    emu512_masked_store(p, v, k, 8, 8);
 }
 #undef _mm512_mask_storeu_ps
 #define _mm512_mask_storeu_ps emu512_mask_storeu_ps
+#undef _mm512_mask_storeu_pd
+#define _mm512_mask_storeu_pd emu512_mask_storeu_pd
 
-/* A store around the caches (vmovntps: p 64-byte aligned, as the hardware requires). */
-static inline void emu512_stream_ps(float *p, simde__m512 a)
+/* A store around the caches (vmovntps, vmovntpd): p must be 64-byte aligned, as the hardware
+   requires. */
+static inline void emu512_aligned(const void *p)
 {
     if ((uintptr_t)p % 64) __builtin_trap();
-    emu512_store_ps(p, a);
 }
+static inline void emu512_stream_ps(float *p, simde__m512 a) { emu512_aligned(p), emu512_store_ps(p, a); }
+static inline void emu512_stream_pd(double *p, simde__m512d a) { emu512_aligned(p), simde_mm512_storeu_pd(p, a); }
 #undef _mm512_stream_ps
 #define _mm512_stream_ps emu512_stream_ps
+#undef _mm512_stream_pd
+#define _mm512_stream_pd emu512_stream_pd
 
 /* Bit i set where lanes i of a and b differ (vpcmpd, not equal). */
 static inline uint16_t emu512_cmpneq_epi32_mask(simde__m512i a, simde__m512i b)
@@ -554,26 +571,6 @@ static inline simde__m512d emu512_maskz_loadu_pd(uint8_t k, const void *p)
 }
 #undef _mm512_maskz_loadu_pd
 #define _mm512_maskz_loadu_pd emu512_maskz_loadu_pd
-
-/* The doubles of a stored where k has a bit; only those bytes written. */
-static inline void emu512_mask_storeu_pd(void *p, uint8_t k, simde__m512d a)
-{
-    double v[8];
-    simde_mm512_storeu_pd(v, a);
-    for (int i = 0; i < 8; i++)
-        if (k >> i & 1) memcpy((char *)p + 8 * i, &v[i], 8);
-}
-#undef _mm512_mask_storeu_pd
-#define _mm512_mask_storeu_pd emu512_mask_storeu_pd
-
-/* A store of doubles around the caches (vmovntpd: p 64-byte aligned). */
-static inline void emu512_stream_pd(double *p, simde__m512d a)
-{
-    if ((uintptr_t)p % 64) __builtin_trap();
-    simde_mm512_storeu_pd(p, a);
-}
-#undef _mm512_stream_pd
-#define _mm512_stream_pd emu512_stream_pd
 
 /* The reductions of 16 floats or 8 doubles in the order GCC's avx512fintrin.h takes (halves,
    then quarters, then pairs), with the AVX and SSE operations it names. */
