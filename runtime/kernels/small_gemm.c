@@ -17,13 +17,16 @@ bool tl_small_sgemm_ok(void) { return tl_simd_avx2(); }
 
 /* ---- AVX-512: sixteen lanes a vector -------------------------------------------------- */
 
+/* The target of the AVX-512 forms (intrinsics.h: AVX2's where a test emulates AVX-512). */
+#define GEMM_512 TL_TARGET_512("avx512f,avx2,fma")
+
 /* Columns j .. j + 16 C of R rows' products, row r being ar[r] @ br[r] into cr[r] (the
    last chunks masked to m). The R x C chains are independent, so several are in flight
    while each waits for its previous multiply-add: taken one row at a time, an attention's
    per-head products (one row each) had three chains (48 columns) or one (the last columns
    of the scores). Four heads side by side, stories15M's att @ v at 129 positions took 1.1
    us against 1.2, q @ K 1.4 against 1.8 (one thread, best of seven). */
-__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")), always_inline)) static inline void
+__attribute__((target(GEMM_512), always_inline)) static inline void
 small_cols(int R, int C, const float *const ar[], int64_t acs, const float *const br[], int64_t brs, int64_t k,
            float *const cr[], int64_t j, int64_t m)
 {
@@ -46,7 +49,7 @@ small_cols(int R, int C, const float *const ar[], int64_t acs, const float *cons
 }
 
 /* The 16 x 16 block v (row r in v[r]) transposed in place: v[q] lane r = old v[r] lane q. */
-__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")), always_inline)) static inline void transpose16(__m512 v[16])
+__attribute__((target(GEMM_512), always_inline)) static inline void transpose16(__m512 v[16])
 {
     __m512 t[16];
     for (int r = 0; r < 16; r += 2) {   /* pairs of rows interleaved by element */
@@ -75,9 +78,9 @@ __attribute__((target(TL_TARGET_512("avx512f,avx2,fma")), always_inline)) static
 /* Rows i .. i + 16 of column j into c (the last ones masked to n), with a's rows
    contiguous (acs 1): a's block of 16 rows x 16 p is loaded row by row and transposed,
    so that vector q holds column p + q of the sixteen rows; b's element is broadcast. */
-__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")))) static void small_rows(const float *a, int64_t ars, const float *b,
-                                                                   int64_t brs, int64_t k, float *c, int64_t m,
-                                                                   int64_t i, int64_t j, int64_t n)
+__attribute__((target(GEMM_512))) static void small_rows(const float *a, int64_t ars, const float *b, int64_t brs,
+                                                         int64_t k, float *c, int64_t m, int64_t i, int64_t j,
+                                                         int64_t n)
 {
     int rows = n - i < 16 ? (int)(n - i) : 16;
     __m512 acc = _mm512_setzero_ps();
@@ -124,9 +127,9 @@ __attribute__((target(TL_TARGET_512("avx512f,avx2,fma")))) static void small_row
     }
 
 /* Columns j .. j + 16 C (C = 1..8) of R rows (1, 2 or 4) at ar, br, cr. */
-__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")))) static void small_cols_of(int R, int C, const float *const ar[], int64_t acs,
-                                                                      const float *const br[], int64_t brs, int64_t k,
-                                                                      float *const cr[], int64_t j, int64_t m)
+__attribute__((target(GEMM_512))) static void small_cols_of(int R, int C, const float *const ar[], int64_t acs,
+                                                            const float *const br[], int64_t brs, int64_t k,
+                                                            float *const cr[], int64_t j, int64_t m)
 {
     if (R == 4) { SMALL_COLS_R(small_cols, 4, ar, br, cr) }
     else if (R == 2) { SMALL_COLS_R(small_cols, 2, ar, br, cr) }
@@ -144,9 +147,9 @@ static int rows_together(int C, int64_t left, bool avx512)
 
 /* The row form over `nrows` rows of c, row r being the product of a row at ar[r] with b at
    br[r] into cr[r]: column chunks of 16 x (up to 8), rows taken a few at a time. */
-__attribute__((target(TL_TARGET_512("avx512f,avx2,fma")))) static void row_form_512(int64_t nrows, const float *const ar[], int64_t acs,
-                                                                 const float *const br[], int64_t brs,
-                                                                 float *const cr[], int64_t m, int64_t k)
+__attribute__((target(GEMM_512))) static void row_form_512(int64_t nrows, const float *const ar[], int64_t acs,
+                                                           const float *const br[], int64_t brs, float *const cr[],
+                                                           int64_t m, int64_t k)
 {
     for (int64_t j = 0; j < m;) {
         int64_t chunks = (m - j + 15) / 16;
