@@ -9,6 +9,8 @@
 #else
 #define TL_TARGET_512(features) features
 #endif
+/* The target of the AVX-512 steps (AVX2's where a test emulates AVX-512). */
+#define STEPS_512 __attribute__((target(TL_TARGET_512("avx512f"))))
 
 #include "kernels/kern.h"
 #include "stream.h"
@@ -127,7 +129,7 @@ static inline __attribute__((always_inline)) int64_t stats_steps(const float *x,
 /* stats_steps in AVX-512 registers: GCC widens eight floats of the vector extension in two
    halves and a merge, three instructions where vcvtps2pd is one. The same operations per lane
    (min_ps and max_ps are MIN8 and MAX8), so the same figures. */
-__attribute__((target(TL_TARGET_512("avx512f")))) static int64_t stats_steps_512(const float *x, int64_t n, const v8d *shift, v8d *s, v8f *e)
+STEPS_512 static int64_t stats_steps_512(const float *x, int64_t n, const v8d *shift, v8d *s, v8f *e)
 {
     __m512d sh = _mm512_loadu_pd((const double *)shift), s1a = _mm512_loadu_pd((const double *)&s[0]);
     __m512d s1b = _mm512_loadu_pd((const double *)&s[1]), s2a = _mm512_loadu_pd((const double *)&s[2]);
@@ -230,7 +232,7 @@ static inline __attribute__((always_inline)) void stats_run(tl_stats *st, const 
     if (!stats_f32(st, x, n, isa)) stats_slow(st, x, false, n);
 }
 
-__attribute__((target(TL_TARGET_512("avx512f")))) static void stats_run_avx512(tl_stats *st, const float *x, int64_t n) { stats_run(st, x, n, STEPS_AVX512); }
+STEPS_512 static void stats_run_avx512(tl_stats *st, const float *x, int64_t n) { stats_run(st, x, n, STEPS_AVX512); }
 __attribute__((target("avx2"))) static void stats_run_avx2(tl_stats *st, const float *x, int64_t n) { stats_run(st, x, n, STEPS_AVX2); }
 static void stats_run_base(tl_stats *st, const float *x, int64_t n) { stats_run(st, x, n, STEPS_BASE); }
 
@@ -400,7 +402,7 @@ static inline __attribute__((always_inline)) int64_t diff_steps(const float *a, 
     } while (0)
 
 /* diff_steps in AVX-512 registers, as stats_steps_512. */
-__attribute__((target(TL_TARGET_512("avx512f")))) static int64_t diff_steps_512(const float *a, const float *b, int64_t n, v8d *s)
+STEPS_512 static int64_t diff_steps_512(const float *a, const float *b, int64_t n, v8d *s)
 {
     __m512d r[10];
     for (int k = 0; k < 10; k++) r[k] = _mm512_loadu_pd((const double *)&s[k]);
@@ -502,8 +504,7 @@ static inline __attribute__((always_inline)) void diff_run(tl_diff *d, const flo
     if (!diff_f32(d, a, b, first, n, isa)) diff_slow(d, a, b, false, first, n);
 }
 
-__attribute__((target(TL_TARGET_512("avx512f")))) static void diff_run_avx512(tl_diff *d, const float *a, const float *b, int64_t first,
-                                                               int64_t n)
+STEPS_512 static void diff_run_avx512(tl_diff *d, const float *a, const float *b, int64_t first, int64_t n)
 {
     diff_run(d, a, b, first, n, STEPS_AVX512);
 }

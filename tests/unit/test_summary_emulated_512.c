@@ -46,7 +46,8 @@ static void fill(int kind, uint64_t *rng, float *x, float *y, int64_t n)
 }
 
 /* Fails naming the case unless a and b are the same bytes. */
-#define SAME(a, b, what, kind, n) cr_assert(!memcmp(&(a), &(b), sizeof(a)), "%s: kind %d, %lld values", what, kind, (long long)(n))
+#define SAME(a, b, what, kind, n)                                                                                  \
+    cr_assert(!memcmp(&(a), &(b), sizeof(a)), "%s: kind %d, %lld values", what, kind, (long long)(n))
 
 Test(summary512, stats_give_the_avx2_and_portable_bits)
 {
