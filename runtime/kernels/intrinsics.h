@@ -14,6 +14,17 @@
 #define TL_TARGET_512(features) features
 #endif
 
+/* Whether a 512-bit path runs, given cpu_has, the CPU's answer for what the path uses: that
+   answer, or in a build that emulates AVX-512, whether AVX2 runs (the emulation is AVX2 code),
+   cpu_has then not evaluated. Every file's choice of its 512-bit path goes through this, so a
+   test build runs them all, and the rest of the runtime (tl_cpu_has_avx512) still sees the
+   CPU as it is. tl_simd_avx2 is kern.h's. */
+#ifdef TL_AVX512_EMULATION
+#define TL_RUNS_512(cpu_has) tl_simd_avx2()
+#else
+#define TL_RUNS_512(cpu_has) (cpu_has)
+#endif
+
 /* `#pragma GCC target` of a region of 512-bit paths, as TL_TARGET_512 gives it (the pragma
    made by _Pragma from the string once it is expanded). */
 #define TL_PRAGMA_(x) _Pragma(#x)

@@ -157,14 +157,11 @@ int tl_qdot_best_path(void)
 {
     static int cached = -1;
     if (cached < 0) {
-#ifdef TL_AVX512_EMULATION   /* AVX-512 emulated (qdot.h): every path runs where AVX2 does */
-        bool vnni = tl_simd_avx2(), wide = vnni;
-#else
-        bool vnni = tl_simd_avx2() && tl_cpu_has_avx512() && __builtin_cpu_supports("avx512vl") &&
-                    __builtin_cpu_supports("avx512vnni");
-        bool wide = vnni && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
-                    __builtin_cpu_supports("avx512bitalg") && __builtin_cpu_supports("gfni");
-#endif
+        /* (intrinsics.h: under a test's emulation, every path runs where AVX2 does) */
+        bool vnni = TL_RUNS_512(tl_simd_avx2() && tl_cpu_has_avx512() && __builtin_cpu_supports("avx512vl") &&
+                                __builtin_cpu_supports("avx512vnni"));
+        bool wide = vnni && TL_RUNS_512(__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
+                                        __builtin_cpu_supports("avx512bitalg") && __builtin_cpu_supports("gfni"));
         cached = wide ? TL_QDOT_AVX512 : vnni ? TL_QDOT_VNNI256 : tl_simd_avx2() ? TL_QDOT_AVX2 : TL_QDOT_PORTABLE;
     }
     return cached;

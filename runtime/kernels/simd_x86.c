@@ -374,17 +374,8 @@ bool tl_cpu_has_avx512(void)
     return cached;
 }
 
-/* Whether this file's AVX-512 loops run: the CPU has AVX-512, or a test emulates it
-   (intrinsics.h), where AVX2 is enough; tl_cpu_has_avx512 stays the CPU's answer for the rest
-   of the runtime. */
-static bool loops_512(void)
-{
-#ifdef TL_AVX512_EMULATION
-    return tl_simd_avx2();
-#else
-    return tl_cpu_has_avx512();
-#endif
-}
+/* Whether this file's AVX-512 loops run (intrinsics.h: under a test's emulation, AVX2 is enough). */
+static bool loops_512(void) { return TL_RUNS_512(tl_cpu_has_avx512()); }
 
 /* Whether the SLEEF-based loops may run: SIMD on, AVX-512 present and SLEEF loaded (without
    it the portable loops run instead: slower, the same results within their documented ulps). */

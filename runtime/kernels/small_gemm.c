@@ -247,11 +247,7 @@ __attribute__((target("avx2,fma"))) static void row_form_avx2(int64_t nrows, con
 void tl_small_sgemm(int64_t count, const tl_sgemm_entry *e, int64_t n, int64_t m, int64_t k, int64_t ars, int64_t acs,
                     int64_t brs)
 {
-#ifdef TL_AVX512_EMULATION   /* AVX-512 emulated (intrinsics.h): its forms run where AVX2 does */
-    bool w512 = true;
-#else
-    bool w512 = tl_cpu_has_avx512();
-#endif
+    bool w512 = TL_RUNS_512(tl_cpu_has_avx512());
     if (m <= ROWS_FORM_MAX_COLS && (n >= 16 || m < n) && acs == 1) {
         for (int64_t t = 0; t < count; t++)
             for (int64_t j = 0; j < m; j++)

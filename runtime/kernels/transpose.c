@@ -135,11 +135,7 @@ static void stream_fence(void) { _mm_sfence(); }
 static int micro_ok(const transpose_job *j)
 {
     if (j->src_dt != j->dst_dt || tl_dtype_size(j->src_dt) != 4 || j->d_col != 4) return 0;
-#ifdef TL_AVX512_EMULATION   /* AVX-512 emulated (intrinsics.h): its blocks run where AVX2 does */
-    return tl_simd_avx2() ? MICRO : 0;
-#else
-    return tl_cpu_has_avx512() ? MICRO : tl_simd_avx2() ? 8 : 0;
-#endif
+    return TL_RUNS_512(tl_cpu_has_avx512()) ? MICRO : tl_simd_avx2() ? 8 : 0;
 }
 /* Streaming stores need 64-byte aligned destination rows, and pay off only
    when the output would not stay in cache anyway. */
