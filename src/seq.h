@@ -70,6 +70,9 @@ Value str_new(size_t n);
    in bytes. A byte that does not start a valid UTF-8 sequence is one character of length 1,
    whose code point is 0xDC80 + the byte (Python's surrogateescape), so it passes through. */
 size_t utf8_decode(const char *s, size_t len, size_t i, uint32_t *cp);
+/* The character ending at byte j > 0 of s, as utf8_decode reads s from its start (j must be
+   where one of those characters ends): its code point in *cp and its length in bytes. */
+size_t utf8_decode_before(const char *s, size_t j, uint32_t *cp);
 /* Writes cp as UTF-8 into out (4 bytes of room) and returns its length; 0xDC80..0xDCFF give
    the one raw byte they stand for. */
 size_t utf8_encode(uint32_t cp, char *out);

@@ -47,6 +47,17 @@ invalid:
     return 1;
 }
 
+size_t utf8_decode_before(const char *s, size_t j, uint32_t *cp)
+{
+    /* back over at most three continuation bytes to a lead byte: every byte that is not a
+       continuation byte starts a character, so the one found starts the character ending at j
+       if any does; else the byte before j is an invalid byte, alone */
+    size_t lead = j - 1;
+    while (lead > 0 && j - lead < 4 && ((unsigned char)s[lead] & 0xC0) == 0x80) lead--;
+    size_t k = utf8_decode(s, j, lead, cp);
+    return lead + k == j ? k : utf8_decode(s, j, j - 1, cp);
+}
+
 size_t utf8_encode(uint32_t cp, char *out)
 {
     unsigned char *o = (unsigned char *)out;

@@ -31,6 +31,7 @@ extern const Builtin bi_summary_table[];
 extern const Builtin bi_graph_table[];
 extern const Builtin bi_plot_table[];
 extern const Builtin bi_strings_table[];
+extern const Builtin bi_unicode_table[];
 extern const Builtin bi_lists_table[];
 extern const Builtin bi_dicts_table[];
 /* Rows for a name's calls on one kind of first argument (registry.c's variant_tables). */
@@ -59,6 +60,8 @@ bool common_dtype(Interp *I, Span at, int n, Value *const *vs, tl_dtype *dt, boo
 int64_t str_find_sub(Str *s, const Str *sub, bool last);
 /* The number of non-overlapping subs in s (an empty sub: one more than s's characters). */
 int64_t str_count_sub(Str *s, const Str *sub);
+/* Python's str.isspace for one character (unicode.c): what split() and strip() take as whitespace. */
+bool str_is_space(uint32_t cp);
 
 /* ---- arguments, by parameter ---------------------------------------------------
    builtin_call (registry.c) has bound the call's values to the parameters of the row's
@@ -88,6 +91,13 @@ bool arg_rerun_with_tensors(Interp *I, CallArgs *a, int n, Value *out);
 /* Parameter i when its value is of kind (a ValueKind: V_STR, V_LIST, ...); else NULL, the error
    reported ("s must be a string, not a number"). */
 Value *arg_kind(Interp *I, CallArgs *a, int i, int kind);
+/* Parameter i when it is a string (its Str into *out); else false, the error reported. */
+static inline bool arg_str(Interp *I, CallArgs *a, int i, Str **out)
+{
+    Value *v = arg_kind(I, a, i, V_STR);
+    *out = v ? v->as.s : NULL;
+    return v != NULL;
+}
 /* Parameter i as an integer, a real number, a bool, a string; def when not given. */
 bool arg_int(Interp *I, CallArgs *a, int i, int64_t def, int64_t *out);
 bool arg_double(Interp *I, CallArgs *a, int i, double def, double *out);

@@ -35,6 +35,7 @@ static const Builtin *const stdlib_tables[] = {
     bi_graph_table,
     bi_plot_table,
     bi_strings_table,
+    bi_unicode_table,
     bi_lists_table,
     bi_dicts_table,
     NULL,

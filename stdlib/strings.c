@@ -1,41 +1,10 @@
-/* strings.c — Python's string methods as builtins (s.split(","), join(sep, items), strip, find, upper, ...), by characters */
+/* strings.c — Python's string methods as builtins (s.split(","), join(sep, items), strip, find, partition, ...), by characters; the case methods are unicode.c's */
 #include <stdlib.h>
 #include <string.h>
 
 #include "builtins.h"
-#include "unicode_data.inc"
-
-#define COUNT(t) ((int)(sizeof t / sizeof *t))
 
 /* ---- characters ---------------------------------------------------------------------------- */
-
-/* True when cp lies in one of the n sorted [lo, hi] ranges. */
-static bool in_ranges(const uint32_t (*r)[2], int n, uint32_t cp)
-{
-    int lo = 0, hi = n - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (cp < r[mid][0]) hi = mid - 1;
-        else if (cp > r[mid][1]) lo = mid + 1;
-        else return true;
-    }
-    return false;
-}
-
-/* Python's str.isspace for one character (what split() and strip() take as whitespace). */
-static bool is_space(uint32_t cp)
-{
-    if (cp < 0x80) return cp == ' ' || (cp >= 9 && cp <= 13) || (cp >= 0x1C && cp <= 0x1F);
-    return in_ranges(uni_space, COUNT(uni_space), cp);
-}
-
-/* The string parameter i (its value must be a string). */
-static bool str_param(Interp *I, CallArgs *a, int i, Str **out)
-{
-    Value *v = arg_kind(I, a, i, V_STR);
-    *out = v ? v->as.s : NULL;
-    return v != NULL;
-}
 
 /* A new string of the bytes [p, p + n), its character count known when `chars` >= 0. */
 static Value piece(const char *p, size_t n, int64_t chars)
@@ -62,7 +31,7 @@ static size_t space_at(const Str *s, size_t i)
 {
     uint32_t cp;
     size_t k = utf8_decode(s->data, s->len, i, &cp);
-    return is_space(cp) ? k : 0;
+    return str_is_space(cp) ? k : 0;
 }
 
 /* The byte length of the character at byte i of s when it is not whitespace (0 when it is). */
@@ -70,7 +39,7 @@ static size_t nonspace_at(const Str *s, size_t i)
 {
     uint32_t cp;
     size_t k = utf8_decode(s->data, s->len, i, &cp);
-    return is_space(cp) ? 0 : k;
+    return str_is_space(cp) ? 0 : k;
 }
 
 /* s split at runs of whitespace (none at either end), at most maxsplit times (< 0: no limit). */
@@ -108,7 +77,7 @@ static bool bi_split_str(Interp *I, CallArgs *a, Value *out)
 {
     Str *s, *sep = NULL;
     int64_t maxsplit;
-    if (!str_param(I, a, 0, &s) || (arg_at(a, 1) && !str_param(I, a, 1, &sep)) || !arg_int(I, a, 2, -1, &maxsplit)) return false;
+    if (!arg_str(I, a, 0, &s) || (arg_at(a, 1) && !arg_str(I, a, 1, &sep)) || !arg_int(I, a, 2, -1, &maxsplit)) return false;
     if (sep && sep->len == 0) return bi_fail(I, a, ValueError, "empty separator");
     Value l = val_list_new(0);
     if (l.kind != V_LIST) return interp_error_rt(I, a->at);
@@ -122,12 +91,122 @@ static bool bi_split_str(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
+/* The byte length of the character ending at byte j of s when it is whitespace (0 when not). */
+static size_t space_before(const Str *s, size_t j)
+{
+    uint32_t cp;
+    size_t k = utf8_decode_before(s->data, j, &cp);
+    return str_is_space(cp) ? k : 0;
+}
+
+/* The byte length of the character ending at byte j of s when it is not whitespace (0 when it is). */
+static size_t nonspace_before(const Str *s, size_t j)
+{
+    uint32_t cp;
+    size_t k = utf8_decode_before(s->data, j, &cp);
+    return str_is_space(cp) ? 0 : k;
+}
+
+/* split_whitespace from the right: the last piece first. */
+static bool rsplit_whitespace(List *l, Str *s, int64_t maxsplit, bool ascii)
+{
+    size_t j = s->len, k;
+    for (int64_t splits = 0;; splits++) {
+        while (j > 0 && (k = space_before(s, j))) j -= k;
+        if (j == 0) return true;
+        if (maxsplit >= 0 && splits == maxsplit) return push_piece(l, s, 0, j, ascii);
+        size_t i = j;
+        while (i > 0 && (k = nonspace_before(s, i))) i -= k;
+        if (!push_piece(l, s, i, j, ascii)) return false;
+        j = i;
+    }
+}
+
+/* Where the last sub (m > 0 bytes) in s[0, n) starts, or NULL: at most m bytes compared at each
+   place where sub's first byte is (Python's own reverse search is no better in the worst case). */
+static const char *rfind_bytes(const char *s, size_t n, const char *sub, size_t m)
+{
+    if (m > n) return NULL;
+    for (size_t end = n - m + 1; end > 0;) {   /* sub may start in [0, end) */
+        const char *p = memrchr(s, sub[0], end);
+        if (!p || memcmp(p, sub, m) == 0) return p;
+        end = (size_t)(p - s);
+    }
+    return NULL;
+}
+
+/* split_sep from the right: the last piece first. */
+static bool rsplit_sep(List *l, Str *s, const Str *sep, int64_t maxsplit, bool ascii)
+{
+    size_t j = s->len;
+    for (int64_t splits = 0;; splits++) {
+        const char *at = maxsplit >= 0 && splits == maxsplit ? NULL : rfind_bytes(s->data, j, sep->data, sep->len);
+        if (!at) return push_piece(l, s, 0, j, ascii);
+        size_t i = (size_t)(at - s->data);
+        if (!push_piece(l, s, i + sep->len, j, ascii)) return false;
+        j = i;
+    }
+}
+
+/* rsplit(s, sep=none, maxsplit=-1): split from the right, as Python's str.rsplit (the same
+   pieces as split unless maxsplit stops it: then the first piece holds the rest). */
+static bool bi_rsplit(Interp *I, CallArgs *a, Value *out)
+{
+    Str *s, *sep = NULL;
+    int64_t maxsplit;
+    if (!arg_str(I, a, 0, &s) || (arg_at(a, 1) && !arg_str(I, a, 1, &sep)) || !arg_int(I, a, 2, -1, &maxsplit)) return false;
+    if (sep && sep->len == 0) return bi_fail(I, a, ValueError, "empty separator");
+    Value l = val_list_new(0);
+    if (l.kind != V_LIST) return interp_error_rt(I, a->at);
+    bool ascii = one_byte_chars(s);
+    bool ok = sep ? rsplit_sep(l.as.l, s, sep, maxsplit, ascii) : rsplit_whitespace(l.as.l, s, maxsplit, ascii);
+    if (!ok) {
+        val_release(l);
+        return interp_error_rt(I, a->at);
+    }
+    Value *it = l.as.l->items;
+    for (int64_t i = 0, j = l.as.l->n - 1; i < j; i++, j--) {   /* pushed last first */
+        Value t = it[i];
+        it[i] = it[j], it[j] = t;
+    }
+    *out = l;
+    return true;
+}
+
+enum { PART_FIRST, PART_LAST };
+
+/* partition(s, sep), rpartition(s, sep): (before, sep, after) around the first (last) sep; when
+   there is none, (s, "", "") or ("", "", s). */
+static bool bi_partition_str(Interp *I, CallArgs *a, Value *out)
+{
+    Str *s, *sep;
+    if (!arg_str(I, a, 0, &s) || !arg_str(I, a, 1, &sep)) return false;
+    if (sep->len == 0) return bi_fail(I, a, ValueError, "empty separator");
+    bool last = a->self->tag == PART_LAST;
+    const char *at = last ? rfind_bytes(s->data, s->len, sep->data, sep->len) : memmem(s->data, s->len, sep->data, sep->len);
+    size_t i = at ? (size_t)(at - s->data) : last ? 0 : s->len;
+    size_t j = at ? i + sep->len : i;   /* after: [j, len) */
+    Value t = val_tuple_new(3);
+    if (t.kind != V_TUPLE) return interp_error_rt(I, a->at);
+    Value *it = t.as.tu->items;
+    it[0] = val_str(s->data, i);
+    it[1] = at ? val_retain(*arg_given(a, 1)) : val_str("", 0);
+    it[2] = val_str(s->data + j, s->len - j);
+    for (int k = 0; k < 3; k++)
+        if (it[k].kind != V_STR) {
+            val_release(t);
+            return interp_error_rt(I, a->at);
+        }
+    *out = t;
+    return true;
+}
+
 /* join(sep, items): the strings of items (any iterable) with sep between them. */
 static bool bi_join(Interp *I, CallArgs *a, Value *out)
 {
     Str *sep;
     Value items, given = *arg_given(a, 1);
-    if (!str_param(I, a, 0, &sep)) return false;
+    if (!arg_str(I, a, 0, &sep)) return false;
     if (given.kind == V_LIST) items = val_retain(given);   /* read as it is: nothing below runs code */
     else if (!val_iter_list(given, &items)) return bi_fail(I, a, TypeError, "items must be iterable, not a %s", val_kind_name(given));
     const List *l = items.as.l;
@@ -160,7 +239,7 @@ static bool bi_splitlines(Interp *I, CallArgs *a, Value *out)
 {
     Str *s;
     bool keep;
-    if (!str_param(I, a, 0, &s) || !arg_bool(I, a, 1, false, &keep)) return false;
+    if (!arg_str(I, a, 0, &s) || !arg_bool(I, a, 1, false, &keep)) return false;
     Value l = val_list_new(0);
     if (l.kind != V_LIST) return interp_error_rt(I, a->at);
     size_t i = 0, start = 0;
@@ -186,12 +265,12 @@ static bool bi_splitlines(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
-/* ---- strip, pad, case ---------------------------------------------------------------------- */
+/* ---- strip, pad, tabs ---------------------------------------------------------------------- */
 
 /* True when cp is one of chars' characters (chars NULL: whitespace). */
 static bool strip_member(const Str *chars, uint32_t cp)
 {
-    if (!chars) return is_space(cp);
+    if (!chars) return str_is_space(cp);
     uint32_t c;
     for (size_t i = 0; i < chars->len;) {
         i += utf8_decode(chars->data, chars->len, i, &c);
@@ -206,7 +285,7 @@ enum { STRIP_BOTH, STRIP_LEFT, STRIP_RIGHT };
 static bool bi_strip(Interp *I, CallArgs *a, Value *out)
 {
     Str *s, *chars = NULL;
-    if (!str_param(I, a, 0, &s) || (arg_at(a, 1) && !str_param(I, a, 1, &chars))) return false;
+    if (!arg_str(I, a, 0, &s) || (arg_at(a, 1) && !arg_str(I, a, 1, &chars))) return false;
     int side = a->self->tag;
     size_t i = 0, lo = 0, hi = 0;
     bool seen = false;   /* a character outside the set has been met */
@@ -248,7 +327,7 @@ static bool bi_pad(Interp *I, CallArgs *a, Value *out)
     const char *fill = "0";
     size_t flen = 1;
     int how = a->self->tag;
-    if (!str_param(I, a, 0, &s) || !arg_int(I, a, 1, 0, &width) || (how != PAD_ZEROS && !fill_param(I, a, 2, &fill, &flen)))
+    if (!arg_str(I, a, 0, &s) || !arg_int(I, a, 1, 0, &width) || (how != PAD_ZEROS && !fill_param(I, a, 2, &fill, &flen)))
         return false;
     int64_t len = str_chars(s);
     if (width <= len) { *out = val_retain(*arg_given(a, 0)); return true; }
@@ -269,95 +348,34 @@ static bool bi_pad(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
-/* cp mapped by a case table: the characters it becomes (1 to 3) into m, their count returned. */
-static int case_map(const int32_t (*single)[2], int nsingle, const uint32_t (*multi)[4], int nmulti, uint32_t cp, uint32_t *m)
-{
-    for (int k = 0; k < nmulti; k++)
-        if (multi[k][0] == cp) {
-            int n = 0;
-            for (int j = 1; j < 4 && multi[k][j]; j++) m[n++] = multi[k][j];
-            return n;
-        }
-    int lo = 0, hi = nsingle - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if ((int64_t)cp < single[mid][0]) hi = mid - 1;
-        else if ((int64_t)cp > single[mid][0]) lo = mid + 1;
-        else { m[0] = (uint32_t)((int64_t)cp + single[mid][1]); return 1; }
-    }
-    m[0] = cp;
-    return 1;
-}
-
-static bool is_cased(uint32_t cp) { return in_ranges(uni_cased, COUNT(uni_cased), cp); }
-static bool is_case_ignorable(uint32_t cp) { return in_ranges(uni_case_ignorable, COUNT(uni_case_ignorable), cp); }
-
-/* Python's final sigma rule for the Σ at byte i (k bytes) of s: a cased letter before it and
-   none after it, case-ignorable characters skipped on both sides. */
-static bool final_sigma(const Str *s, size_t i, size_t k)
-{
-    bool before = false;
-    uint32_t cp;
-    for (size_t j = 0; j < i;) {   /* the last character before i that is not case-ignorable */
-        j += utf8_decode(s->data, s->len, j, &cp);
-        if (!is_case_ignorable(cp)) before = is_cased(cp);
-    }
-    if (!before) return false;
-    for (size_t j = i + k; j < s->len;) {
-        j += utf8_decode(s->data, s->len, j, &cp);
-        if (!is_case_ignorable(cp)) return !is_cased(cp);
-    }
-    return true;
-}
-
-enum { CASE_UPPER, CASE_LOWER };
-
-/* upper(s), lower(s): Python's full case mappings ('ß'.upper() is 'SS'; a final Σ lowers to ς). */
-static bool bi_case(Interp *I, CallArgs *a, Value *out)
+/* expandtabs(s, tabsize=8): each tab replaced by the spaces up to the next column that is a
+   multiple of tabsize (none when tabsize <= 0), columns counted in characters from the last
+   \n or \r, as Python's str.expandtabs. */
+static bool bi_expandtabs(Interp *I, CallArgs *a, Value *out)
 {
     Str *s;
-    if (!str_param(I, a, 0, &s)) return false;
-    bool up = a->self->tag == CASE_UPPER;
-    StrBuf b = { 0 };
-    bool ok = sb_append(&b, "", 0);
-    for (size_t i = 0; i < s->len && ok;) {
-        uint32_t cp, m[3];
-        size_t k = utf8_decode(s->data, s->len, i, &cp);
-        int n = cp < 0x80 ? (m[0] = up ? (cp >= 'a' && cp <= 'z' ? cp - 32 : cp) : (cp >= 'A' && cp <= 'Z' ? cp + 32 : cp), 1)
-                : up ? case_map(uni_upper_single, COUNT(uni_upper_single), uni_upper_multi, COUNT(uni_upper_multi), cp, m)
-                     : case_map(uni_lower_single, COUNT(uni_lower_single), uni_lower_multi, COUNT(uni_lower_multi), cp, m);
-        if (!up && cp == 0x3A3 && final_sigma(s, i, k)) m[0] = 0x3C2;
-        for (int j = 0; j < n && ok; j++) {
-            char enc[4];
-            ok = sb_append(&b, enc, utf8_encode(m[j], enc));   /* an invalid byte maps to itself */
+    int64_t tab;
+    if (!arg_str(I, a, 0, &s) || !arg_int(I, a, 1, 8, &tab)) return false;
+    for (int pass = 0; pass < 2; pass++) {   /* the result's length, then its bytes */
+        char *p = pass ? out->as.s->data : NULL;
+        uint64_t len = 0, col = 0;
+        for (size_t i = 0; i < s->len;) {
+            uint32_t cp;
+            size_t k = utf8_decode(s->data, s->len, i, &cp);
+            if (cp == '\t') {
+                uint64_t n = tab > 0 ? (uint64_t)tab - col % (uint64_t)tab : 0;
+                if (n > STR_MAX_BYTES - len) return bi_fail(I, a, MemoryError, "tabsize %lld makes the string too large", (long long)tab);
+                if (p) memset(p + len, ' ', n);
+                len += n, col += n;
+            } else {
+                if (p) memcpy(p + len, s->data + i, k);
+                len += k;
+                col = cp == '\n' || cp == '\r' ? 0 : col + 1;
+            }
+            i += k;
         }
-        i += k;
+        if (!pass && (*out = str_new((size_t)len)).kind != V_STR) return interp_error_rt(I, a->at);
     }
-    if (ok) *out = val_str(b.data, b.len);
-    sb_free(&b);
-    return (ok && out->kind == V_STR) || interp_error_rt(I, a->at);
-}
-
-enum { IS_DIGIT, IS_ALPHA, IS_SPACE };
-
-/* isdigit/isalpha/isspace(s): true when s has characters and every one is of that class. */
-static bool bi_is(Interp *I, CallArgs *a, Value *out)
-{
-    Str *s;
-    if (!str_param(I, a, 0, &s)) return false;
-    bool all = s->len > 0;
-    for (size_t i = 0; i < s->len && all;) {
-        uint32_t cp;
-        i += utf8_decode(s->data, s->len, i, &cp);
-        switch (a->self->tag) {
-        case IS_DIGIT: all = cp < 0x80 ? cp >= '0' && cp <= '9' : in_ranges(uni_digit, COUNT(uni_digit), cp); break;
-        case IS_ALPHA:
-            all = cp < 0x80 ? (cp | 32) >= 'a' && (cp | 32) <= 'z' : in_ranges(uni_alpha, COUNT(uni_alpha), cp);
-            break;
-        default: all = is_space(cp); break;
-        }
-    }
-    *out = val_bool(all);
     return true;
 }
 
@@ -367,14 +385,7 @@ int64_t str_find_sub(Str *s, const Str *sub, bool last)
 {
     if (sub->len > s->len) return -1;
     if (sub->len == 0) return last ? str_chars(s) : 0;
-    const char *hit = NULL;
-    for (const char *p = s->data, *end = s->data + s->len; p < end;) {
-        const char *h = memmem(p, (size_t)(end - p), sub->data, sub->len);
-        if (!h) break;
-        hit = h;
-        if (!last) break;
-        p = h + 1;
-    }
+    const char *hit = last ? rfind_bytes(s->data, s->len, sub->data, sub->len) : memmem(s->data, s->len, sub->data, sub->len);
     return hit ? utf8_count(s->data, (size_t)(hit - s->data)) : -1;
 }
 
@@ -390,15 +401,35 @@ int64_t str_count_sub(Str *s, const Str *sub)
     return n;
 }
 
-enum { FIND_FIRST, FIND_LAST };
+enum { FIND_FIRST, FIND_LAST, FIND_LAST_OR_FAIL };
 
-/* find(s, sub), rfind(s, sub): the character index of the first (last) sub in s, or -1. */
+/* find(s, sub), rfind(s, sub): the character index of the first (last) sub in s, or -1;
+   rindex(s, sub): rfind's, a ValueError when sub is absent (index is lists.c's). */
 static bool bi_find(Interp *I, CallArgs *a, Value *out)
 {
     Str *s, *sub;
-    if (!str_param(I, a, 0, &s) || !str_param(I, a, 1, &sub)) return false;
-    *out = val_i64(str_find_sub(s, sub, a->self->tag == FIND_LAST));
+    if (!arg_str(I, a, 0, &s) || !arg_str(I, a, 1, &sub)) return false;
+    int64_t at = str_find_sub(s, sub, a->self->tag != FIND_FIRST);
+    if (at < 0 && a->self->tag == FIND_LAST_OR_FAIL) return bi_fail(I, a, ValueError, "substring not found");
+    *out = val_i64(at);
     return true;
+}
+
+enum { REMOVE_PREFIX, REMOVE_SUFFIX };
+
+/* removeprefix(s, prefix), removesuffix(s, suffix): s without it where s starts (ends) with it,
+   else s. */
+static bool bi_remove_affix(Interp *I, CallArgs *a, Value *out)
+{
+    Str *s, *t;
+    if (!arg_str(I, a, 0, &s) || !arg_str(I, a, 1, &t)) return false;
+    bool prefix = a->self->tag == REMOVE_PREFIX;
+    if (t->len == 0 || t->len > s->len || memcmp(prefix ? s->data : s->data + s->len - t->len, t->data, t->len) != 0) {
+        *out = val_retain(*arg_given(a, 0));
+        return true;
+    }
+    *out = val_str(prefix ? s->data + t->len : s->data, s->len - t->len);
+    return out->kind == V_STR || interp_error_rt(I, a->at);
 }
 
 enum { STARTS, ENDS };
@@ -407,7 +438,7 @@ enum { STARTS, ENDS };
 static bool bi_affix(Interp *I, CallArgs *a, Value *out)
 {
     Str *s;
-    if (!str_param(I, a, 0, &s)) return false;
+    if (!arg_str(I, a, 0, &s)) return false;
     Value p = *arg_given(a, 1);
     int n = p.kind == V_TUPLE ? p.as.tu->n : 1;
     bool hit = false;
@@ -440,7 +471,7 @@ static bool bi_replace(Interp *I, CallArgs *a, Value *out)
 {
     Str *s, *old, *new;
     int64_t count;
-    if (!str_param(I, a, 0, &s) || !str_param(I, a, 1, &old) || !str_param(I, a, 2, &new) || !arg_int(I, a, 3, -1, &count)) return false;
+    if (!arg_str(I, a, 0, &s) || !arg_str(I, a, 1, &old) || !arg_str(I, a, 2, &new) || !arg_int(I, a, 3, -1, &count)) return false;
     StrBuf b = { 0 };
     bool ok = sb_append(&b, "", 0);
     if (ok && old->len == 0) {   /* new before every character and at the end, count of them at most */
@@ -469,7 +500,7 @@ static bool bi_replace(Interp *I, CallArgs *a, Value *out)
 static bool bi_ord(Interp *I, CallArgs *a, Value *out)
 {
     Str *c;
-    if (!str_param(I, a, 0, &c)) return false;
+    if (!arg_str(I, a, 0, &c)) return false;
     if (str_chars(c) != 1) return bi_fail(I, a, TypeError, "expected one character, got a string of length %lld", (long long)str_chars(c));
     uint32_t cp;
     utf8_decode(c->data, c->len, 0, &cp);
@@ -500,11 +531,12 @@ const Builtin bi_strings_table[] = {
     { "replace", bi_replace, "replace(s, old, new, count=-1)", "s with each old (the first count) replaced by new", 0, BF_OTHER, BT_NO },
     { "find", bi_find, "find(s, sub)", "the index of the first sub in s, or -1", FIND_FIRST, BF_OTHER, BT_NO },
     { "rfind", bi_find, "rfind(s, sub)", "the index of the last sub in s, or -1", FIND_LAST, BF_OTHER, BT_NO },
-    { "upper", bi_case, "upper(s)", "s in upper case (Python's full mapping: \"ß\" becomes \"SS\")", CASE_UPPER, BF_OTHER, BT_NO },
-    { "lower", bi_case, "lower(s)", "s in lower case", CASE_LOWER, BF_OTHER, BT_NO },
-    { "isdigit", bi_is, "isdigit(s)", "true when s is not empty and all its characters are digits", IS_DIGIT, BF_OTHER, BT_NO },
-    { "isalpha", bi_is, "isalpha(s)", "true when s is not empty and all its characters are letters", IS_ALPHA, BF_OTHER, BT_NO },
-    { "isspace", bi_is, "isspace(s)", "true when s is not empty and all its characters are whitespace", IS_SPACE, BF_OTHER, BT_NO },
+    { "rindex", bi_find, "rindex(s, sub)", "the index of the last sub in s (a ValueError when there is none)", FIND_LAST_OR_FAIL, BF_OTHER, BT_NO },
+    { "removeprefix", bi_remove_affix, "removeprefix(s, prefix)", "s without prefix at its start (s when it does not start with it)", REMOVE_PREFIX, BF_OTHER, BT_NO },
+    { "removesuffix", bi_remove_affix, "removesuffix(s, suffix)", "s without suffix at its end (s when it does not end with it)", REMOVE_SUFFIX, BF_OTHER, BT_NO },
+    { "rpartition", bi_partition_str, "rpartition(s, sep)", "(before, sep, after) around the last sep in s; (\"\", \"\", s) when there is none", PART_LAST, BF_OTHER, BT_NO },
+    { "rsplit", bi_rsplit, "rsplit(s, sep=none, maxsplit=-1)", "s split at sep (or at runs of whitespace) from the right, as a list", 0, BF_OTHER, BT_NO },
+    { "expandtabs", bi_expandtabs, "expandtabs(s, tabsize=8)", "s with each tab replaced by spaces up to the next multiple of tabsize columns", 0, BF_OTHER, BT_NO },
     { "ljust", bi_pad, "ljust(s, width, fillchar=\" \")", "s padded on the right to width characters", PAD_LEFT_JUST, BF_OTHER, BT_NO },
     { "rjust", bi_pad, "rjust(s, width, fillchar=\" \")", "s padded on the left to width characters", PAD_RIGHT_JUST, BF_OTHER, BT_NO },
     { "center", bi_pad, "center(s, width, fillchar=\" \")", "s centered in width characters", PAD_CENTER, BF_OTHER, BT_NO },
@@ -517,5 +549,6 @@ const Builtin bi_strings_table[] = {
 
 const Builtin bi_string_variants[] = {
     { "split", bi_split_str, "split(s, sep=none, maxsplit=-1)", "a string split at sep (or at runs of whitespace), as a list", 0, BF_OTHER, BT_NO },
+    { "partition", bi_partition_str, "partition(s, sep)", "(before, sep, after) around the first sep in a string; (s, \"\", \"\") when there is none", PART_FIRST, BF_OTHER, BT_NO },
     { 0 },
 };
