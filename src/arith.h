@@ -60,6 +60,9 @@ bool arith_unary_to(Interp *I, UnaryOp op, Value a, Span at, tl_tensor *into, Va
 /* a OP b when a or b is not a number or tensor (arith_seq.c): + and * on strings, tuples and
    lists, == != by value, < <= > >= in Python's order; anything else a TypeError. */
 bool arith_sequence(Interp *I, int op, Value a, Value b, Span at, Value *out);
+/* fmt % args (printf.c): Python's printf-style formatting; args a tuple of values, a dict for
+   %(key) conversions, or one value. */
+bool str_percent_format(Interp *I, const Str *fmt, Value args, Span at, Value *out);
 /* x in c (x not in c when negate): a bool. */
 bool arith_contains(Interp *I, Value x, Value c, bool negate, Span at, Value *out);
 /* The computation dtype of a OP b (weak literals per NEP 50; errors for out-of-range literals). */

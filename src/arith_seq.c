@@ -1,4 +1,4 @@
-/* arith_seq.c — operators on strings, tuples and lists: + and * (concatenation, repetition), comparisons, `in` */
+/* arith_seq.c — operators on strings, tuples and lists: + and * (concatenation, repetition), % (printf.c), comparisons, `in` */
 #include <string.h>
 
 #include "arith.h"
@@ -73,6 +73,7 @@ bool arith_sequence(Interp *I, int op, Value a, Value b, Span at, Value *out)
     bool seq_a = a.kind == V_TUPLE || a.kind == V_LIST, seq_b = b.kind == V_TUPLE || b.kind == V_LIST;
     int64_t n, m, times;
     if (op == TL_ADD && a.kind == V_STR && b.kind == V_STR) return join_bytes(I, a.as.s, b.as.s, 1, at, out);
+    if (op == TL_MOD && a.kind == V_STR) return str_percent_format(I, a.as.s, b, at, out);
     if (op == TL_ADD && seq_a && a.kind == b.kind) {
         const Value *x = items_of(a, &n), *y = items_of(b, &m);
         return join_items(I, a.kind, x, n, y, m, 1, at, out);

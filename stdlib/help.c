@@ -34,9 +34,9 @@ static const struct Topic {
     { "dtypes", "dtype cast astype float int",
       "bool u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64 c64 c128; numpy's names (\"float32\") are\n"
       "accepted too. f32(x) casts, astype(x, \"f16\") by name, x.dtype tells. Promotion is numpy's." },
-    { "formatting", "format fmt printopts f-string print",
-      "f\"{x:.3f}\", format(\"{} {}\", a, b) and \"{:>8}\".format(x) are Python's; printopts(precision=4)\n"
-      "changes how tensors print." },
+    { "formatting", "format fmt printopts f-string print printf percent",
+      "f\"{x:.3f}\", format(\"{} {}\", a, b), \"{:>8}\".format(x) and \"%.3f %s\" % (x, s) are Python's;\n"
+      "printopts(precision=4) changes how tensors print." },
     { "files", "load save npy npz safetensors gguf csv",
       "load(\"x.npy\") and save(\"x.npy\", x) for .npy .npz .safetensors .gguf .csv .txt;\n"
       "meta(path) reads a file's header without its data." },
