@@ -72,25 +72,6 @@ static bool split_sep(List *l, Str *s, const Str *sep, int64_t maxsplit, bool as
     }
 }
 
-/* split(s, sep=none, maxsplit=-1): a list of the pieces, as Python's str.split. */
-static bool bi_split_str(Interp *I, CallArgs *a, Value *out)
-{
-    Str *s, *sep = NULL;
-    int64_t maxsplit;
-    if (!arg_str(I, a, 0, &s) || (arg_at(a, 1) && !arg_str(I, a, 1, &sep)) || !arg_int(I, a, 2, -1, &maxsplit)) return false;
-    if (sep && sep->len == 0) return bi_fail(I, a, ValueError, "empty separator");
-    Value l = val_list_new(0);
-    if (l.kind != V_LIST) return interp_error_rt(I, a->at);
-    bool ascii = one_byte_chars(s);
-    bool ok = sep ? split_sep(l.as.l, s, sep, maxsplit, ascii) : split_whitespace(l.as.l, s, maxsplit, ascii);
-    if (!ok) {
-        val_release(l);
-        return interp_error_rt(I, a->at);
-    }
-    *out = l;
-    return true;
-}
-
 /* The byte length of the character ending at byte j of s when it is whitespace (0 when not). */
 static size_t space_before(const Str *s, size_t j)
 {
@@ -148,9 +129,12 @@ static bool rsplit_sep(List *l, Str *s, const Str *sep, int64_t maxsplit, bool a
     }
 }
 
-/* rsplit(s, sep=none, maxsplit=-1): split from the right, as Python's str.rsplit (the same
-   pieces as split unless maxsplit stops it: then the first piece holds the rest). */
-static bool bi_rsplit(Interp *I, CallArgs *a, Value *out)
+enum { SPLIT_LEFT, SPLIT_RIGHT };
+
+/* split(s, sep=none, maxsplit=-1): a list of the pieces, as Python's str.split; rsplit: from the
+   right, as str.rsplit (the same pieces unless maxsplit stops it: then the first piece holds
+   the rest). */
+static bool bi_split_str(Interp *I, CallArgs *a, Value *out)
 {
     Str *s, *sep = NULL;
     int64_t maxsplit;
@@ -158,14 +142,15 @@ static bool bi_rsplit(Interp *I, CallArgs *a, Value *out)
     if (sep && sep->len == 0) return bi_fail(I, a, ValueError, "empty separator");
     Value l = val_list_new(0);
     if (l.kind != V_LIST) return interp_error_rt(I, a->at);
-    bool ascii = one_byte_chars(s);
-    bool ok = sep ? rsplit_sep(l.as.l, s, sep, maxsplit, ascii) : rsplit_whitespace(l.as.l, s, maxsplit, ascii);
+    bool ascii = one_byte_chars(s), right = a->self->tag == SPLIT_RIGHT;
+    bool ok = right ? (sep ? rsplit_sep(l.as.l, s, sep, maxsplit, ascii) : rsplit_whitespace(l.as.l, s, maxsplit, ascii))
+                    : (sep ? split_sep(l.as.l, s, sep, maxsplit, ascii) : split_whitespace(l.as.l, s, maxsplit, ascii));
     if (!ok) {
         val_release(l);
         return interp_error_rt(I, a->at);
     }
     Value *it = l.as.l->items;
-    for (int64_t i = 0, j = l.as.l->n - 1; i < j; i++, j--) {   /* pushed last first */
+    for (int64_t i = 0, j = right ? l.as.l->n - 1 : 0; i < j; i++, j--) {   /* rsplit pushed the last piece first */
         Value t = it[i];
         it[i] = it[j], it[j] = t;
     }
@@ -535,7 +520,7 @@ const Builtin bi_strings_table[] = {
     { "removeprefix", bi_remove_affix, "removeprefix(s, prefix)", "s without prefix at its start (s when it does not start with it)", REMOVE_PREFIX, BF_OTHER, BT_NO },
     { "removesuffix", bi_remove_affix, "removesuffix(s, suffix)", "s without suffix at its end (s when it does not end with it)", REMOVE_SUFFIX, BF_OTHER, BT_NO },
     { "rpartition", bi_partition_str, "rpartition(s, sep)", "(before, sep, after) around the last sep in s; (\"\", \"\", s) when there is none", PART_LAST, BF_OTHER, BT_NO },
-    { "rsplit", bi_rsplit, "rsplit(s, sep=none, maxsplit=-1)", "s split at sep (or at runs of whitespace) from the right, as a list", 0, BF_OTHER, BT_NO },
+    { "rsplit", bi_split_str, "rsplit(s, sep=none, maxsplit=-1)", "s split at sep (or at runs of whitespace) from the right, as a list", SPLIT_RIGHT, BF_OTHER, BT_NO },
     { "expandtabs", bi_expandtabs, "expandtabs(s, tabsize=8)", "s with each tab replaced by spaces up to the next multiple of tabsize columns", 0, BF_OTHER, BT_NO },
     { "ljust", bi_pad, "ljust(s, width, fillchar=\" \")", "s padded on the right to width characters", PAD_LEFT_JUST, BF_OTHER, BT_NO },
     { "rjust", bi_pad, "rjust(s, width, fillchar=\" \")", "s padded on the left to width characters", PAD_RIGHT_JUST, BF_OTHER, BT_NO },
@@ -548,7 +533,7 @@ const Builtin bi_strings_table[] = {
 };
 
 const Builtin bi_string_variants[] = {
-    { "split", bi_split_str, "split(s, sep=none, maxsplit=-1)", "a string split at sep (or at runs of whitespace), as a list", 0, BF_OTHER, BT_NO },
+    { "split", bi_split_str, "split(s, sep=none, maxsplit=-1)", "a string split at sep (or at runs of whitespace), as a list", SPLIT_LEFT, BF_OTHER, BT_NO },
     { "partition", bi_partition_str, "partition(s, sep)", "(before, sep, after) around the first sep in a string; (s, \"\", \"\") when there is none", PART_FIRST, BF_OTHER, BT_NO },
     { 0 },
 };
