@@ -414,7 +414,18 @@ static Node *not_expr(Parser *p)
     return n;
 }
 
-/* (x) is x; () (x,) (x, y) are tuples. */
+static Node *comprehension(Parser *p, Node *n, NodeKind kind, TokenKind close);
+
+/* Python's generator expression, `(e for x in it ...)` or a call's only argument `f(e for x in
+   it)`, from its item on (the '(' open): evaluated at once, as [e for x in it ...] is. */
+static Node *generator_expr(Parser *p, Node *item, Span at)
+{
+    Node *n = ps_new_node(p, N_LIST, at);
+    n->a = item;
+    return comprehension(p, n, N_LISTCOMP, TK_RPAREN);
+}
+
+/* (x) is x; () (x,) (x, y) are tuples; (e for x in it) is a generator expression. */
 static Node *paren_expr(Parser *p)
 {
     Span open_at = ps_span_of(p, &p->tok);
@@ -429,6 +440,7 @@ static Node *paren_expr(Parser *p)
         ps_close_bracket(p, TK_RPAREN);
         return first;
     }
+    if (ps_at(p, TK_FOR)) return generator_expr(p, first, open_at);   /* (e for x in it) */
     ps_vec_push(p, &items, first);
     while (ps_at(p, TK_COMMA)) {
         ps_advance(p);
@@ -451,8 +463,6 @@ static void parse_items(Parser *p, NodeVec *v, TokenKind close)
     }
     ps_close_bracket(p, close);
 }
-
-static Node *comprehension(Parser *p, Node *n, NodeKind kind, TokenKind close);
 
 static Node *list_expr(Parser *p)
 {
@@ -594,7 +604,15 @@ static void parse_args(Parser *p, Node *call)
             vec_push_named(p, &args, parse_expr(p, BP_NONE), name, name_at);
         } else {
             if (first_kw >= 0) fail_here(p, "positional argument follows keyword argument");
-            ps_vec_push(p, &args, parse_expr(p, BP_NONE));
+            Node *e = parse_expr(p, BP_NONE);
+            if (ps_at(p, TK_FOR)) {   /* f(e for x in it): the call's one argument */
+                if (args.n) fail_here(p, "a generator expression must be the call's only argument, or in parentheses");
+                ps_vec_push(p, &args, generator_expr(p, e, e->at));
+                ps_set_list(call, &args);
+                call->names = NULL;
+                return;
+            }
+            ps_vec_push(p, &args, e);
         }
         if (!ps_at(p, TK_COMMA)) break;
         ps_advance(p);
@@ -833,6 +851,7 @@ static Node *comprehension(Parser *p, Node *n, NodeKind kind, TokenKind close)
         }
         ps_vec_push(p, &clauses, c);
     }
+    if (close == TK_RPAREN && ps_at(p, TK_COMMA)) fail_here(p, "a generator expression must be the call's only argument, or in parentheses");
     ps_close_bracket(p, close);
     ps_set_list(n, &clauses);
     n->fn = fn;

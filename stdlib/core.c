@@ -12,14 +12,23 @@
 static bool bi_print(Interp *I, CallArgs *a, Value *out)
 {
     FILE *f = interp_out(I);
+    const Str *ends[2] = { NULL, NULL };   /* sep, end: none is " " and "\n", as in Python */
+    for (int k = 0; k < 2; k++) {
+        Value *v = arg_at(a, k + 1);
+        if (v && v->kind != V_STR) return bi_fail(I, a, TypeError, "%s must be none or a string, not %s", arg_name(a, k + 1), val_kind_name(*v));
+        ends[k] = v ? v->as.s : NULL;
+    }
+    bool flush;
+    if (!arg_bool(I, a, 3, false, &flush)) return false;
     for (int i = 0; i < a->nrest; i++) {
-        if (i) fputc(' ', f);
+        if (i) ends[0] ? fwrite(ends[0]->data, 1, ends[0]->len, f) : (size_t)fputc(' ', f);
         if (interp_print(I, a->rest[i]) != 0) {
             fputc('\n', f);
             return interp_error_rt(I, a->at);
         }
     }
-    fputc('\n', f);
+    ends[1] ? fwrite(ends[1]->data, 1, ends[1]->len, f) : (size_t)fputc('\n', f);
+    if (flush) fflush(f);
     *out = val_none();
     return true;
 }
@@ -188,7 +197,7 @@ static bool bi_printopts(Interp *I, CallArgs *a, Value *out)
 }
 
 const Builtin bi_core_table[] = {
-    { "print", bi_print, "print(*values)", "writes its arguments separated by spaces, then a newline", 0, BF_OTHER, BT_NO },
+    { "print", bi_print, "print(*values, sep=\" \", end=\"\\n\", flush=false)", "writes its arguments separated by sep (a space), then end (a newline)", 0, BF_OTHER, BT_NO },
     { "str", bi_str, "str(x)", "the print form of any value, as a string", 0, BF_OTHER, BT_NO },
     { "len", bi_len, "len(x)", "length of a string (in characters), tuple, list, dict, or a tensor's first axis", 0, BF_OTHER, BT_STATIC },
     { "keys", bi_keys, "keys(d)", "the keys of a dict, as a tuple of strings", 0, BF_OTHER, BT_NO },

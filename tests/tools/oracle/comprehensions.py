@@ -34,3 +34,9 @@ def scaled(s):
 p(scaled(10))
 fns = [lambda t: t + i for i in range(3)]
 p(fns[0](10), fns[2](10))
+
+# generator expressions: a call's only argument, or in parentheses; evaluated at once
+words = "the tensor language".split()
+p(" ".join(w.upper() for w in words), sum(x * x for x in range(5)), max(len(w) for w in words))
+p(any(w.startswith("t") for w in words), all(len(w) > 3 for w in words), " ".join(sorted(w for w in words if "e" in w)))
+p("".join(list(c for c in "héllo" if c != "l")), len(list(k for k in range(7) if k % 2)))
