@@ -1,4 +1,6 @@
-/* dicts.c — dict builtins: values, items, get, update; pop, copy and clear on a dict */
+/* dicts.c — dict builtins: dict, values, items, get, setdefault, update; pop, copy and clear on a dict */
+#include <string.h>
+
 #include "builtins.h"
 
 /* Parameter i as a dict (it must be one). */
@@ -85,13 +87,10 @@ static bool set_pair(Interp *I, CallArgs *a, Dict *d, Value k, Value v)
     return dict_set(d, k.as.s->data, k.as.s->len, val_retain(v)) || interp_error_rt(I, a->at);
 }
 
-/* update(d, other): d takes every key and value of the dict other (or of an iterable of pairs). */
-static bool bi_update(Interp *I, CallArgs *a, Value *out)
+/* d takes every key and value of parameter i: a dict, or an iterable of (key, value) pairs. */
+static bool update_from(Interp *I, CallArgs *a, Dict *d, int i)
 {
-    Dict *d;
-    if (!dict_param(I, a, 0, &d)) return false;
-    Value other = *arg_given(a, 1);
-    *out = val_none();
+    Value other = *arg_given(a, i);
     if (other.kind == V_DICT) {
         Dict *o = other.as.d;
         for (int i = 0; i < o->n; i++) {
@@ -102,15 +101,58 @@ static bool bi_update(Interp *I, CallArgs *a, Value *out)
         return true;
     }
     Value pairs;
-    if (!val_iter_list(other, &pairs)) return bi_fail(I, a, TypeError, "other must be a dict or pairs, not a %s", val_kind_name(other));
+    if (!val_iter_list(other, &pairs)) return bi_fail(I, a, TypeError, "%s must be a dict or pairs, not a %s", arg_name(a, i), val_kind_name(other));
     bool ok = true;
-    for (int64_t i = 0; i < pairs.as.l->n && ok; i++) {
-        Value p = pairs.as.l->items[i];
-        if (p.kind != V_TUPLE || p.as.tu->n != 2) ok = bi_fail(I, a, TypeError, "item %lld of other is not a (key, value) pair", (long long)i);
+    for (int64_t k = 0; k < pairs.as.l->n && ok; k++) {
+        Value p = pairs.as.l->items[k];
+        if (p.kind != V_TUPLE || p.as.tu->n != 2) ok = bi_fail(I, a, TypeError, "item %lld of %s is not a (key, value) pair", (long long)k, arg_name(a, i));
         else ok = set_pair(I, a, d, p.as.tu->items[0], p.as.tu->items[1]);
     }
     val_release(pairs);
     return ok;
+}
+
+/* update(d, other=none, **names): d takes every key and value of the dict other (or of an
+   iterable of pairs), then the keyword arguments. */
+static bool bi_update(Interp *I, CallArgs *a, Value *out)
+{
+    Dict *d;
+    if (!dict_param(I, a, 0, &d)) return false;
+    *out = val_none();
+    if (arg_at(a, 1) && !update_from(I, a, d, 1)) return false;
+    for (int j = 0; j < a->nkw; j++)
+        if (arg_kw_extra(a, j) && !dict_set(d, a->kwnames[j], strlen(a->kwnames[j]), val_retain(a->kw[j]))) return interp_error_rt(I, a->at);
+    return true;
+}
+
+/* dict(other=none, **names): a new dict of other's keys and values (a dict, or (key, value)
+   pairs), then the keyword arguments, as Python's dict(). */
+static bool bi_dict(Interp *I, CallArgs *a, Value *out)
+{
+    Value d = val_dict_new();
+    if (d.kind != V_DICT) return interp_error_rt(I, a->at);
+    bool ok = arg_at(a, 0) ? update_from(I, a, d.as.d, 0) : true;
+    for (int j = 0; ok && j < a->nkw; j++)
+        if (arg_kw_extra(a, j)) ok = dict_set(d.as.d, a->kwnames[j], strlen(a->kwnames[j]), val_retain(a->kw[j])) || interp_error_rt(I, a->at);
+    if (!ok) {
+        val_release(d);
+        return false;
+    }
+    *out = d;
+    return true;
+}
+
+/* setdefault(d, key, default=none): d[key]; when d has no such key, sets it to default first. */
+static bool bi_setdefault(Interp *I, CallArgs *a, Value *out)
+{
+    Dict *d;
+    const Str *k;
+    if (!dict_param(I, a, 0, &d) || !key_param(I, a, 1, &k)) return false;
+    Value *v = dict_get(d, k->data, k->len);
+    Value def = arg_given(a, 2) ? *arg_given(a, 2) : val_none();
+    if (!v && !dict_set(d, k->data, k->len, val_retain(def))) return interp_error_rt(I, a->at);
+    *out = val_retain(v ? *v : def);
+    return true;
 }
 
 /* copy(d): a new dict of the same keys and values (a shallow copy). */
@@ -143,7 +185,9 @@ const Builtin bi_dicts_table[] = {
     { "values", bi_values_items, "values(d)", "the values of a dict, as a list", DICT_VALUES, BF_OTHER, BT_NO },
     { "items", bi_values_items, "items(d)", "the (key, value) pairs of a dict, as a list of tuples", DICT_ITEMS, BF_OTHER, BT_NO },
     { "get", bi_get, "get(d, key, default=none)", "d[key], or default when the dict has no such key", 0, BF_OTHER, BT_NO },
-    { "update", bi_update, "update(d, other)", "sets every key of the dict other (or of (key, value) pairs) in d", 0, BF_OTHER, BT_NO },
+    { "update", bi_update, "update(d, other=none, **names)", "sets every key of the dict other (or of (key, value) pairs), then each name=value, in d", 0, BF_OTHER, BT_NO },
+    { "setdefault", bi_setdefault, "setdefault(d, key, default=none)", "d[key], set to default first when d has no such key", 0, BF_OTHER, BT_NO },
+    { "dict", bi_dict, "dict(other=none, **names)", "a new dict of the keys and values of a dict or of (key, value) pairs, then of name=value", 0, BF_OTHER, BT_NO },
     { 0 },
 };
 

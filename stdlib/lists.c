@@ -1,4 +1,4 @@
-/* lists.c — lists and their methods (append, pop, sort, ...), and the builtins that make lists: list, sorted, reversed, enumerate, zip */
+/* lists.c — lists and their methods (append, pop, sort, ...), and the builtins that make lists: list, sorted, reversed, enumerate, zip, map, filter */
 #include <stdlib.h>
 #include <string.h>
 
@@ -323,17 +323,17 @@ static bool bi_enumerate(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
-/* zip(*its): a list of tuples, the i-th holding each iterable's i-th item; as long as the shortest. */
-static bool bi_zip(Interp *I, CallArgs *a, Value *out)
+/* The k iterables its (arguments first, first + 1, ... of the call) side by side: a list of
+   k-tuples of their items, as long as the shortest. */
+static bool zip_items(Interp *I, CallArgs *a, const Value *its, int k, int first, Value *out)
 {
-    int k = a->nrest;
     Value *lists = calloc((size_t)(k ? k : 1), sizeof *lists);
     if (!lists) return interp_error(I, a->at, MemoryError, "out of memory");
     bool ok = true;
     int64_t n = INT64_MAX;
     for (int j = 0; j < k && ok; j++) {
-        if (!val_iter_list(a->rest[j], &lists[j])) {
-            ok = bi_fail(I, a, TypeError, "argument %d must be iterable, not a %s", j + 1, val_kind_name(a->rest[j]));
+        if (!val_iter_list(its[j], &lists[j])) {
+            ok = bi_fail(I, a, TypeError, "argument %d must be iterable, not a %s", first + j, val_kind_name(its[j]));
             break;
         }
         if (lists[j].as.l->n < n) n = lists[j].as.l->n;
@@ -357,6 +357,58 @@ static bool bi_zip(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
+/* zip(*its): a list of tuples of the iterables' items, as long as the shortest. */
+static bool bi_zip(Interp *I, CallArgs *a, Value *out) { return zip_items(I, a, a->rest, a->nrest, 1, out); }
+
+/* map(f, *its): a list of f called with the iterables' items side by side (as long as the
+   shortest), as list(map(f, ...)) in Python. */
+static bool bi_map(Interp *I, CallArgs *a, Value *out)
+{
+    Value f = *arg_given(a, 0), args;
+    if (a->nrest == 0) return bi_fail(I, a, TypeError, "at least one iterable is needed after f");
+    if (!zip_items(I, a, a->rest, a->nrest, 2, &args)) return false;
+    List *l = args.as.l;
+    bool ok = true;
+    for (int64_t i = 0; ok && i < l->n; i++) {   /* each tuple of arguments replaced by f's result */
+        Value r, t = l->items[i];
+        ok = interp_call(I, f, t.as.tu->n, t.as.tu->items, a->at, &r);
+        if (ok) l->items[i] = r, val_release(t);
+    }
+    if (!ok) {
+        val_release(args);
+        return false;
+    }
+    *out = args;
+    return true;
+}
+
+/* filter(f, it): a list of the items of it for which f (none: the item itself) is true. */
+static bool bi_filter(Interp *I, CallArgs *a, Value *out)
+{
+    Value f = *arg_given(a, 0), items, kept = val_list_new(0);
+    if (kept.kind != V_LIST) return interp_error_rt(I, a->at);
+    if (!items_param(I, a, 1, &items)) {
+        val_release(kept);
+        return false;
+    }
+    bool ok = true;
+    for (int64_t i = 0; ok && i < items.as.l->n; i++) {
+        Value x = items.as.l->items[i], r = x;
+        bool keep = false;
+        if (f.kind != V_NONE) ok = interp_call(I, f, 1, &x, a->at, &r);
+        if (ok) ok = val_truthy(r, &keep) || interp_error_rt(I, a->at);
+        if (f.kind != V_NONE && ok) val_release(r);
+        if (ok && keep) ok = list_append(kept.as.l, val_retain(x)) || interp_error_rt(I, a->at);
+    }
+    val_release(items);
+    if (!ok) {
+        val_release(kept);
+        return false;
+    }
+    *out = kept;
+    return true;
+}
+
 const Builtin bi_lists_table[] = {
     { "list", bi_list, "list(iterable=none)", "a new list of the items of any iterable (empty without one)", 0, BF_OTHER, BT_NO },
     { "append", bi_append, "append(xs, x)", "adds x at the end of the list xs", 0, BF_OTHER, BT_NO },
@@ -372,6 +424,8 @@ const Builtin bi_lists_table[] = {
     { "reversed", bi_reversed, "reversed(seq)", "the items of any iterable in reverse order, as a list", 0, BF_OTHER, BT_NO },
     { "enumerate", bi_enumerate, "enumerate(it, start=0)", "a list of (index, item) pairs", 0, BF_OTHER, BT_NO },
     { "zip", bi_zip, "zip(*its)", "a list of tuples of the iterables' items, as long as the shortest", 0, BF_OTHER, BT_NO },
+    { "map", bi_map, "map(f, *its)", "a list of f called with the iterables' items side by side", 0, BF_OTHER, BT_NO },
+    { "filter", bi_filter, "filter(f, it)", "a list of the items of it for which f (none: the item itself) is true", 0, BF_OTHER, BT_NO },
     { 0 },
 };
 

@@ -27,3 +27,8 @@ for c in "añ":
     p(c)
 for k in {"x": 1, "y": 2}:
     p(k)
+
+# map and filter give lists (Python's give iterators: list() of them reads the same)
+p(" ".join(map(str, range(4))), " ".join(map(lambda a, b: a + b, ("x", "y", "z"), ("1", "2"))))
+p(len(list(map(len, ("a", "bb")))), sum(map(lambda w: len(w), "a bb ccc".split())), " ".join(filter(lambda w: len(w) > 1, "a bb ccc".split())))
+p(len(list(filter(None, (0, 1, "", "a", None, 2)))), " ".join(filter(str.isdigit, ("1", "x", "22"))))

@@ -46,3 +46,14 @@ for k in list(big)[:30]:
 p(len(big), list(big.values())[:12], "21" in big, "22" in big, big.get("49", -1), big.get("0", -1))
 big.update({str(i): -i for i in range(95, 105)})
 p(len(big), big["104"], big["99"], list(big)[-3:] == list(("102", "103", "104")))
+
+# dict(), setdefault, update with names
+cfg = dict(zip(("lr", "steps", "name"), (0.5, 100, "run")), seed=7)
+p(len(cfg), cfg["lr"], cfg["steps"], cfg["name"], cfg["seed"], len(dict()), dict(cfg)["seed"])
+groups = {}
+for w in "apple avocado banana blueberry cherry".split():
+    groups.setdefault(w[0], list()).append(w)
+p(len(groups), len(groups["a"]), groups["b"][1], groups.setdefault("c", list())[0], groups.setdefault("z") == None, len(groups))
+cfg.update(lr=0.25, extra=1)
+cfg.update((("steps", 200),), name="again")
+p(cfg["lr"], cfg["extra"], cfg["steps"], cfg["name"], list(cfg)[-1])
