@@ -55,11 +55,16 @@ bool bi_nonzero(Interp *I, CallArgs *a, Value *out);
    literals weak (math.c); *all_weak when every one is a weak literal. */
 bool common_dtype(Interp *I, Span at, int n, Value *const *vs, tl_dtype *dt, bool *all_weak);
 
-/* The character index of the first (last) sub in s, or -1 (strings.c; an empty sub is found at
-   0, or at the end when last). */
-int64_t str_find_sub(Str *s, const Str *sub, bool last);
-/* The number of non-overlapping subs in s (an empty sub: one more than s's characters). */
-int64_t str_count_sub(Str *s, const Str *sub);
+/* Parameters i and i + 1, start and end of a window of s's characters as Python's str.find
+   takes them (none: 0 and the length; negative: from the end, clamped to the string; a start
+   past the end stays there), into [*lo, *hi) (strings.c). */
+bool str_window(Interp *I, CallArgs *a, int i, Str *s, int64_t *lo, int64_t *hi);
+/* The character index of the first (last) sub in s's window [lo, hi) (str_window's), or -1 (an
+   empty sub is found at lo, or at hi when last; nothing in a window whose hi < lo). */
+int64_t str_find_sub(Str *s, const Str *sub, int64_t lo, int64_t hi, bool last);
+/* The number of non-overlapping subs in the window [lo, hi) (an empty sub: one more than its
+   characters). */
+int64_t str_count_sub(Str *s, const Str *sub, int64_t lo, int64_t hi);
 /* Python's str.isspace for one character (unicode.c): what split() and strip() take as whitespace. */
 bool str_is_space(uint32_t cp);
 

@@ -119,15 +119,19 @@ static bool seq_items(Value v, const Value **items, int64_t *n)
 
 enum { SEQ_INDEX, SEQ_COUNT };
 
-/* index(seq, x): the first index of x in a list or tuple, or of substring x in a string (an error
-   when absent); count(seq, x): how many items equal x, or how many non-overlapping x in a string. */
+/* index(seq, x, start=none, end=none): the first index of x in a list or tuple, or of substring
+   x in a string, within seq[start:end] (an error when absent); count(seq, x, start=none,
+   end=none): how many items equal x, or how many non-overlapping x in a string (start and end
+   for a string only, as in Python). */
 static bool bi_index_count(Interp *I, CallArgs *a, Value *out)
 {
     Value seq = *arg_given(a, 0), x = *arg_given(a, 1);
     bool index = a->self->tag == SEQ_INDEX;
     if (seq.kind == V_STR) {
+        int64_t lo, hi;
         if (x.kind != V_STR) return bi_fail(I, a, TypeError, "x must be a string when seq is one, not a %s", val_kind_name(x));
-        int64_t r = index ? str_find_sub(seq.as.s, x.as.s, false) : str_count_sub(seq.as.s, x.as.s);
+        if (!str_window(I, a, 2, seq.as.s, &lo, &hi)) return false;
+        int64_t r = index ? str_find_sub(seq.as.s, x.as.s, lo, hi, false) : str_count_sub(seq.as.s, x.as.s, lo, hi);
         if (r < 0) return bi_fail(I, a, ValueError, "substring not found");
         *out = val_i64(r);
         return true;
@@ -136,12 +140,15 @@ static bool bi_index_count(Interp *I, CallArgs *a, Value *out)
     const Value *items;
     if (!seq_items(seq, &items, &n)) return bi_fail(I, a, TypeError, "seq must be a list, tuple or string, not a %s", val_kind_name(seq));
     if (index) {
-        int64_t at;
-        if (!first_equal(I, a, items, n, x, &at)) return false;
+        int64_t at, lo, hi;
+        if (!arg_int(I, a, 2, 0, &lo) || !arg_int(I, a, 3, n, &hi)) return false;
+        lo = clamp_index(lo, n), hi = clamp_index(hi, n);   /* as list.index(x, start, stop) */
+        if (!first_equal(I, a, items + lo, hi > lo ? hi - lo : 0, x, &at)) return false;
         if (at < 0) return bi_fail(I, a, ValueError, "x is not in the %s", val_kind_name(seq));
-        *out = val_i64(at);
+        *out = val_i64(lo + at);
         return true;
     }
+    if (arg_at(a, 2) || arg_at(a, 3)) return bi_fail(I, a, TypeError, "start and end apply to a string's count, not a %s's", val_kind_name(seq));
     int64_t count = 0;
     for (int64_t i = 0; i < n; i++) {
         bool eq;
@@ -416,8 +423,8 @@ const Builtin bi_lists_table[] = {
     { "insert", bi_insert, "insert(xs, i, x)", "inserts x before item i of the list xs", 0, BF_OTHER, BT_NO },
     { "pop", bi_pop, "pop(xs, i=-1)", "removes item i of the list xs and returns it", 0, BF_OTHER, BT_NO },
     { "remove", bi_remove, "remove(xs, x)", "removes the first item of the list xs equal to x", 0, BF_OTHER, BT_NO },
-    { "index", bi_index_count, "index(seq, x)", "the index of the first x in a list or tuple (of substring x in a string)", SEQ_INDEX, BF_OTHER, BT_NO },
-    { "count", bi_index_count, "count(seq, x)", "how many items of a list or tuple equal x (substrings x of a string)", SEQ_COUNT, BF_OTHER, BT_NO },
+    { "index", bi_index_count, "index(seq, x, start=none, end=none)", "the index of the first x in a list or tuple (of substring x in a string), in seq[start:end]", SEQ_INDEX, BF_OTHER, BT_NO },
+    { "count", bi_index_count, "count(seq, x, start=none, end=none)", "how many items of a list or tuple equal x (substrings x of a string[start:end])", SEQ_COUNT, BF_OTHER, BT_NO },
     { "clear", bi_clear, "clear(xs)", "removes every item of a list", 0, BF_OTHER, BT_NO },
     { "reverse", bi_reverse, "reverse(xs)", "reverses the list xs in place", 0, BF_OTHER, BT_NO },
     { "sorted", bi_sorted, "sorted(it, key=none, reverse=false)", "a new sorted list of the items of any iterable (stable)", 0, BF_OTHER, BT_NO },

@@ -366,19 +366,32 @@ static bool bi_expandtabs(Interp *I, CallArgs *a, Value *out)
 
 /* ---- searching and replacing --------------------------------------------------------------- */
 
-int64_t str_find_sub(Str *s, const Str *sub, bool last)
+bool str_window(Interp *I, CallArgs *a, int i, Str *s, int64_t *lo, int64_t *hi)
 {
-    if (sub->len > s->len) return -1;
-    if (sub->len == 0) return last ? str_chars(s) : 0;
-    const char *hit = last ? rfind_bytes(s->data, s->len, sub->data, sub->len) : memmem(s->data, s->len, sub->data, sub->len);
-    return hit ? utf8_count(s->data, (size_t)(hit - s->data)) : -1;
+    int64_t n = str_chars(s);
+    if (!arg_int(I, a, i, 0, lo) || !arg_int(I, a, i + 1, n, hi)) return false;
+    if (*hi > n) *hi = n;
+    else if (*hi < 0) *hi = *hi + n < 0 ? 0 : *hi + n;
+    if (*lo < 0) *lo = *lo + n < 0 ? 0 : *lo + n;
+    return true;
 }
 
-int64_t str_count_sub(Str *s, const Str *sub)
+int64_t str_find_sub(Str *s, const Str *sub, int64_t lo, int64_t hi, bool last)
 {
-    if (sub->len == 0) return str_chars(s) + 1;
+    if (hi < lo) return -1;   /* (a start past the end too: Python finds not even "" there) */
+    if (sub->len == 0) return last ? hi : lo;
+    size_t b = str_offset(s, lo), e = str_offset(s, hi);
+    const char *p = s->data + b;
+    const char *hit = last ? rfind_bytes(p, e - b, sub->data, sub->len) : memmem(p, e - b, sub->data, sub->len);
+    return hit ? lo + utf8_count(p, (size_t)(hit - p)) : -1;
+}
+
+int64_t str_count_sub(Str *s, const Str *sub, int64_t lo, int64_t hi)
+{
+    if (hi < lo) return 0;
+    if (sub->len == 0) return hi - lo + 1;
     int64_t n = 0;
-    for (const char *p = s->data, *end = s->data + s->len; p < end; n++) {
+    for (const char *p = s->data + str_offset(s, lo), *end = s->data + str_offset(s, hi); p < end; n++) {
         const char *h = memmem(p, (size_t)(end - p), sub->data, sub->len);
         if (!h) break;
         p = h + sub->len;
@@ -388,13 +401,14 @@ int64_t str_count_sub(Str *s, const Str *sub)
 
 enum { FIND_FIRST, FIND_LAST, FIND_LAST_OR_FAIL };
 
-/* find(s, sub), rfind(s, sub): the character index of the first (last) sub in s, or -1;
-   rindex(s, sub): rfind's, a ValueError when sub is absent (index is lists.c's). */
+/* find(s, sub, start=none, end=none), rfind: the character index of the first (last) sub in
+   s[start:end], or -1; rindex: rfind's, a ValueError when sub is absent (index is lists.c's). */
 static bool bi_find(Interp *I, CallArgs *a, Value *out)
 {
     Str *s, *sub;
-    if (!arg_str(I, a, 0, &s) || !arg_str(I, a, 1, &sub)) return false;
-    int64_t at = str_find_sub(s, sub, a->self->tag != FIND_FIRST);
+    int64_t lo, hi;
+    if (!arg_str(I, a, 0, &s) || !arg_str(I, a, 1, &sub) || !str_window(I, a, 2, s, &lo, &hi)) return false;
+    int64_t at = str_find_sub(s, sub, lo, hi, a->self->tag != FIND_FIRST);
     if (at < 0 && a->self->tag == FIND_LAST_OR_FAIL) return bi_fail(I, a, ValueError, "substring not found");
     *out = val_i64(at);
     return true;
@@ -419,11 +433,18 @@ static bool bi_remove_affix(Interp *I, CallArgs *a, Value *out)
 
 enum { STARTS, ENDS };
 
-/* startswith/endswith(s, prefix): prefix a string or a tuple of strings (any of them). */
+/* startswith/endswith(s, prefix, start=none, end=none): s[start:end] starts (ends) with prefix,
+   a string or a tuple of strings (any of them). */
 static bool bi_affix(Interp *I, CallArgs *a, Value *out)
 {
     Str *s;
-    if (!arg_str(I, a, 0, &s)) return false;
+    int64_t lo, hi;
+    if (!arg_str(I, a, 0, &s) || !str_window(I, a, 2, s, &lo, &hi)) return false;
+    if (hi < lo) {   /* an empty window, or a start past the end: Python finds not even "" there */
+        *out = val_bool(false);
+        return true;
+    }
+    size_t b = str_offset(s, lo), e = str_offset(s, hi);
     Value p = *arg_given(a, 1);
     int n = p.kind == V_TUPLE ? p.as.tu->n : 1;
     bool hit = false;
@@ -432,7 +453,7 @@ static bool bi_affix(Interp *I, CallArgs *a, Value *out)
         if (x.kind != V_STR)
             return bi_fail(I, a, TypeError, "%s must be a string or a tuple of strings, not a %s", arg_name(a, 1), val_kind_name(x));
         const Str *t = x.as.s;
-        hit = t->len <= s->len && memcmp(a->self->tag == STARTS ? s->data : s->data + s->len - t->len, t->data, t->len) == 0;
+        hit = t->len <= e - b && memcmp(a->self->tag == STARTS ? s->data + b : s->data + e - t->len, t->data, t->len) == 0;
     }
     *out = val_bool(hit);
     return true;
@@ -511,12 +532,12 @@ const Builtin bi_strings_table[] = {
     { "strip", bi_strip, "strip(s, chars=none)", "s without leading and trailing whitespace (or characters in chars)", STRIP_BOTH, BF_OTHER, BT_NO },
     { "lstrip", bi_strip, "lstrip(s, chars=none)", "s without leading whitespace (or characters in chars)", STRIP_LEFT, BF_OTHER, BT_NO },
     { "rstrip", bi_strip, "rstrip(s, chars=none)", "s without trailing whitespace (or characters in chars)", STRIP_RIGHT, BF_OTHER, BT_NO },
-    { "startswith", bi_affix, "startswith(s, prefix)", "true when s starts with prefix (a string or a tuple of them)", STARTS, BF_OTHER, BT_NO },
-    { "endswith", bi_affix, "endswith(s, suffix)", "true when s ends with suffix (a string or a tuple of them)", ENDS, BF_OTHER, BT_NO },
+    { "startswith", bi_affix, "startswith(s, prefix, start=none, end=none)", "true when s (s[start:end]) starts with prefix (a string or a tuple of them)", STARTS, BF_OTHER, BT_NO },
+    { "endswith", bi_affix, "endswith(s, suffix, start=none, end=none)", "true when s (s[start:end]) ends with suffix (a string or a tuple of them)", ENDS, BF_OTHER, BT_NO },
     { "replace", bi_replace, "replace(s, old, new, count=-1)", "s with each old (the first count) replaced by new", 0, BF_OTHER, BT_NO },
-    { "find", bi_find, "find(s, sub)", "the index of the first sub in s, or -1", FIND_FIRST, BF_OTHER, BT_NO },
-    { "rfind", bi_find, "rfind(s, sub)", "the index of the last sub in s, or -1", FIND_LAST, BF_OTHER, BT_NO },
-    { "rindex", bi_find, "rindex(s, sub)", "the index of the last sub in s (a ValueError when there is none)", FIND_LAST_OR_FAIL, BF_OTHER, BT_NO },
+    { "find", bi_find, "find(s, sub, start=none, end=none)", "the index of the first sub in s (in s[start:end]), or -1", FIND_FIRST, BF_OTHER, BT_NO },
+    { "rfind", bi_find, "rfind(s, sub, start=none, end=none)", "the index of the last sub in s (in s[start:end]), or -1", FIND_LAST, BF_OTHER, BT_NO },
+    { "rindex", bi_find, "rindex(s, sub, start=none, end=none)", "the index of the last sub in s[start:end] (a ValueError when there is none)", FIND_LAST_OR_FAIL, BF_OTHER, BT_NO },
     { "removeprefix", bi_remove_affix, "removeprefix(s, prefix)", "s without prefix at its start (s when it does not start with it)", REMOVE_PREFIX, BF_OTHER, BT_NO },
     { "removesuffix", bi_remove_affix, "removesuffix(s, suffix)", "s without suffix at its end (s when it does not end with it)", REMOVE_SUFFIX, BF_OTHER, BT_NO },
     { "rpartition", bi_partition_str, "rpartition(s, sep)", "(before, sep, after) around the last sep in s; (\"\", \"\", s) when there is none", PART_LAST, BF_OTHER, BT_NO },

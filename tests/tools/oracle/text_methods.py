@@ -43,3 +43,11 @@ except ValueError as e:
 # tabs: columns from the last \n or \r, counted in characters
 p(repr("a\tbc\td".expandtabs(4)), repr("\t".expandtabs()), repr("ab\tc".expandtabs(0)), repr("ab\tc".expandtabs(-3)))
 p(repr(("x\ty" + chr(13) + "\tz\n\tw").expandtabs(3)), repr("日本\tx".expandtabs(4)), repr("abcd\te".expandtabs(4)))
+
+# windows: start and end as a slice's, indexes still counted from the start of the string
+s = "a,b,é,日,b"
+p(s.find(",", 2), s.find(",", -3), s.rfind(",", 0, 5), s.find("b", 3, 100), s.find("", 20), s.find("", 9), s.rfind("", 2, 4))
+p(s.index("b", 2), s.rindex(",", 0, -2), s.count(",", 3), s.count("", 8), s.count("", 20), s.count(",", 5, 2))
+p(s.startswith("b", 2), s.startswith(("x", "é"), 4), s.endswith("é", 0, 5), s.endswith(",", -4, -3), s.startswith("", 9), s.startswith("", 10), s.endswith("", 3, 2))
+xs = list((1, 2, 1, 3, 1))
+p(xs.index(1, 1), xs.index(1, -2), xs.index(3, 0, 4), (1, 2, 1).index(1, 1))
