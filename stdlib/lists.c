@@ -401,10 +401,10 @@ static bool bi_filter(Interp *I, CallArgs *a, Value *out)
     bool ok = true;
     for (int64_t i = 0; ok && i < items.as.l->n; i++) {
         Value x = items.as.l->items[i], r = x;
-        bool keep = false;
-        if (f.kind != V_NONE) ok = interp_call(I, f, 1, &x, a->at, &r);
+        bool keep = false, called = false;
+        if (f.kind != V_NONE) ok = called = interp_call(I, f, 1, &x, a->at, &r);
         if (ok) ok = val_truthy(r, &keep) || interp_error_rt(I, a->at);
-        if (f.kind != V_NONE && ok) val_release(r);
+        if (called) val_release(r);   /* f's result, whether or not it had a truth value */
         if (ok && keep) ok = list_append(kept.as.l, val_retain(x)) || interp_error_rt(I, a->at);
     }
     val_release(items);
