@@ -74,11 +74,13 @@ static bool read_digits(Percent *P, const char **p, const char *end, int64_t *ou
     return true;
 }
 
-/* Appends n copies of byte c. */
+/* Appends n copies of byte c (n at most STR_MAX_BYTES: the callers check). */
 static bool put_run(Percent *P, char c, int64_t n)
 {
-    for (; n > 0; n--)
-        if (!sb_append(&P->out, &c, 1)) return interp_error_rt(P->I, P->at);
+    char run[256];
+    memset(run, c, sizeof run);
+    for (; n > 0; n -= (int64_t)sizeof run)
+        if (!sb_append(&P->out, run, n < (int64_t)sizeof run ? (size_t)n : sizeof run)) return interp_error_rt(P->I, P->at);
     return true;
 }
 
