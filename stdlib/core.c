@@ -9,6 +9,13 @@
 #include "registry.h"
 
 /* print(x, y, ...): print forms separated by spaces, then a newline; streams big tensors. */
+/* Writes s to f, or the character c when s is NULL (print's sep and end). */
+static void write_or(FILE *f, const Str *s, char c)
+{
+    if (s) fwrite(s->data, 1, s->len, f);
+    else fputc(c, f);
+}
+
 static bool bi_print(Interp *I, CallArgs *a, Value *out)
 {
     FILE *f = interp_out(I);
@@ -21,13 +28,13 @@ static bool bi_print(Interp *I, CallArgs *a, Value *out)
     bool flush;
     if (!arg_bool(I, a, 3, false, &flush)) return false;
     for (int i = 0; i < a->nrest; i++) {
-        if (i) ends[0] ? fwrite(ends[0]->data, 1, ends[0]->len, f) : (size_t)fputc(' ', f);
+        if (i) write_or(f, ends[0], ' ');
         if (interp_print(I, a->rest[i]) != 0) {
             fputc('\n', f);
             return interp_error_rt(I, a->at);
         }
     }
-    ends[1] ? fwrite(ends[1]->data, 1, ends[1]->len, f) : (size_t)fputc('\n', f);
+    write_or(f, ends[1], '\n');
     if (flush) fflush(f);
     *out = val_none();
     return true;
