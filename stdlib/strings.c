@@ -103,8 +103,8 @@ static bool rsplit_whitespace(List *l, Str *s, int64_t maxsplit, bool ascii)
     }
 }
 
-/* Where the last sub (m > 0 bytes) in s[0, n) starts, or NULL: at most m bytes compared at each
-   place where sub's first byte is (Python's own reverse search is no better in the worst case). */
+/* Where the last sub (m > 0 bytes) in s[0, n) starts, or NULL: up to m bytes compared at each
+   place that holds sub's first byte, so a long sub that nearly matches everywhere costs n x m. */
 static const char *rfind_bytes(const char *s, size_t n, const char *sub, size_t m)
 {
     if (m > n) return NULL;
