@@ -35,11 +35,21 @@ Token lexer_next(Lexer *lx);
 /* The message for x' (a string opened straight after a value, never closed): a habit from Octave. */
 #define LEX_TRANSPOSE_HABIT "unterminated string: ' after a value starts a string in tl; the transpose is x.T"
 
-/* The message for an escape a string literal may not hold. */
-#define LEX_BAD_ESCAPE "unknown escape sequence (use \\n \\t \\\\ \\\" or \\')"
+/* The messages for an escape a string literal may not hold: one Python does not know (Python
+   keeps its backslash; tl refuses it), and Python's malformed ones. */
+#define LEX_BAD_ESCAPE "unknown escape sequence (Python's are \\n \\t \\r \\\\ \\' \\\" \\a \\b \\f \\v \\ooo \\xhh \\uXXXX \\UXXXXXXXX; a backslash is \\\\)"
+#define LEX_TRUNCATED_X "truncated \\xXX escape"
+#define LEX_TRUNCATED_U "truncated \\uXXXX escape"
+#define LEX_TRUNCATED_UU "truncated \\UXXXXXXXX escape"
+#define LEX_BAD_CODE_POINT "illegal Unicode character (past \\U0010FFFF)"
+#define LEX_SURROGATE "a surrogate (\\ud800 to \\udfff) is no character; \\udc80 to \\udcff stand for the raw bytes 0x80 to 0xff"
+#define LEX_NAMED_ESCAPE "\\N{...} escapes are not supported: write the character itself, or \\uXXXX"
 
-/* The first escape in s[0..n) that string literals do not know (its backslash), or NULL. */
-const char *lexer_bad_escape(const char *s, size_t n);
+/* The first escape in s[0..n) that string literals do not know or that is malformed (its
+   backslash), its message in *msg; or NULL. Python's escapes are known: \n \t \r \\ \' \"
+   \a \b \f \v, \ooo (octal), \xhh, \uXXXX and \UXXXXXXXX (the code point; \udc80 to \udcff a raw
+   byte), and a backslash before a newline (both dropped). */
+const char *lexer_bad_escape(const char *s, size_t n, const char **msg);
 /* Decodes the escapes of s[0..n) (checked by lexer_bad_escape) into out (n bytes suffice);
    returns the decoded length. */
 size_t lexer_unescape(const char *s, size_t n, char *out);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lexer.h"
+#include "utf8.h"
 
 typedef const unsigned char *Pos;
 
@@ -144,11 +145,57 @@ static void *lex_alloc(Lexer *lx, size_t n)
     return lx->alloc ? lx->alloc(lx->alloc_ctx, n) : malloc(n);
 }
 
-const char *lexer_bad_escape(const char *s, size_t n)
+/* The value of hex digit c, or -1. */
+static int hex_value(char c)
 {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* What the escape whose backslash is s[i] gives (Python's escapes): *cp, a code point
+   (0xDC80..0xDCFF: the raw byte it stands for, as chr() has them), or ESCAPE_NOTHING for a
+   backslash before a newline; returns the escape's length in bytes, or 0 with *msg when it is
+   none (or a malformed one). */
+#define ESCAPE_NOTHING UINT32_MAX
+static size_t escape_at(const char *s, size_t n, size_t i, uint32_t *cp, const char **msg)
+{
+    static const char simple[] = "n\nt\tr\r\\\\''\"\"a\ab\bf\fv\v";
+    char c = i + 1 < n ? s[i + 1] : '\0';
+    for (const char *p = simple; *p; p += 2)
+        if (c == p[0]) return *cp = (unsigned char)p[1], 2;
+    if (c == '\n') return *cp = ESCAPE_NOTHING, 2;
+    if (c >= '0' && c <= '7') {   /* one to three octal digits */
+        size_t k = 1;
+        uint32_t v = 0;
+        for (; k <= 3 && i + k < n && s[i + k] >= '0' && s[i + k] <= '7'; k++) v = v * 8 + (uint32_t)(s[i + k] - '0');
+        return *cp = v, k;
+    }
+    int digits = c == 'x' ? 2 : c == 'u' ? 4 : c == 'U' ? 8 : 0;
+    if (digits) {
+        uint32_t v = 0;
+        for (int k = 0; k < digits; k++) {
+            int h = i + 2 + (size_t)k < n ? hex_value(s[i + 2 + (size_t)k]) : -1;
+            if (h < 0) {
+                *msg = c == 'x' ? LEX_TRUNCATED_X : c == 'u' ? LEX_TRUNCATED_U : LEX_TRUNCATED_UU;
+                return 0;
+            }
+            v = v * 16 + (uint32_t)h;
+        }
+        if (v > 0x10FFFF) return *msg = LEX_BAD_CODE_POINT, 0;
+        if (v >= 0xD800 && v <= 0xDFFF && !(v >= 0xDC80 && v <= 0xDCFF)) return *msg = LEX_SURROGATE, 0;
+        return *cp = v, 2 + (size_t)digits;
+    }
+    *msg = c == 'N' ? LEX_NAMED_ESCAPE : LEX_BAD_ESCAPE;
+    return 0;
+}
+
+const char *lexer_bad_escape(const char *s, size_t n, const char **msg)
+{
+    uint32_t cp;
     for (size_t i = 0; i < n; i++) {
         if (s[i] != '\\') continue;
-        if (++i == n || !strchr("nt\\\"'", s[i]) || s[i] == '\0') return s + i - 1;
+        size_t k = escape_at(s, n, i, &cp, msg);
+        if (!k) return s + i;
+        i += k - 1;
     }
     return NULL;
 }
@@ -156,13 +203,18 @@ const char *lexer_bad_escape(const char *s, size_t n)
 size_t lexer_unescape(const char *s, size_t n, char *out)
 {
     size_t k = 0;
+    const char *msg;
     for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '\\' && i + 1 < n) {
-            c = (unsigned char)s[++i];
-            c = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+        uint32_t cp;
+        size_t len = s[i] == '\\' ? escape_at(s, n, i, &cp, &msg) : 0;
+        if (!len) {
+            out[k++] = s[i];
+            continue;
         }
-        out[k++] = (char)c;
+        i += len - 1;
+        if (cp == ESCAPE_NOTHING) continue;
+        if (cp >= 0xDC80 && cp <= 0xDCFF) out[k++] = (char)(cp - 0xDC00);   /* a raw byte */
+        else k += tl_utf8_encode(cp, out + k);
     }
     return k;
 }
@@ -171,8 +223,9 @@ size_t lexer_unescape(const char *s, size_t n, char *out)
 static Token string_token(Lexer *lx, Pos s, Pos e)
 {
     Pos body = s + 1, body_end = e - 1;
-    const char *bad = lexer_bad_escape((const char *)body, (size_t)(body_end - body));
-    if (bad) return error_token(lx, s, (Pos)bad, e, LEX_BAD_ESCAPE);
+    const char *msg;
+    const char *bad = lexer_bad_escape((const char *)body, (size_t)(body_end - body), &msg);
+    if (bad) return error_token(lx, s, (Pos)bad, e, msg);
     char *out = lex_alloc(lx, (size_t)(body_end - body) + 1);
     if (!out) return error_token(lx, s, s, e, "out of memory");
     size_t k = lexer_unescape((const char *)body, (size_t)(body_end - body), out);

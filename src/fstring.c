@@ -186,8 +186,9 @@ typedef struct FsText {
 static void text_add(const FsParser *fp, FsText *t, const char *s, const char *e, bool decode)
 {
     if (decode) {
-        const char *bad = lexer_bad_escape(s, (size_t)(e - s));
-        if (bad) fp->fail(fp->p, bad, LEX_BAD_ESCAPE);
+        const char *msg;
+        const char *bad = lexer_bad_escape(s, (size_t)(e - s), &msg);
+        if (bad) fp->fail(fp->p, bad, msg);
     }
     size_t n = (size_t)(e - s);
     if (t->len + n + 1 > t->cap) {

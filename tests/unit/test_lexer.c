@@ -219,7 +219,7 @@ Test(lexer, unknown_escape_points_at_backslash)
     cr_assert(strstr(t.error, "unknown escape sequence"), "%s", t.error);
     cr_assert_eq(t.line, 1);
     cr_assert_eq(t.col, 7);
-    t = first_error("'line1\nab\\0'", 12);
+    t = first_error("'line1\nab\\q'", 12);
     cr_assert_eq(t.kind, TK_ERROR);
     cr_assert_eq(t.line, 2);
     cr_assert_eq(t.col, 3);

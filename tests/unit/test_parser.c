@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lexer.h"
 #include "parse.h"
 #include "token.h"
 #include "leak_check.h"
@@ -658,7 +659,8 @@ Test(parser, error_positions_across_lines)
     expect_tree("x = [1, 2\ny = 3", "error 1:5: '[' was never closed");
     expect_tree("x = max(1,\n  2 3)", "error 2:5: expected ')' but found number");
     expect_tree("a = 1\n\tb = $", "error 2:6: invalid character");
-    expect_tree("s = 'ab\\zc'", "error 1:8: unknown escape sequence (use \\n \\t \\\\ \\\" or \\')");
+    expect_tree("s = 'ab\\zc'", "error 1:8: " LEX_BAD_ESCAPE);
+    expect_tree("s = 'ab\\x4'", "error 1:8: truncated \\xXX escape");
     expect_tree("n = 99999999999999999999", "error 1:5: integer literal too large");
 }
 

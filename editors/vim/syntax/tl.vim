@@ -35,10 +35,10 @@ syn keyword tlTodo contained TODO FIXME XXX
 syn match tlComment "#.*$" contains=tlTodo,@Spell
 syn match tlExpect  "#[>!].*$"
 
-" Strings: "..." and '...' with \n \t \\ \" \' (any other escape is an error in tl); they may
-" span lines.
-syn match tlEscape +\\[nt\\"']+ contained
-syn match tlEscapeError +\\[^nt\\"']+ contained
+" Strings: "..." and '...' with Python's escapes (\n \t \r \\ \" \' \a \b \f \v, \ooo, \xhh,
+" \uXXXX, \UXXXXXXXX, a backslash before a newline; any other is an error in tl); they may span lines.
+syn match tlEscapeError +\\.+ contained
+syn match tlEscape +\\\([ntr\\"'abfv]\|\o\{1,3}\|x\x\{2}\|u\x\{4}\|U\x\{8}\|$\)+ contained
 syn region tlString start=+"+ skip=+\\\\\|\\"+ end=+"+ contains=tlEscape,tlEscapeError,@Spell
 syn region tlString start=+'+ skip=+\\\\\|\\'+ end=+'+ contains=tlEscape,tlEscapeError,@Spell
 
