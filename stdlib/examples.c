@@ -218,6 +218,8 @@ static const BuiltinExample examples[] = {
     { "divide", "divide([1, 3], 2)", "[0.5 1.5]" },
     { "floor_divide", "floor_divide([7, -7], 2)", "[ 3 -4]" },
     { "mod", "mod([7, -7], 3)", "[1 2]" },
+    { "remainder", "remainder([7, -7], 3)", "[1 2]" },
+    { "divmod", "divmod([7, -7], 3)", "([ 2 -3], [1 2])" },
     { "power", "power([2, 3], 2)", "[4 9]" },
     { "fmod", "fmod([7, -7], 3)", "[ 1 -1]" },
     { "hypot", "hypot([3], [4])", "[5.]" },

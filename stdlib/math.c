@@ -128,6 +128,29 @@ static bool bi_binary(Interp *I, CallArgs *a, Value *out)
     return binary_values(I, a, op, x, y, out);
 }
 
+/* divmod(x, y): the tuple (x // y, x % y), as numpy's divmod (and Python's, for numbers). */
+static bool bi_divmod(Interp *I, CallArgs *a, Value *out)
+{
+    Value x = *arg_given(a, 0), y = *arg_given(a, 1), q, r;
+    for (int i = 0; i < 2; i++)
+        if (!val_is_numeric(*arg_given(a, i)))
+            return bi_fail(I, a, TypeError, "%s must be a tensor or number, not a %s", arg_name(a, i), val_kind_name(*arg_given(a, i)));
+    if (!binary_values(I, a, TL_FLOORDIV, x, y, &q)) return false;
+    if (!binary_values(I, a, TL_MOD, x, y, &r)) {
+        val_release(q);
+        return false;
+    }
+    Value t = val_tuple_new(2);
+    if (t.kind != V_TUPLE) {
+        val_release(q);
+        val_release(r);
+        return interp_error_rt(I, a->at);
+    }
+    t.as.tu->items[0] = q, t.as.tu->items[1] = r;
+    *out = t;
+    return true;
+}
+
 /* invert(x): ~x, bitwise for integers and logical for bool. */
 static bool bi_invert(Interp *I, CallArgs *a, Value *out)
 {
@@ -228,6 +251,8 @@ const Builtin bi_math_table[] = {
     BIN("divide", TL_DIV, "divide(x, y)", "x / y, true division"),
     BIN("floor_divide", TL_FLOORDIV, "floor_divide(x, y)", "x // y, rounding toward -inf"),
     BIN("mod", TL_MOD, "mod(x, y)", "x % y, the remainder with y's sign"),
+    BIN("remainder", TL_MOD, "remainder(x, y)", "x % y, the remainder with y's sign (numpy's other name for mod)"),
+    { "divmod", bi_divmod, "divmod(x, y)", "the tuple (x // y, x % y), elementwise", 0, BF_OTHER, BT_NO },
     BIN("power", TL_POW, "power(x, y)", "x ** y, elementwise"),
     BIN("fmod", TL_FMOD, "fmod(x, y)", "the remainder of x / y with x's sign (C's fmod)"),
     BIN("hypot", TL_HYPOT, "hypot(x, y)", "sqrt(x**2 + y**2) without overflow, elementwise"),
