@@ -94,6 +94,8 @@ typedef enum NodeKind {
     N_DICTCOMP,   /* {a: b for ...}: a = key, b = value; list and fn as N_LISTCOMP */
     N_COMPFOR,    /* `for c in b` of a comprehension: c = target (N_NAME or N_TUPLE of targets), b = iterable */
     N_COMPIF,     /* `if a` of a comprehension */
+    N_STARARG,    /* *a in a call's arguments: the items of iterable a as positional arguments */
+    N_STARSTAR,   /* **a in a call's arguments: the keys and values of dict a as keyword arguments */
     N_GLOBAL,     /* global x, y: list = the N_NAME nodes (statement) */
     N_DEL,        /* del t, ...: list = the targets, names or index expressions (statement) */
     N_NODE_COUNT
@@ -114,6 +116,7 @@ typedef struct Node {
     NodeKind kind;
     int op;                 /* N_UNARY: a UnaryOp; N_BINARY, N_OPASSIGN: a tl_binop or OP_MATMUL */
     bool echo;              /* N_EXPR_STMT */
+    bool splat;             /* N_CALL, N_METHOD: an argument is *a or **a (N_STARARG, N_STARSTAR) */
     uint8_t spec;           /* a NodeSpec, filled by the resolver */
     Span at;                /* where to point the caret: the operator for binary/unary,
                                the '(' for calls, the '[' for indexing, the first token otherwise */
@@ -149,6 +152,8 @@ struct FnDef {
     Node **defaults;        /* defaults[i] or NULL; evaluated at definition time */
     Node *body;             /* an expression (for `= expr` forms) or an N_BLOCK */
     bool body_is_expr;
+    bool has_rest, has_names;   /* the last parameters are *rest (a tuple of the extra positional
+                                   arguments) and/or **names (a dict of the extra keywords), in that order */
     Span at;
     /* filled by the resolver */
     int nslots;             /* locals including params */
@@ -158,6 +163,17 @@ struct FnDef {
     uint8_t expr_direct;    /* an ExprDirect: is the body one expression over just the parameters, calling anything? */
     char **slot_names;
 };
+
+/* The parameters a call fills by position or name: all but *rest and **names. */
+static inline int fndef_fixed_params(const FnDef *d) { return d->nparams - d->has_rest - d->has_names; }
+
+/* What is written before parameter i of d: "*" for *rest, "**" for **names, else "". */
+static inline const char *fndef_param_stars(const FnDef *d, int i)
+{
+    if (d->has_names && i == d->nparams - 1) return "**";
+    if (d->has_rest && i == fndef_fixed_params(d)) return "*";
+    return "";
+}
 
 /* Node allocation lives in an arena owned by the Source. */
 Arena *arena_new(void);

@@ -33,6 +33,26 @@ static HOT_INLINE bool run_body(Interp *I, FnDef *def, Frame *f, Value *out)
 }
 
 /* Binds arguments to parameters in a new frame and runs the body. */
+/* Fills def's *rest with a tuple of the positional arguments past its fixed parameters, and
+   its **names with an empty dict (call_closure adds the keywords no parameter takes). */
+static bool bind_rest_names(Interp *I, const FnDef *def, const CallArgs *a, Frame *f)
+{
+    int nfixed = fndef_fixed_params(def);
+    if (def->has_rest) {
+        int extra = a->npos > nfixed ? a->npos - nfixed : 0;
+        Value t = val_tuple_new(extra);
+        if (t.kind != V_TUPLE) return interp_error_rt(I, a->at);
+        for (int i = 0; i < extra; i++) t.as.tu->items[i] = val_retain(a->pos[nfixed + i]);
+        f->slots[nfixed] = t;
+    }
+    if (def->has_names) {
+        Value d = val_dict_new();
+        if (d.kind != V_DICT) return interp_error_rt(I, a->at);
+        f->slots[def->nparams - 1] = d;
+    }
+    return true;
+}
+
 static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *body_ran)
 {
     Interp *I = C->I;
@@ -42,10 +62,11 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
     Value stack_slots[FRAME_STACK_SLOTS];
     Frame stack_frame;
     bool on_stack = def->stack_frame;
-    if (a->npos > def->nparams)
-        return interp_error(I, a->at, TypeError, "%s() takes %d argument%s but %d were given", def->name, def->nparams,
-                            def->nparams == 1 ? "" : "s", a->npos);
-    if (!interp_check_repeated(I, a, def->name, def->nparams, (const char *const *)def->params)) return false;
+    int nfixed = fndef_fixed_params(def);
+    if (a->npos > nfixed && !def->has_rest)
+        return interp_error(I, a->at, TypeError, "%s() takes %d argument%s but %d were given", def->name, nfixed,
+                            nfixed == 1 ? "" : "s", a->npos);
+    if (!interp_check_repeated(I, a, def->name, nfixed, (const char *const *)def->params)) return false;
     Frame *f = &stack_frame;
     if (on_stack) {
         stack_frame = (Frame){ .refcount = 1, .parent = fn->env, .nslots = def->nslots, .cap = def->nslots,
@@ -54,18 +75,29 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
     } else if (!(f = frame_new(fn->env, def->nslots))) {
         return interp_error_rt(I, a->at);
     }
-    for (int i = 0; i < a->npos; i++) f->slots[i] = val_retain(a->pos[i]);
+    for (int i = 0; i < a->npos && i < nfixed; i++) f->slots[i] = val_retain(a->pos[i]);
+    if (!bind_rest_names(I, def, a, f)) {
+        call_frame_end(f, on_stack);
+        return false;
+    }
     for (int k = 0; k < a->nkw; k++) {
         int p = -1;
-        for (int i = 0; i < def->nparams; i++)
+        for (int i = 0; i < nfixed; i++)
             if (strcmp(def->params[i], a->kwnames[k]) == 0) p = i;
+        if (p < 0 && def->has_names) {   /* into **names */
+            if (!dict_set(f->slots[def->nparams - 1].as.d, a->kwnames[k], strlen(a->kwnames[k]), val_retain(a->kw[k]))) {
+                call_frame_end(f, on_stack);
+                return interp_error_rt(I, a->at);
+            }
+            continue;
+        }
         if (p < 0) {
             call_frame_end(f, on_stack);
             char hint[160];
-            tl_suggest_among(a->kwnames[k], (const char *const *)def->params, def->nparams, '\'', hint, sizeof hint);
+            tl_suggest_among(a->kwnames[k], (const char *const *)def->params, nfixed, '\'', hint, sizeof hint);
             return interp_error(I, a->at, TypeError, "%s() got an unexpected keyword argument '%s'%s", def->name, a->kwnames[k], hint);
         }
-        val_release(f->slots[p]);   /* only a repeated keyword gets here twice; the parser refuses it */
+        val_release(f->slots[p]);   /* only a repeated keyword gets here twice; the parser and eval_call_splat refuse it */
         f->slots[p] = val_retain(a->kw[k]);
     }
     for (int i = 0; i < def->nparams; i++) {
@@ -99,7 +131,7 @@ static HOT_INLINE bool call_enter(Ctx *C, Span at)
 /* True when a call of def can take call's arguments straight into a C-stack frame. */
 static HOT_INLINE bool direct_callable(const FnDef *def, const Node *call)
 {
-    return def->stack_frame && def->nparams == call->n;
+    return def->direct_arity == call->n;   /* (-1 for a heap frame, *rest or **names) */
 }
 
 /* f(args...) for a closure f that makes no closures and takes exactly these positional
@@ -190,9 +222,111 @@ static bool method_target(Ctx *C, Node *n, Value *fn)
     return true;
 }
 
+/* A growing array of argument values (and, for keywords, their names). */
+typedef struct ArgVec {
+    Value *v;
+    const char **names;
+    int n, cap;
+} ArgVec;
+
+/* Appends v (its reference moves in) and its name (keywords); false, v released, when the call
+   would have more arguments than a call holds or there is no memory. */
+static bool argvec_push(ArgVec *a, Value v, const char *name)
+{
+    if (a->n == a->cap) {
+        int cap = a->cap ? a->cap * 2 : 16;
+        Value *nv = a->n < (1 << 28) ? realloc(a->v, (size_t)cap * sizeof *nv) : NULL;
+        if (nv) a->v = nv;
+        const char **nn = nv ? realloc((void *)a->names, (size_t)cap * sizeof *nn) : NULL;
+        if (nn) a->names = nn;
+        if (!nv || !nn) {
+            val_release(v);
+            tl_seterr(MemoryError, "the arguments of one call are too large (out of memory, or over 2^28)");
+            return false;
+        }
+        a->cap = cap;
+    }
+    a->v[a->n] = v;
+    a->names[a->n++] = name;
+    return true;
+}
+
+/* Orders keyword indices by name (eval_call_splat's check for a name given twice). */
+static int cmp_kw_names(const void *x, const void *y, void *names)
+{
+    return strcmp(((const char **)names)[*(const int *)x], ((const char **)names)[*(const int *)y]);
+}
+
+/* The keyword argument given twice among a's names (through **d), or NULL. */
+static const char *repeated_keyword(const ArgVec *a)
+{
+    int *idx = a->n > 1 ? malloc((size_t)a->n * sizeof *idx) : NULL;
+    if (!idx) return NULL;
+    for (int i = 0; i < a->n; i++) idx[i] = i;
+    qsort_r(idx, (size_t)a->n, sizeof *idx, cmp_kw_names, (void *)a->names);
+    const char *dup = NULL;
+    for (int i = 1; i < a->n && !dup; i++)
+        if (strcmp(a->names[idx[i - 1]], a->names[idx[i]]) == 0) dup = a->names[idx[i]];
+    free(idx);
+    return dup;
+}
+
+/* eval_call for a call with *xs or **d among its arguments (Node.splat): each *xs gives its
+   items as positional arguments in place, each **d its entries as keyword arguments (d stays
+   held while the call runs: the names are its keys); a keyword given twice is an error. */
+static COLD bool eval_call_splat(Ctx *C, Node *n, Value fn, Value *receiver, Value *out)
+{
+    Interp *I = C->I;
+    ArgVec pos = { 0 }, kw = { 0 }, held = { 0 };
+    bool ok = !receiver || argvec_push(&pos, val_retain(*receiver), NULL) || interp_error_rt(I, n->at);
+    for (int i = 0; i < n->n && ok; i++) {
+        Node *e = n->list[i];
+        Value v;
+        if (!eval_expr(C, e->kind == N_STARARG || e->kind == N_STARSTAR ? e->a : e, &v)) { ok = false; break; }
+        if (e->kind == N_STARARG) {
+            Value items;
+            if (!val_iter_list(v, &items)) {
+                ok = interp_error(I, e->at, TypeError, "argument after * must be iterable, not a %s", val_kind_name(v));
+                val_release(v);
+                break;
+            }
+            val_release(v);
+            for (int64_t k = 0; k < items.as.l->n && ok; k++) ok = argvec_push(&pos, val_retain(items.as.l->items[k]), NULL) || interp_error_rt(I, n->at);
+            val_release(items);
+        } else if (e->kind == N_STARSTAR) {
+            if (v.kind != V_DICT) {
+                ok = interp_error(I, e->at, TypeError, "argument after ** must be a dict, not a %s", val_kind_name(v));
+                val_release(v);
+                break;
+            }
+            Dict *d = v.as.d;
+            ok = argvec_push(&held, v, NULL) || interp_error_rt(I, n->at);
+            for (int k = 0; k < d->n && ok; k++) ok = argvec_push(&kw, val_retain(d->vals[k]), d->keys[k]->data) || interp_error_rt(I, n->at);
+        } else if (n->names && n->names[i]) {
+            ok = argvec_push(&kw, v, n->names[i]) || interp_error_rt(I, n->at);
+        } else {
+            ok = argvec_push(&pos, v, NULL) || interp_error_rt(I, n->at);
+        }
+    }
+    const char *dup = ok ? repeated_keyword(&kw) : NULL;
+    if (dup) ok = interp_error(I, n->at, TypeError, "got multiple values for keyword argument '%s'", dup);
+    if (ok) {
+        CallArgs a = { .npos = pos.n, .pos = pos.v, .nkw = kw.n, .kwnames = kw.names, .kw = kw.v, .at = n->at };
+        ok = call_value(C, fn, &a, out);
+    }
+    ArgVec *all[] = { &pos, &kw, &held };
+    for (int j = 0; j < 3; j++) {
+        for (int i = 0; i < all[j]->n; i++) val_release(all[j]->v[i]);
+        free(all[j]->v);
+        free((void *)all[j]->names);
+    }
+    return ok;
+}
+
 /* Evaluates call arguments (with an optional receiver first) and calls fn. */
 static bool eval_call(Ctx *C, Node *n, Value fn, Value *receiver, Value *out)
 {
+    if (n->splat) return eval_call_splat(C, n, fn, receiver, out);
     int extra = receiver ? 1 : 0;
     int total = n->n + extra;
     Value small[SMALL_ARGS];

@@ -224,6 +224,7 @@ static COLD bool exec_opassign(Ctx *C, Node *n)
 /* True when a call node passes any keyword argument. */
 static bool call_has_keywords(const Node *call)
 {
+    if (call->splat) return true;   /* *xs or **d: known only when evaluated */
     for (int i = 0; call->names && i < call->n; i++)
         if (call->names[i]) return true;
     return false;

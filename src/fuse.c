@@ -15,7 +15,7 @@
    checked then). */
 static bool fusable_call(const Node *n)
 {
-    if (n->kind != N_CALL || n->a->kind != N_NAME) return false;
+    if (n->kind != N_CALL || n->a->kind != N_NAME || n->splat) return false;
     for (int i = 0; i < n->n; i++)
         if (n->names && n->names[i]) return false;
     const Builtin *b = builtin_find(n->a->name);

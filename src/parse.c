@@ -320,14 +320,16 @@ static int cmp_by_name(const void *a, const void *b, void *names)
     return c ? c : (i > j) - (i < j);
 }
 
-/* Position of the first name in names[from..n) that repeats an earlier one there, or -1.
+/* Position of the first name in names[from..n) that repeats an earlier one there, or -1 (NULL
+   names skipped).
    Sorting keeps this O(n log n) for machine-written calls with huge argument lists. */
 static int find_repeated(Parser *p, char **names, int from, int n)
 {
-    int count = n - from;
+    int count = 0;
+    int *idx = alloc(p, (size_t)(n > from ? n - from : 1) * sizeof *idx);
+    for (int i = from; i < n; i++)
+        if (names[i]) idx[count++] = i;   /* (a **a argument has no name) */
     if (count < 2) return -1;
-    int *idx = alloc(p, (size_t)count * sizeof *idx);
-    for (int i = 0; i < count; i++) idx[i] = from + i;
     qsort_r(idx, (size_t)count, sizeof *idx, cmp_by_name, names);
     int first = -1;
     for (int i = 1; i < count; i++)
@@ -602,6 +604,15 @@ static void parse_args(Parser *p, Node *call)
             ps_advance(p);
             if (first_kw < 0) first_kw = args.n;
             vec_push_named(p, &args, parse_expr(p, BP_NONE), name, name_at);
+        } else if (ps_at(p, TK_DSTAR) || ps_at(p, TK_STAR)) {   /* **d (with the keywords), *xs (positional) */
+            bool names = ps_at(p, TK_DSTAR);
+            if (!names && first_kw >= 0) fail_here(p, "*iterable follows a keyword argument; put it before the keywords");
+            Node *s = ps_node_here(p, names ? N_STARSTAR : N_STARARG);
+            ps_advance(p);
+            s->a = parse_expr(p, BP_NONE);
+            if (names && first_kw < 0) first_kw = args.n;
+            vec_push_named(p, &args, s, NULL, s->at);
+            call->splat = true;
         } else {
             if (first_kw >= 0) fail_here(p, "positional argument follows keyword argument");
             Node *e = parse_expr(p, BP_NONE);
@@ -871,12 +882,20 @@ FnDef *ps_fn_rest(Parser *p, char *name, Span fn_at)
     NodeVec params = { .named = true };   /* items: the defaults (or NULL); names: the parameters */
     bool seen_default = false;
     while (!ps_at(p, TK_RPAREN)) {
+        int stars = ps_at(p, TK_STAR) ? 1 : ps_at(p, TK_DSTAR) ? 2 : 0;   /* *rest, **names: last, in that order */
+        if (fn->has_names || (fn->has_rest && stars != 2))
+            fail_here(p, fn->has_names ? "no parameter may follow **names" : "only **names may follow *rest (tl has no keyword-only parameters)");
+        if (stars) ps_advance(p);
         if (!ps_at(p, TK_NAME)) ps_fail_expected(p, "a parameter name");
         Span pat = ps_span_of(p, &p->tok);
         char *pname = ps_token_text(p, &p->tok);
         ps_advance(p);
         Node *def = NULL;
-        if (ps_at(p, TK_ASSIGN)) {
+        if (stars) {
+            if (ps_at(p, TK_ASSIGN)) fail_here(p, stars == 1 ? "*rest takes no default (it is () when nothing is left)" : "**names takes no default (it is {} when nothing is left)");
+            fn->has_rest |= stars == 1;
+            fn->has_names |= stars == 2;
+        } else if (ps_at(p, TK_ASSIGN)) {
             ps_advance(p);
             def = parse_expr(p, BP_NONE);
             seen_default = true;

@@ -194,7 +194,7 @@ static bool is_simple_operand(const Node *n) { return n->kind == N_NAME || is_nu
 static void specialize(Node *n)
 {
     if (n->kind == N_CALL) {
-        bool keywords = false;
+        bool keywords = n->splat;   /* *xs and **d go the general way, as keywords do */
         for (int i = 0; n->names && i < n->n; i++) keywords |= n->names[i] != NULL;
         if (!keywords) n->spec = SPEC_CALL_POSITIONAL;
     } else if (n->kind == N_ASSIGN && n->a->kind == N_NAME && n->b->kind == N_BINARY && n->b->op != OP_MATMUL &&
@@ -234,8 +234,8 @@ static void resolve_fn(Resolver *R, Scope *outer, FnDef *fn)
     free(sc.globals);
     fn->nslots = sc.n;
     fn->stack_frame = !fn->makes_closures && fn->nslots <= FRAME_STACK_SLOTS;
-    fn->direct_arity = fn->stack_frame ? fn->nparams : -1;
-    fn->expr_direct = !fn->stack_frame || !fn->body_is_expr || fn->nslots != fn->nparams ? EXPR_NOT_DIRECT
+    fn->direct_arity = fn->stack_frame && !fn->has_rest && !fn->has_names ? fn->nparams : -1;
+    fn->expr_direct = fn->direct_arity < 0 || !fn->body_is_expr || fn->nslots != fn->nparams ? EXPR_NOT_DIRECT
                       : expr_may_call(fn->body)                                           ? EXPR_DIRECT_CALLS
                                                                                           : EXPR_DIRECT_NO_CALLS;
     fn->slot_names = sc.names;   /* kept: FnDefs live as long as their source */

@@ -360,7 +360,7 @@ static void describe(VarRow *r, Value v)
         strcpy(r->type, "function");
         size_t w = (size_t)snprintf(r->shape, sizeof r->shape, "%s(", d->name);
         for (int i = 0; i < d->nparams && w < sizeof r->shape; i++)
-            w += (size_t)snprintf(r->shape + w, sizeof r->shape - w, "%s%s", i ? ", " : "", d->params[i]);
+            w += (size_t)snprintf(r->shape + w, sizeof r->shape - w, "%s%s%s", i ? ", " : "", fndef_param_stars(d, i), d->params[i]);
         if (w < sizeof r->shape) snprintf(r->shape + w, sizeof r->shape - w, ")");
         break;
     }

@@ -182,7 +182,7 @@ static void complete_keywords(Interp *I, Completions *c, const char *line, int s
     char name[64];
     if (v && v->kind == V_FUNC) {
         const FnDef *d = v->as.fn->def;
-        for (int i = 0; i < d->nparams; i++) {
+        for (int i = 0; i < fndef_fixed_params(d); i++) {   /* (*rest and **names take no name=) */
             snprintf(name, sizeof name, "%s=", d->params[i]);
             add_if_prefix(c, name, prefix, plen);
         }

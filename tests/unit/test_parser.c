@@ -35,6 +35,7 @@ static void show_fn(FILE *out, const FnDef *fn)
     fputc('(', out);
     for (int i = 0; i < fn->nparams; i++) {
         if (i) fputc(' ', out);
+        fputs(fndef_param_stars(fn, i), out);
         fputs(fn->params[i], out);
         if (fn->defaults[i]) {
             fputc('=', out);
@@ -177,6 +178,8 @@ static void show(FILE *out, const Node *n)
         break;
     case N_COMPFOR: fputs("(for ", out); show(out, n->c); fputc(' ', out); show(out, n->b); fputc(')', out); break;
     case N_COMPIF: fputs("(if ", out); show(out, n->a); fputc(')', out); break;
+    case N_STARARG: fputs("(* ", out); show(out, n->a); fputc(')', out); break;
+    case N_STARSTAR: fputs("(** ", out); show(out, n->a); fputc(')', out); break;
     case N_GLOBAL: fputs("(global", out); show_list(out, n); fputc(')', out); break;
     case N_DEL: fputs("(del", out); show_list(out, n); fputc(')', out); break;
     default: fprintf(out, "?kind%d", n->kind);
@@ -351,6 +354,20 @@ Test(parser, call_argument_errors)
     expect_tree("f(a=1, b=2, a=3)", "error 1:13: keyword argument repeated: a");
     expect_tree("f(a b)", "error 1:5: expected ')' but found name 'b'");
     expect_tree("f(,)", "error 1:3: unexpected token ','");
+}
+
+Test(parser, splats_and_variadic_parameters)
+{
+    expect_tree("f(*xs)", "(call f (* xs))");
+    expect_tree("f(a, *xs, *ys, k=1, **d)", "(call f a (* xs) (* ys) k=1 (** d))");
+    expect_tree("f(**d, k=1)", "(call f (** d) k=1)");
+    expect_tree("f(k=1, *xs)", "error 1:8: *iterable follows a keyword argument; put it before the keywords");
+    expect_tree("f(**d, x)", "error 1:8: positional argument follows keyword argument");
+    expect_tree("fn g(a, b=1, *rest, **names) = a", "(def g (a b=1 *rest **names) a)");
+    expect_tree("fn(*xs) = xs", "(fn (*xs) xs)");
+    expect_tree("fn g(*a, b) = a", "error 1:10: only **names may follow *rest (tl has no keyword-only parameters)");
+    expect_tree("fn g(**k, a) = a", "error 1:11: no parameter may follow **names");
+    expect_tree("fn g(*a=1) = a", "error 1:8: *rest takes no default (it is () when nothing is left)");
 }
 
 Test(parser, call_node_layout)
