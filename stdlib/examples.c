@@ -152,6 +152,7 @@ static const BuiltinExample examples[] = {
     { "append", "xs = list((1, 2))\nappend(xs, 3)\nxs", "[1, 2, 3]" },
     { "sorted", "sorted([3, 1, 2])", "[1, 2, 3]" },
     { "enumerate", "list(enumerate([\"a\", \"b\"]))", "[(0, 'a'), (1, 'b')]" },
+    { "tuple", "tuple(c for c in \"ab\")", "('a', 'b')" },
     { "zip", "list(zip([1, 2], [\"a\", \"b\"]))", "[(1, 'a'), (2, 'b')]" },
     { "map", "map(fn(w) = len(w), [\"a\", \"bb\", \"ccc\"])", "[1, 2, 3]" },
     { "filter", "filter(fn(x) = x % 2 == 1, list(range(6)))", "[1, 3, 5]" },

@@ -1,4 +1,4 @@
-/* lists.c — lists and their methods (append, pop, sort, ...), and the builtins that make lists: list, sorted, reversed, enumerate, zip, map, filter */
+/* lists.c — lists and their methods (append, pop, sort, ...), and the builtins that make lists: list, tuple, sorted, reversed, enumerate, zip, map, filter */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +37,29 @@ static bool bi_list(Interp *I, CallArgs *a, Value *out)
         return out->kind == V_LIST || interp_error_rt(I, a->at);
     }
     return items_param(I, a, 0, out);
+}
+
+/* tuple(iterable=none): a tuple of the items of any iterable (() without one; a tuple itself). */
+static bool bi_tuple(Interp *I, CallArgs *a, Value *out)
+{
+    Value *given = arg_given(a, 0), items;
+    if (given && given->kind == V_TUPLE) {
+        *out = val_retain(*given);
+        return true;
+    }
+    if (!given) items = val_list_new(0);
+    else if (!items_param(I, a, 0, &items)) return false;
+    if (items.kind != V_LIST) return interp_error_rt(I, a->at);
+    int64_t n = items.as.l->n;
+    Value t = n <= INT32_MAX ? val_tuple_new((int)n) : val_none();
+    if (t.kind != V_TUPLE) {
+        val_release(items);
+        return n <= INT32_MAX ? interp_error_rt(I, a->at) : bi_fail(I, a, MemoryError, "a tuple of %lld items is too large", (long long)n);
+    }
+    for (int64_t i = 0; i < n; i++) t.as.tu->items[i] = val_retain(items.as.l->items[i]);
+    val_release(items);
+    *out = t;
+    return true;
 }
 
 /* append(xs, x): adds x at the end of xs (amortized O(1)). */
@@ -418,6 +441,7 @@ static bool bi_filter(Interp *I, CallArgs *a, Value *out)
 
 const Builtin bi_lists_table[] = {
     { "list", bi_list, "list(iterable=none)", "a new list of the items of any iterable (empty without one)", 0, BF_OTHER, BT_NO },
+    { "tuple", bi_tuple, "tuple(iterable=none)", "a tuple of the items of any iterable (() without one)", 0, BF_OTHER, BT_NO },
     { "append", bi_append, "append(xs, x)", "adds x at the end of the list xs", 0, BF_OTHER, BT_NO },
     { "extend", bi_extend, "extend(xs, items)", "adds the items of any iterable at the end of the list xs", 0, BF_OTHER, BT_NO },
     { "insert", bi_insert, "insert(xs, i, x)", "inserts x before item i of the list xs", 0, BF_OTHER, BT_NO },

@@ -32,3 +32,4 @@ for k in {"x": 1, "y": 2}:
 p(" ".join(map(str, range(4))), " ".join(map(lambda a, b: a + b, ("x", "y", "z"), ("1", "2"))))
 p(len(list(map(len, ("a", "bb")))), sum(map(lambda w: len(w), "a bb ccc".split())), " ".join(filter(lambda w: len(w) > 1, "a bb ccc".split())))
 p(len(list(filter(None, (0, 1, "", "a", None, 2)))), " ".join(filter(str.isdigit, ("1", "x", "22"))))
+p(tuple(range(3)), tuple(), len(tuple("héllo")), tuple(x * 2 for x in (1, 2)), tuple((7,)))
