@@ -7,7 +7,10 @@
 /* Parameter i as a list (it must be one). */
 static bool list_param(Interp *I, CallArgs *a, int i, List **out)
 {
-    Value *v = arg_kind(I, a, i, V_LIST);
+    Value *v = arg_given(a, i);
+    if (v && v->kind == V_TENSOR)   /* [1, 2] of numbers is a tensor: say how to make a list */
+        return bi_fail(I, a, TypeError, "%s must be a list, not a tensor ([1, 2] of numbers is a tensor; list([1, 2]) or [] makes a list)", arg_name(a, i));
+    v = arg_kind(I, a, i, V_LIST);
     *out = v ? v->as.l : NULL;
     return v != NULL;
 }
