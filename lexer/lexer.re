@@ -153,7 +153,7 @@ static int hex_value(char c)
 
 /* What the escape whose backslash is s[i] gives (Python's escapes): *cp, a code point
    (0xDC80..0xDCFF: the raw byte it stands for, as chr() has them), or ESCAPE_NOTHING for a
-   backslash before a newline; returns the escape's length in bytes, or 0 with *msg when it is
+   backslash before a line end (\n or \r\n); returns the escape's length in bytes, or 0 with *msg when it is
    none (or a malformed one). */
 #define ESCAPE_NOTHING UINT32_MAX
 static size_t escape_at(const char *s, size_t n, size_t i, uint32_t *cp, const char **msg)
@@ -163,6 +163,7 @@ static size_t escape_at(const char *s, size_t n, size_t i, uint32_t *cp, const c
     for (const char *p = simple; *p; p += 2)
         if (c == p[0]) return *cp = (unsigned char)p[1], 2;
     if (c == '\n') return *cp = ESCAPE_NOTHING, 2;
+    if (c == '\r' && i + 2 < n && s[i + 2] == '\n') return *cp = ESCAPE_NOTHING, 3;   /* a CRLF file's line end */
     if (c >= '0' && c <= '7') {   /* one to three octal digits */
         size_t k = 1;
         uint32_t v = 0;

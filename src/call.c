@@ -32,7 +32,6 @@ static HOT_INLINE bool run_body(Interp *I, FnDef *def, Frame *f, Value *out)
     return true;
 }
 
-/* Binds arguments to parameters in a new frame and runs the body. */
 /* Fills def's *rest with a tuple of the positional arguments past its fixed parameters, and
    its **names with an empty dict (call_closure adds the keywords no parameter takes). */
 static bool bind_rest_names(Interp *I, const FnDef *def, const CallArgs *a, Frame *f)
@@ -53,6 +52,7 @@ static bool bind_rest_names(Interp *I, const FnDef *def, const CallArgs *a, Fram
     return true;
 }
 
+/* Binds arguments to parameters in a new frame and runs the body. */
 static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *body_ran)
 {
     Interp *I = C->I;
