@@ -185,6 +185,30 @@ Test(lexer, string_bytes_pass_through)
     cr_assert_eq(lexer_next(&lx).kind, TK_EOF);
 }
 
+Test(lexer, pythons_escapes)
+{
+    expect_tokens("'\\r\\a\\b\\f\\v'", "<\r\a\b\f\v> EOF");
+    expect_tokens("'\\x41\\101\\u00e9\\U0001F600'", "<AA\xc3\xa9\xf0\x9f\x98\x80> EOF");
+    expect_tokens("'a\\\nb' 'c\\\r\nd'", "<ab> <cd> EOF");   /* a backslash before a line end: both gone */
+    expect_tokens("'\\udcff'", "<\xff> EOF");                       /* a raw byte, as chr(0xDCFF) */
+    Lexer lx;
+    lexer_init(&lx, "'\\0\\08'", 7);   /* octal: \0, then \0 and a digit that is not octal */
+    Token nul = lexer_next(&lx);
+    cr_assert_eq(nul.kind, TK_STRING);
+    cr_assert_eq(nul.slen, 3);
+    cr_assert_eq(memcmp(nul.str, "\0\0" "8", 3), 0);
+    free(nul.str);
+    Token t = first_error("x = '\\x4'", 10);
+    cr_assert(strstr(t.error, "truncated \\xXX escape"), "%s", t.error);
+    cr_assert_eq(t.col, 6);
+    t = first_error("'\\ud800'", 8);
+    cr_assert(strstr(t.error, "surrogate"), "%s", t.error);
+    t = first_error("'\\U00110000'", 12);
+    cr_assert(strstr(t.error, "illegal Unicode character"), "%s", t.error);
+    t = first_error("'\\N{DASH}'", 10);
+    cr_assert(strstr(t.error, "\\N{...}"), "%s", t.error);
+}
+
 Test(lexer, strings_may_span_lines)
 {
     Lexer lx;
