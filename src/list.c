@@ -114,3 +114,12 @@ Value val_list_of(const Value *vs, int64_t n)
     return v;
 }
 
+void list_reverse(List *l)
+{
+    for (int64_t i = 0, j = l->n - 1; i < j; i++, j--) {
+        Value t = l->items[i];
+        l->items[i] = l->items[j];
+        l->items[j] = t;
+    }
+}
+

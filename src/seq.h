@@ -41,6 +41,8 @@ Value list_take(List *l, int64_t i);
 bool list_splice(List *l, int64_t lo, int64_t hi, const Value *vs, int64_t n);
 /* A new list holding the n values vs (retained). */
 Value val_list_of(const Value *vs, int64_t n);
+/* Reverses l's items in place. */
+void list_reverse(List *l);
 /* n items as one tensor, as np.asarray reads a list (depth 0 at the top): numbers, tensors
    and nested lists or tuples of one shape, stacked in the dtype a literal of the items would
    have; an empty list is an empty f64 vector. NULL with the tl error set otherwise. */

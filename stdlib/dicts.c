@@ -112,6 +112,16 @@ static bool update_from(Interp *I, CallArgs *a, Dict *d, int i)
     return ok;
 }
 
+/* d takes parameter i's keys and values when it is given (update_from), then every name=value
+   keyword of the call (its **names). */
+static bool update_with_names(Interp *I, CallArgs *a, Dict *d, int i)
+{
+    if (arg_at(a, i) && !update_from(I, a, d, i)) return false;
+    for (int j = 0; j < a->nkw; j++)
+        if (arg_kw_extra(a, j) && !dict_set(d, a->kwnames[j], strlen(a->kwnames[j]), val_retain(a->kw[j]))) return interp_error_rt(I, a->at);
+    return true;
+}
+
 /* update(d, other=none, **names): d takes every key and value of the dict other (or of an
    iterable of pairs), then the keyword arguments. */
 static bool bi_update(Interp *I, CallArgs *a, Value *out)
@@ -119,10 +129,7 @@ static bool bi_update(Interp *I, CallArgs *a, Value *out)
     Dict *d;
     if (!dict_param(I, a, 0, &d)) return false;
     *out = val_none();
-    if (arg_at(a, 1) && !update_from(I, a, d, 1)) return false;
-    for (int j = 0; j < a->nkw; j++)
-        if (arg_kw_extra(a, j) && !dict_set(d, a->kwnames[j], strlen(a->kwnames[j]), val_retain(a->kw[j]))) return interp_error_rt(I, a->at);
-    return true;
+    return update_with_names(I, a, d, 1);
 }
 
 /* dict(other=none, **names): a new dict of other's keys and values (a dict, or (key, value)
@@ -131,10 +138,7 @@ static bool bi_dict(Interp *I, CallArgs *a, Value *out)
 {
     Value d = val_dict_new();
     if (d.kind != V_DICT) return interp_error_rt(I, a->at);
-    bool ok = arg_at(a, 0) ? update_from(I, a, d.as.d, 0) : true;
-    for (int j = 0; ok && j < a->nkw; j++)
-        if (arg_kw_extra(a, j)) ok = dict_set(d.as.d, a->kwnames[j], strlen(a->kwnames[j]), val_retain(a->kw[j])) || interp_error_rt(I, a->at);
-    if (!ok) {
+    if (!update_with_names(I, a, d.as.d, 0)) {
         val_release(d);
         return false;
     }

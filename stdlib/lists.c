@@ -42,6 +42,14 @@ static bool bi_list(Interp *I, CallArgs *a, Value *out)
     return items_param(I, a, 0, out);
 }
 
+/* A new tuple of the n values vs (retained). */
+static Value tuple_of(const Value *vs, int n)
+{
+    Value t = val_tuple_new(n);
+    for (int i = 0; t.kind == V_TUPLE && i < n; i++) t.as.tu->items[i] = val_retain(vs[i]);
+    return t;
+}
+
 /* tuple(iterable=none): a tuple of the items of any iterable (() without one; a tuple itself). */
 static bool bi_tuple(Interp *I, CallArgs *a, Value *out)
 {
@@ -54,13 +62,10 @@ static bool bi_tuple(Interp *I, CallArgs *a, Value *out)
     else if (!items_param(I, a, 0, &items)) return false;
     if (items.kind != V_LIST) return interp_error_rt(I, a->at);
     int64_t n = items.as.l->n;
-    Value t = n <= INT32_MAX ? val_tuple_new((int)n) : val_none();
-    if (t.kind != V_TUPLE) {
-        val_release(items);
-        return n <= INT32_MAX ? interp_error_rt(I, a->at) : bi_fail(I, a, MemoryError, "a tuple of %lld items is too large", (long long)n);
-    }
-    for (int64_t i = 0; i < n; i++) t.as.tu->items[i] = val_retain(items.as.l->items[i]);
+    Value t = n <= INT32_MAX ? tuple_of(items.as.l->items, (int)n) : val_none();
     val_release(items);
+    if (t.kind != V_TUPLE)
+        return n <= INT32_MAX ? interp_error_rt(I, a->at) : bi_fail(I, a, MemoryError, "a tuple of %lld items is too large", (long long)n);
     *out = t;
     return true;
 }
@@ -195,22 +200,12 @@ static bool bi_clear(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
-/* Reverses l's items in place. */
-static void reverse_items(List *l)
-{
-    for (int64_t i = 0, j = l->n - 1; i < j; i++, j--) {
-        Value t = l->items[i];
-        l->items[i] = l->items[j];
-        l->items[j] = t;
-    }
-}
-
 /* reverse(xs): reverses xs in place. */
 static bool bi_reverse(Interp *I, CallArgs *a, Value *out)
 {
     List *l;
     if (!list_param(I, a, 0, &l)) return false;
-    reverse_items(l);
+    list_reverse(l);
     *out = val_none();
     return true;
 }
@@ -323,17 +318,10 @@ static bool bi_sorted(Interp *I, CallArgs *a, Value *out)
 static bool bi_reversed(Interp *I, CallArgs *a, Value *out)
 {
     if (!items_param(I, a, 0, out)) return false;
-    reverse_items(out->as.l);
+    list_reverse(out->as.l);
     return true;
 }
 
-/* A new tuple of the n values vs (retained). */
-static Value tuple_of(const Value *vs, int n)
-{
-    Value t = val_tuple_new(n);
-    for (int i = 0; t.kind == V_TUPLE && i < n; i++) t.as.tu->items[i] = val_retain(vs[i]);
-    return t;
-}
 
 /* enumerate(it, start=0): a list of (index, item) pairs. */
 static bool bi_enumerate(Interp *I, CallArgs *a, Value *out)

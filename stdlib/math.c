@@ -112,14 +112,21 @@ static bool bits_dtype_error(Interp *I, CallArgs *a, tl_dtype dt)
     return interp_error(I, a->at, TypeError, "%s() is not supported for dtype %s (only bool and integers)", a->self->name, tl_dtype_name(dt));
 }
 
+/* Whether parameters 0 and 1 are both tensors or numbers (else a TypeError naming the other). */
+static bool numeric_pair(Interp *I, CallArgs *a)
+{
+    for (int i = 0; i < 2; i++)
+        if (!val_is_numeric(*arg_given(a, i)))
+            return bi_fail(I, a, TypeError, "%s must be a tensor or number, not a %s", arg_name(a, i), val_kind_name(*arg_given(a, i)));
+    return true;
+}
+
 /* add, pow, minimum, bitwise_and, ...: one builtin per tl_binop (the row's tag), the operator's own row. */
 static bool bi_binary(Interp *I, CallArgs *a, Value *out)
 {
     tl_binop op = (tl_binop)a->self->tag;
     Value x = *arg_given(a, 0), y = *arg_given(a, 1);
-    for (int i = 0; i < 2; i++)
-        if (!val_is_numeric(*arg_given(a, i)))
-            return bi_fail(I, a, TypeError, "%s must be a tensor or number, not a %s", arg_name(a, i), val_kind_name(*arg_given(a, i)));
+    if (!numeric_pair(I, a)) return false;
     if (bits_only(op)) {
         tl_dtype dt;
         if (!interp_result_dtype(I, op, x, y, a->at, &dt)) return false;
@@ -132,9 +139,7 @@ static bool bi_binary(Interp *I, CallArgs *a, Value *out)
 static bool bi_divmod(Interp *I, CallArgs *a, Value *out)
 {
     Value x = *arg_given(a, 0), y = *arg_given(a, 1), q, r;
-    for (int i = 0; i < 2; i++)
-        if (!val_is_numeric(*arg_given(a, i)))
-            return bi_fail(I, a, TypeError, "%s must be a tensor or number, not a %s", arg_name(a, i), val_kind_name(*arg_given(a, i)));
+    if (!numeric_pair(I, a)) return false;
     if (!binary_values(I, a, TL_FLOORDIV, x, y, &q)) return false;
     if (!binary_values(I, a, TL_MOD, x, y, &r)) {
         val_release(q);

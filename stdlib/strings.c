@@ -149,11 +149,7 @@ static bool bi_split_str(Interp *I, CallArgs *a, Value *out)
         val_release(l);
         return interp_error_rt(I, a->at);
     }
-    Value *it = l.as.l->items;
-    for (int64_t i = 0, j = right ? l.as.l->n - 1 : 0; i < j; i++, j--) {   /* rsplit pushed the last piece first */
-        Value t = it[i];
-        it[i] = it[j], it[j] = t;
-    }
+    if (right) list_reverse(l.as.l);   /* rsplit pushed the last piece first */
     *out = l;
     return true;
 }
