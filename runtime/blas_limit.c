@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -24,6 +25,15 @@ static atomic_int callers_ready;
    was opened under a limit with OPENBLAS_NUM_THREADS=1, 0 when it was opened without one
    (its workers then got their buffers at start, however many it started). */
 static atomic_int threads_started;
+/* The bytes granted so far, to callers and to workers (under room_lock). A grant is not an
+   allocation: a pool thread counted as a caller maps its buffer only when it first calls BLAS,
+   perhaps much later, and a worker as it starts, a moment later; so a room check made between
+   a grant and its mapping saw that grant's room as free, and two grants could both count the
+   same room. Each check asks for room for everything granted before as well as for its own
+   bytes. Those granted and already mapped are counted twice, so under a limit tl may run BLAS
+   on fewer threads than would fit; without it, a limit of 480 MB hung at times (two callers
+   granted, one of them not yet mapped, then a worker granted their room). */
+static size_t granted_bytes;
 
 /* Whether an address-space or data limit (ulimit -v, ulimit -d) can make mmap fail. */
 static bool memory_limited(void)
@@ -39,6 +49,15 @@ static bool room_for(size_t n)
     void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return false;
     munmap(p, n);
+    return true;
+}
+
+/* Whether n more bytes can be granted, with room for all granted before (granted_bytes);
+   if so, grants them. Called under room_lock. */
+static bool room_granted(size_t n)
+{
+    if (n > SIZE_MAX - granted_bytes || !room_for(granted_bytes + n)) return false;
+    granted_bytes += n;
     return true;
 }
 
@@ -74,7 +93,7 @@ int tl_blas_threads_fit(int n)
     if (threads_started == 0 || n <= threads_started || !memory_limited()) return n;
     pthread_mutex_lock(&room_lock);
     for (int m = n; m > threads_started; m--)
-        if (room_for((size_t)(m - threads_started) * worker_bytes())) {
+        if (room_granted((size_t)(m - threads_started) * worker_bytes())) {
             threads_started = m;
             break;
         }
@@ -89,7 +108,7 @@ int tl_blas_reserve(int callers)
     if (callers <= callers_ready || !memory_limited()) return callers;
     pthread_mutex_lock(&room_lock);
     for (int m = callers; m > callers_ready; m--)
-        if (room_for((size_t)(m - callers_ready) * BUFFER_BYTES)) {
+        if (room_granted((size_t)(m - callers_ready) * BUFFER_BYTES)) {
             callers_ready = m;
             break;
         }
