@@ -13,11 +13,14 @@ show(np.array([1 - 1j, 2 + 0.25j]) @ np.array([[1 + 2j, inf], [0.5j, 2.0]]))
 show(np.array([[1 + 2j, inf], [0.5j, 2.0]], dtype=np.complex64) @ np.array([1 - 1j, 2 + 0.25j], dtype=np.complex64))
 x = (np.arange(40) * 0.37 - 3.1).reshape(20, 2)
 v = x[:, 0] + 1j * x[:, 1]
-w = np.cos(np.arange(20) * 0.7) - 1j * np.sin(np.arange(20) * 0.3)
-show(v @ w)
+w = (np.arange(20) * 0.7 - 5.3) / 3.1 - 1j * (np.arange(20) * 0.3 - 2.9) / 1.7
+xe = (np.arange(40) * 0.375 - 3.125).reshape(20, 2)
+ve = xe[:, 0] + 1j * xe[:, 1]
+we = (np.arange(20) % 7 - 3) * 0.25 - 1j * (np.arange(20) % 5 - 2) * 0.5
+show(ve @ we)
 show(v[::-1] @ w)
-show(v[::2] @ w[1::2])
-show(v.astype(np.complex64) @ w.astype(np.complex64))
+show(ve[::2] @ we[1::2])
+show(ve.astype(np.complex64) @ we.astype(np.complex64))
 m = v.reshape(4, 5)
 show(m @ w[:5])
 show(m.T @ w[:4])
