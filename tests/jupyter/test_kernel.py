@@ -195,9 +195,11 @@ check("silent: no input, no result, no count", not of_type(pub, "execute_input")
 reply, pub = execute("z")
 check("silent: still runs", of_type(pub, "execute_result")[0]["data"]["text/plain"] == "2")
 
-# the queue after an error: requests already waiting are aborted (the first cell runs long enough, about 0.5 s,
-# for the other two to be waiting when it fails)
-ids = [kc.execute('for i in range(20000000) { }\nerror("boom")'), kc.execute("1"), kc.execute("2")]
+# the queue after an error: requests already waiting are aborted (the first cell runs long enough, 0.5 s by the
+# clock whatever the machine's speed, for the other two to be waiting when it fails; a loop of 20,000,000 steps,
+# 0.5 s on a slower machine, took 0.04 s on a faster one, and a client slowed by a parallel test sent them late)
+ids = [kc.execute('spent = 0.0\nwhile spent < 0.5 { spent += time(fn() = sum(ones(100000))) }\nerror("boom")'),
+       kc.execute("1"), kc.execute("2")]
 statuses = []
 for msg_id in ids:
     statuses.append(collect(msg_id)[0]["content"]["status"])
