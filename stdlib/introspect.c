@@ -1,4 +1,4 @@
-/* introspect.c — what a value is: shape ndim size dtype strides info shares_memory, and dtype casts */
+/* introspect.c — what a value is: shape ndim size dtype strides item info shares_memory, and dtype casts */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -137,6 +137,77 @@ static bool bi_info(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
+/* Element v (a bool, int, float or complex number) as the plain number numpy's item() gives, a
+   Python bool, int, float or complex: bool, i64 (u64 stays u64, to stay exact), f64 or c128,
+   weak as a literal is. */
+static Value plain_number(const void *p, tl_dtype d)
+{
+    Value v;
+    switch (tl_dtype_kind(d)) {
+    case TL_KIND_BOOL: v = val_bool(*(const bool *)p); break;
+    case TL_KIND_INT: v = val_i64(tl_scalar_to_i64(p, d)); break;
+    case TL_KIND_UINT:
+        v = d == TL_U64 ? val_num(TL_U64, &(tl_scalar){ .u64 = tl_scalar_to_u64(p, d) }) : val_i64(tl_scalar_to_i64(p, d));
+        break;
+    case TL_KIND_COMPLEX: {
+        tl_scalar c;
+        tl_scalar_to_c128(p, d, c.c128);
+        v = val_num(TL_C128, &c);
+        break;
+    }
+    default: v = val_f64(tl_scalar_to_f64(p, d)); break;
+    }
+    v.weak = true;
+    return v;
+}
+
+/* An index given to item() (an integer: numpy refuses a bool there too), into *out. */
+static bool item_index(Interp *I, CallArgs *a, Value x, int64_t *out)
+{
+    if (x.kind != V_NUM || !tl_is_int((tl_dtype)x.dtype))
+        return bi_fail(I, a, TypeError, "an index must be an integer, not a %s",
+                       x.kind == V_NUM ? tl_dtype_name((tl_dtype)x.dtype) : val_kind_name(x));
+    *out = tl_scalar_to_i64(x.as.num.bytes, (tl_dtype)x.dtype);
+    return true;
+}
+
+/* item(x, *index): one element of x as a plain number (numpy's item): x's only element, the
+   element at a flat index (row-major, negative from the end), or at a full index (one entry
+   per axis, or one tuple). Reads that element alone, also of a view or a quantized tensor. */
+static bool bi_item(Interp *I, CallArgs *a, Value *out)
+{
+    tl_tensor *t;
+    if (!arg_tensor(I, a, 0, &t)) return false;
+    int n = a->nrest;
+    const Value *given = a->rest;
+    if (n == 1 && given[0].kind == V_TUPLE) n = given[0].as.tu->n, given = given[0].as.tu->items;
+    int64_t size = tl_tensor_size(t), index[TL_MAXDIM] = { 0 };
+    bool ok = true;
+    if (n == 0) {
+        if (size != 1) ok = bi_fail(I, a, ValueError, "can only convert a tensor of size 1 to a number (this one has %lld elements)", (long long)size);
+    } else if (n == 1) {
+        int64_t flat;
+        ok = item_index(I, a, given[0], &flat);
+        if (ok && (flat < -size || flat >= size))
+            ok = bi_fail(I, a, IndexError, "index %lld is out of bounds for size %lld", (long long)flat, (long long)size);
+        if (ok && flat < 0) flat += size;
+        for (int k = t->ndim - 1; ok && k >= 0; k--) index[k] = flat % t->shape[k], flat /= t->shape[k];
+    } else if (n != t->ndim) {
+        ok = bi_fail(I, a, ValueError, "incorrect number of indices for tensor: %d given for %d dimensions", n, t->ndim);
+    } else {
+        for (int k = 0; ok && k < n; k++) {
+            ok = item_index(I, a, given[k], &index[k]);
+            if (ok && (index[k] < -t->shape[k] || index[k] >= t->shape[k]))
+                ok = bi_fail(I, a, IndexError, "index %lld is out of bounds for axis %d with size %lld", (long long)index[k], k,
+                             (long long)t->shape[k]);
+            if (ok && index[k] < 0) index[k] += t->shape[k];
+        }
+    }
+    if (ok) *out = plain_number(tl_tensor_at(t, index), t->dtype);
+    tl_tensor_release(t);
+    return ok;
+}
+
 static bool bi_shares_memory(Interp *I, CallArgs *a, Value *out)
 {
     (void)I;
@@ -247,6 +318,8 @@ const Builtin bi_introspect_table[] = {
     { "itemsize", bi_itemsize, "itemsize(x)", "the bytes of one element of x's dtype", 0, BF_OTHER, BT_STATIC },
     { "nbytes", bi_nbytes, "nbytes(x)", "the bytes x's elements take as stored (a quantized tensor: its share of the blocks)", 0,
       BF_OTHER, BT_STATIC },
+    { "item", bi_item, "item(x, *index)", "one element as a plain number (bool, int, float, complex): x's only one, or at a flat or full index", 0,
+      BF_OTHER, BT_NO },
     { "strides", bi_strides, "strides(x)", "strides in elements, as a tuple", 0, BF_OTHER, BT_NO },
     { "info", bi_info, "info(x)", "prints dtype, shape, strides, offset, contiguity and storage", 0, BF_OTHER, BT_NO },
     { "shares_memory", bi_shares_memory, "shares_memory(a, b)", "true when some element of a and of b occupy the same bytes", 0, BF_OTHER, BT_NO },
