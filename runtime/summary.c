@@ -12,6 +12,8 @@
 /* The target of the AVX-512 steps (AVX2's where a test emulates AVX-512). */
 #define STEPS_512 __attribute__((target(TL_TARGET_512("avx512f"))))
 
+#include <stdint.h>
+
 #include "kernels/kern.h"
 #include "stream.h"
 #include "summary.h"
@@ -36,6 +38,18 @@ typedef int32_t v8i __attribute__((vector_size(32)));
 /* m becomes lanewise m < v ? m : v (MIN8) or m > v ? m : v (MAX8), v8f or v8d with its mask type. */
 #define MIN8(m, v, I) ((m) = (__typeof__(m))(((I)(m) & ((m) < (v))) | ((I)(v) & ~((m) < (v)))))
 #define MAX8(m, v, I) ((m) = (__typeof__(m))(((I)(m) & ((m) > (v))) | ((I)(v) & ~((m) > (v)))))
+
+/* How far ahead of each step the steps ask for the bytes they will read: the hardware's own
+   prefetching stops at the end of a 4 KiB page, and a step's request goes past it. On an
+   AVX-512 Xeon (Sapphire Rapids-class), 64M floats from memory, best of seven: stats 14.1 ms
+   on two threads and 19.4 on one without asking, 8.8 and 14.3 at 4 KiB ahead (1 and 2 KiB
+   were slower, 8 KiB the same), where a sum took 9.5 and 17.8. A step reads 64 bytes of each
+   stream: one request each. */
+#define ASK_AHEAD_BYTES 4096
+static inline __attribute__((always_inline)) void ask_ahead(const float *p)
+{
+    __builtin_prefetch((const void *)((uintptr_t)p + ASK_AHEAD_BYTES), 0, 3);
+}
 
 /* Whose registers the steps of a pass take: SSE2's (the vector extension), AVX2's, AVX-512's. */
 enum steps_isa { STEPS_BASE, STEPS_AVX2, STEPS_AVX512 };
@@ -113,6 +127,7 @@ static inline __attribute__((always_inline)) int64_t stats_steps(const float *x,
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) {
         v8f f, g;
+        ask_ahead(x + i);
         LOAD8(f, x + i);
         LOAD8(g, x + i + 8);
         MIN8(e[0], f, v8i);
@@ -138,6 +153,7 @@ STEPS_512 static int64_t stats_steps_512(const float *x, int64_t n, const v8d *s
     __m256 lo2 = _mm256_loadu_ps((const float *)&e[2]), hi2 = _mm256_loadu_ps((const float *)&e[3]);
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) {
+        ask_ahead(x + i);
         __m256 f = _mm256_loadu_ps(x + i), g = _mm256_loadu_ps(x + i + 8);
         lo = _mm256_min_ps(lo, f), lo2 = _mm256_min_ps(lo2, g);
         hi = _mm256_max_ps(hi, f), hi2 = _mm256_max_ps(hi2, g);
@@ -165,6 +181,7 @@ __attribute__((target("avx2"))) static int64_t stats_steps_avx2(const float *x, 
     __m256 lo2 = _mm256_loadu_ps((const float *)&e[2]), hi2 = _mm256_loadu_ps((const float *)&e[3]);
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) {
+        ask_ahead(x + i);
         __m256 f = _mm256_loadu_ps(x + i), g = _mm256_loadu_ps(x + i + 8);
         lo = _mm256_min_ps(lo, f), lo2 = _mm256_min_ps(lo2, g);
         hi = _mm256_max_ps(hi, f), hi2 = _mm256_max_ps(hi2, g);
@@ -377,6 +394,7 @@ static inline __attribute__((always_inline)) int64_t diff_steps(const float *a, 
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) {
         v8f fa, fb, fa2, fb2;
+        ask_ahead(a + i), ask_ahead(b + i);
         LOAD8(fa, a + i);
         LOAD8(fb, b + i);
         LOAD8(fa2, a + i + 8);
@@ -409,6 +427,7 @@ STEPS_512 static int64_t diff_steps_512(const float *a, const float *b, int64_t 
     const __m512i no_sign = _mm512_set1_epi64(INT64_MAX);
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) {
+        ask_ahead(a + i), ask_ahead(b + i);
         __m512d x = _mm512_cvtps_pd(_mm256_loadu_ps(a + i)), y = _mm512_cvtps_pd(_mm256_loadu_ps(b + i));
         __m512d x2 = _mm512_cvtps_pd(_mm256_loadu_ps(a + i + 8)), y2 = _mm512_cvtps_pd(_mm256_loadu_ps(b + i + 8));
         DIFF_STEP_512(x, y, r[0], r[1], r[2], r[3], r[4]);
@@ -449,6 +468,7 @@ __attribute__((target("avx2,fma"))) static int64_t diff_steps_avx2(const float *
             __m256d r[10];   /* lanes 4h .. 4h + 3 of s[k] */
             for (int k = 0; k < 10; k++) r[k] = _mm256_loadu_pd((const double *)&s[k] + 4 * h);
             for (int64_t i = from; i < to; i += 16) {
+                if (h == 0) ask_ahead(a + i), ask_ahead(b + i);   /* the second sweep reads from L1 */
                 __m256d x = _mm256_cvtps_pd(_mm_loadu_ps(a + i + 4 * h)), y = _mm256_cvtps_pd(_mm_loadu_ps(b + i + 4 * h));
                 __m256d x2 = _mm256_cvtps_pd(_mm_loadu_ps(a + i + 8 + 4 * h));
                 __m256d y2 = _mm256_cvtps_pd(_mm_loadu_ps(b + i + 8 + 4 * h));
