@@ -88,7 +88,8 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
      0.487 -> 0.457 at 4096 x 4096; Q5_0 1.588 -> 1.456 and 0.617 -> 0.567; two threads
      0.94-1.06x. 4096 and 16384 bytes ahead did no better, and whole rows asked for rows
      ahead (PREFETCH_ROWS) made no difference to long rows. The K types' 512-bit dots went
-     both ways (medians 0.74-1.18x) and Q8_0's got slower (0.87-1.00x): they do not ask.
+     both ways (medians 0.74-1.18x) and Q8_0's got slower (0.87-1.00x) on that machine (an
+     older AVX-512 Xeon); on the next one they ask (below).
    - AVX2 (Zen 3, 2026-11-28), the K types that read long rows alone (Q4_K, Q5_K, Q6_K,
      qdotk_x86.c) and Q8_0 (q8dot.c) ask: one thread, from memory, four alternating runs,
      Q6_K 4096 x 4096 1.40-1.68 -> 1.09-1.26 ms and 11008 x 4096 3.9-4.8 -> 2.9-3.4, Q4_K
@@ -96,7 +97,15 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
      -> 4.2-4.9 (1 KiB and 16 KiB ahead no better; a whole row asked for at the row's start
      did nothing). Q4_0 ... Q5_1 ask too: 11008 x 4096 Q4_0 3.4-4.7 -> 2.7-3.2 ms, 4096 x
      4096 within the noise (1.24-1.56 and 1.22-1.44; asking into L2 only, or further ahead,
-     no better). */
+     no better).
+   - AVX-512 on a Sapphire Rapids-class Xeon (2026-11-29), where the weights' file pages are
+     4 KiB pages and the hardware's prefetching stops at each page's end: Q8_0 (q8dot.c)
+     asks, one thread, from memory, 4096 x 4096 1.94 -> 1.05-1.20 ms alone and 1.40 ->
+     1.52-1.55 among bench_matvec's other cases, 11008 x 4096 4.07 -> 3.55 (two threads
+     2.00 -> 1.76); Q4_K and Q5_K ask (11008 x 4096, two alternations: Q4_K 2.71-2.76 ->
+     2.23-2.25 ms, Q5_K 3.28-3.50 -> 2.82-2.85; two threads 1.36-1.45 -> 1.12-1.14 and
+     1.63-1.76 -> 1.43-1.48); Q6_K does not (3.02-3.17 -> 3.42-3.44 on one thread, the same
+     on two). 4 KiB ahead did as well as 8 KiB. */
 #define PREFETCH_AHEAD 8192
 
 /* Asks for the n bytes PREFETCH_AHEAD past p (a prefetch does not fault, even past the end
