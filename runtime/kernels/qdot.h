@@ -100,9 +100,9 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
      no better).
    - AVX-512 on a Sapphire Rapids-class Xeon (2026-11-29), where the weights' file pages are
      4 KiB pages and the hardware's prefetching stops at each page's end: Q8_0 (q8dot.c)
-     asks, one thread, from memory, 4096 x 4096 1.94 -> 1.05-1.20 ms alone and 1.40 ->
-     1.52-1.55 among bench_matvec's other cases, 11008 x 4096 4.07 -> 3.55 (two threads
-     2.00 -> 1.76); Q4_K and Q5_K ask (11008 x 4096, two alternations: Q4_K 2.71-2.76 ->
+     asks (into L2: prefetch_ahead_l2), one thread, from memory, in one run against the build
+     before (three alternations): 4096 x 4096 2.02 -> 1.59 ms, 11008 x 4096 4.92 -> 4.14, two
+     threads 1.05 -> 0.82 and 2.45 -> 2.07; Q4_K and Q5_K ask (11008 x 4096, two alternations: Q4_K 2.71-2.76 ->
      2.23-2.25 ms, Q5_K 3.28-3.50 -> 2.82-2.85; two threads 1.36-1.45 -> 1.12-1.14 and
      1.63-1.76 -> 1.43-1.48); Q6_K does not (3.02-3.17 -> 3.42-3.44 on one thread, the same
      on two). 4 KiB ahead did as well as 8 KiB. */
@@ -113,6 +113,14 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
 static inline void prefetch_ahead(const uint8_t *p, int n)
 {
     for (int o = 0; o < n; o += 64) __builtin_prefetch((const void *)((uintptr_t)p + PREFETCH_AHEAD + (uintptr_t)o), 0, 3);
+}
+
+/* Asks for the 64 bytes PREFETCH_AHEAD past p into L2 only (Q8_0's 512-bit dot: one request
+   per pair of blocks, 68 bytes, runs about one per line). On the Sapphire Rapids-class Xeon,
+   4096 x 4096 from memory, one thread, two runs each: 0.96-0.97 ms so, 1.05-1.24 into L1. */
+static inline void prefetch_ahead_l2(const uint8_t *p)
+{
+    __builtin_prefetch((const void *)((uintptr_t)p + PREFETCH_AHEAD), 0, 2);
 }
 
 /* One group of n weight rows (row_bytes apart from w) dotted with row i of x into out[r * os]. */
