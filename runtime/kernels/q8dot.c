@@ -247,7 +247,7 @@ dotn_acc_512(int R, const uint8_t *w0, size_t rb, const int8_t *xq, const int32_
     int64_t np = nb / 2, p = 0;
     bool ahead = R == 1 && 34 * nb >= TL_QDOT_LONG_ROW_BYTES;   /* a long row alone asks ahead (qdot.h) */
     for (; p < np; p++) {
-        if (ahead) prefetch_ahead_l2(w0 + 68 * p);
+        if (ahead) prefetch_ahead_l2(w0 + 68 * p, 64);
         __m512i xv = _mm512_loadu_si512(xq + 64 * p), bv = _mm512_slli_epi32(_mm512_loadu_si512(bias + 16 * p), 7);
         __m512 dx = _mm512_permutexvar_ps(dsel, _mm512_castps128_ps512(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(xd + 2 * p)))));
         if (p & 1)

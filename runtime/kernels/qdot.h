@@ -99,13 +99,13 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
      4096 within the noise (1.24-1.56 and 1.22-1.44; asking into L2 only, or further ahead,
      no better).
    - AVX-512 on a Sapphire Rapids-class Xeon (2026-11-29), where the weights' file pages are
-     4 KiB pages and the hardware's prefetching stops at each page's end: Q8_0 (q8dot.c)
-     asks (into L2: prefetch_ahead_l2), one thread, from memory, in one run against the build
-     before (three alternations): 4096 x 4096 2.02 -> 1.59 ms, 11008 x 4096 4.92 -> 4.14, two
-     threads 1.05 -> 0.82 and 2.45 -> 2.07; Q4_K and Q5_K ask (11008 x 4096, two alternations: Q4_K 2.71-2.76 ->
-     2.23-2.25 ms, Q5_K 3.28-3.50 -> 2.82-2.85; two threads 1.36-1.45 -> 1.12-1.14 and
-     1.63-1.76 -> 1.43-1.48); Q6_K does not (3.02-3.17 -> 3.42-3.44 on one thread, the same
-     on two). 4 KiB ahead did as well as 8 KiB. */
+     4 KiB pages and the hardware's prefetching stops at each page's end: Q8_0 (q8dot.c) and
+     the K types that read long rows alone ask, into L2 (prefetch_ahead_l2; into L1 Q6_K got
+     slower than not asking). One thread, from memory, against the build before in one run
+     (three alternations): Q8_0 4096 x 4096 2.02 -> 1.59 ms, 11008 x 4096 4.92 -> 4.14, two
+     threads 1.05 -> 0.82 and 2.45 -> 2.07. Two alternations each way: Q6_K 4096 x 4096
+     1.18-1.19 -> 0.95-0.99 ms, 11008 x 4096 3.13-3.28 -> 2.67-2.72; Q4_K 11008 x 4096
+     2.71-2.76 -> 2.03-2.09; Q5_K 3.28-3.50 -> 2.82-2.95. 4 KiB ahead did as well as 8 KiB. */
 #define PREFETCH_AHEAD 8192
 
 /* Asks for the n bytes PREFETCH_AHEAD past p (a prefetch does not fault, even past the end
@@ -115,12 +115,12 @@ static inline void prefetch_ahead(const uint8_t *p, int n)
     for (int o = 0; o < n; o += 64) __builtin_prefetch((const void *)((uintptr_t)p + PREFETCH_AHEAD + (uintptr_t)o), 0, 3);
 }
 
-/* Asks for the 64 bytes PREFETCH_AHEAD past p into L2 only (Q8_0's 512-bit dot: one request
-   per pair of blocks, 68 bytes, runs about one per line). On the Sapphire Rapids-class Xeon,
-   4096 x 4096 from memory, one thread, two runs each: 0.96-0.97 ms so, 1.05-1.24 into L1. */
-static inline void prefetch_ahead_l2(const uint8_t *p)
+/* prefetch_ahead into L2 only (the 512-bit dots of Q8_0, n = 64 for a 68-byte pair of blocks:
+   about one request per line, and of the K types). Q8_0 4096 x 4096 from memory, one thread,
+   two runs each: 0.96-0.97 ms so, 1.05-1.24 into L1. */
+static inline void prefetch_ahead_l2(const uint8_t *p, int n)
 {
-    __builtin_prefetch((const void *)((uintptr_t)p + PREFETCH_AHEAD), 0, 2);
+    for (int o = 0; o < n; o += 64) __builtin_prefetch((const void *)((uintptr_t)p + PREFETCH_AHEAD + (uintptr_t)o), 0, 2);
 }
 
 /* One group of n weight rows (row_bytes apart from w) dotted with row i of x into out[r * os]. */

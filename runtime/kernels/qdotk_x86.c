@@ -208,10 +208,10 @@ __attribute__((target(QDOT_512), always_inline)) static inline void rows_512(int
     __m256 acc[4];
     __m128 accm[4];
     for (int r = 0; r < R; r++) acc[r] = _mm256_setzero_ps(), accm[r] = _mm_setzero_ps();
-    /* Q4_K's and Q5_K's long rows alone ask for the bytes ahead, Q6_K's do not (qdot.h, PREFETCH_AHEAD) */
-    bool ahead = R == 1 && (t == QK_Q4 || t == QK_Q5) && nb * qk_bytes(t) >= TL_QDOT_LONG_ROW_BYTES;
+    /* the types that read long rows alone ask for the bytes ahead, into L2 (qdot.h, PREFETCH_AHEAD) */
+    bool ahead = R == 1 && (t == QK_Q4 || t == QK_Q5 || t == QK_Q6) && nb * qk_bytes(t) >= TL_QDOT_LONG_ROW_BYTES;
     for (int64_t b = 0; b < nb; b++) {
-        if (ahead) prefetch_ahead(w + b * qk_bytes(t), qk_bytes(t));
+        if (ahead) prefetch_ahead_l2(w + b * qk_bytes(t), qk_bytes(t));
         kx512 xb;
         const int8_t *xq = x->q + (i * nb + b) * 256;
         for (int k = 0; k < 4; k++) xb.x[k] = _mm512_loadu_si512(xq + 64 * k);
