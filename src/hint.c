@@ -49,7 +49,6 @@ static const struct { const char *word, *hint; bool keyword; } habits[] = {
     { "int64", "tl's dtype is i64: i64(x), dtype=\"i64\" (or \"int64\")", false },
     { "uint8", "tl's dtype is u8: u8(x), dtype=\"u8\" (or \"uint8\")", false },
     { "bool_", "tl's dtype is bool: bool(x), dtype=\"bool\"", false },
-    { "tolist", "tl makes a list with list(x)", false },
     { "fliplr", "tl writes flip(x, axis=1)", false },
     { "flipud", "tl writes flip(x, axis=0)", false },
 };

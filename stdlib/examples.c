@@ -21,6 +21,7 @@ static const BuiltinExample examples[] = {
     { "size", "size(zeros(2, 3))", "6" },
     { "dtype", "dtype([1.5])", "f64" },
     { "item", "item(reshape(arange(6), 2, 3), 1, 2)", "5" },
+    { "tolist", "tolist(reshape(arange(4), 2, 2))", "[[0, 1], [2, 3]]" },
     { "itemsize", "itemsize(zeros(2, 3, dtype=\"f32\"))", "4" },
     { "nbytes", "nbytes(zeros(2, 3, dtype=\"f32\"))", "24" },
     { "strides", "strides(zeros(2, 3))", "(3, 1)" },

@@ -1,4 +1,4 @@
-/* introspect.c — what a value is: shape ndim size dtype strides item info shares_memory, and dtype casts */
+/* introspect.c — what a value is: shape ndim size dtype strides item tolist info shares_memory, and dtype casts */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -208,6 +208,42 @@ static bool bi_item(Interp *I, CallArgs *a, Value *out)
     return ok;
 }
 
+/* The elements of t from axis d on, the first `at` bytes past base, as lists nested ndim - d
+   deep of plain numbers (a number itself at d == ndim) into *out: false with the tl error set
+   when out of memory or interrupted. (Offsets, not pointers, until an element is read: an
+   empty tensor has no bytes to point into.) */
+static bool nested_lists(const tl_tensor *t, int d, const char *base, int64_t at, Value *out)
+{
+    if (d == t->ndim) {
+        *out = plain_number(base + at, t->dtype);
+        return true;
+    }
+    if (d == t->ndim - 1 && tl_check_interrupt() < 0) return false;
+    Value l = val_list_new(t->shape[d]);
+    if (l.kind != V_LIST) return false;
+    int64_t step = t->strides[d] * (int64_t)tl_dtype_size(t->dtype);
+    for (int64_t i = 0; i < t->shape[d]; i++) {
+        Value v;
+        if (!nested_lists(t, d + 1, base, at + i * step, &v) || !list_append(l.as.l, v)) {
+            val_release(l);
+            return false;
+        }
+    }
+    *out = l;
+    return true;
+}
+
+/* tolist(x): x's elements as lists nested x.ndim deep of plain numbers, as item() gives them
+   (numpy's tolist; a 0-d value gives its number). */
+static bool bi_tolist(Interp *I, CallArgs *a, Value *out)
+{
+    tl_tensor *t;
+    if (!arg_tensor(I, a, 0, &t)) return false;
+    bool ok = nested_lists(t, 0, tl_tensor_size(t) ? tl_tensor_data(t) : NULL, 0, out);
+    tl_tensor_release(t);
+    return ok || interp_error_rt(I, a->at);
+}
+
 static bool bi_shares_memory(Interp *I, CallArgs *a, Value *out)
 {
     (void)I;
@@ -319,6 +355,8 @@ const Builtin bi_introspect_table[] = {
     { "nbytes", bi_nbytes, "nbytes(x)", "the bytes x's elements take as stored (a quantized tensor: its share of the blocks)", 0,
       BF_OTHER, BT_STATIC },
     { "item", bi_item, "item(x, *index)", "one element as a plain number (bool, int, float, complex): x's only one, or at a flat or full index", 0,
+      BF_OTHER, BT_NO },
+    { "tolist", bi_tolist, "tolist(x)", "the elements as nested lists of plain numbers (bool, int, float, complex), as item() gives them", 0,
       BF_OTHER, BT_NO },
     { "strides", bi_strides, "strides(x)", "strides in elements, as a tuple", 0, BF_OTHER, BT_NO },
     { "info", bi_info, "info(x)", "prints dtype, shape, strides, offset, contiguity and storage", 0, BF_OTHER, BT_NO },
