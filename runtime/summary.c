@@ -1,5 +1,6 @@
 /* summary.c — stats of a tensor's values and the difference of two, a chunk at a time on every thread, in double */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,8 +12,6 @@
 #endif
 /* The target of the AVX-512 steps (AVX2's where a test emulates AVX-512). */
 #define STEPS_512 __attribute__((target(TL_TARGET_512("avx512f"))))
-
-#include <stdint.h>
 
 #include "kernels/kern.h"
 #include "stream.h"
