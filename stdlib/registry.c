@@ -306,7 +306,7 @@ static bool bind_arguments(Interp *I, CallArgs *a, const Builtin *b, const Built
     int skip = npos > need ? 0 : ps->nleading;
     int k = 0;
     for (int i = skip; i < fixed && k < npos; i++) slot[i] = &a->pos[k++];
-    a->rest = a->pos + k;
+    a->rest = k ? a->pos + k : a->pos;   /* a call with no positional argument may have no pos at all (NULL) */
     a->nrest = npos - k;
     for (int j = 0; j < a->nkw; j++) {
         const char *name = a->kwnames[j];
