@@ -87,6 +87,18 @@ void io_storage_name(char *out, size_t n, const char *path, const char *tname)
 
 /* ---- opening ------------------------------------------------------------------- */
 
+/* Mappings of this many bytes or more ask for transparent huge pages (MADV_HUGEPAGE). When
+   the file's pages are not yet in the page cache, the system then reads them in 2 MiB folios
+   and maps each whole one with one TLB entry, where it reads and maps 4 KiB pages otherwise
+   (ext4 on Linux 6.18, shmem and tmpfs alike; a hint: other systems ignore it, and pages
+   already cached stay as they are). A tensor of 2 MiB or more then runs through fewer TLB
+   misses and the hardware's prefetching, which stops at each page's end, runs on: a Q8_0
+   4096 x 4096 product from memory, one thread, the file read from disk, 1.51 -> 1.19 ms,
+   11008 x 4096 3.74 -> 3.28 (Q6_K 1.36 -> 1.01 and 3.25 -> 2.86; bench_matvec.py against
+   the build before, in one run). A tensor's own mapping smaller than 2 MiB cannot hold a
+   huge page, and gains nothing. */
+#define FILE_HUGEPAGE_MIN ((size_t)2 << 20)
+
 int io_open(io_src *s, const char *path)
 {
     memset(s, 0, sizeof *s);
@@ -109,6 +121,7 @@ int io_open(io_src *s, const char *path)
             close(s->fd);
             return -1;
         }
+        if (s->size >= FILE_HUGEPAGE_MIN) madvise(m, s->size, MADV_HUGEPAGE);   /* the header's pages too */
         s->base = m;
     }
     return 0;
@@ -231,6 +244,7 @@ tl_tensor *io_tensor_at(io_src *s, uint64_t off, tl_dtype dt, int ndim, const in
         io_fail(s, "cannot map %llu bytes: %s", (unsigned long long)nbytes, strerror(errno));
         return NULL;
     }
+    if (delta + nbytes >= FILE_HUGEPAGE_MIN) madvise(m, delta + nbytes, MADV_HUGEPAGE);   /* a hint: failure is harmless */
     char name[64];
     io_storage_name(name, sizeof name, s->path, tname);
     /* bools are read now, the one exception to loading lazily: a kernel may

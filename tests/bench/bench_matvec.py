@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """bench_matvec.py — matrix-vector products of every weight type, and today's build beside this one.
 
-Usage: bench_matvec.py TL [BASE_TL] [--rounds N] [--pairs P] [--only SUBSTRING] [--work DIR]
+Usage: bench_matvec.py TL [BASE_TL] [--rounds N] [--pairs P] [--only SUBSTRING] [--work DIR] [--keep-cache]
 
 Writes GGUF files of random blocks (tests/tools/make_test_files.py) of every quantized type
 at 4096 x 4096 and 11008 x 4096 into DIR (default /tmp/tl_bench_matvec, kept between runs)
@@ -10,7 +10,11 @@ and times W @ x (x an f32 vector) for each type on 1 and 2 threads, W read from 
 and Q8_0 at 4096 x 4096 from memory, and 768 x 288 and 32000 x 288 (f32, bf16, Q8_0) in the
 cache (the product run once before, then timed alone). Each figure is the best of N rounds
 (default 15), every round timing every case once in turn, so a burst of load elsewhere hits
-them all alike. With BASE_TL (another build of tl, today's say) the two binaries run in turn
+them all alike. Before each run of tl the files' pages are dropped from the page cache
+(posix_fadvise DONTNEED; --keep-cache keeps them), so tl reads them from disk through its own
+mappings, as it reads a model file the first time: the page cache then holds them in the
+folios tl's mappings ask for (huge pages, runtime/io/file.c), where a file just written sits
+in the writer's small ones. With BASE_TL (another build of tl, today's say) the two binaries run in turn
 P times (default 2) and the table gives each case's time in both and base / this.
 Quantized rows also print this build's speed relative to its own Q8_0 product in the same
 shape and thread count, beside the targets of issue 35 (Q4_K >= 1.5, Q6_K >= 1.3, Q4_0 >= 1.5).
@@ -140,6 +144,16 @@ def numpy_times(chosen, rounds):
     return out
 
 
+def evict(paths):
+    """Drops the files' pages from the page cache, so the run reads them through its own mapping."""
+    for p in paths:
+        fd = os.open(p, os.O_RDONLY)
+        try:
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+
+
 def run(tl, prog):
     out = subprocess.run([tl, "-e", prog], check=True, capture_output=True, text=True).stdout
     return {int(a): float(b) for a, b in (line.split() for line in out.strip().splitlines())}
@@ -153,6 +167,7 @@ def main():
     ap.add_argument("--pairs", type=int, default=2)
     ap.add_argument("--only", default="")
     ap.add_argument("--work", default="/tmp/tl_bench_matvec")
+    ap.add_argument("--keep-cache", action="store_true")
     a = ap.parse_args()
     setup, all_cases = cases(a.work)
     chosen = [c for c in all_cases if a.only in c[0]]
@@ -163,8 +178,11 @@ def main():
     prog = program(setup, chosen, a.rounds)
     bins = [a.tl] + ([a.base] if a.base else [])
     best = {b: {} for b in bins}
+    files = sorted(os.path.join(a.work, f) for f in os.listdir(a.work) if f.endswith(".gguf"))
     for _ in range(a.pairs):
         for b in bins:
+            if not a.keep_cache:
+                evict(files)
             for i, t in run(b, prog).items():
                 best[b][i] = min(best[b].get(i, float("inf")), t)
     numpy = numpy_times(chosen, a.rounds)
