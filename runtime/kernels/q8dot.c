@@ -381,5 +381,5 @@ __attribute__((target(V512))) static void rows_512(const uint8_t *w, size_t rb, 
 QDOT_ROWS_FN(tl_qdot_q8_0)
 {
     if (path == TL_QDOT_AVX512 && row_bytes < TL_QDOT_LONG_ROW_BYTES) rows_512(w, row_bytes, rows, x, i, out, os);
-    else qdot_row_loop(groups[path], true, w, row_bytes, rows, x, i, out, os);
+    else qdot_row_loop(groups[path], 1, w, row_bytes, rows, x, i, out, os);
 }

@@ -183,18 +183,15 @@ void tl_qdot_rows(int ggml_type, const uint8_t *w, size_t row_bytes, int64_t row
     kernel_of(ggml_type, &bl)(tl_qdot_best_path(), w, row_bytes, rows, x, i, out, os);
 }
 
-void qdot_row_loop(const qdot_group_fn group[5], bool long_alone, const uint8_t *w, size_t row_bytes, int64_t rows,
+void qdot_row_loop(const qdot_group_fn group[5], int long_n, const uint8_t *w, size_t row_bytes, int64_t rows,
                    const tl_qact *x, int64_t i, float *out, int64_t os)
 {
-    if (long_alone && row_bytes >= TL_QDOT_LONG_ROW_BYTES) {
-        for (int64_t j = 0; j < rows; j++, w += row_bytes) group[1](w, row_bytes, x, i, out + j * os, os);
-        return;
-    }
-    int g = 4;
+    bool ask_rows = long_n <= 0 || row_bytes < TL_QDOT_LONG_ROW_BYTES;
+    int g = ask_rows ? 4 : long_n;
     while (!group[g]) g--;
     int64_t j = 0;
     for (; j + g <= rows; j += g, w += g * row_bytes) {
-        if (j + PREFETCH_ROWS + g <= rows) prefetch_bytes(w + PREFETCH_ROWS * row_bytes, g * row_bytes);
+        if (ask_rows && j + PREFETCH_ROWS + g <= rows) prefetch_bytes(w + PREFETCH_ROWS * row_bytes, g * row_bytes);
         group[g](w, row_bytes, x, i, out + j * os, os);
     }
     while (j < rows) {

@@ -80,9 +80,10 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
     for (size_t o = 0; o < n; o += 64) __builtin_prefetch(p + o, 0, 3);
 }
 
-/* A long row (TL_QDOT_LONG_ROW_BYTES or more, read from memory one at a time) asks, at each
-   step of its dot, for the bytes this far ahead of the step's into the cache: the stream of
-   rows goes on past the row's end. Which dots ask is each path's own measure:
+/* A long row (TL_QDOT_LONG_ROW_BYTES or more, read from memory with no rows asked ahead: one
+   at a time, or a few side by side, each for itself) asks, at each step of its dot, for the
+   bytes this far ahead of the step's into the cache: the stream of rows goes on past the
+   row's end. Which dots ask is each path's own measure:
    - AVX-512, Q4_0 ... Q5_1 (qdot32.c): one thread, from memory, the builds alternating five
      and six times (medians): Q4_0 0.998 -> 0.950 ms and 1.296 -> 1.211 at 11008 x 4096,
      0.487 -> 0.457 at 4096 x 4096; Q5_0 1.588 -> 1.456 and 0.617 -> 0.567; two threads
@@ -100,7 +101,7 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
      no better).
    - AVX-512 on a Sapphire Rapids-class Xeon (2026-11-29), where the weights' file pages are
      4 KiB pages and the hardware's prefetching stops at each page's end: Q8_0 (q8dot.c) and
-     the K types that read long rows alone ask, into L2 (prefetch_ahead_l2; into L1 Q6_K got
+     the K types that read long rows without rows asked ahead (qdotk.c, qk_long_group) ask, into L2 (prefetch_ahead_l2; into L1 Q6_K got
      slower than not asking). One thread, from memory, against the build before in one run
      (three alternations): Q8_0 4096 x 4096 2.02 -> 1.59 ms, 11008 x 4096 4.92 -> 4.14, two
      threads 1.05 -> 0.82 and 2.45 -> 2.07. Two alternations each way: Q6_K 4096 x 4096
@@ -128,11 +129,11 @@ typedef void (*qdot_group_fn)(const uint8_t *w, size_t row_bytes, const tl_qact 
                               int64_t os);
 /* Rows [0, rows) in groups: group[n] takes n rows at a time (NULL: no such kernel; group[1]
    must exist), the largest first, with the rows PREFETCH_ROWS ahead asked into the cache;
-   with long_alone, rows of TL_QDOT_LONG_ROW_BYTES or more go one at a time instead, by
-   group[1]. (The AVX-512 paths of qdot32.c, for all rows, and of q8dot.c, for short rows, run
+   with long_n > 0, rows of TL_QDOT_LONG_ROW_BYTES or more go long_n at a time instead (or
+   the largest group below it), with no rows asked ahead: their dots ask for their own bytes. (The AVX-512 paths of qdot32.c, for all rows, and of q8dot.c, for short rows, run
    loops of their own: x's groups shared by all the rows, and four rows' sums made together
    after the next four rows' dots, which group kernels called one group at a time could not.) */
-void qdot_row_loop(const qdot_group_fn group[5], bool long_alone, const uint8_t *w, size_t row_bytes, int64_t rows,
+void qdot_row_loop(const qdot_group_fn group[5], int long_n, const uint8_t *w, size_t row_bytes, int64_t rows,
                    const tl_qact *x, int64_t i, float *out, int64_t os);
 
 /* The row kernels of each type (qdot.c's table names them): rows of w against row i of x

@@ -671,7 +671,7 @@ __attribute__((target(QDOT_512), always_inline)) static inline bool rows_shared_
     {                                                                                                         \
         if (path == TL_QDOT_AVX512 && NAME##_512(w, row_bytes, rows, x, i, out, os)) return;                   \
         if (path != TL_QDOT_PORTABLE && NAME##_avx2(w, row_bytes, rows, x, i, out, os)) return;                \
-        qdot_row_loop(NAME##_groups, false, w, row_bytes, rows, x, i, out, os);                               \
+        qdot_row_loop(NAME##_groups, 0, w, row_bytes, rows, x, i, out, os);                                   \
     }
 
 Q32_KERNELS(q4_0, Q40)

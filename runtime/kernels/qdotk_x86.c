@@ -208,10 +208,12 @@ __attribute__((target(QDOT_512), always_inline)) static inline void rows_512(int
     __m256 acc[4];
     __m128 accm[4];
     for (int r = 0; r < R; r++) acc[r] = _mm256_setzero_ps(), accm[r] = _mm_setzero_ps();
-    /* the types that read long rows alone ask for the bytes ahead, into L2 (qdot.h, PREFETCH_AHEAD) */
-    bool ahead = R == 1 && (t == QK_Q4 || t == QK_Q5 || t == QK_Q6) && nb * qk_bytes(t) >= TL_QDOT_LONG_ROW_BYTES;
+    /* the types that read long rows with no rows asked ahead ask for each row's bytes ahead,
+       into L2 (qdot.h, PREFETCH_AHEAD; qdotk.c, qk_long_group) */
+    bool ahead = (t == QK_Q4 || t == QK_Q5 || t == QK_Q6) && nb * qk_bytes(t) >= TL_QDOT_LONG_ROW_BYTES;
     for (int64_t b = 0; b < nb; b++) {
-        if (ahead) prefetch_ahead_l2(w + b * qk_bytes(t), qk_bytes(t));
+        if (ahead)
+            for (int r = 0; r < R; r++) prefetch_ahead_l2(w + r * rb + b * qk_bytes(t), qk_bytes(t));
         kx512 xb;
         const int8_t *xq = x->q + (i * nb + b) * 256;
         for (int k = 0; k < 4; k++) xb.x[k] = _mm512_loadu_si512(xq + 64 * k);
@@ -426,6 +428,11 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void row_avx2(in
                                                                int64_t i, float *o, int64_t os)                 \
     {                                                                                                          \
         rows_512(T, 4, w, rb, x, i, o, os);                                                                    \
+    }                                                                                                          \
+    __attribute__((target(QDOT_512))) static void NAME##_512_2(const uint8_t *w, size_t rb, const tl_qact *x,   \
+                                                               int64_t i, float *o, int64_t os)                 \
+    {                                                                                                          \
+        rows_512(T, 2, w, rb, x, i, o, os);                                                                    \
     }
 QK_X86(q2, QK_Q2)
 QK_X86(q3, QK_Q3)
@@ -438,7 +445,7 @@ const qdot_group_fn qk_groups_avx2[6][5] = {
     { NULL, q2_avx2 }, { NULL, q3_avx2 }, { NULL, q4_avx2 }, { NULL, q5_avx2 }, { NULL, q6_avx2 }, { NULL, q8_avx2 },
 };
 const qdot_group_fn qk_groups_512[6][5] = {
-    { NULL, q2_512, NULL, NULL, q2_512_4 }, { NULL, q3_512, NULL, NULL, q3_512_4 },
-    { NULL, q4_512, NULL, NULL, q4_512_4 }, { NULL, q5_512, NULL, NULL, q5_512_4 },
-    { NULL, q6_512, NULL, NULL, q6_512_4 }, { NULL, q8_512, NULL, NULL, q8_512_4 },
+    { NULL, q2_512, q2_512_2, NULL, q2_512_4 }, { NULL, q3_512, q3_512_2, NULL, q3_512_4 },
+    { NULL, q4_512, q4_512_2, NULL, q4_512_4 }, { NULL, q5_512, q5_512_2, NULL, q5_512_4 },
+    { NULL, q6_512, q6_512_2, NULL, q6_512_4 }, { NULL, q8_512, q8_512_2, NULL, q8_512_4 },
 };
