@@ -45,23 +45,25 @@
    the call and the caller sees it finish about 0.5 us after it does (two tasks of 2 us of
    work took 3.5-4.4 us, at best 3.0, against 4.2 on one thread; a cache line takes about 0.26 us from one
    core to the other here), each task's rows come cold to its core, and a shared product
-   waits for its slower half (this machine's two cores differed by up to 1.7x, which one is
-   slow changing within an hour). llama.tl's decode on two threads, the main thread pinned to
-   each core in turn (medians of eight interleaved runs, geometric mean): not sharing the Q4_K
-   file's 152 KiB 768 x 288 Q5_0 and 124 KiB 288 x 768 Q4_K products, its worker kept awake
-   between classifiers (threads.c's SPIN_US), took it from 2,481 to 2,712 tokens/s; the Q8_0
-   file within 3% either way (its 235 KiB products shared or not). The stories110M-shaped
-   files' smallest products (768 x 768, 331 KiB of Q4_K) stay shared: unsharing them cost
-   6-14%. A shared product's short rows go in tasks of about QUANT_TASK_WEIGHTS weights, as
-   many as a multiple of the threads: in the cache a dot's cost follows its weights more than
-   its bytes. */
-#define QUANT_THREAD_BYTES ((int64_t)192 << 10)
-/* ... with the AVX-512 dots, that is; the AVX2 dots (no VNNI, no bit shuffle) take several
-   times as long for the same bytes, and there sharing pays from 48 KiB (all of llama.tl's
-   products). Zen 3, two vCPUs, llama.tl for 300 tokens, five alternating rounds: Q4_K file
-   665-716 tokens/s unshared under 192 KiB, 794-852 from 96 KiB, 829-868 from 48 KiB; the Q8_0
-   file 767-849, 705-789, 809-888. */
-#define QUANT_THREAD_BYTES_AVX2 ((int64_t)48 << 10)
+   waits for its slower half. Where that pays has moved with the machines (llama.tl's
+   decode of the stories15M-shaped files, whose products are 57-235 KiB, on two threads):
+   - an older AVX-512 Xeon, whose two cores differed by up to 1.7x: not sharing the Q4_K
+     file's 152 KiB 768 x 288 Q5_0 and 124 KiB 288 x 768 Q4_K products, its worker kept
+     awake between classifiers (threads.c's SPIN_US), took it from 2,481 to 2,712 tokens/s
+     (medians of eight interleaved runs, the main thread pinned to each core in turn); the
+     Q8_0 file within 3% either way. It shared from 192 KiB.
+   - a Zen 3 (AVX2 dots, several times as long for the same bytes), 300 tokens, five
+     alternating rounds: the Q4_K file 665-716 tokens/s unshared under 192 KiB, 794-852 from
+     96 KiB, 829-868 from 48 KiB; the Q8_0 file 767-849, 705-789, 809-888.
+   - a Sapphire Rapids-class Xeon (2026-11-29), 300 tokens, five alternating rounds: the Q4_K
+     file 1,519-1,685 tokens/s (median 1,546) from 192 KiB, 1,651-1,692 (1,674) from 48 KiB,
+     1,644-1,708 from 24 KiB; the Q8_0 file 1,368-1,491 (1,402), 1,443-1,471 (1,454),
+     1,355-1,461.
+   So every path shares from 48 KiB. The stories110M-shaped files' smallest products (768 x
+   768, 331 KiB of Q4_K) are shared: unsharing them cost 6-14%. A shared product's short rows
+   go in tasks of about QUANT_TASK_WEIGHTS weights, as many as a multiple of the threads: in
+   the cache a dot's cost follows its weights more than its bytes. */
+#define QUANT_THREAD_BYTES ((int64_t)48 << 10)
 #define QUANT_TASK_WEIGHTS ((int64_t)1 << 17)
 /* f32 and bf16 rows shared among threads go in tasks of about this many weights (4 MiB
    of f32), as many as a multiple of the threads (a 288 x 288 matrix: one half each). Each
@@ -527,8 +529,7 @@ static int run_plan(mv_plan *p)
         p->xq = &xq;
     }
     int nth = tl_threads_for(p->n * p->k);
-    int64_t quant_from = tl_qdot_best_path() == TL_QDOT_AVX2 ? QUANT_THREAD_BYTES_AVX2 : QUANT_THREAD_BYTES;
-    bool shared = nth > 1 && (tiles || weight_bytes(p) >= (p->kind == W_QUANT ? quant_from : MATVEC_THREAD_BYTES));
+    bool shared = nth > 1 && (tiles || weight_bytes(p) >= (p->kind == W_QUANT ? QUANT_THREAD_BYTES : MATVEC_THREAD_BYTES));
     int64_t per = TASK_BYTES / (weight_bytes(p) / p->n);
     if (tiles) per = QTILE_FLOATS / p->k;
     else if (shared && (p->kind != W_QUANT || weight_bytes(p) / p->n >= TL_QDOT_LONG_ROW_BYTES))
