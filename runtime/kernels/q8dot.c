@@ -245,9 +245,9 @@ dotn_acc_512(int R, const uint8_t *w0, size_t rb, const int8_t *xq, const int32_
     const __m512i dsel = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
     Q8_UNROLL for (int r = 0; r < R; r++) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
     int64_t np = nb / 2, p = 0;
-    bool ahead = R == 1 && 34 * nb >= TL_QDOT_LONG_ROW_BYTES;   /* a long row alone asks ahead (qdot.h) */
+    bool ahead = 34 * nb >= TL_QDOT_LONG_ROW_BYTES;   /* long rows ask ahead, each for itself (qdot.h) */
     for (; p < np; p++) {
-        if (ahead) prefetch_ahead_l2(w0 + 68 * p, 64);
+        if (ahead) Q8_UNROLL for (int r = 0; r < R; r++) prefetch_ahead_l2(w0 + r * rb + 68 * p, 64);
         __m512i xv = _mm512_loadu_si512(xq + 64 * p), bv = _mm512_slli_epi32(_mm512_loadu_si512(bias + 16 * p), 7);
         __m512 dx = _mm512_permutexvar_ps(dsel, _mm512_castps128_ps512(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(xd + 2 * p)))));
         if (p & 1)
@@ -307,6 +307,7 @@ __attribute__((target(V512), always_inline)) static inline void sum4_512(__m512 
 Q8_DOTN_512(1)
 Q8_DOTN_512(2)
 Q8_DOTN_512(3)
+Q8_DOTN_512(4)
 
 /* ---- the row groups of each path ------------------------------------------------------ */
 
@@ -349,13 +350,19 @@ Q8_GROUP(four_vnni, dot4_vnni)
 Q8_GROUP(one_512, dot1_512)
 Q8_GROUP(two_512, dot2_512)
 Q8_GROUP(three_512, dot3_512)
+Q8_GROUP(four_512, dot4_512)
 
-/* Rows four (VNNI) or two (AVX2: sixteen registers) at a time, sharing x's loads. */
+/* Rows four (VNNI) or two (AVX2: sixteen registers) at a time, sharing x's loads. Long rows
+   on AVX-512 go a row from each of four runs at a time (qdot_row_loop), each asking ahead
+   for its own bytes: from memory, against one row at a time, 4096 and 11008 x 4096, one
+   thread 1.31-1.40 ms against 1.36-1.42 and 3.62-3.77 against 3.77-3.92, two threads
+   0.67-0.68 against 0.70-0.74 and 1.60-1.66 against 1.87-1.98 (best of 15, four
+   alternations; two and three runs did about as well). */
 static const qdot_group_fn groups[4][5] = {
     [TL_QDOT_PORTABLE] = { NULL, one_c },
     [TL_QDOT_AVX2] = { NULL, one_avx2, two_avx2 },
     [TL_QDOT_VNNI256] = { NULL, one_vnni, two_vnni, NULL, four_vnni },
-    [TL_QDOT_AVX512] = { NULL, one_512, two_512, three_512 },   /* four: rows_512 */
+    [TL_QDOT_AVX512] = { NULL, one_512, two_512, three_512, four_512 },   /* short rows: rows_512 */
 };
 
 /* Short rows on AVX-512, four at a time with the rows PREFETCH_ROWS ahead asked into the
@@ -381,5 +388,5 @@ __attribute__((target(V512))) static void rows_512(const uint8_t *w, size_t rb, 
 QDOT_ROWS_FN(tl_qdot_q8_0)
 {
     if (path == TL_QDOT_AVX512 && row_bytes < TL_QDOT_LONG_ROW_BYTES) rows_512(w, row_bytes, rows, x, i, out, os);
-    else qdot_row_loop(groups[path], 1, w, row_bytes, rows, x, i, out, os);
+    else qdot_row_loop(groups[path], path == TL_QDOT_AVX512 ? 4 : 1, w, row_bytes, rows, x, i, out, os);
 }

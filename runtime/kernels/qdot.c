@@ -186,12 +186,20 @@ void tl_qdot_rows(int ggml_type, const uint8_t *w, size_t row_bytes, int64_t row
 void qdot_row_loop(const qdot_group_fn group[5], int long_n, const uint8_t *w, size_t row_bytes, int64_t rows,
                    const tl_qact *x, int64_t i, float *out, int64_t os)
 {
-    bool ask_rows = long_n <= 0 || row_bytes < TL_QDOT_LONG_ROW_BYTES;
-    int g = ask_rows ? 4 : long_n;
+    if (long_n > 0 && row_bytes >= TL_QDOT_LONG_ROW_BYTES) {
+        int g = long_n;
+        while (!group[g]) g--;
+        int64_t run = rows / g, j = 0;
+        if (g > 1)   /* row j of each of the g runs, the runs' streams read side by side */
+            for (; j < run; j++) group[g](w + j * row_bytes, (size_t)run * row_bytes, x, i, out + j * os, run * os);
+        for (j = g > 1 ? run * g : 0; j < rows; j++) group[1](w + j * row_bytes, row_bytes, x, i, out + j * os, os);
+        return;
+    }
+    int g = 4;
     while (!group[g]) g--;
     int64_t j = 0;
     for (; j + g <= rows; j += g, w += g * row_bytes) {
-        if (ask_rows && j + PREFETCH_ROWS + g <= rows) prefetch_bytes(w + PREFETCH_ROWS * row_bytes, g * row_bytes);
+        if (j + PREFETCH_ROWS + g <= rows) prefetch_bytes(w + PREFETCH_ROWS * row_bytes, g * row_bytes);
         group[g](w, row_bytes, x, i, out + j * os, os);
     }
     while (j < rows) {

@@ -128,9 +128,13 @@ static inline void prefetch_ahead_l2(const uint8_t *p, int n)
 typedef void (*qdot_group_fn)(const uint8_t *w, size_t row_bytes, const tl_qact *x, int64_t i, float *out,
                               int64_t os);
 /* Rows [0, rows) in groups: group[n] takes n rows at a time (NULL: no such kernel; group[1]
-   must exist), the largest first, with the rows PREFETCH_ROWS ahead asked into the cache;
-   with long_n > 0, rows of TL_QDOT_LONG_ROW_BYTES or more go long_n at a time instead (or
-   the largest group below it), with no rows asked ahead: their dots ask for their own bytes. (The AVX-512 paths of qdot32.c, for all rows, and of q8dot.c, for short rows, run
+   must exist; its row_bytes is the distance between the group's rows), the largest first,
+   with the rows PREFETCH_ROWS ahead asked into the cache. With long_n > 0, rows of
+   TL_QDOT_LONG_ROW_BYTES or more are cut instead into g = long_n runs (or the largest group
+   below it) of rows / g rows each, and a group takes row j of every run, with no rows asked
+   ahead: each row's dot asks for its own bytes ahead, and the hardware follows g streams of
+   memory at once, as the f32 rows of matvec.c do (ROWS_RUNS_LOOP); the rows left over go
+   one at a time. (The AVX-512 paths of qdot32.c, for all rows, and of q8dot.c, for short rows, run
    loops of their own: x's groups shared by all the rows, and four rows' sums made together
    after the next four rows' dots, which group kernels called one group at a time could not.) */
 void qdot_row_loop(const qdot_group_fn group[5], int long_n, const uint8_t *w, size_t row_bytes, int64_t rows,

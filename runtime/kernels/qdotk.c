@@ -115,11 +115,15 @@ static float dot_c(int t, const uint8_t *w, const tl_qact *x, int64_t i)
    prefetching: without it Q3_K took 0.60 ms against 0.44, Q2_K 0.39 against 0.33 (one run,
    best of 30). On AVX-512 (a Sapphire Rapids-class Xeon, the files' pages huge), the rows
    go several at a time, sharing x's loads and shuffles and each asking ahead for its own
-   bytes: one thread, three runs alternating, 4096 x 4096 Q4_K 0.83-0.89 ms alone, 0.72-0.77
-   two at a time, 0.71-0.73 four; Q5_K 1.07-1.10, 0.96-1.01, 0.96-1.01; Q6_K 1.10-1.14,
-   0.99-1.04, 0.97-1.06 (11008 x 4096: Q4_K 2.29-2.36, 2.00-2.07, 1.94-2.02 ms; Q5_K
-   3.06-3.18, 2.78-2.88, 2.88-3.01; Q6_K 2.93-3.01, 2.66-2.80, 2.82-2.86; two threads alike). */
-static const int qk_long_group[6] = { [QK_Q4] = 4, [QK_Q5] = 2, [QK_Q6] = 2 };
+   bytes. Adjacent rows first: one thread, three runs alternating, 4096 x 4096 Q4_K 0.83-0.89
+   ms alone, 0.72-0.77 two at a time, 0.71-0.73 four; Q5_K 1.07-1.10, 0.96-1.01, 0.96-1.01;
+   Q6_K 1.10-1.14, 0.99-1.04, 0.97-1.06 (11008 x 4096: Q4_K 2.29-2.36, 2.00-2.07, 1.94-2.02
+   ms; Q5_K 3.06-3.18, 2.78-2.88, 2.88-3.01; Q6_K 2.93-3.01, 2.66-2.80, 2.82-2.86; two threads
+   alike). Then a row from each of four runs (qdot_row_loop), against adjacent groups (Q4_K
+   four, Q5_K and Q6_K two) in one bench_matvec.py run, best of 9, three alternations, 1 and 2
+   threads, 4096 and 11008 x 4096: Q4_K 1.01-1.24x faster, Q5_K 1.14-1.28x, Q6_K 1.03-1.15x,
+   most on two threads, where the two cores' eight streams read 28-30 GB/s. */
+static const int qk_long_group[6] = { [QK_Q4] = 4, [QK_Q5] = 4, [QK_Q6] = 4 };
 
 /* NAME_c: one row of type T on the portable path; NAME_groups: each path's row groups.
    Short rows go four at a time on AVX-512, sharing x's loads and shuffles: alone, in the
