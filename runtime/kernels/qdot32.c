@@ -71,7 +71,7 @@ static float dot_c(int t, const uint8_t *w, const int8_t *xq, const float *xd, c
 }
 
 /* Does a dot of one row of rb bytes ask for the bytes ahead (a long row, alone: qdot.h's
-   PREFETCH_AHEAD)? */
+   PREFETCH_AHEAD)? (The AVX2 dots'; the AVX-512 ones ask for every row of a long group.) */
 static inline bool prefetch_ahead_for(int rows, size_t rb) { return rows == 1 && rb >= TL_QDOT_LONG_ROW_BYTES; }
 
 /* ---- AVX2: two blocks at a time ------------------------------------------------------- */
@@ -578,9 +578,9 @@ __attribute__((target(QDOT_512), always_inline)) static inline void rows_acc_512
 {
     int64_t gb = 4 * blk_bytes(t);
     _Pragma("GCC unroll 4") for (int r = 0; r < 4; r++) lo[r] = hi[r] = _mm512_setzero_ps();
-    bool ahead = prefetch_ahead_for(R, rb);
+    bool ahead = rb >= TL_QDOT_LONG_ROW_BYTES;   /* long rows ask ahead, each for itself (qdot.h) */
     for (int64_t g = 0; g < ng; g++) {
-        if (ahead) prefetch_ahead(w + g * gb, (int)gb);
+        if (ahead) _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) prefetch_ahead(w + r * rb + g * gb, (int)gb);
         _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + g * gb, &xs[g], ix, 4, &lo[r], &hi[r]);
     }
     if (n && R == 4) tails_512(t, w + ng * gb, rb, n, xt, ix, lo, hi);
@@ -604,10 +604,14 @@ enum { X_GROUPS_ON_STACK = 24 };
 /* Rows of w, rb bytes apart, against row i of x into o[r * os], x's groups made once for all
    of them: short rows four at a time, with the rows PREFETCH_ROWS ahead asked into the cache
    (made for every four rows, x's groups were an eighth of the work at 288 columns), long ones
-   one at a time (what the hardware's prefetching follows best from memory, see
-   TL_QDOT_LONG_ROW_BYTES; made for each row, x's groups made the product compute-bound on two
-   threads: 11008 x 4096 Q4_0 took 0.98 ms, 0.71-0.76 in four-row groups, 0.59-0.62 so). The
-   same bits as the portable path. Returns false, having done nothing, when there is no memory
+   one at a time from each of four runs of the rows, each asking ahead for its own bytes (made
+   for each row, x's groups made the product compute-bound on two threads: 11008 x 4096 Q4_0
+   took 0.98 ms, 0.71-0.76 in four-row groups, 0.59-0.62 one row at a time; a row from each of
+   four runs, against one at a time, best of 15, three alternations, on a Sapphire Rapids-class
+   Xeon: one thread Q4_0 2.07 ms against 2.35, Q5_0 2.27-2.47 against 2.21-2.54, Q5_1 2.77-2.88
+   against 2.93-3.04; two threads 0.92-0.94 against 1.17-1.20, 1.03-1.06 against 1.22-1.27,
+   1.17-1.18 against 1.39-1.52; 4096 x 4096 the same or a little faster). The same bits as the
+   portable path. Returns false, having done nothing, when there is no memory
    for the groups. */
 __attribute__((target(QDOT_512), always_inline)) static inline bool rows_shared_512(int t, const uint8_t *w, size_t rb,
                                                                                     int64_t rows, const tl_qact *x,
@@ -622,8 +626,14 @@ __attribute__((target(QDOT_512), always_inline)) static inline bool rows_shared_
     for (int k = 0; k < n; k++) xt[k] = x_group_repeat_512(t, x, i, 4 * ng + k);
     const group_index ix = group_indices(t);
     int64_t j = 0;
-    if (rb >= TL_QDOT_LONG_ROW_BYTES) {
-        for (; j < rows; j++) rows_512(t, 1, w + j * rb, rb, xs, xt, ng, n, &ix, o + j * os, os);
+    if (rb >= TL_QDOT_LONG_ROW_BYTES) {   /* row j of each of four runs (qdot_row_loop's runs) */
+        int64_t run = rows / 4;
+        __m512 lo[4], hi[4];
+        for (; j < run; j++) {
+            rows_acc_512(t, 4, w + j * rb, (size_t)run * rb, xs, xt, ng, n, &ix, lo, hi);
+            group_sum4(lo, hi, o + j * os, run * os);
+        }
+        for (j = 4 * run; j < rows; j++) rows_512(t, 1, w + j * rb, rb, xs, xt, ng, n, &ix, o + j * os, os);
     } else {
         /* each four rows' sums wait until the next four rows' steps are issued: summed at
            once, their chain of dependent shuffles and additions held up the next rows */
