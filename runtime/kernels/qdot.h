@@ -101,7 +101,7 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
      no better).
    - AVX-512 on a Sapphire Rapids-class Xeon (2026-11-29), where the weights' file pages are
      4 KiB pages and the hardware's prefetching stops at each page's end: Q8_0 (q8dot.c) and
-     the K types that read long rows without rows asked ahead (qdotk.c, qk_long_group) ask, into L2 (prefetch_ahead_l2; into L1 Q6_K got
+     the K types that read long rows without rows asked ahead (qdotk.c, qk_long_group_512) ask, into L2 (prefetch_ahead_l2; into L1 Q6_K got
      slower than not asking). One thread, from memory, against the build before in one run
      (three alternations): Q8_0 4096 x 4096 2.02 -> 1.59 ms, 11008 x 4096 4.92 -> 4.14, two
      threads 1.05 -> 0.82 and 2.45 -> 2.07. Two alternations each way: Q6_K 4096 x 4096

@@ -106,30 +106,34 @@ static float dot_c(int t, const uint8_t *w, const tl_qact *x, int64_t i)
 /* ---- the row groups of each type and path ------------------------------------------------ */
 
 /* How many long rows (TL_QDOT_LONG_ROW_BYTES) each type reads at a time with no rows asked
-   ahead (qdot_row_loop's long_n; their dots ask for the bytes PREFETCH_AHEAD ahead as they
-   go, see qdot.h): 0, one at a time with the rows PREFETCH_ROWS ahead asked into the cache.
-   AVX2 and the portable path read one (their only group). One thread, 4096 x 4096 from
-   memory, three runs each way: Q4_K 0.43-0.47 ms one at a time vs 0.54-0.66 in prefetched
-   groups, Q5_K 0.53-0.56 vs 0.59-0.86, Q6_K 0.58-0.59 vs 0.66-0.84 (11008 x 4096 likewise;
-   two threads about the same). Q2_K and Q3_K, whose dots do more per byte, need the
-   prefetching: without it Q3_K took 0.60 ms against 0.44, Q2_K 0.39 against 0.33 (one run,
-   best of 30). On AVX-512 (a Sapphire Rapids-class Xeon, the files' pages huge), the rows
-   go several at a time, sharing x's loads and shuffles and each asking ahead for its own
-   bytes. Adjacent rows first: one thread, three runs alternating, 4096 x 4096 Q4_K 0.83-0.89
-   ms alone, 0.72-0.77 two at a time, 0.71-0.73 four; Q5_K 1.07-1.10, 0.96-1.01, 0.96-1.01;
-   Q6_K 1.10-1.14, 0.99-1.04, 0.97-1.06 (11008 x 4096: Q4_K 2.29-2.36, 2.00-2.07, 1.94-2.02
-   ms; Q5_K 3.06-3.18, 2.78-2.88, 2.88-3.01; Q6_K 2.93-3.01, 2.66-2.80, 2.82-2.86; two threads
-   alike). Then a row from each of four runs (qdot_row_loop), against adjacent groups (Q4_K
-   four, Q5_K and Q6_K two) in one bench_matvec.py run, best of 9, three alternations, 1 and 2
-   threads, 4096 and 11008 x 4096: Q4_K 1.01-1.24x faster, Q5_K 1.14-1.28x, Q6_K 1.03-1.15x,
-   most on two threads, where the two cores' eight streams read 28-30 GB/s. */
-static const int qk_long_group[6] = { [QK_Q4] = 4, [QK_Q5] = 4, [QK_Q6] = 4 };
+   ahead (qdot_row_loop's long_n: one at a time, or a row from each of long_n runs; their
+   dots ask for the bytes PREFETCH_AHEAD ahead as they go, see qdot.h), on each path; 0: one
+   at a time with the rows PREFETCH_ROWS ahead asked into the cache.
+   - AVX2 and portable (qk_long_alone): one thread, 4096 x 4096 from memory, three runs each
+     way: Q4_K 0.43-0.47 ms one at a time vs 0.54-0.66 in prefetched groups, Q5_K 0.53-0.56
+     vs 0.59-0.86, Q6_K 0.58-0.59 vs 0.66-0.84 (11008 x 4096 likewise; two threads about the
+     same). Q2_K and Q3_K, whose dots do more per byte, need the prefetching: without it Q3_K
+     took 0.60 ms against 0.44, Q2_K 0.39 against 0.33 (one run, best of 30).
+   - AVX-512 (qk_long_group_512; a Sapphire Rapids-class Xeon, the files' pages huge): the
+     rows go several at a time, sharing x's loads and shuffles, each asking ahead for its own
+     bytes. Adjacent rows first: one thread, three runs alternating, 4096 x 4096 Q4_K
+     0.83-0.89 ms alone, 0.72-0.77 two at a time, 0.71-0.73 four; Q5_K 1.07-1.10, 0.96-1.01,
+     0.96-1.01; Q6_K 1.10-1.14, 0.99-1.04, 0.97-1.06 (11008 x 4096: Q4_K 2.29-2.36, 2.00-2.07,
+     1.94-2.02 ms; Q5_K 3.06-3.18, 2.78-2.88, 2.88-3.01; Q6_K 2.93-3.01, 2.66-2.80, 2.82-2.86;
+     two threads alike). Then a row from each of four runs, against adjacent groups (Q4_K
+     four, Q5_K and Q6_K two) in one bench_matvec.py run, best of 9, three alternations, 1
+     and 2 threads, 4096 and 11008 x 4096: Q4_K 1.01-1.24x faster, Q5_K 1.14-1.28x, Q6_K
+     1.03-1.15x, most on two threads, where the two cores' eight streams read 28-30 GB/s.
+     Against the rows ahead asked for (best of 15, three alternations): Q8_K 1.25-1.43x
+     faster (two threads, 11008 x 4096: 1.65-1.71 ms against 2.36-2.40), Q3_K 0.97-1.07x;
+     Q2_K 0.94-1.02x, so it keeps them. */
+static const int qk_long_group_512[6] = { [QK_Q3] = 4, [QK_Q4] = 4, [QK_Q5] = 4, [QK_Q6] = 4, [QK_Q8] = 4 };
+static const int qk_long_alone[6] = { [QK_Q4] = 1, [QK_Q5] = 1, [QK_Q6] = 1 };
 
 /* NAME_c: one row of type T on the portable path; NAME_groups: each path's row groups.
    Short rows go four at a time on AVX-512, sharing x's loads and shuffles: alone, in the
    cache, one thread, 288 x 768 Q4_K took 5.4 us one row at a time and 4.4 so, 768 x 256
-   6.7 and 4.9 (Q6_K 4.9 and 4.3, 6.1 and 4.5). Long rows go qk_long_group at a time, or
-   one at a time with the rows ahead asked into the cache. */
+   6.7 and 4.9 (Q6_K 4.9 and 4.3, 6.1 and 4.5). Long rows go as the tables above say. */
 #define QK_KERNELS(NAME, T)                                                                                   \
     static void NAME##_c(const uint8_t *w, size_t rb, const tl_qact *x, int64_t i, float *o, int64_t os)      \
     {                                                                                                         \
@@ -141,8 +145,9 @@ static const int qk_long_group[6] = { [QK_Q4] = 4, [QK_Q5] = 4, [QK_Q6] = 4 };
         const qdot_group_fn c[5] = { NULL, NAME##_c };                                                        \
         const qdot_group_fn *g = path == TL_QDOT_PORTABLE ? c : path == TL_QDOT_AVX512 ? qk_groups_512[T] : qk_groups_avx2[T]; \
         const qdot_group_fn one[5] = { NULL, g[1] };                                                          \
-        bool in_groups = row_bytes < TL_QDOT_LONG_ROW_BYTES || qk_long_group[T] > 0;                          \
-        qdot_row_loop(in_groups ? g : one, qk_long_group[T], w, row_bytes, rows, x, i, out, os);              \
+        int long_n = path == TL_QDOT_AVX512 ? qk_long_group_512[T] : qk_long_alone[T];                      \
+        bool in_groups = row_bytes < TL_QDOT_LONG_ROW_BYTES || long_n > 0;                                    \
+        qdot_row_loop(in_groups ? g : one, long_n, w, row_bytes, rows, x, i, out, os);                        \
     }
 QK_KERNELS(q2_k, QK_Q2)
 QK_KERNELS(q3_k, QK_Q3)

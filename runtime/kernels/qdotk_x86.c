@@ -209,8 +209,8 @@ __attribute__((target(QDOT_512), always_inline)) static inline void rows_512(int
     __m128 accm[4];
     for (int r = 0; r < R; r++) acc[r] = _mm256_setzero_ps(), accm[r] = _mm_setzero_ps();
     /* the types that read long rows with no rows asked ahead ask for each row's bytes ahead,
-       into L2 (qdot.h, PREFETCH_AHEAD; qdotk.c, qk_long_group) */
-    bool ahead = (t == QK_Q4 || t == QK_Q5 || t == QK_Q6) && nb * qk_bytes(t) >= TL_QDOT_LONG_ROW_BYTES;
+       into L2 (qdot.h, PREFETCH_AHEAD; qdotk.c, qk_long_group_512) */
+    bool ahead = t != QK_Q2 && nb * qk_bytes(t) >= TL_QDOT_LONG_ROW_BYTES;
     for (int64_t b = 0; b < nb; b++) {
         if (ahead)
             for (int r = 0; r < R; r++) prefetch_ahead_l2(w + r * rb + b * qk_bytes(t), qk_bytes(t));
