@@ -28,6 +28,13 @@
 #define TASK_CHUNKS_MIN 16
 #define TASK_CHUNKS_MAX 64
 
+/* Chunks per task of a tensor of nchunks chunks. */
+static int64_t task_chunks(int64_t nchunks)
+{
+    int64_t c = nchunks / 16;
+    return c < TASK_CHUNKS_MIN ? TASK_CHUNKS_MIN : c > TASK_CHUNKS_MAX ? TASK_CHUNKS_MAX : c;
+}
+
 /* Lanes of eight doubles and floats (GCC and clang vector extensions: one AVX-512 register,
    two AVX ones or four SSE2 ones, as the function is compiled for; the same operations in
    each lane, so the same sums on every processor). */
@@ -305,7 +312,7 @@ static int run_pass(pass *p, tl_task_fn fn, size_t part)
     p->avx2 = tl_simd_avx2();
     p->avx512 = p->avx2 && tl_cpu_has_avx512();
     int64_t nchunks = (p->size + TL_STREAM_CHUNK - 1) / TL_STREAM_CHUNK;
-    p->chunks = nchunks / 16 < TASK_CHUNKS_MIN ? TASK_CHUNKS_MIN : nchunks / 16 > TASK_CHUNKS_MAX ? TASK_CHUNKS_MAX : nchunks / 16;
+    p->chunks = task_chunks(nchunks);
     p->ntasks = (nchunks + p->chunks - 1) / p->chunks;
     p->parts = calloc((size_t)(p->ntasks ? p->ntasks : 1), part);
     if (!p->parts) {

@@ -101,8 +101,8 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
      no better).
    - AVX-512 on a Sapphire Rapids-class Xeon (2026-11-29), where the weights' file pages are
      4 KiB pages and the hardware's prefetching stops at each page's end: Q8_0 (q8dot.c) and
-     the K types that read long rows without rows asked ahead (qdotk.c, qk_long_group_512) ask, into L2 (prefetch_ahead_l2; into L1 Q6_K got
-     slower than not asking). One thread, from memory, against the build before in one run
+     the K types that read long rows without rows asked ahead (qdotk.c, qk_long_group_512)
+     ask, into L2 (prefetch_ahead_l2; into L1 Q6_K got slower than not asking). One thread, from memory, against the build before in one run
      (three alternations): Q8_0 4096 x 4096 2.02 -> 1.59 ms, 11008 x 4096 4.92 -> 4.14, two
      threads 1.05 -> 0.82 and 2.45 -> 2.07. Two alternations each way: Q6_K 4096 x 4096
      1.18-1.19 -> 0.95-0.99 ms, 11008 x 4096 3.13-3.28 -> 2.67-2.72; Q4_K 11008 x 4096
@@ -134,9 +134,10 @@ typedef void (*qdot_group_fn)(const uint8_t *w, size_t row_bytes, const tl_qact 
    below it) of rows / g rows each, and a group takes row j of every run, with no rows asked
    ahead: each row's dot asks for its own bytes ahead, and the hardware follows g streams of
    memory at once, as the f32 rows of matvec.c do (ROWS_RUNS_LOOP); the rows left over go
-   one at a time. (The AVX-512 paths of qdot32.c, for all rows, and of q8dot.c, for short rows, run
-   loops of their own: x's groups shared by all the rows, and four rows' sums made together
-   after the next four rows' dots, which group kernels called one group at a time could not.) */
+   one at a time. (The AVX-512 paths of qdot32.c, for all rows, and of q8dot.c, for short
+   rows, run loops of their own: x's groups shared by all the rows, and four rows' sums made
+   together after the next four rows' dots, which group kernels called one group at a time
+   could not.) */
 void qdot_row_loop(const qdot_group_fn group[5], int long_n, const uint8_t *w, size_t row_bytes, int64_t rows,
                    const tl_qact *x, int64_t i, float *out, int64_t os);
 
