@@ -137,9 +137,9 @@ static bool bi_info(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
-/* Element v (a bool, int, float or complex number) as the plain number numpy's item() gives, a
-   Python bool, int, float or complex: bool, i64 (u64 stays u64, to stay exact), f64 or c128,
-   weak as a literal is. */
+/* The element of dtype d at p as the plain number numpy's item() gives (a Python bool, int,
+   float or complex): bool, i64 (u64 stays u64, to stay exact), f64 or c128, weak as a
+   literal is. */
 static Value plain_number(const void *p, tl_dtype d)
 {
     Value v;

@@ -195,7 +195,7 @@ void qdot_row_loop(const qdot_group_fn group[5], int long_n, const uint8_t *w, s
         for (j = g > 1 ? run * g : 0; j < rows; j++) group[1](w + j * row_bytes, row_bytes, x, i, out + j * os, os);
         return;
     }
-    int g = 4;
+    int g = row_bytes >= TL_QDOT_LONG_ROW_BYTES ? 1 : 4;   /* long rows: one at a time, the rows ahead asked */
     while (!group[g]) g--;
     int64_t j = 0;
     for (; j + g <= rows; j += g, w += g * row_bytes) {

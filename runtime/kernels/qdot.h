@@ -129,7 +129,8 @@ typedef void (*qdot_group_fn)(const uint8_t *w, size_t row_bytes, const tl_qact 
                               int64_t os);
 /* Rows [0, rows) in groups: group[n] takes n rows at a time (NULL: no such kernel; group[1]
    must exist; its row_bytes is the distance between the group's rows), the largest first,
-   with the rows PREFETCH_ROWS ahead asked into the cache. With long_n > 0, rows of
+   with the rows PREFETCH_ROWS ahead asked into the cache; rows of TL_QDOT_LONG_ROW_BYTES or
+   more go one at a time so. With long_n > 0, rows of
    TL_QDOT_LONG_ROW_BYTES or more are cut instead into g = long_n runs (or the largest group
    below it) of rows / g rows each, and a group takes row j of every run, with no rows asked
    ahead: each row's dot asks for its own bytes ahead, and the hardware follows g streams of

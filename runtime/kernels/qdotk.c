@@ -144,10 +144,8 @@ static const int qk_long_alone[6] = { [QK_Q4] = 1, [QK_Q5] = 1, [QK_Q6] = 1 };
     {                                                                                                         \
         const qdot_group_fn c[5] = { NULL, NAME##_c };                                                        \
         const qdot_group_fn *g = path == TL_QDOT_PORTABLE ? c : path == TL_QDOT_AVX512 ? qk_groups_512[T] : qk_groups_avx2[T]; \
-        const qdot_group_fn one[5] = { NULL, g[1] };                                                          \
         int long_n = path == TL_QDOT_AVX512 ? qk_long_group_512[T] : qk_long_alone[T];                      \
-        bool in_groups = row_bytes < TL_QDOT_LONG_ROW_BYTES || long_n > 0;                                    \
-        qdot_row_loop(in_groups ? g : one, long_n, w, row_bytes, rows, x, i, out, os);                        \
+        qdot_row_loop(g, long_n, w, row_bytes, rows, x, i, out, os);                                          \
     }
 QK_KERNELS(q2_k, QK_Q2)
 QK_KERNELS(q3_k, QK_Q3)
