@@ -63,7 +63,7 @@ static float dot_c(const uint8_t *w, const int8_t *xq, const float *xd, int64_t 
     } while (0)
 
 /* dot_NAME(w, xq, bias, xd, nb): blocks b go to accumulator b % 4, STEP(acc, b) adding one;
-   with AHEAD, a long row asks for the bytes PREFETCH_AHEAD ahead as it goes. */
+   with AHEAD, a long row asks for the bytes PREFETCH_AHEAD_AVX2 ahead as it goes. */
 #define Q8_DOT(NAME, TARGET, STEP, AHEAD)                                                               \
     __attribute__((target(TARGET))) static float NAME(const uint8_t *w, const int8_t *xq, const int32_t *bias, \
                                                       const float *xd, int64_t nb)                       \
@@ -74,7 +74,7 @@ static float dot_c(const uint8_t *w, const int8_t *xq, const float *xd, int64_t 
         int64_t b = 0;                                                                                   \
         bool ahead = AHEAD && 34 * nb >= TL_QDOT_LONG_ROW_BYTES;                                         \
         for (; b + 4 <= nb; b += 4) {                                                                    \
-            if (ahead) prefetch_ahead(w + 34 * b, 4 * 34);                                               \
+            if (ahead) prefetch_ahead(w + 34 * b, 4 * 34, PREFETCH_AHEAD_AVX2);                                               \
             STEP(a0, b);                                                                                 \
             STEP(a1, b + 1);                                                                             \
             STEP(a2, b + 2);                                                                             \
@@ -247,7 +247,7 @@ dotn_acc_512(int R, const uint8_t *w0, size_t rb, const int8_t *xq, const int32_
     int64_t np = nb / 2, p = 0;
     bool ahead = 34 * nb >= TL_QDOT_LONG_ROW_BYTES;   /* long rows ask ahead, each for itself (qdot.h) */
     for (; p < np; p++) {
-        if (ahead) Q8_UNROLL for (int r = 0; r < R; r++) prefetch_ahead_l2(w0 + r * rb + 68 * p, 64);
+        if (ahead) Q8_UNROLL for (int r = 0; r < R; r++) prefetch_ahead_l2(w0 + r * rb + 68 * p, 64, PREFETCH_AHEAD_512);
         __m512i xv = _mm512_loadu_si512(xq + 64 * p), bv = _mm512_slli_epi32(_mm512_loadu_si512(bias + 16 * p), 7);
         __m512 dx = _mm512_permutexvar_ps(dsel, _mm512_castps128_ps512(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(xd + 2 * p)))));
         if (p & 1)

@@ -82,8 +82,9 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
 
 /* A long row (TL_QDOT_LONG_ROW_BYTES or more, read from memory with no rows asked ahead: one
    at a time, or a few side by side, each for itself) asks, at each step of its dot, for the
-   bytes this far ahead of the step's into the cache: the stream of rows goes on past the
-   row's end. Which dots ask is each path's own measure:
+   bytes PREFETCH_AHEAD_AVX2 or PREFETCH_AHEAD_512 ahead of the step's into the cache: the
+   stream of rows goes on past the row's end. Which dots ask, and how far, is each path's own
+   measure:
    - AVX-512, Q4_0 ... Q5_1 (qdot32.c): one thread, from memory, the builds alternating five
      and six times (medians): Q4_0 0.998 -> 0.950 ms and 1.296 -> 1.211 at 11008 x 4096,
      0.487 -> 0.457 at 4096 x 4096; Q5_0 1.588 -> 1.456 and 0.617 -> 0.567; two threads
@@ -106,22 +107,29 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
      (three alternations): Q8_0 4096 x 4096 2.02 -> 1.59 ms, 11008 x 4096 4.92 -> 4.14, two
      threads 1.05 -> 0.82 and 2.45 -> 2.07. Two alternations each way: Q6_K 4096 x 4096
      1.18-1.19 -> 0.95-0.99 ms, 11008 x 4096 3.13-3.28 -> 2.67-2.72; Q4_K 11008 x 4096
-     2.71-2.76 -> 2.03-2.09; Q5_K 3.28-3.50 -> 2.82-2.95. 4 KiB ahead did as well as 8 KiB. */
-#define PREFETCH_AHEAD 8192
+     2.71-2.76 -> 2.03-2.09; Q5_K 3.28-3.50 -> 2.82-2.95. 4 KiB ahead did as well as 8 KiB.
+     With the pages huge (runtime/io/file.c), 1 KiB ahead did better than 8 KiB on every
+     AVX-512 dot (PREFETCH_AHEAD_512; 4096 x 4096 and 11008 x 4096 from memory, two
+     alternations, best of seven): one thread Q4_0 ... Q5_1 1.14-1.26x, Q4_K 1.18-1.19x, Q5_K
+     1.14-1.15x, Q6_K 1.09-1.17x, Q8_0 1.07-1.08x, Q8_K 1.09x, Q2_K and Q3_K 1.00-1.05x; two
+     threads 0.98-1.14x. 2 KiB ahead took 0.93-1.01x and 512 bytes 0.92-1.06x the speed of
+     1 KiB; into L1 at 1 KiB, Q8_0 1.05x and Q6_K 0.95-1.02x. */
+#define PREFETCH_AHEAD_AVX2 8192
+#define PREFETCH_AHEAD_512 1024
 
-/* Asks for the n bytes PREFETCH_AHEAD past p (a prefetch does not fault, even past the end
-   of a mapping; the address is made as an integer, not a pointer out of its object). */
-static inline void prefetch_ahead(const uint8_t *p, int n)
+/* Asks for the n bytes `ahead` past p (a prefetch does not fault, even past the end of a
+   mapping; the address is made as an integer, not a pointer out of its object). */
+static inline void prefetch_ahead(const uint8_t *p, int n, int ahead)
 {
-    for (int o = 0; o < n; o += 64) __builtin_prefetch((const void *)((uintptr_t)p + PREFETCH_AHEAD + (uintptr_t)o), 0, 3);
+    for (int o = 0; o < n; o += 64) __builtin_prefetch((const void *)((uintptr_t)p + (uintptr_t)ahead + (uintptr_t)o), 0, 3);
 }
 
 /* prefetch_ahead into L2 only (the 512-bit dots of Q8_0, n = 64 for a 68-byte pair of blocks:
    about one request per line, and of the K types). Q8_0 4096 x 4096 from memory, one thread,
-   two runs each: 0.96-0.97 ms so, 1.05-1.24 into L1. */
-static inline void prefetch_ahead_l2(const uint8_t *p, int n)
+   two runs each, 8 KiB ahead: 0.96-0.97 ms so, 1.05-1.24 into L1. */
+static inline void prefetch_ahead_l2(const uint8_t *p, int n, int ahead)
 {
-    for (int o = 0; o < n; o += 64) __builtin_prefetch((const void *)((uintptr_t)p + PREFETCH_AHEAD + (uintptr_t)o), 0, 2);
+    for (int o = 0; o < n; o += 64) __builtin_prefetch((const void *)((uintptr_t)p + (uintptr_t)ahead + (uintptr_t)o), 0, 2);
 }
 
 /* One group of n weight rows (row_bytes apart from w) dotted with row i of x into out[r * os]. */

@@ -71,7 +71,7 @@ static float dot_c(int t, const uint8_t *w, const int8_t *xq, const float *xd, c
 }
 
 /* Does a dot of one row of rb bytes ask for the bytes ahead (a long row, alone: qdot.h's
-   PREFETCH_AHEAD)? (The AVX2 dots'; the AVX-512 ones ask for every row of a long group.) */
+   PREFETCH_AHEAD_AVX2)? (The AVX2 dots'; the AVX-512 ones ask for every row of a long group.) */
 static inline bool prefetch_ahead_for(int rows, size_t rb) { return rows == 1 && rb >= TL_QDOT_LONG_ROW_BYTES; }
 
 /* ---- AVX2: two blocks at a time ------------------------------------------------------- */
@@ -260,7 +260,7 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void rows_pairs_
         _Pragma("GCC unroll 2") for (int a = 0; a < 2; a++) {
             int64_t p = p0 + a;
             if (p >= whole) break;
-            if (ahead) prefetch_ahead(w + 2 * p * bb, 2 * bb);
+            if (ahead) prefetch_ahead(w + 2 * p * bb, 2 * bb, PREFETCH_AHEAD_AVX2);
             for (int r = 0; r < R; r++)
                 pair_step_avx2(t, w + r * rb + 2 * p * bb, bb, false, false, &xs[p], &xm[p], &acc[r][a], &hi[r][a]);
         }
@@ -580,7 +580,7 @@ __attribute__((target(QDOT_512), always_inline)) static inline void rows_acc_512
     _Pragma("GCC unroll 4") for (int r = 0; r < 4; r++) lo[r] = hi[r] = _mm512_setzero_ps();
     bool ahead = rb >= TL_QDOT_LONG_ROW_BYTES;   /* long rows ask ahead, each for itself (qdot.h) */
     for (int64_t g = 0; g < ng; g++) {
-        if (ahead) _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) prefetch_ahead(w + r * rb + g * gb, (int)gb);
+        if (ahead) _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) prefetch_ahead(w + r * rb + g * gb, (int)gb, PREFETCH_AHEAD_512);
         _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) step_512(t, w + r * rb + g * gb, &xs[g], ix, 4, &lo[r], &hi[r]);
     }
     if (n && R == 4) tails_512(t, w + ng * gb, rb, n, xt, ix, lo, hi);

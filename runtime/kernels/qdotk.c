@@ -107,7 +107,7 @@ static float dot_c(int t, const uint8_t *w, const tl_qact *x, int64_t i)
 
 /* How many long rows (TL_QDOT_LONG_ROW_BYTES) each type reads at a time with no rows asked
    ahead (qdot_row_loop's long_n: one at a time, or a row from each of long_n runs; their
-   dots ask for the bytes PREFETCH_AHEAD ahead as they go, see qdot.h), on each path; 0: one
+   dots ask for the bytes PREFETCH_AHEAD_AVX2 or _512 ahead as they go, see qdot.h), on each path; 0: one
    at a time with the rows PREFETCH_ROWS ahead asked into the cache.
    - AVX2 and portable (qk_long_alone): one thread, 4096 x 4096 from memory, three runs each
      way: Q4_K 0.43-0.47 ms one at a time vs 0.54-0.66 in prefetched groups, Q5_K 0.53-0.56

@@ -209,11 +209,11 @@ __attribute__((target(QDOT_512), always_inline)) static inline void rows_512(int
     __m128 accm[4];
     for (int r = 0; r < R; r++) acc[r] = _mm256_setzero_ps(), accm[r] = _mm_setzero_ps();
     /* the types that read long rows with no rows asked ahead ask for each row's bytes ahead,
-       into L2 (qdot.h, PREFETCH_AHEAD; qdotk.c, qk_long_group_512) */
+       into L2 (qdot.h, PREFETCH_AHEAD_512; qdotk.c, qk_long_group_512) */
     bool ahead = t != QK_Q2 && nb * qk_bytes(t) >= TL_QDOT_LONG_ROW_BYTES;
     for (int64_t b = 0; b < nb; b++) {
         if (ahead)
-            for (int r = 0; r < R; r++) prefetch_ahead_l2(w + r * rb + b * qk_bytes(t), qk_bytes(t));
+            for (int r = 0; r < R; r++) prefetch_ahead_l2(w + r * rb + b * qk_bytes(t), qk_bytes(t), PREFETCH_AHEAD_512);
         kx512 xb;
         const int8_t *xq = x->q + (i * nb + b) * 256;
         for (int k = 0; k < 4; k++) xb.x[k] = _mm512_loadu_si512(xq + 64 * k);
@@ -391,10 +391,10 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline void row_avx2(in
     int offset = t == QK_Q3 ? 2 : t == QK_Q6 ? 5 : 0;
     __m256 acc = _mm256_setzero_ps();
     __m128 accm = _mm_setzero_ps();
-    /* the types that read long rows alone ask for the bytes ahead (qdot.h, PREFETCH_AHEAD) */
+    /* the types that read long rows alone ask for the bytes ahead (qdot.h, PREFETCH_AHEAD_AVX2) */
     bool ahead = (t == QK_Q4 || t == QK_Q5 || t == QK_Q6) && nb * qk_bytes(t) >= TL_QDOT_LONG_ROW_BYTES;
     for (int64_t b = 0; b < nb; b++) {
-        if (ahead) prefetch_ahead(w + b * qk_bytes(t), qk_bytes(t));
+        if (ahead) prefetch_ahead(w + b * qk_bytes(t), qk_bytes(t), PREFETCH_AHEAD_AVX2);
         kx256 xb;
         const int8_t *xq = x->q + (i * nb + b) * 256;
         for (int k = 0; k < 8; k++) xb.x[k] = _mm256_loadu_si256((const __m256i *)(xq + 32 * k));
