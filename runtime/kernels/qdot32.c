@@ -332,30 +332,48 @@ __attribute__((target(QDOT_AVX2), always_inline)) static inline bool rows_shared
 
 /* Index, in the concatenation of the group's first 64 bytes and last 32, of its byte g. */
 #define GROUP_BYTE(t, g) ((g) < 64 ? (g) : 64 + (g) - (4 * BLK_BYTES(t) - 32))
-/* The permutes' sources: byte n of the nibbles (block n / 16's byte n % 16), word n of the
-   scales (n < 16: block n / 4's d; then its m), byte n of the fifth bits (64-bit lane k:
-   block k / 2's 32 bits, twice, for the bit shuffle). */
+/* The permutes' sources: byte n of the nibbles (block n / 16's byte n % 16); dword k of the
+   heads (64-bit lane k / 2: block k / 4's window, the eight bytes from its start rounded down
+   to a dword, which hold its d (and m) and, Q5_0 and Q5_1, its fifth bits: each block's window
+   twice, for the bit shuffle); word n of the scales (n < 16: block n / 4's d; then its m),
+   from the heads' lane 2b of block b (Q5_0, Q5_1) or from the group's first 64 bytes (Q4_0,
+   Q4_1: all four blocks' d and m lie there). One-source word and dword permutes take one
+   cycle of the shuffle port, where two-source byte and word ones take two (a Sapphire
+   Rapids-class Xeon), and Q5_0 was bound by that port: with a byte permute for the fifth
+   bits and a two-source word permute for the scales, in cache, one thread, Q5_0 took
+   1.13-1.16x and Q5_1 1.10-1.11x this way's time (32000 x 288, 768 x 288, 288 x 768). */
 #define NIB_SRC(t, n) GROUP_BYTE(t, (n) / 16 * BLK_BYTES(t) + QS_AT(t) + (n) % 16)
-#define SCALE_SRC(t, n) (GROUP_BYTE(t, (n) % 16 / 4 * BLK_BYTES(t) + ((n) >= 16 ? 2 : 0)) / 2)
-#define BITS_SRC(t, n) GROUP_BYTE(t, (n) / 16 * BLK_BYTES(t) + QH_AT(t) + (n) % 4)
+#define WIN_AT(t, b) ((b) * BLK_BYTES(t) / 4 * 4)
+#define HEAD_SRC(t, k) (GROUP_BYTE(t, WIN_AT(t, (k) / 4)) / 4 + (k) % 2)
+#define SCALE_BYTE(t, n) ((n) % 16 / 4 * BLK_BYTES(t) + ((n) >= 16 ? 2 : 0))   /* in the group */
+#define SCALE_SRC(t, n)                                                                                       \
+    (HAS_QH(t) ? 8 * ((n) % 16 / 4) + (SCALE_BYTE(t, n) - WIN_AT(t, (n) % 16 / 4)) / 2 : SCALE_BYTE(t, n) / 2)
 /* The bit shuffle's selectors: nibble byte n (weight n % 16 of its block, or 16 + n % 16) takes
-   bit n % 16 (or 16 + n % 16) of its 64-bit lane, its block's fifth bits. */
-#define BIT_LO(t, n) ((n) % 16)
-#define BIT_HI(t, n) (16 + (n) % 16)
+   bit n % 16 (or 16 + n % 16) of its block's fifth bits, which start QH_BIT bits into its
+   64-bit lane. */
+#define QH_BIT(t, b) (8 * ((b) * BLK_BYTES(t) + QH_AT(t) - WIN_AT(t, b)))
+#define BIT_LO(t, n) (QH_BIT(t, (n) / 16) + (n) % 16)
+#define BIT_HI(t, n) (QH_BIT(t, (n) / 16) + 16 + (n) % 16)
 #define E4(F, t, n) F(t, (n) + 3), F(t, (n) + 2), F(t, (n) + 1), F(t, n)
 #define E16(F, t, n) E4(F, t, (n) + 12), E4(F, t, (n) + 8), E4(F, t, (n) + 4), E4(F, t, n)
-/* The 64 bytes F(t, 0..63) or the 32 words F(t, 0..31) as a vector (constants folded). */
+/* The 64 bytes F(t, 0..63), the 32 words F(t, 0..31) or the 16 dwords F(t, 0..15) as a vector
+   (constants folded). */
 #define BYTES64(F, t) _mm512_set_epi8(E16(F, t, 48), E16(F, t, 32), E16(F, t, 16), E16(F, t, 0))
 #define WORDS32(F, t) _mm512_set_epi16(E16(F, t, 16), E16(F, t, 0))
+#define DWORDS16(F, t) _mm512_set_epi32(E16(F, t, 0))
+/* Every window holds its block's d, m and fifth bits, and Q4_0's and Q4_1's scales lie in the
+   group's first 64 bytes. */
+_Static_assert(QH_BIT(Q50, 1) + 32 <= 64 && QH_BIT(Q51, 3) + 32 <= 64 && 3 * BLK_BYTES(Q41) + 4 <= 64,
+               "a block's head outside its window");
 
-/* The permute constants of type t: nibble bytes, d (and m) words, fifth-bit bytes, and the
-   bit shuffle's selectors for the low and high nibbles' fifth bits. */
+/* The permute constants of type t: nibble bytes, d (and m) words, head dwords, and the bit
+   shuffle's selectors for the low and high nibbles' fifth bits. */
 typedef struct group_index { __m512i q, d, h, hlo, hhi; } group_index;
 
 /* Type t's permute constants (folded at compile time: t is a constant where it is inlined). */
 __attribute__((target(QDOT_512), always_inline)) static inline group_index group_indices(int t)
 {
-    return (group_index){ BYTES64(NIB_SRC, t), WORDS32(SCALE_SRC, t), BYTES64(BITS_SRC, t), BYTES64(BIT_LO, t),
+    return (group_index){ BYTES64(NIB_SRC, t), WORDS32(SCALE_SRC, t), DWORDS16(HEAD_SRC, t), BYTES64(BIT_LO, t),
                           BYTES64(BIT_HI, t) };
 }
 
@@ -436,18 +454,18 @@ __attribute__((target(QDOT_512), always_inline)) static inline void step_bytes_5
     /* the high nibbles by one affine map over GF(2) (bit i of a byte from bit i + 4): a shift
        and a mask in one instruction */
     __m512i ulo = _mm512_and_si512(q, _mm512_set1_epi8(0x0F)),
-            uhi = _mm512_gf2p8affine_epi64_epi8(q, _mm512_set1_epi64(0x1020408000000000ll), 0);
+            uhi = _mm512_gf2p8affine_epi64_epi8(q, _mm512_set1_epi64(0x1020408000000000ll), 0), h = w0;
     if (has_qh(t)) {
         /* the bit shuffle makes the masks in the vector unit: through general registers (two
            moves out, two into mask registers) Q5_0 took 1.33x Q4_0's time, in cache, and
            with each block's 32 bits loaded from memory into a general register instead, 1.3-2x
            this way's (768 x 288, 32000 x 288 and 4096 x 4096, one thread, three runs) */
-        __m512i h = _mm512_permutex2var_epi8(w0, ix->h, w1);
+        h = _mm512_permutex2var_epi32(w0, ix->h, w1);
         const __m512i sixteen = _mm512_set1_epi8(16);
         ulo = _mm512_mask_add_epi8(ulo, _mm512_bitshuffle_epi64_mask(h, ix->hlo), ulo, sixteen);
         uhi = _mm512_mask_add_epi8(uhi, _mm512_bitshuffle_epi64_mask(h, ix->hhi), uhi, sixteen);
     }
-    __m512i dm = _mm512_permutex2var_epi16(w0, ix->d, w1);   /* d d d d ... (m m m m ...) */
+    __m512i dm = _mm512_permutexvar_epi16(ix->d, h);   /* d d d d ... (m m m m ...) */
     __m512 sc = _mm512_mul_ps(_mm512_cvtph_ps(_mm512_castsi512_si256(dm)), x->dx);
     if (!has_min(t)) {   /* lane l's sum and lane l + 4's in one (*hi stays zero) */
         __m512i s = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(x->blo, ulo, x->xlo), uhi, x->xhi);
