@@ -89,6 +89,8 @@
 #define _mm512_fmadd_ps simde_mm512_fmadd_ps
 #undef _mm512_gf2p8affine_epi64_epi8
 #define _mm512_gf2p8affine_epi64_epi8 simde_mm512_gf2p8affine_epi64_epi8
+#undef _mm512_inserti64x4
+#define _mm512_inserti64x4 simde_mm512_inserti64x4
 #undef _mm512_loadu_ps
 #define _mm512_loadu_ps simde_mm512_loadu_ps
 #undef _mm512_loadu_si512
