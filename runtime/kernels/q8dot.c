@@ -74,7 +74,7 @@ static float dot_c(const uint8_t *w, const int8_t *xq, const float *xd, int64_t 
         int64_t b = 0;                                                                                   \
         bool ahead = AHEAD && 34 * nb >= TL_QDOT_LONG_ROW_BYTES;                                         \
         for (; b + 4 <= nb; b += 4) {                                                                    \
-            if (ahead) prefetch_ahead(w + 34 * b, 4 * 34, PREFETCH_AHEAD_AVX2);                                               \
+            if (ahead) prefetch_ahead(w + 34 * b, 4 * 34, PREFETCH_AHEAD_AVX2);                          \
             STEP(a0, b);                                                                                 \
             STEP(a1, b + 1);                                                                             \
             STEP(a2, b + 2);                                                                             \
