@@ -8,6 +8,7 @@
 #include "../io/internal.h"
 #include "intrinsics.h"   /* unit_matvec_emulated_512 runs the AVX-512 rows on AVX2 */
 #include "kern.h"
+#include "prefetch.h"
 #include "simd_x86.h"
 
 /* A product a @ b where one operand is a matrix W whose rows run along the shared
@@ -172,13 +173,6 @@ static inline float f32_id(float f) { return f; }
    2 KiB ahead 0.97-0.98x and 512 bytes 0.99-1.00x of that. */
 #define MATVEC_PREFETCH_AHEAD 1024
 
-/* Asks for the line `ahead` bytes past p into L2 (no fault past a mapping's end: the address
-   is made as an integer). */
-static inline void prefetch_l2_at(const void *p, int ahead)
-{
-    __builtin_prefetch((const void *)((uintptr_t)p + (uintptr_t)ahead), 0, 2);
-}
-
 /* NAME(R, ahead, w, x, k, out, os): R rows at once, w[0..R-1] (of element type T, widened by
    LOAD), dotted with x into out[0], out[os], ...: each row keeps its own four accumulators of
    eight lanes and their order, so its bits are those of the row alone (R = 1: dot_f32_avx2,
@@ -198,7 +192,7 @@ static inline void prefetch_l2_at(const void *p, int ahead)
         for (; i + 32 <= k; i += 32)                                                                              \
             ROWS4_UNROLL for (int q = 0; q < 4; q++) {                                                            \
                 if (ahead && 8 * q * sizeof(T) % 64 == 0)   /* once per line */                                   \
-                    ROWS4_UNROLL for (int r = 0; r < R; r++) prefetch_l2_at(w[r] + i + 8 * q, ahead);               \
+                    ROWS4_UNROLL for (int r = 0; r < R; r++) prefetch_ahead_l2(w[r] + i + 8 * q, 64, ahead);        \
                 __m256 xv = _mm256_loadu_ps(x + i + 8 * q);                                                       \
                 ROWS4_UNROLL for (int r = 0; r < R; r++) a[r][q] = _mm256_fmadd_ps(LOAD(w[r] + i + 8 * q), xv, a[r][q]); \
             }                                                                                                     \
@@ -316,7 +310,7 @@ __attribute__((target(MATVEC_512VL), always_inline)) static inline void dot4_bf1
     int64_t i = 0;
     for (; i + 32 <= k; i += 32) {
         __m512 x0 = _mm512_loadu_ps(x + i), x1 = _mm512_loadu_ps(x + i + 16);
-        ROWS4_UNROLL for (int r = 0; r < 4; r++) prefetch_l2_at(w[r] + i, MATVEC_PREFETCH_AHEAD);
+        ROWS4_UNROLL for (int r = 0; r < 4; r++) prefetch_ahead_l2(w[r] + i, 64, MATVEC_PREFETCH_AHEAD);
         ROWS4_UNROLL for (int r = 0; r < 4; r++) {
             a[r] = _mm512_fmadd_ps(load_bf16x16(w[r] + i), x0, a[r]);
             b[r] = _mm512_fmadd_ps(load_bf16x16(w[r] + i + 16), x1, b[r]);

@@ -6,6 +6,7 @@
 
 #include "intrinsics.h"
 #include "kern.h"
+#include "prefetch.h"
 #include "simd_x86.h"
 
 /* The target attributes of the three vector paths (the 256-bit VNNI one is Q8_0's alone). */
@@ -74,11 +75,6 @@ static inline float qdot_sum4(const float v[4]) { return (v[0] + v[2]) + (v[1] +
    rows (matvec.c), with less work per byte, did not gain from it. */
 #define PREFETCH_ROWS 16
 
-/* Asks for the n bytes at p to be brought into the cache. */
-static inline void prefetch_bytes(const uint8_t *p, size_t n)
-{
-    for (size_t o = 0; o < n; o += 64) __builtin_prefetch(p + o, 0, 3);
-}
 
 /* A long row (TL_QDOT_LONG_ROW_BYTES or more, read from memory with no rows asked ahead: one
    at a time, or a few side by side, each for itself) asks, at each step of its dot, for the
@@ -117,20 +113,9 @@ static inline void prefetch_bytes(const uint8_t *p, size_t n)
 #define PREFETCH_AHEAD_AVX2 8192
 #define PREFETCH_AHEAD_512 1024
 
-/* Asks for the n bytes `ahead` past p (a prefetch does not fault, even past the end of a
-   mapping; the address is made as an integer, not a pointer out of its object). */
-static inline void prefetch_ahead(const uint8_t *p, int n, int ahead)
-{
-    for (int o = 0; o < n; o += 64) __builtin_prefetch((const void *)((uintptr_t)p + (uintptr_t)ahead + (uintptr_t)o), 0, 3);
-}
-
-/* prefetch_ahead into L2 only (the 512-bit dots of Q8_0, n = 64 for a 68-byte pair of blocks:
-   about one request per line, and of the K types). Q8_0 4096 x 4096 from memory, one thread,
-   two runs each, 8 KiB ahead: 0.96-0.97 ms so, 1.05-1.24 into L1. */
-static inline void prefetch_ahead_l2(const uint8_t *p, int n, int ahead)
-{
-    for (int o = 0; o < n; o += 64) __builtin_prefetch((const void *)((uintptr_t)p + (uintptr_t)ahead + (uintptr_t)o), 0, 2);
-}
+/* The 512-bit dots of Q8_0 (n = 64 for a 68-byte pair of blocks: about one request per line)
+   and of the K types ask into L2 only (prefetch_ahead_l2): Q8_0 4096 x 4096 from memory, one
+   thread, two runs each, 8 KiB ahead, 0.96-0.97 ms so, 1.05-1.24 into L1. */
 
 /* One group of n weight rows (row_bytes apart from w) dotted with row i of x into out[r * os]. */
 typedef void (*qdot_group_fn)(const uint8_t *w, size_t row_bytes, const tl_qact *x, int64_t i, float *out,
