@@ -14,6 +14,7 @@
 #define STEPS_512 __attribute__((target(TL_TARGET_512("avx512f"))))
 
 #include "kernels/kern.h"
+#include "kernels/prefetch.h"
 #include "stream.h"
 #include "summary.h"
 
@@ -60,10 +61,7 @@ typedef int32_t v8i __attribute__((vector_size(32)));
    were slower, 8 KiB the same), where a sum took 9.5 and 17.8. A step reads 64 bytes of each
    stream: one request each. */
 #define ASK_AHEAD_BYTES 4096
-static inline __attribute__((always_inline)) void ask_ahead(const float *p)
-{
-    __builtin_prefetch((const void *)((uintptr_t)p + ASK_AHEAD_BYTES), 0, 3);
-}
+static inline __attribute__((always_inline)) void ask_ahead(const float *p) { prefetch_ahead(p, 64, ASK_AHEAD_BYTES); }
 
 /* Whose registers the steps of a pass take: SSE2's (the vector extension), AVX2's, AVX-512's. */
 enum steps_isa { STEPS_BASE, STEPS_AVX2, STEPS_AVX512 };
