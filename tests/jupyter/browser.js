@@ -35,10 +35,13 @@ async function main() {
       await page.keyboard.down("Shift");
       await page.keyboard.press("Enter");
       await page.keyboard.up("Shift");
-      // done when the cell's prompt shows its execution count and the kernel is idle again
+      // done when the cell's prompt shows its execution count, its output has come (each cell run
+      // here shows one; the prompt alone was once read before the output was on the page) and the
+      // kernel is idle again
       await page.waitForFunction((i) => {
         const c = Jupyter.notebook.get_cell(i);
-        return typeof c.input_prompt_number === "number" && document.querySelector("#kernel_indicator_icon.kernel_idle_icon");
+        return typeof c.input_prompt_number === "number" && c.output_area.outputs.length > 0 &&
+          document.querySelector("#kernel_indicator_icon.kernel_idle_icon");
       }, { timeout: 60000 }, index);
       results.push(await cell.evaluate((e) => {
         const img = e.querySelector(".output_area img[src^='data:image/png;base64,']");
