@@ -161,8 +161,9 @@ tl_pow_shortcut tl_pow_shortcut_of(tl_dtype cdt, const void *e, tl_dtype edt)
     tl_scalar_convert(&s, as, &x, TL_F64);
     x = tl_scalar_to_f64(&s, as);
     if (x == 0.5) return TL_POW_SQRT;
-    if (complex) return TL_POW_GENERAL;   /* for 2, 1 and -1 the complex power already gives numpy's bits */
-    return x == 2 ? TL_POW_SQUARE : x == 1 ? TL_POW_COPY : x == -1 ? TL_POW_RECIPROCAL : TL_POW_GENERAL;
+    if (x == -1) return TL_POW_RECIPROCAL;   /* numpy's reciprocal; for complex not Smith's 1 / x */
+    if (complex) return TL_POW_GENERAL;      /* for 2 and 1 the complex power already gives numpy's bits */
+    return x == 2 ? TL_POW_SQUARE : x == 1 ? TL_POW_COPY : TL_POW_GENERAL;
 }
 
 

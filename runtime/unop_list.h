@@ -67,6 +67,7 @@
     X(arg, TL_GELU, gelu, "gelu", FLOAT, SAME, OWN, NONE, OWN, NONE, UN, "gelu(x, approximate=\"none\")",            \
       "x * Phi(x) (exact erf form; approximate=\"tanh\" for the tanh one)")                                       \
     X(arg, TL_GELU_TANH, gelu_tanh, "gelu(approximate=\"tanh\")", FLOAT, SAME, OWN, NONE, OWN, NONE, NONE, "", "")   \
-    X(arg, TL_SILU, silu, "silu", FLOAT, SAME, OWN, NONE, OWN, NONE, UN, "silu(x)", "x * sigmoid(x)")
+    X(arg, TL_SILU, silu, "silu", FLOAT, SAME, OWN, NONE, OWN, NONE, UN, "silu(x)", "x * sigmoid(x)")            \
+    X(arg, TL_RECIPROCAL, reciprocal, "reciprocal", FLOAT, SAME, NONE, OWN, NONE, NONE, NONE, "", "")
 
 #endif

@@ -205,12 +205,14 @@ static tl_tensor *binary_via_f32(tl_binop op, const tl_tensor *a, const tl_tenso
     return finish_half(r, tl_binop_result_dtype(op, cdt));
 }
 
-/* a ** b for a one-element b whose value numpy computes another way (tl_pow_shortcut_of:
-   x*x, sqrt(x), x or 1/x). Returns NULL with *done false when the exponent is none of those. */
+/* a ** b for a 0-d b whose value numpy computes another way (tl_pow_shortcut_of: x*x, sqrt(x),
+   x or 1/x). Only a 0-d b: numpy's arrays take the general power for a one-element b of shape
+   (1,) (f64([-0.]) ** [0.5] is 0., not sqrt's -0.). Returns NULL with *done false when the
+   exponent is none of those. */
 static tl_tensor *scalar_power(const tl_tensor *a, const tl_tensor *b, tl_dtype cdt, bool *done)
 {
     *done = false;
-    if (tl_tensor_size(b) != 1 || b->ndim > a->ndim) return NULL;
+    if (b->ndim != 0) return NULL;
     tl_pow_shortcut how = tl_pow_shortcut_of(cdt, tl_tensor_data(b), b->dtype);
     if (how == TL_POW_GENERAL) return NULL;
     *done = true;
@@ -222,6 +224,8 @@ static tl_tensor *scalar_power(const tl_tensor *a, const tl_tensor *b, tl_dtype 
         r = tl_unary(TL_SQRT, x);
     } else if (how == TL_POW_COPY) {
         r = tl_cast(x, cdt);
+    } else if (tl_is_complex(cdt)) {
+        r = tl_unary(TL_RECIPROCAL, x);
     } else {
         tl_tensor *o = tl_tensor_from_f64(cdt, 1.0);
         r = o ? tl_binary(TL_DIV, o, x, cdt) : NULL;

@@ -118,7 +118,8 @@ int tl_fuse_binary(tl_fuse_prog *p, tl_binop op, tl_dtype dt, int a, int b)
     tl_dtype cdt = tl_binop_compute_dtype(op, dt);
     if (!tl_binary_loop(op, cdt)) return refuse("operator not supported for the dtype");
     if (op == TL_POW && (tl_is_float(cdt) || tl_is_complex(cdt))) {
-        /* tl_binary's shortcuts for a one-element exponent */
+        /* tl_binary's shortcuts for a 0-d exponent; a complex power to a one-element exponent,
+           and a float one to a one-element array, are left to tl_binary */
         if (!is_scalar(p, b) || tl_is_complex(cdt)) {
             int64_t bs = 1;
             for (int d = 0; d < p->node[b].ndim; d++) bs *= p->node[b].shape[d];

@@ -154,6 +154,17 @@ FLOAT_UNARY(bf16, uint16_t, B2F, F2B, f32, f, TL_UN_LOOP_P)
         T l = hypot##SUF(x.re + 1, x.im);                                             \
         return (C){ log##SUF(l), atan2##SUF(x.im, x.re + 1) };                        \
     }                                                                                 \
+    /* numpy's complex reciprocal, which its x ** -1 is: not Smith's 1 / x (the zeros'  \
+       signs differ, and at times the last bit). */                                    \
+    static inline C S##_reciprocal(C x)                                               \
+    {                                                                                 \
+        if (fabs##SUF(x.im) <= fabs##SUF(x.re)) {                                     \
+            T r = x.im / x.re, d = x.re + x.im * r;                                   \
+            return (C){ 1 / d, -r / d };                                              \
+        }                                                                             \
+        T r = x.re / x.im, d = x.re * r + x.im;                                       \
+        return (C){ r / d, -1 / d };                                                  \
+    }                                                                                 \
     static inline C S##_log2(C x)                                                     \
     {                                                                                 \
         C r = S##_out(clog##SUF(S##_in(x)));                                          \
@@ -170,6 +181,7 @@ FLOAT_UNARY(bf16, uint16_t, B2F, F2B, f32, f, TL_UN_LOOP_P)
     TL_UN_LOOP_P(S##_isinf_l, C, bool, isinf(x.re) || isinf(x.im))                    \
     TL_UN_LOOP_P(S##_isfinite_l, C, bool, isfinite(x.re) && isfinite(x.im))           \
     TL_UN_LOOP_P(S##_conj_l, C, C, ((C){ x.re, -x.im }))                              \
+    TL_UN_LOOP_P(S##_reciprocal_l, C, C, S##_reciprocal(x))                           \
     TL_UN_LOOP_P(S##_angle_l, C, T, atan2##SUF(x.im, x.re))
 
 /* The LIBM rows of unop_list.h for complex: cSTEMf or cSTEM of the C library. */

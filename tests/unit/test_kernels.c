@@ -354,21 +354,26 @@ Test(binary, integer_overflow_wraps_and_floor_semantics)
 
 Test(binary, scalar_powers_follow_numpy_fast_paths)
 {
-    /* x = np.array([-0., 2, -inf, 9], np.float32): x ** 0.5 -> [-0. 1.4142135 nan 3.]
-       (sqrt, not pow: pow would give +0 and inf); x ** -1 -> [-inf 0.5 -0. 0.11111111] */
+    /* x = np.array([-0., 2, -inf, 9], np.float32): x ** np.array(0.5) -> [-0. 1.4142135 nan 3.]
+       (sqrt, not pow: pow would give +0 and inf); x ** -1 -> [-inf 0.5 -0. 0.11111111];
+       x ** np.array([0.5]), an exponent of shape (1,), is pow: [0. 1.4142135 inf 3.] */
     tl_tensor *x = vec_f64(4, (double[]){ -0.0, 2, -INFINITY, 9 }, TL_F32);
-    tl_tensor *h = vec_f64(1, (double[]){ 0.5 }, TL_F64), *m1 = vec_f64(1, (double[]){ -1 }, TL_F64);
+    tl_tensor *h = tl_tensor_from_f64(TL_F64, 0.5), *m1 = tl_tensor_from_f64(TL_F64, -1);
+    tl_tensor *h1 = vec_f64(1, (double[]){ 0.5 }, TL_F64);
     tl_tensor *r = tl_binary(TL_POW, x, h, TL_F32), *q = tl_binary(TL_POW, x, m1, TL_F32);
-    cr_assert(r && q);
+    tl_tensor *g = tl_binary(TL_POW, x, h1, TL_F32);
+    cr_assert(r && q && g);
     cr_expect(at(r, 0) == 0 && signbit(at(r, 0)));
     cr_expect_eq((float)at(r, 1), 1.4142135f);
     cr_expect(isnan(at(r, 2)));
     cr_expect_eq(at(r, 3), 3);
     cr_expect(isinf(at(q, 0)) && at(q, 0) < 0);
     cr_expect(at(q, 2) == 0 && signbit(at(q, 2)));
+    cr_expect(at(g, 0) == 0 && !signbit(at(g, 0)));
+    cr_expect(isinf(at(g, 2)) && at(g, 2) > 0);
     cr_expect_eq(r->dtype, TL_F32);
-    tl_tensor *all[] = { x, h, m1, r, q };
-    for (int i = 0; i < 5; i++) tl_tensor_release(all[i]);
+    tl_tensor *all[] = { x, h, m1, h1, r, q, g };
+    for (int i = 0; i < 7; i++) tl_tensor_release(all[i]);
 }
 
 Test(binary, broadcasting_and_shape_errors)
