@@ -114,31 +114,32 @@ static outcome tensor_element(const tl_tensor *r, int64_t i)
     return o;
 }
 
-/* numpy's complex reciprocal, written out here from its loop (not tl's), element 0 of x. */
+/* numpy's complex reciprocal of z (a tl_cf or tl_cd; T its part type), written out here from
+   its loop (not tl's), into w. */
+#define NUMPY_RECIPROCAL(T, z, w)                                   \
+    do {                                                            \
+        if ((T)fabs(z.im) <= (T)fabs(z.re)) {                       \
+            T r_ = z.im / z.re, d_ = z.re + z.im * r_;              \
+            w.re = 1 / d_, w.im = -r_ / d_;                         \
+        } else {                                                    \
+            T r_ = z.re / z.im, d_ = z.re * r_ + z.im;              \
+            w.re = r_ / d_, w.im = -1 / d_;                         \
+        }                                                           \
+    } while (0)
+
+/* numpy's complex reciprocal of element 0 of x (c64 or c128). */
 static outcome complex_reciprocal(const tl_tensor *x)
 {
     outcome o = { .ok = true, .dtype = x->dtype };
     if (x->dtype == TL_C64) {
         tl_cf z = *(const tl_cf *)tl_tensor_data(x), w;
-        if (fabsf(z.im) <= fabsf(z.re)) {
-            float r = z.im / z.re, d = z.re + z.im * r;
-            w = (tl_cf){ 1 / d, -r / d };
-        } else {
-            float r = z.re / z.im, d = z.re * r + z.im;
-            w = (tl_cf){ r / d, -1 / d };
-        }
+        NUMPY_RECIPROCAL(float, z, w);
         memcpy(&o.bits, &w, sizeof w);
-        return o;
-    }
-    tl_cd z = *(const tl_cd *)tl_tensor_data(x), w;
-    if (fabs(z.im) <= fabs(z.re)) {
-        double r = z.im / z.re, d = z.re + z.im * r;
-        w = (tl_cd){ 1 / d, -r / d };
     } else {
-        double r = z.re / z.im, d = z.re * r + z.im;
-        w = (tl_cd){ r / d, -1 / d };
+        tl_cd z = *(const tl_cd *)tl_tensor_data(x), w;
+        NUMPY_RECIPROCAL(double, z, w);
+        memcpy(&o.bits, &w, sizeof w);
     }
-    memcpy(&o.bits, &w, sizeof w);
     return o;
 }
 
