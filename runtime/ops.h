@@ -87,10 +87,11 @@ bool tl_unop_accepts(tl_unop op, tl_dtype d);
 /* Whether binary op applies to operands promoted to dt: the list's column for the kind of the
    dtype it computes in (bool + bool computes in i64, so + accepts bool). */
 bool tl_binop_accepts(tl_binop op, tl_dtype dt);
-/* numpy's fast_scalar_power: what x ** e is computed as, for x computing in cdt and a one-element
-   exponent e of dtype edt (its bytes): a float x to 2, 0.5, 1 or -1 is x*x, sqrt(x), x or 1/x (so
-   (-0.) ** 0.5 is -0., as numpy); a complex x to a real 0.5 is sqrt(x) (so (-4+0j) ** 0.5 is
-   exactly 2j). Anything else, and integers, take the general power. */
+/* numpy's fast_scalar_power: what x ** e is computed as, for x computing in cdt and a 0-d exponent
+   e of dtype edt (its bytes; numpy takes the general power for an exponent of shape (1,)): a float
+   x to 2, 0.5, 1 or -1 is x*x, sqrt(x), x or 1/x (so (-0.) ** 0.5 is -0., as numpy); a complex x
+   to a real 0.5 or -1 is sqrt(x) (so (-4+0j) ** 0.5 is exactly 2j) or numpy's complex reciprocal
+   (TL_RECIPROCAL). Anything else, and integers, take the general power. */
 typedef enum tl_pow_shortcut { TL_POW_GENERAL, TL_POW_SQUARE, TL_POW_SQRT, TL_POW_COPY, TL_POW_RECIPROCAL } tl_pow_shortcut;
 tl_pow_shortcut tl_pow_shortcut_of(tl_dtype cdt, const void *e, tl_dtype edt);
 /* The dtype operands combine to, as numpy's result_type with NEP 50 weak operands, gathered one
