@@ -441,7 +441,8 @@ static int write_summary(Value v, tl_write_fn w, void *ctx, int depth)
 static bool is_container(Value v) { return v.kind == V_TUPLE || v.kind == V_LIST || v.kind == V_DICT; }
 
 /* Whether printing v at the given depth reaches a container below MAX_PRINT_DEPTH, looking at no
-   more than *budget of them (a dict's dicts print as a summary, so they are not entered). */
+   more than *budget of them (a top-level dict's dicts print as a summary, so they are not
+   entered; a dict inside a tuple or list prints its items). */
 static bool nested_too_deep(Value v, int depth, int64_t *budget)
 {
     if (!is_container(v)) return false;
@@ -450,7 +451,7 @@ static bool nested_too_deep(Value v, int depth, int64_t *budget)
     int64_t n = v.kind == V_TUPLE ? v.as.tu->n : v.kind == V_LIST ? v.as.l->n : v.as.d->n;
     for (int64_t i = 0; i < n; i++) {
         Value x = v.kind == V_TUPLE ? v.as.tu->items[i] : v.kind == V_LIST ? v.as.l->items[i] : v.as.d->vals[i];
-        if ((v.kind != V_DICT || x.kind != V_DICT) && nested_too_deep(x, depth + 1, budget)) return true;
+        if ((depth > 0 || v.kind != V_DICT || x.kind != V_DICT) && nested_too_deep(x, depth + 1, budget)) return true;
     }
     return false;
 }
@@ -516,6 +517,15 @@ static int write_value(Value v, tl_write_fn w, void *ctx, int depth)
     case V_DICT: {
         Dict *d = v.as.d;
         if (d->n == 0) return write_str(w, ctx, "{}");
+        if (depth > 0) {   /* inside a tuple or list: as Python writes a dict, {'k': v, ...} */
+            if (w(ctx, "{", 1)) return -1;
+            for (int i = 0; i < d->n; i++) {
+                if ((i && w(ctx, ", ", 2)) || str_write_repr(d->keys[i]->data, d->keys[i]->len, w, ctx) || w(ctx, ": ", 2))
+                    return -1;
+                if (write_nested(d->vals[i], w, ctx, depth + 1)) return -1;
+            }
+            return w(ctx, "}", 1);
+        }
         for (int i = 0; i < d->n; i++) {
             if (i && w(ctx, "\n", 1)) return -1;
             if (w(ctx, d->keys[i]->data, d->keys[i]->len) || w(ctx, ": ", 2)) return -1;
