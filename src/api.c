@@ -59,8 +59,11 @@ bool interp_describe_function(Value fn, StrBuf *b)
     if (fn.kind != V_FUNC) return false;
     const FnDef *d = fn.as.fn->def;
     bool ok = sb_printf(b, "%s(", d->name);
-    for (int i = 0; ok && i < d->nparams; i++)
-        ok = sb_printf(b, "%s%s%s%s", i ? ", " : "", fndef_param_stars(d, i), d->params[i], d->defaults[i] ? "=..." : "");
+    for (int k = 0; ok && k < fndef_written_count(d); k++) {
+        const char *stars;
+        int i = fndef_written_param(d, k, &stars);
+        ok = sb_printf(b, "%s%s%s%s", k ? ", " : "", stars, i < 0 ? "" : d->params[i], i >= 0 && d->defaults[i] ? "=..." : "");
+    }
     return ok && sb_printf(b, "): a function defined in %s:%d", d->at.src ? d->at.src->name : "?", d->at.line);
 }
 

@@ -154,6 +154,10 @@ struct FnDef {
     bool body_is_expr;
     bool has_rest, has_names;   /* the last parameters are *rest (a tuple of the extra positional
                                    arguments) and/or **names (a dict of the extra keywords), in that order */
+    int nkwonly;            /* of the fixed parameters, the last nkwonly are keyword-only (written
+                               after *rest or a bare *, as Python's): params holds the positional
+                               ones, then these, then *rest and **names, whatever order they were
+                               written in (fndef_written_param gives that order back) */
     Span at;
     /* filled by the resolver */
     int nslots;             /* locals including params */
@@ -167,12 +171,30 @@ struct FnDef {
 /* The parameters a call fills by position or name: all but *rest and **names. */
 static inline int fndef_fixed_params(const FnDef *d) { return d->nparams - d->has_rest - d->has_names; }
 
-/* What is written before parameter i of d: "*" for *rest, "**" for **names, else "". */
-static inline const char *fndef_param_stars(const FnDef *d, int i)
+/* The parameters a call may fill by position: the fixed ones before any keyword-only one. */
+static inline int fndef_positional_params(const FnDef *d) { return fndef_fixed_params(d) - d->nkwonly; }
+
+/* How many entries d's signature writes: its parameters, and a bare "*" when keyword-only
+   parameters follow no *rest. */
+static inline int fndef_written_count(const FnDef *d) { return d->nparams + (d->nkwonly > 0 && !d->has_rest); }
+
+/* The parameter written k-th in d's signature (0 <= k < fndef_written_count), in the order
+   positional, *rest (or a bare *), keyword-only, **names; *stars is what precedes its name
+   ("*", "**" or ""). Returns -1 for the bare "*", which has no name. */
+static inline int fndef_written_param(const FnDef *d, int k, const char **stars)
 {
-    if (d->has_names && i == d->nparams - 1) return "**";
-    if (d->has_rest && i == fndef_fixed_params(d)) return "*";
-    return "";
+    int npos = fndef_positional_params(d), nfixed = fndef_fixed_params(d);
+    bool star = d->has_rest || d->nkwonly > 0;
+    *stars = "";
+    if (k < npos) return k;
+    if (star && k == npos) {
+        *stars = "*";
+        return d->has_rest ? nfixed : -1;
+    }
+    k -= star;
+    if (k < nfixed) return k;
+    *stars = "**";
+    return d->nparams - 1;
 }
 
 /* Node allocation lives in an arena owned by the Source. */

@@ -36,12 +36,12 @@ static HOT_INLINE bool run_body(Interp *I, FnDef *def, Frame *f, Value *out)
    its **names with an empty dict (call_closure adds the keywords no parameter takes). */
 static bool bind_rest_names(Interp *I, const FnDef *def, const CallArgs *a, Frame *f)
 {
-    int nfixed = fndef_fixed_params(def);
+    int nfixed = fndef_fixed_params(def), npos = fndef_positional_params(def);
     if (def->has_rest) {
-        int extra = a->npos > nfixed ? a->npos - nfixed : 0;
+        int extra = a->npos > npos ? a->npos - npos : 0;
         Value t = val_tuple_new(extra);
         if (t.kind != V_TUPLE) return interp_error_rt(I, a->at);
-        for (int i = 0; i < extra; i++) t.as.tu->items[i] = val_retain(a->pos[nfixed + i]);
+        for (int i = 0; i < extra; i++) t.as.tu->items[i] = val_retain(a->pos[npos + i]);
         f->slots[nfixed] = t;
     }
     if (def->has_names) {
@@ -62,11 +62,11 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
     Value stack_slots[FRAME_STACK_SLOTS];
     Frame stack_frame;
     bool on_stack = def->stack_frame;
-    int nfixed = fndef_fixed_params(def);
-    if (a->npos > nfixed && !def->has_rest)
-        return interp_error(I, a->at, TypeError, "%s() takes %d argument%s but %d were given", def->name, nfixed,
-                            nfixed == 1 ? "" : "s", a->npos);
-    if (!interp_check_repeated(I, a, def->name, nfixed, (const char *const *)def->params)) return false;
+    int nfixed = fndef_fixed_params(def), npos = fndef_positional_params(def);
+    if (a->npos > npos && !def->has_rest)
+        return interp_error(I, a->at, TypeError, "%s() takes %d %sargument%s but %d %s given", def->name, npos,
+                            def->nkwonly ? "positional " : "", npos == 1 ? "" : "s", a->npos, a->npos == 1 ? "was" : "were");
+    if (!interp_check_repeated(I, a, def->name, npos, (const char *const *)def->params)) return false;
     Frame *f = &stack_frame;
     if (on_stack) {
         stack_frame = (Frame){ .refcount = 1, .parent = fn->env, .nslots = def->nslots, .cap = def->nslots,
@@ -75,7 +75,7 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
     } else if (!(f = frame_new(fn->env, def->nslots))) {
         return interp_error_rt(I, a->at);
     }
-    for (int i = 0; i < a->npos && i < nfixed; i++) f->slots[i] = val_retain(a->pos[i]);
+    for (int i = 0; i < a->npos && i < npos; i++) f->slots[i] = val_retain(a->pos[i]);
     if (!bind_rest_names(I, def, a, f)) {
         call_frame_end(f, on_stack);
         return false;
@@ -104,7 +104,8 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
         if (f->slots[i].kind != V_UNDEF) continue;
         if (!fn->has_default[i]) {
             call_frame_end(f, on_stack);
-            return interp_error(I, a->at, TypeError, "%s() missing argument '%s'", def->name, def->params[i]);
+            return interp_error(I, a->at, TypeError, "%s() missing %sargument '%s'", def->name,
+                                i >= npos && i < nfixed ? "keyword-only " : "", def->params[i]);
         }
         f->slots[i] = val_retain(fn->defaults[i]);
     }

@@ -234,7 +234,7 @@ static void resolve_fn(Resolver *R, Scope *outer, FnDef *fn)
     free(sc.globals);
     fn->nslots = sc.n;
     fn->stack_frame = !fn->makes_closures && fn->nslots <= FRAME_STACK_SLOTS;
-    fn->direct_arity = fn->stack_frame && !fn->has_rest && !fn->has_names ? fn->nparams : -1;
+    fn->direct_arity = fn->stack_frame && !fn->has_rest && !fn->has_names && !fn->nkwonly ? fn->nparams : -1;
     fn->expr_direct = fn->direct_arity < 0 || !fn->body_is_expr || fn->nslots != fn->nparams ? EXPR_NOT_DIRECT
                       : expr_may_call(fn->body)                                           ? EXPR_DIRECT_CALLS
                                                                                           : EXPR_DIRECT_NO_CALLS;

@@ -359,8 +359,11 @@ static void describe(VarRow *r, Value v)
         FnDef *d = v.as.fn->def;
         strcpy(r->type, "function");
         size_t w = (size_t)snprintf(r->shape, sizeof r->shape, "%s(", d->name);
-        for (int i = 0; i < d->nparams && w < sizeof r->shape; i++)
-            w += (size_t)snprintf(r->shape + w, sizeof r->shape - w, "%s%s%s", i ? ", " : "", fndef_param_stars(d, i), d->params[i]);
+        for (int k = 0; k < fndef_written_count(d) && w < sizeof r->shape; k++) {
+            const char *stars;
+            int i = fndef_written_param(d, k, &stars);
+            w += (size_t)snprintf(r->shape + w, sizeof r->shape - w, "%s%s%s", k ? ", " : "", stars, i < 0 ? "" : d->params[i]);
+        }
         if (w < sizeof r->shape) snprintf(r->shape + w, sizeof r->shape - w, ")");
         break;
     }

@@ -20,6 +20,8 @@ static const struct Topic {
                        "x if c else y is the expression form." },
     { "fn", "fn return lambda def global",
       "fn name(p, q=1) { ... return v } defines a function; fn(x) = x * 2 is an anonymous one.\n"
+      "fn f(p, *rest, k=1, **names): extra positional arguments in the tuple rest, extra keywords\n"
+      "in the dict names; k, after *rest or a bare *, is given only by name: f(1, 2, k=3).\n"
       "A name assigned inside a function is local unless declared global name." },
     { "try", "try catch error raise except",
       "try { ... } catch e { ... } runs the handler when the body raises; e.kind, e.message,\n"

@@ -33,9 +33,12 @@ static void show_opt(FILE *out, const Node *n)
 static void show_fn(FILE *out, const FnDef *fn)
 {
     fputc('(', out);
-    for (int i = 0; i < fn->nparams; i++) {
-        if (i) fputc(' ', out);
-        fputs(fndef_param_stars(fn, i), out);
+    for (int k = 0; k < fndef_written_count(fn); k++) {   /* in the order written */
+        const char *stars;
+        int i = fndef_written_param(fn, k, &stars);
+        if (k) fputc(' ', out);
+        fputs(stars, out);
+        if (i < 0) continue;   /* a bare * */
         fputs(fn->params[i], out);
         if (fn->defaults[i]) {
             fputc('=', out);
@@ -365,7 +368,15 @@ Test(parser, splats_and_variadic_parameters)
     expect_tree("f(**d, x)", "error 1:8: positional argument follows keyword argument");
     expect_tree("fn g(a, b=1, *rest, **names) = a", "(def g (a b=1 *rest **names) a)");
     expect_tree("fn(*xs) = xs", "(fn (*xs) xs)");
-    expect_tree("fn g(*a, b) = a", "error 1:10: only **names may follow *rest (tl has no keyword-only parameters)");
+    expect_tree("fn g(*a, b) = a", "(def g (*a b) a)");   /* b keyword-only */
+    expect_tree("fn g(a, *r, b=2, c, **k) = a", "(def g (a *r b=2 c **k) a)");
+    expect_tree("fn g(a=1, *, b, c=3) = a", "(def g (a=1 * b c=3) a)");
+    expect_tree("fn g(a, *) = a", "error 1:9: a bare * must be followed by a keyword-only parameter");
+    expect_tree("fn g(a, *, **k) = a", "error 1:9: a bare * must be followed by a keyword-only parameter");
+    expect_tree("fn g(*a, *, b) = a", "error 1:10: only one *rest or bare * may be written");
+    expect_tree("fn g(*, b, *c) = b", "error 1:12: only one *rest or bare * may be written");
+    expect_tree("fn g(a=1, *, b, c) = a", "(def g (a=1 * b c) a)");
+    expect_tree("fn g(a=1, b, *, c) = a", "error 1:11: parameter 'b' without a default follows one with a default");
     expect_tree("fn g(**k, a) = a", "error 1:11: no parameter may follow **names");
     expect_tree("fn g(*a=1) = a", "error 1:8: *rest takes no default (it is () when nothing is left)");
 }
