@@ -5,9 +5,57 @@
 #include "arith.h"
 #include "eval_int.h"
 #include "graph.h"
+#include "seq.h"
 #include "subscript.h"
 
 /* ---- statements -------------------------------------------------------- */
+
+/* Item i of v (a tuple, list or tensor, which has it) into *out, a new reference; false
+   when a tensor's row view cannot be made (the tl error set). */
+static bool unpacked_item(Value v, int64_t i, Value *out)
+{
+    if (v.kind == V_TUPLE) *out = val_retain(v.as.tu->items[i]);
+    else if (v.kind == V_LIST) *out = val_retain(v.as.l->items[i]);
+    else {
+        tl_tensor *row = tl_view_index(v.as.t, 0, i);
+        if (!row) return false;
+        *out = val_from_tensor(row);
+    }
+    return true;
+}
+
+/* The tuple target t, whose item `star` is *name, takes v (owned): the items before and after
+   it one each, the starred name a list of those in between (Python's a, *rest = t). */
+static bool assign_starred(Ctx *C, Node *t, int star, Value v)
+{
+    int64_t have = v.kind == V_TUPLE ? v.as.tu->n : v.kind == V_LIST ? v.as.l->n
+                 : v.kind == V_TENSOR && v.as.t->ndim > 0 ? v.as.t->shape[0] : -1;
+    int fixed = t->n - 1;
+    if (have < fixed) {
+        if (have < 0) interp_error(C->I, t->at, TypeError, "cannot unpack a %s into %d names", val_kind_name(v), t->n);
+        else interp_error(C->I, t->at, ValueError, "cannot unpack a %s of %lld value%s into %d names and a starred one",
+                          val_kind_name(v), (long long)have, have == 1 ? "" : "s", fixed);
+        val_release(v);
+        return false;
+    }
+    int64_t mid = have - fixed;
+    Value rest = val_list_new(mid), item;
+    bool ok = rest.kind == V_LIST;
+    for (int64_t i = 0; ok && i < mid; i++) ok = unpacked_item(v, star + i, &item) && list_append(rest.as.l, item);
+    if (!ok) {
+        val_release(rest);
+        val_release(v);
+        return interp_error_rt(C->I, t->at);
+    }
+    for (int i = 0; ok && i < t->n; i++) {
+        if (i == star) ok = assign_target(C, t->list[i]->a, val_retain(rest));
+        else if (!unpacked_item(v, i < star ? i : i + mid - 1, &item)) ok = interp_error_rt(C->I, t->at);
+        else ok = assign_target(C, t->list[i], item);
+    }
+    val_release(rest);
+    val_release(v);
+    return ok;
+}
 
 /* Assigns v (owned) to a target expression: a name, an index, or a tuple of targets. */
 COLD bool assign_target(Ctx *C, Node *t, Value v)
@@ -26,6 +74,8 @@ COLD bool assign_target(Ctx *C, Node *t, Value v)
     }
     case N_TUPLE: {
         int n = t->n;
+        for (int i = 0; i < n; i++)
+            if (t->list[i]->kind == N_STARARG) return assign_starred(C, t, i, v);
         if (v.kind == V_TUPLE || v.kind == V_LIST) {
             int64_t have = v.kind == V_TUPLE ? v.as.tu->n : v.as.l->n;
             if (have != n) {

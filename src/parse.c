@@ -822,19 +822,37 @@ static Node *target_item(Parser *p)
     return ps_name_expr(p);
 }
 
+/* A target item, or *name (N_STARARG: the items left over, as a list) when `starred` is
+   still allowed. */
+static Node *target_item_or_starred(Parser *p, bool *starred)
+{
+    if (!ps_at(p, TK_STAR)) return target_item(p);
+    if (*starred) fail_here(p, "only one target of a tuple may be starred");
+    *starred = true;
+    Node *s = ps_node_here(p, N_STARARG);
+    ps_advance(p);
+    if (!ps_at(p, TK_NAME)) ps_fail_expected(p, "a name after '*'");
+    s->a = ps_name_expr(p);
+    return s;
+}
+
 /* What `for` binds: a name, or names and parenthesized targets separated by commas (a tuple
-   that unpacks each item: for i, x in enumerate(xs)). */
+   that unpacks each item: for i, x in enumerate(xs)), one of them maybe starred (for a, *b in xs). */
 Node *ps_target(Parser *p)
 {
-    Node *first = target_item(p);
-    if (!ps_at(p, TK_COMMA)) return first;
+    bool starred = false;
+    Node *first = target_item_or_starred(p, &starred);
+    if (!ps_at(p, TK_COMMA)) {
+        if (starred) ps_fail_at(p, first->at, "a starred target must be one of several: a, *rest");
+        return first;
+    }
     Node *t = ps_new_node(p, N_TUPLE, first->at);
     NodeVec items = {0};
     ps_vec_push(p, &items, first);
     while (ps_at(p, TK_COMMA)) {
         ps_advance(p);
         if (ps_at(p, TK_IN) || ps_at(p, TK_RPAREN)) break;
-        ps_vec_push(p, &items, target_item(p));
+        ps_vec_push(p, &items, target_item_or_starred(p, &starred));
     }
     ps_set_list(t, &items);
     return t;

@@ -122,6 +122,7 @@ static Node *jump_stmt(Parser *p)
 }
 
 static Node *parse_exprlist(Parser *p);
+static void no_starred(Parser *p, Node *e);
 
 /* global x, y: the function's assignments to these names rebind the globals. */
 static Node *global_stmt(Parser *p)
@@ -162,7 +163,10 @@ static Node *return_stmt(Parser *p)
     Node *n = ps_node_here(p, N_RETURN);
     if (p->fn_depth == 0) fail_here(p, "'return' outside a function");
     ps_advance(p);
-    if (!at_statement_end(p)) n->a = parse_exprlist(p);
+    if (!at_statement_end(p)) {
+        n->a = parse_exprlist(p);
+        no_starred(p, n->a);
+    }
     return n;
 }
 
@@ -176,24 +180,46 @@ static Node *fn_stmt(Parser *p)
     return n;
 }
 
+/* One item of an expression list: an expression, or *e (N_STARARG), which only a target
+   may hold (a, *rest = t: check_target and no_starred decide). */
+static Node *exprlist_item(Parser *p)
+{
+    if (!ps_at(p, TK_STAR)) return ps_expression(p);
+    Node *s = ps_node_here(p, N_STARARG);
+    ps_advance(p);
+    s->a = ps_expression(p);
+    return s;
+}
+
 /* e or e1, e2, ... (a tuple, trailing comma allowed): statement values and targets. */
 static Node *parse_exprlist(Parser *p)
 {
-    Node *first = ps_expression(p);
+    Node *first = exprlist_item(p);
     if (!ps_at(p, TK_COMMA)) return first;
     Node *t = ps_new_node(p, N_TUPLE, node_start(first));
     NodeVec items = {0};
     ps_vec_push(p, &items, first);
     while (ps_at(p, TK_COMMA)) {
         ps_advance(p);
-        if (!ps_starts_expression(p)) break;
-        ps_vec_push(p, &items, ps_expression(p));
+        if (!ps_starts_expression(p) && !ps_at(p, TK_STAR)) break;
+        ps_vec_push(p, &items, exprlist_item(p));
     }
     ps_set_list(t, &items);
     return t;
 }
 
-/* Targets are names and index expressions (and, for '=', tuples of targets). */
+/* Refuses a *e in an expression list that is a value, not a target. */
+static void no_starred(Parser *p, Node *e)
+{
+    Node *s = e->kind == N_STARARG ? e : NULL;
+    for (int i = 0; !s && e->kind == N_TUPLE && i < e->n; i++)
+        if (e->list[i]->kind == N_STARARG) s = e->list[i];
+    if (s) ps_fail_at(p, s->at, "a starred *%s is only an assignment target here (a, *rest = t)",
+                      s->a->kind == N_NAME ? s->a->name : "x");
+}
+
+/* Targets are names and index expressions (and, for '=', tuples of targets, one item of a
+   tuple may be starred: a, *rest = t). */
 static void check_target(Parser *p, Node *t, bool tuple_ok)
 {
     switch (t->kind) {
@@ -201,10 +227,21 @@ static void check_target(Parser *p, Node *t, bool tuple_ok)
         return;
     case N_ATTR:
         ps_fail_at(p, t->at, "cannot assign to attribute '%s'", t->name);
+    case N_STARARG:
+        ps_fail_at(p, t->at, tuple_ok ? "a starred target must be one of several: a, *rest = t"
+                                      : "augmented assignment needs a single name or index target");
     case N_TUPLE:
         if (!tuple_ok) ps_fail_at(p, t->at, "augmented assignment needs a single name or index target");
         if (t->n == 0) break;
-        for (int i = 0; i < t->n; i++) check_target(p, t->list[i], true);
+        for (int i = 0, starred = 0; i < t->n; i++) {
+            Node *item = t->list[i];
+            if (item->kind == N_STARARG) {
+                if (starred++) ps_fail_at(p, item->at, "only one target of a tuple may be starred");
+                item = item->a;
+                if (item->kind == N_STARARG || item->kind == N_TUPLE) ps_fail_at(p, node_start(item), "cannot assign to this expression");
+            }
+            check_target(p, item, true);
+        }
         return;
     default:
         break;
@@ -237,8 +274,10 @@ static Node *simple_stmt(Parser *p)
         ps_advance(p);
         n->a = e;
         n->b = parse_exprlist(p);
+        no_starred(p, n->b);
         return n;
     }
+    no_starred(p, e);
     Node *n = ps_new_node(p, N_EXPR_STMT, node_start(e));
     n->a = e;
     n->echo = !ps_at(p, TK_SEMI);

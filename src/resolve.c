@@ -95,6 +95,7 @@ static void collect_target(Resolver *R, Scope *s, Node *t)
 {
     if (!t) return;
     if (t->kind == N_NAME) scope_add(R, s, t->name);
+    else if (t->kind == N_STARARG) collect_target(R, s, t->a);   /* a, *rest = t */
     else if (t->kind == N_TUPLE)
         for (int i = 0; i < t->n; i++) collect_target(R, s, t->list[i]);
 }

@@ -493,6 +493,8 @@ Test(parser, section13_syntax)
     expect_tree("[x for x xs]", "error 1:10: expected 'in' but found name 'xs'");
     expect_tree("[x, y for x in xs]", "error 1:7: expected ']' but found 'for'");
     expect_tree("for i, x in e { }", "(for (tuple i x) e {})");
+    expect_tree("for i, *x in e { }", "(for (tuple i (* x)) e {})");
+    expect_tree("for *x in e { }", "error 1:5: a starred target must be one of several: a, *rest");
     expect_tree("for (i, x) in e { }", "(for (tuple i x) e {})");
     expect_tree("fn f() { global a, b; a = 1 }", "(def f () {(global a b); (= a 1)})");
     expect_tree("global", "error 1:7: expected a name after 'global' but found end of input");
@@ -539,6 +541,12 @@ Test(parser, assignments)
     expect_tree("a.T[0] = 1", "(= (index (. a T) 0) 1)");
     expect_tree("p, q = e", "(= (tuple p q) e)");
     expect_tree("p, q = q, p", "(= (tuple p q) (tuple q p))");
+    expect_tree("p, *q = e", "(= (tuple p (* q)) e)");
+    expect_tree("*p, q[0] = e", "(= (tuple (* p) (index q 0)) e)");
+    expect_tree("*p = e", "error 1:1: a starred target must be one of several: a, *rest = t");
+    expect_tree("p, *q, *r = e", "error 1:8: only one target of a tuple may be starred");
+    expect_tree("p = 1, *q", "error 1:8: a starred *q is only an assignment target here (a, *rest = t)");
+    expect_tree("p, *q", "error 1:4: a starred *q is only an assignment target here (a, *rest = t)");
     expect_tree("(p, q) = t", "(= (tuple p q) t)");
     expect_tree("a[0], b = t", "(= (tuple (index a 0) b) t)");
     expect_tree("(a, b), c = t", "(= (tuple (tuple a b) c) t)");
