@@ -314,6 +314,7 @@ Token lexer_next(Lexer *lx)
             "try"      { TOKEN(TK_TRY); }
             "catch"    { TOKEN(TK_CATCH); }
             "global"   { TOKEN(TK_GLOBAL); }
+            "nonlocal" { TOKEN(TK_NONLOCAL); }
             "del"      { TOKEN(TK_DEL); }
             name       { TOKEN(TK_NAME); }
 
@@ -378,7 +379,7 @@ static const char *const kind_names[TK_COUNT] = {
     [TK_EQ] = "'=='", [TK_NE] = "'!='", [TK_LT] = "'<'", [TK_LE] = "'<='",
     [TK_GT] = "'>'", [TK_GE] = "'>='", [TK_AMP] = "'&'", [TK_PIPE] = "'|'", [TK_TILDE] = "'~'",
     [TK_CARET] = "'^'", [TK_SHL] = "'<<'", [TK_SHR] = "'>>'", [TK_FSTRING] = "f-string",
-    [TK_GLOBAL] = "'global'", [TK_DEL] = "'del'",
+    [TK_GLOBAL] = "'global'", [TK_NONLOCAL] = "'nonlocal'", [TK_DEL] = "'del'",
 };
 
 const char *token_kind_name(TokenKind k)

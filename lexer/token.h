@@ -21,7 +21,7 @@ typedef enum TokenKind {
     TK_AMP, TK_PIPE, TK_TILDE, TK_CARET, TK_SHL, TK_SHR,
     TK_FSTRING,                                  /* f"...": start/len span it, prefix and quotes included */
     /* keywords added with section 13 (kept last so the kinds above keep their numbers) */
-    TK_GLOBAL, TK_DEL,
+    TK_GLOBAL, TK_NONLOCAL, TK_DEL,
     TK_COUNT
 } TokenKind;
 

@@ -96,7 +96,7 @@ typedef enum NodeKind {
     N_COMPIF,     /* `if a` of a comprehension */
     N_STARARG,    /* *a in a call's arguments: the items of iterable a as positional arguments */
     N_STARSTAR,   /* **a in a call's arguments: the keys and values of dict a as keyword arguments */
-    N_GLOBAL,     /* global x, y: list = the N_NAME nodes (statement) */
+    N_GLOBAL,     /* global x, y (op 0) or nonlocal x, y (op 1): list = the N_NAME nodes (statement) */
     N_DEL,        /* del t, ...: list = the targets, names or index expressions (statement) */
     N_NODE_COUNT
 } NodeKind;
@@ -117,6 +117,8 @@ typedef struct Node {
     int op;                 /* N_UNARY: a UnaryOp; N_BINARY, N_OPASSIGN: a tl_binop or OP_MATMUL */
     bool echo;              /* N_EXPR_STMT */
     bool splat;             /* N_CALL, N_METHOD: an argument is *a or **a (N_STARARG, N_STARSTAR) */
+    bool outer_local;       /* N_NAME bound to a local: an enclosing function has a local of that
+                               name too (filled by the resolver, for the "nonlocal" advice) */
     uint8_t spec;           /* a NodeSpec, filled by the resolver */
     Span at;                /* where to point the caret: the operator for binary/unary,
                                the '(' for calls, the '[' for indexing, the first token otherwise */

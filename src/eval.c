@@ -42,6 +42,9 @@ COLD bool name_error(Ctx *C, Node *n)
     if (n->depth < 0) return interp_error(C->I, n->at, Error, "name '%s' is not defined%s", n->name, hint_name(C->I, n, hint, sizeof hint));
     const char *fname = n->fn ? n->fn->name : "this function";
     int g = symtab_find(&C->I->gsyms, n->name);
+    if (n->outer_local)   /* meant the enclosing function's? */
+        return interp_error(C->I, n->at, Error, "local '%s' is read before it is assigned in %s(); write 'nonlocal %s' to assign the enclosing function's",
+                            n->name, fname, n->name);
     if (g >= 0 && g < C->globals->nslots && C->globals->slots[g].kind != V_UNDEF)   /* meant the global? */
         return interp_error(C->I, n->at, Error, "local '%s' is read before it is assigned in %s(); write 'global %s' to assign the global",
                             n->name, fname, n->name);

@@ -124,14 +124,17 @@ static Node *jump_stmt(Parser *p)
 static Node *parse_exprlist(Parser *p);
 static void no_starred(Parser *p, Node *e);
 
-/* global x, y: the function's assignments to these names rebind the globals. */
+/* global x, y: the function's assignments to these names rebind the globals; nonlocal x, y
+   (op 1), in a function: they rebind an enclosing function's locals (the resolver finds which). */
 static Node *global_stmt(Parser *p)
 {
     Node *n = ps_node_here(p, N_GLOBAL);
+    n->op = ps_at(p, TK_NONLOCAL);
+    if (n->op && p->fn_depth == 0) fail_here(p, "'nonlocal' outside a function (at the top level every name is global)");
     NodeVec names = {0};
     do {
-        ps_advance(p);   /* 'global' or ',' */
-        if (!ps_at(p, TK_NAME)) ps_fail_expected(p, "a name after 'global'");
+        ps_advance(p);   /* 'global', 'nonlocal' or ',' */
+        if (!ps_at(p, TK_NAME)) ps_fail_expected(p, n->op ? "a name after 'nonlocal'" : "a name after 'global'");
         ps_vec_push(p, &names, ps_name_expr(p));
     } while (ps_at(p, TK_COMMA));
     ps_set_list(n, &names);
@@ -296,7 +299,7 @@ static Node *parse_statement(Parser *p)
     case TK_TRY: return try_stmt(p);
     case TK_BREAK: case TK_CONTINUE: return jump_stmt(p);
     case TK_RETURN: return return_stmt(p);
-    case TK_GLOBAL: return global_stmt(p);
+    case TK_GLOBAL: case TK_NONLOCAL: return global_stmt(p);
     case TK_DEL: return del_stmt(p);
     case TK_ELSE: fail_here(p, "'else' must follow '}' on the same line");
     default: break;

@@ -9,7 +9,7 @@
 #include "resolve.h"
 
 /* One function's (or comprehension's) scope while resolving: its locals, in slot order, and
-   the names its `global` statements declare. */
+   the names its `global` and `nonlocal` statements declare. */
 typedef struct Scope {
     struct Scope *parent;
     FnDef *fn;
@@ -17,6 +17,8 @@ typedef struct Scope {
     int n, cap;
     char **globals;
     int nglobals, capglobals;
+    char **nonlocals;
+    int nnonlocals, capnonlocals;
 } Scope;
 
 typedef struct Resolver {
@@ -33,13 +35,19 @@ static int scope_find(const Scope *s, const char *name)
     return -1;
 }
 
-/* True when s's `global` statements declare name. */
-static bool scope_declares_global(const Scope *s, const char *name)
+/* True when name is one of names[0, n). */
+static bool names_hold(char *const *names, int n, const char *name)
 {
-    for (int i = 0; i < s->nglobals; i++)
-        if (strcmp(s->globals[i], name) == 0) return true;
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0) return true;
     return false;
 }
+
+/* True when s's `global` statements declare name. */
+static bool scope_declares_global(const Scope *s, const char *name) { return names_hold(s->globals, s->nglobals, name); }
+
+/* True when s's `nonlocal` statements declare name. */
+static bool scope_declares_nonlocal(const Scope *s, const char *name) { return names_hold(s->nonlocals, s->nnonlocals, name); }
 
 /* Appends name to a growing array of names; false when out of memory. */
 static bool names_push(char ***names, int *n, int *cap, char *name)
@@ -55,10 +63,10 @@ static bool names_push(char ***names, int *n, int *cap, char *name)
     return true;
 }
 
-/* Makes name a local of s, unless it is one already or s declares it global. */
+/* Makes name a local of s, unless it is one already or s declares it global or nonlocal. */
 static void scope_add(Resolver *R, Scope *s, char *name)
 {
-    if (scope_find(s, name) >= 0 || scope_declares_global(s, name)) return;
+    if (scope_find(s, name) >= 0 || scope_declares_global(s, name) || scope_declares_nonlocal(s, name)) return;
     if (!names_push(&s->names, &s->n, &s->cap, name)) R->ok = false;
 }
 
@@ -67,17 +75,24 @@ static void collect_globals(Resolver *R, Scope *s, Node *n)
 {
     if (!n || !R->ok) return;
     switch (n->kind) {
-    case N_GLOBAL:
+    case N_GLOBAL:   /* global x (op 0), nonlocal x (op 1) */
         for (int i = 0; i < n->n; i++) {
             char *name = n->list[i]->name;
-            if (scope_find(s, name) >= 0) {   /* only the parameters are in the scope yet */
-                interp_error(R->I, n->list[i]->at, SyntaxError, "name '%s' is a parameter of %s() and cannot be declared global",
-                             name, s->fn->name);
+            bool param = scope_find(s, name) >= 0;   /* only the parameters are in the scope yet */
+            if (param || (n->op ? scope_declares_global(s, name) : scope_declares_nonlocal(s, name))) {
+                if (param)
+                    interp_error(R->I, n->list[i]->at, SyntaxError, "name '%s' is a parameter of %s() and cannot be declared %s",
+                                 name, s->fn->name, n->op ? "nonlocal" : "global");
+                else
+                    interp_error(R->I, n->list[i]->at, SyntaxError, "name '%s' is declared both global and nonlocal in %s()", name,
+                                 s->fn->name);
                 R->ok = false;
                 R->reported = true;
                 return;
             }
-            if (!scope_declares_global(s, name) && !names_push(&s->globals, &s->nglobals, &s->capglobals, name)) R->ok = false;
+            bool ok = n->op ? scope_declares_nonlocal(s, name) || names_push(&s->nonlocals, &s->nnonlocals, &s->capnonlocals, name)
+                            : scope_declares_global(s, name) || names_push(&s->globals, &s->nglobals, &s->capglobals, name);
+            if (!ok) R->ok = false;
         }
         break;
     case N_IF: collect_globals(R, s, n->b); collect_globals(R, s, n->c); break;
@@ -130,11 +145,15 @@ static void bind_name(Resolver *R, Scope *s, Node *n, const char *name)
     int depth = 0;
     for (Scope *sc = s; sc; sc = sc->parent, depth++) {
         if (scope_declares_global(sc, name)) break;
+        if (scope_declares_nonlocal(sc, name)) continue;   /* an enclosing function's (checked by resolve_nonlocal) */
         int i = scope_find(sc, name);
         if (i >= 0) {
             n->depth = depth;
             n->slot = i;
-            if (n->kind == N_NAME) n->fn = sc->fn;   /* whose local it is, for "read before it is assigned" */
+            if (n->kind == N_NAME) {
+                n->fn = sc->fn;   /* whose local it is, for "read before it is assigned" */
+                for (Scope *up = sc->parent; up && !n->outer_local; up = up->parent) n->outer_local = scope_find(up, name) >= 0;
+            }
             return;
         }
     }
@@ -145,6 +164,22 @@ static void bind_name(Resolver *R, Scope *s, Node *n, const char *name)
 }
 
 static void resolve_node(Resolver *R, Scope *s, Node *n);
+
+/* nonlocal x, ... in scope s: each name must be a local of an enclosing function (or declared
+   nonlocal there in turn), as Python checks before anything runs. */
+static void resolve_nonlocal(Resolver *R, Scope *s, Node *n)
+{
+    for (int i = 0; i < n->n && R->ok; i++) {
+        const char *name = n->list[i]->name;
+        Scope *sc = s ? s->parent : NULL;
+        while (sc && scope_find(sc, name) < 0 && !scope_declares_global(sc, name)) sc = sc->parent;
+        if (sc && scope_find(sc, name) >= 0) continue;
+        interp_error(R->I, n->list[i]->at, SyntaxError, "no binding for nonlocal '%s': no enclosing function assigns it%s", name,
+                     sc ? " (the one that declares it global binds the global)" : "");
+        R->ok = false;
+        R->reported = true;
+    }
+}
 
 static bool is_number_literal(const Node *n) { return n && (n->kind == N_INT || n->kind == N_FLOAT); }
 
@@ -233,6 +268,7 @@ static void resolve_fn(Resolver *R, Scope *outer, FnDef *fn)
     if (!fn->body_is_expr) collect_locals(R, &sc, fn->body);
     resolve_node(R, &sc, fn->body);
     free(sc.globals);
+    free(sc.nonlocals);
     fn->nslots = sc.n;
     fn->stack_frame = !fn->makes_closures && fn->nslots <= FRAME_STACK_SLOTS;
     fn->direct_arity = fn->stack_frame && !fn->has_rest && !fn->has_names && !fn->nkwonly ? fn->nparams : -1;
@@ -283,7 +319,9 @@ static void resolve_node(Resolver *R, Scope *s, Node *n)
     case N_NAME: bind_name(R, s, n, n->name); eval_choose(n); return;
     case N_FOR: case N_TRY: if (n->name) bind_name(R, s, n, n->name); break;
     case N_LISTCOMP: case N_DICTCOMP: resolve_comprehension(R, s, n); return;
-    case N_GLOBAL: return;   /* its names are the scope's business, not places to bind */
+    case N_GLOBAL:   /* its names are the scope's business, not places to bind */
+        if (n->op) resolve_nonlocal(R, s, n);
+        return;
     case N_FNDEF: case N_LAMBDA:   /* a closure over s's frame: that frame cannot live on the C stack */
         if (s) s->fn->makes_closures = true;
         if (n->kind == N_FNDEF) bind_name(R, s, n, n->name);

@@ -9,7 +9,7 @@
 
 static const char *const keywords[] = {
     "fn", "return", "if", "else", "while", "for", "in", "break", "continue",
-    "true", "false", "none", "and", "or", "not", NULL,
+    "true", "false", "none", "and", "or", "not", "global", "nonlocal", NULL,
 };
 
 /* Keywords after which a space always follows. */

@@ -18,11 +18,12 @@ static const struct Topic {
     { "while", "while break continue", "while c { ... } runs the block while c is true.\n  i = 0; while i < 3 { i += 1 }" },
     { "if", "if else", "if c { ... } else if d { ... } else { ... }; the braces are required, no colon.\n"
                        "x if c else y is the expression form." },
-    { "fn", "fn return lambda def global",
+    { "fn", "fn return lambda def global nonlocal",
       "fn name(p, q=1) { ... return v } defines a function; fn(x) = x * 2 is an anonymous one.\n"
       "fn f(p, *rest, k=1, **names): extra positional arguments in the tuple rest, extra keywords\n"
       "in the dict names; k, after *rest or a bare *, is given only by name: f(1, 2, k=3).\n"
-      "A name assigned inside a function is local unless declared global name." },
+      "A name assigned inside a function is local unless declared global name (or nonlocal name:\n"
+      "an enclosing function's local)." },
     { "try", "try catch error raise except",
       "try { ... } catch e { ... } runs the handler when the body raises; e.kind, e.message,\n"
       "e.line, e.col say what and where. error(msg) or error(kind, msg) raises.\n"

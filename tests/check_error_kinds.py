@@ -33,7 +33,7 @@ KIND_RULES = {
     'FileError': r'include\(\)|zlib|%s%s: %s|^cannot write %s: %s$',
     'Error': r'is not defined|no function named|is read before it is assigned',
     'AssertionError': r'^assertion failed$|to compare x with',   # only assert() and expect_close() raise it
-    'SyntaxError': r'outside|cannot assign to this|only allowed inside|cannot be declared global',
+    'SyntaxError': r'outside|cannot assign to this|only allowed inside|cannot be declared (global|%s)|declared both global and nonlocal|no binding for nonlocal',
 }
 # Functions whose kind is fixed by the function itself.
 FIXED_KIND = {'io_fail': 'FileError', 'io_fail_path': 'FileError'}

@@ -85,7 +85,7 @@ static void lex_code(char *cats, const char *base, const char *text, size_t len)
         if (t.kind == TK_STRING) mark(cats, base, s, e, 's');
         else if (t.kind == TK_FSTRING) mark_fstring(cats, base, s, e);
         else if (t.kind == TK_INT || t.kind == TK_FLOAT || t.kind == TK_IMAG) mark(cats, base, s, e, 'n');
-        else if ((t.kind >= TK_FN && t.kind <= TK_CATCH) || t.kind == TK_GLOBAL || t.kind == TK_DEL) mark(cats, base, s, e, 'k');
+        else if ((t.kind >= TK_FN && t.kind <= TK_CATCH) || t.kind == TK_GLOBAL || t.kind == TK_NONLOCAL || t.kind == TK_DEL) mark(cats, base, s, e, 'k');
         else if (t.kind != TK_ERROR && t.kind != TK_NEWLINE) mark(cats, base, s, e, 'o');
         prev = t.start + t.len;
     }

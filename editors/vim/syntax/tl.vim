@@ -12,7 +12,7 @@ endif
 let s:cpo_save = &cpo
 set cpo&vim
 
-syn keyword tlStatement     fn return global del
+syn keyword tlStatement     fn return global nonlocal del
 syn keyword tlConditional   if else
 syn keyword tlRepeat        while for break continue
 syn keyword tlOperatorWord  and or not in
