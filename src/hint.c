@@ -32,6 +32,8 @@ static const struct { const char *word, *hint; bool keyword; } habits[] = {
     { "raise", "tl raises with error(msg) or error(kind, msg)", true },
     { "except", "tl catches with try { ... } catch e { ... }", true },
     { "is", "tl compares with == and != (x == none)", true },
+    { "with", "tl has no with: load(path) and read_text(path) read a file whole, save and write_text write one", true },
+    { "yield", "tl has no generators: append to a list (xs.append(v)) or write a comprehension", true },
     { "concatenate", "tl calls it concat", false },
     { "amax", "tl calls it max", false },
     { "amin", "tl calls it min", false },

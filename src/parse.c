@@ -374,6 +374,8 @@ Node *ps_expression(Parser *p) { return parse_expr(p, BP_NONE); }
 
 bool ps_starts_expression(const Parser *p) { return rules[p->tok.kind].prefix != NULL; }
 
+bool ps_kind_starts_operand_only(TokenKind k) { return rules[k].prefix != NULL && rules[k].infix == NULL; }
+
 static Node *literal(Parser *p)
 {
     static const NodeKind kinds[TK_COUNT] = {

@@ -74,6 +74,8 @@ void ps_fail_if_habit(Parser *p);
 void ps_advance(Parser *p);
 /* The kind of the token after the current one. */
 TokenKind ps_peek_kind(Parser *p);
+/* Can a token of kind k start an expression, but not continue one (no infix or postfix use)? */
+bool ps_kind_starts_operand_only(TokenKind k);
 /* Is the current token of kind k? */
 bool ps_at(const Parser *p, TokenKind k);
 /* Consumes a token of kind k, or fails. */

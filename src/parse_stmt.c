@@ -287,9 +287,35 @@ static Node *simple_stmt(Parser *p)
     return n;
 }
 
+/* Python's statement form `assert cond` or `assert cond, message`: a call of assert (a builtin,
+   shadowable as any global). Taken only where `assert` followed by that token could not be an
+   expression: `assert(c)`, `assert[i]` and `assert - x` stay expressions (`assert not c` is the
+   statement: `assert not in xs` would ask whether the function is in xs). */
+static Node *assert_stmt(Parser *p)
+{
+    Node *call = ps_node_here(p, N_CALL);
+    call->a = ps_name_expr(p);
+    NodeVec args = {0};
+    ps_vec_push(p, &args, ps_expression(p));
+    if (ps_at(p, TK_COMMA)) {
+        ps_advance(p);
+        ps_vec_push(p, &args, ps_expression(p));
+    }
+    ps_set_list(call, &args);
+    Node *n = ps_new_node(p, N_EXPR_STMT, call->at);
+    n->a = call;
+    n->echo = false;
+    return n;
+}
+
 static Node *parse_statement(Parser *p)
 {
     switch (p->tok.kind) {
+    case TK_NAME:
+        if (p->tok.len == 6 && memcmp(p->tok.start, "assert", 6) == 0 &&
+            (ps_peek_kind(p) == TK_NOT || ps_kind_starts_operand_only(ps_peek_kind(p))))
+            return assert_stmt(p);
+        break;
     case TK_FN:
         if (ps_peek_kind(p) == TK_NAME) return fn_stmt(p);
         break;

@@ -48,6 +48,8 @@ MISTAKES = [
     ("a for loop with a colon", "for i in range(3):\n    print(i)", "tl's blocks are in braces"),
     ("is None", "x = 1\nif x is None { print(0) }", "tl compares with == and !="),
     ("raise", 'raise ValueError("bad")', "tl raises with error(msg) or error(kind, msg)"),
+    ("with", 'with open("w.txt") as f:\n    s = f.read()', "tl has no with: load(path) and read_text(path)"),
+    ("yield", "fn gen() { yield 1 }", "tl has no generators"),
     ("int()", "n = int(3.7)", "tl casts with i64(x)"),
     ("float()", "v = float(3)", "tl casts with f64(x)"),
     ("exit()", "exit()", "the shell quits on exit or quit alone on a line"),

@@ -541,6 +541,10 @@ Test(parser, assignments)
     expect_tree("a.T[0] = 1", "(= (index (. a T) 0) 1)");
     expect_tree("p, q = e", "(= (tuple p q) e)");
     expect_tree("p, q = q, p", "(= (tuple p q) (tuple q p))");
+    expect_tree("assert x > 0", "(quiet (call assert (> x 0)))");
+    expect_tree("assert not x, \"m\"", "(quiet (call assert (not x) \"m\"))");
+    expect_tree("assert(x)", "(call assert x)");
+    expect_tree("assert - x", "(- assert x)");
     expect_tree("p, *q = e", "(= (tuple p (* q)) e)");
     expect_tree("*p, q[0] = e", "(= (tuple (* p) (index q 0)) e)");
     expect_tree("*p = e", "error 1:1: a starred target must be one of several: a, *rest = t");
