@@ -56,6 +56,11 @@ static bool bi_reduce(Interp *I, CallArgs *a, Value *out)
         return false;
     if (has_dtype && !apply_dtype(I, a, 2, &t, &dt_given, &dt)) return false;
     Value *axis = arg_at(a, 1);
+    if ((op == TL_RMIN || op == TL_RMAX) && t->ndim == 0 && axis && a->npos >= 2) {   /* Python's min(a, b) */
+        tl_tensor_release(t);
+        return bi_fail(I, a, IndexError, "the second argument is the axis, and a number has none; the %s of two values is %s(a, b), as numpy's",
+                       op == TL_RMIN ? "smaller" : "larger", op == TL_RMIN ? "minimum" : "maximum");
+    }
     if (arg_op && axis && axis->kind != V_NUM) {
         tl_tensor_release(t);
         return bi_fail(I, a, TypeError, "axis must be an integer or none");

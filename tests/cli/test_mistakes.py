@@ -50,6 +50,7 @@ MISTAKES = [
     ("raise", 'raise ValueError("bad")', "tl raises with error(msg) or error(kind, msg)"),
     ("with", 'with open("w.txt") as f:\n    s = f.read()', "tl has no with: load(path) and read_text(path)"),
     ("yield", "fn gen() { yield 1 }", "tl has no generators"),
+    ("min of two numbers", "m = min(3, 1)", "the smaller of two values is minimum(a, b)"),
     ("int()", "n = int(3.7)", "tl casts with i64(x)"),
     ("float()", "v = float(3)", "tl casts with f64(x)"),
     ("exit()", "exit()", "the shell quits on exit or quit alone on a line"),
