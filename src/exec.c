@@ -24,36 +24,56 @@ static bool unpacked_item(Value v, int64_t i, Value *out)
     return true;
 }
 
-/* The tuple target t, whose item `star` is *name, takes v (owned): the items before and after
-   it one each, the starred name a list of those in between (Python's a, *rest = t). */
-static bool assign_starred(Ctx *C, Node *t, int star, Value v)
+/* The tuple of targets t takes v (owned): item i of v goes to target i, or, when target `star`
+   is *name (-1: none), that name takes a list of the items the others leave (Python's
+   a, *rest = t). Every item is taken from v before the first target is assigned, as Python
+   does: assigning one target may change v (a, xs[0:] = xs empties the list being read). */
+static bool assign_unpack(Ctx *C, Node *t, Value v)
 {
+    int star = -1;
+    for (int i = 0; i < t->n; i++)
+        if (t->list[i]->kind == N_STARARG) star = i;
+    int fixed = star >= 0 ? t->n - 1 : t->n;
     int64_t have = v.kind == V_TUPLE ? v.as.tu->n : v.kind == V_LIST ? v.as.l->n
                  : v.kind == V_TENSOR && v.as.t->ndim > 0 ? v.as.t->shape[0] : -1;
-    int fixed = t->n - 1;
-    if (have < fixed) {
-        if (have < 0) interp_error(C->I, t->at, TypeError, "cannot unpack a %s into %d names", val_kind_name(v), t->n);
-        else interp_error(C->I, t->at, ValueError, "cannot unpack a %s of %lld value%s into %d names and a starred one",
-                          val_kind_name(v), (long long)have, have == 1 ? "" : "s", fixed);
+    if (have < 0) interp_error(C->I, t->at, TypeError, "cannot unpack a %s into %d names", val_kind_name(v), t->n);
+    else if (star < 0 && have != fixed)
+        interp_error(C->I, t->at, ValueError, "cannot unpack a %s of %lld values into %d names", val_kind_name(v), (long long)have, fixed);
+    else if (have < fixed)
+        interp_error(C->I, t->at, ValueError, "cannot unpack a %s of %lld value%s into %d names and a starred one",
+                     val_kind_name(v), (long long)have, have == 1 ? "" : "s", fixed);
+    if (have < 0 || (star < 0 ? have != fixed : have < fixed)) {
         val_release(v);
         return false;
     }
-    int64_t mid = have - fixed;
-    Value rest = val_list_new(mid), item;
-    bool ok = rest.kind == V_LIST;
-    for (int64_t i = 0; ok && i < mid; i++) ok = unpacked_item(v, star + i, &item) && list_append(rest.as.l, item);
-    if (!ok) {
-        val_release(rest);
-        val_release(v);
-        return interp_error_rt(C->I, t->at);
+    int64_t mid = have - fixed, taken = 0;
+    Value on_stack[8], rest = val_none();   /* (for k, v in items(d) unpacks pairs in a loop) */
+    Value *items = have <= 8 ? on_stack : malloc(sizeof *items * (size_t)have);
+    bool ok = items != NULL;
+    for (; ok && taken < have; taken++) ok = unpacked_item(v, taken, &items[taken]);
+    if (ok && star >= 0) {   /* the middle items move into the starred name's list */
+        rest = val_list_new(mid);
+        ok = rest.kind == V_LIST;
+        for (int64_t i = 0; ok && i < mid; i++) {
+            ok = list_append(rest.as.l, items[star + i]);
+            items[star + i] = val_none();
+        }
     }
-    for (int i = 0; ok && i < t->n; i++) {
-        if (i == star) ok = assign_target(C, t->list[i]->a, val_retain(rest));
-        else if (!unpacked_item(v, i < star ? i : i + mid - 1, &item)) ok = interp_error_rt(C->I, t->at);
-        else ok = assign_target(C, t->list[i], item);
-    }
-    val_release(rest);
     val_release(v);
+    if (!ok) {
+        interp_error_rt(C->I, t->at);
+    } else {
+        for (int i = 0; ok && i < t->n; i++) {
+            int64_t k = star < 0 || i < star ? i : i + mid - 1;
+            Value item = i == star ? rest : items[k];
+            if (i == star) rest = val_none();
+            else items[k] = val_none();
+            ok = assign_target(C, i == star ? t->list[i]->a : t->list[i], item);
+        }
+    }
+    for (int64_t i = 0; items && i < taken; i++) val_release(items[i]);
+    val_release(rest);
+    if (items != on_stack) free(items);
     return ok;
 }
 
@@ -72,38 +92,7 @@ COLD bool assign_target(Ctx *C, Node *t, Value v)
         val_release(v);
         return ok;
     }
-    case N_TUPLE: {
-        int n = t->n;
-        for (int i = 0; i < n; i++)
-            if (t->list[i]->kind == N_STARARG) return assign_starred(C, t, i, v);
-        if (v.kind == V_TUPLE || v.kind == V_LIST) {
-            int64_t have = v.kind == V_TUPLE ? v.as.tu->n : v.as.l->n;
-            if (have != n) {
-                interp_error(C->I, t->at, ValueError, "cannot unpack a %s of %lld values into %d names", val_kind_name(v),
-                             (long long)have, n);
-                val_release(v);
-                return false;
-            }
-            for (int i = 0; i < n; i++) {
-                Value item = v.kind == V_TUPLE ? v.as.tu->items[i] : v.as.l->items[i];
-                if (!assign_target(C, t->list[i], val_retain(item))) { val_release(v); return false; }
-            }
-            val_release(v);
-            return true;
-        }
-        if (v.kind == V_TENSOR && v.as.t->shape[0] == n) {
-            for (int i = 0; i < n; i++) {
-                tl_tensor *row = tl_view_index(v.as.t, 0, i);
-                if (!row) { val_release(v); return interp_error_rt(C->I, t->at); }
-                if (!assign_target(C, t->list[i], val_from_tensor(row))) { val_release(v); return false; }
-            }
-            val_release(v);
-            return true;
-        }
-        interp_error(C->I, t->at, TypeError, "cannot unpack a %s into %d names", val_kind_name(v), n);
-        val_release(v);
-        return false;
-    }
+    case N_TUPLE: return assign_unpack(C, t, v);
     default:
         val_release(v);
         return interp_error(C->I, t->at, SyntaxError, "cannot assign to this expression");

@@ -26,3 +26,9 @@ for items in [(), (1,)]:
         a, *b, c = items
     except ValueError as e:
         print("ValueError")
+ys = list([list([]), "a" + "b", "c" + "d"])
+ys[0:], b, c = ys
+print(ys, b, c)
+zs = list([list([]), "x" * 2, "y" * 3, "z"])
+zs[0:], *r, w = zs
+print(zs, r, w)
