@@ -116,7 +116,8 @@ typedef struct Node {
     NodeKind kind;
     int op;                 /* N_UNARY: a UnaryOp; N_BINARY, N_OPASSIGN: a tl_binop or OP_MATMUL */
     bool echo;              /* N_EXPR_STMT */
-    bool splat;             /* N_CALL, N_METHOD: an argument is *a or **a (N_STARARG, N_STARSTAR) */
+    bool splat;             /* N_CALL, N_METHOD: an argument is *a or **a (N_STARARG, N_STARSTAR);
+                               N_TUPLE, N_LIST, N_DICT: an item is *a or **a, whose items it splices */
     bool outer_local;       /* N_NAME bound to a local: an enclosing function has a local of that
                                name too (filled by the resolver, for the "nonlocal" advice) */
     uint8_t spec;           /* a NodeSpec, filled by the resolver */

@@ -53,9 +53,50 @@ COLD bool name_error(Ctx *C, Node *n)
 
 /* ---- literals ---------------------------------------------------------- */
 
+/* The items of display n (a tuple or list whose items may be *e) as a new list: each *e's
+   items spliced in, in order. */
+static COLD bool eval_spliced(Ctx *C, Node *n, Value *out)
+{
+    Value all = val_list_new(n->n);
+    if (all.kind != V_LIST) return interp_error_rt(C->I, n->at);
+    for (int i = 0; i < n->n; i++) {
+        Node *e = n->list[i];
+        Value v, items;
+        if (!eval_expr(C, e->kind == N_STARARG ? e->a : e, &v)) { val_release(all); return false; }
+        if (e->kind != N_STARARG) {
+            if (!list_append(all.as.l, v)) { val_release(all); return interp_error_rt(C->I, n->at); }
+            continue;
+        }
+        bool ok = val_iter_list(v, &items);
+        if (!ok) {
+            if (tl_errkind_last() == TL_E_TypeError)
+                interp_error(C->I, e->at, TypeError, "*%s needs an iterable, not a %s", e->a->kind == N_NAME ? e->a->name : "x",
+                             val_kind_name(v));
+            else
+                interp_error_rt(C->I, e->at);
+            val_release(v);
+            val_release(all);
+            return false;
+        }
+        val_release(v);
+        for (int64_t k = 0; ok && k < items.as.l->n; k++) ok = list_append(all.as.l, val_retain(items.as.l->items[k]));
+        val_release(items);
+        if (!ok) { val_release(all); return interp_error_rt(C->I, n->at); }
+    }
+    *out = all;
+    return true;
+}
+
 /* [a, b, ...]: a tensor when every item is a number or a tensor, else a list. */
 static bool eval_list(Ctx *C, Node *n, Value *out)
 {
+    if (n->splat) {   /* [*a, b]: the spliced items make the literal */
+        Value all;
+        if (!eval_spliced(C, n, &all)) return false;
+        bool ok = literal_value(C->I, n->at, all.as.l->n, all.as.l->items, out);
+        val_release(all);
+        return ok;
+    }
     Value small[SMALL_ARGS];
     Value *items = n->n <= SMALL_ARGS ? small : malloc(sizeof(Value) * (size_t)n->n);
     if (!items) return interp_error(C->I, n->at, MemoryError, "out of memory");
@@ -72,6 +113,16 @@ static bool eval_list(Ctx *C, Node *n, Value *out)
 /* (a, b, ...): a tuple. */
 static bool eval_tuple(Ctx *C, Node *n, Value *out)
 {
+    if (n->splat) {   /* (*a, b): the spliced items */
+        Value all;
+        if (!eval_spliced(C, n, &all)) return false;
+        Value t = val_tuple_new(all.as.l->n);
+        for (int64_t i = 0; t.kind == V_TUPLE && i < all.as.l->n; i++) t.as.tu->items[i] = val_retain(all.as.l->items[i]);
+        val_release(all);
+        if (t.kind != V_TUPLE) return interp_error_rt(C->I, n->at);
+        *out = t;
+        return true;
+    }
     Value t = val_tuple_new(n->n);
     if (t.kind != V_TUPLE) return interp_error_rt(C->I, n->at);
     for (int i = 0; i < n->n; i++)
@@ -87,6 +138,22 @@ static bool eval_dict(Ctx *C, Node *n, Value *out)
     if (d.kind != V_DICT) return interp_error_rt(C->I, n->at);
     for (int i = 0; i + 1 < n->n; i += 2) {
         Value k, v;
+        if (n->list[i]->kind == N_STARSTAR) {   /* {**other, ...}: other's entries, later ones winning */
+            Node *e = n->list[i];
+            if (!eval_expr(C, e->a, &v)) { val_release(d); return false; }
+            if (v.kind != V_DICT) {
+                interp_error(C->I, e->at, TypeError, "**%s needs a dict, not a %s", e->a->kind == N_NAME ? e->a->name : "x", val_kind_name(v));
+                val_release(v);
+                val_release(d);
+                return false;
+            }
+            bool ok = true;
+            for (int j = 0; ok && j < v.as.d->n; j++)
+                ok = dict_set(d.as.d, v.as.d->keys[j]->data, v.as.d->keys[j]->len, val_retain(v.as.d->vals[j]));
+            val_release(v);
+            if (!ok) { val_release(d); return interp_error_rt(C->I, n->at); }
+            continue;
+        }
         if (!eval_expr(C, n->list[i], &k)) { val_release(d); return false; }
         if (k.kind != V_STR) {
             val_release(k);

@@ -429,7 +429,28 @@ static Node *generator_expr(Parser *p, Node *item, Span at)
     return comprehension(p, n, N_LISTCOMP, TK_RPAREN);
 }
 
-/* (x) is x; () (x,) (x, y) are tuples; (e for x in it) is a generator expression. */
+Node *ps_display_item(Parser *p, Node *display)
+{
+    if (!ps_at(p, TK_STAR)) return parse_expr(p, BP_NONE);
+    Node *s = ps_node_here(p, N_STARARG);
+    ps_advance(p);
+    s->a = parse_expr(p, BP_NONE);
+    display->splat = true;
+    return s;
+}
+
+/* Refuses a starred item where it cannot splice: alone in parentheses, or (comprehension) as
+   a comprehension's item. */
+static void no_lone_star(Parser *p, const Node *item, bool comprehension)
+{
+    if (item->kind != N_STARARG) return;
+    const char *x = item->a->kind == N_NAME ? item->a->name : "x";
+    if (comprehension) ps_fail_at(p, item->at, "a starred *%s cannot be a comprehension's item", x);
+    ps_fail_at(p, item->at, "a starred *%s cannot stand alone in parentheses: write (*%s,) for a tuple of its items", x, x);
+}
+
+/* (x) is x; () (x,) (x, y) are tuples, where *xs splices xs's items; (e for x in it) is a
+   generator expression. */
 static Node *paren_expr(Parser *p)
 {
     Span open_at = ps_span_of(p, &p->tok);
@@ -439,29 +460,33 @@ static Node *paren_expr(Parser *p)
         ps_close_bracket(p, TK_RPAREN);
         return ps_new_node(p, N_TUPLE, open_at);
     }
-    Node *first = parse_expr(p, BP_NONE);
+    Node *t = ps_new_node(p, N_TUPLE, open_at);
+    Node *first = ps_display_item(p, t);
     if (ps_at(p, TK_RPAREN)) {
+        no_lone_star(p, first, false);
         ps_close_bracket(p, TK_RPAREN);
         return first;
     }
-    if (ps_at(p, TK_FOR)) return generator_expr(p, first, open_at);   /* (e for x in it) */
+    if (ps_at(p, TK_FOR)) {   /* (e for x in it) */
+        no_lone_star(p, first, true);
+        return generator_expr(p, first, open_at);
+    }
     ps_vec_push(p, &items, first);
     while (ps_at(p, TK_COMMA)) {
         ps_advance(p);
         if (ps_at(p, TK_RPAREN)) break;
-        ps_vec_push(p, &items, parse_expr(p, BP_NONE));
+        ps_vec_push(p, &items, ps_display_item(p, t));
     }
     ps_close_bracket(p, TK_RPAREN);
-    Node *t = ps_new_node(p, N_TUPLE, open_at);
     ps_set_list(t, &items);
     return t;
 }
 
-/* Comma-separated expressions up to `close` (trailing comma allowed), e.g. a list literal. */
-static void parse_items(Parser *p, NodeVec *v, TokenKind close)
+/* Comma-separated items of `display` up to `close` (trailing comma allowed), e.g. a list literal. */
+static void parse_items(Parser *p, Node *display, NodeVec *v, TokenKind close)
 {
     while (!ps_at(p, close)) {
-        ps_vec_push(p, v, parse_expr(p, BP_NONE));
+        ps_vec_push(p, v, ps_display_item(p, display));
         if (!ps_at(p, TK_COMMA)) break;
         ps_advance(p);
     }
@@ -474,8 +499,9 @@ static Node *list_expr(Parser *p)
     ps_open_bracket(p, CTX_BRACKET);
     NodeVec items = {0};
     if (!ps_at(p, TK_RBRACKET)) {
-        Node *first = parse_expr(p, BP_NONE);
+        Node *first = ps_display_item(p, n);
         if (ps_at(p, TK_FOR)) {   /* [e for x in it ...] */
+            no_lone_star(p, first, true);
             n->a = first;
             return comprehension(p, n, N_LISTCOMP, TK_RBRACKET);
         }
@@ -487,22 +513,35 @@ static Node *list_expr(Parser *p)
             return n;
         }
     }
-    parse_items(p, &items, TK_RBRACKET);
+    parse_items(p, n, &items, TK_RBRACKET);
     ps_set_list(n, &items);
     return n;
 }
 
+/* {k: v, ...}, where **d merges dict d's entries (a key-value pair whose key is the
+   N_STARSTAR and whose value is an N_NONE not evaluated); {k: v for ...}. */
 static Node *dict_expr(Parser *p)
 {
     Node *n = ps_node_here(p, N_DICT);
     ps_open_bracket(p, CTX_DICT);
     NodeVec kv = {0};
     while (!ps_at(p, TK_RBRACE)) {
+        if (ps_at(p, TK_DSTAR)) {
+            Node *s = ps_node_here(p, N_STARSTAR);
+            ps_advance(p);
+            s->a = parse_expr(p, BP_NONE);
+            n->splat = true;
+            ps_vec_push(p, &kv, s);
+            ps_vec_push(p, &kv, ps_new_node(p, N_NONE, s->at));
+            if (!ps_at(p, TK_COMMA)) break;
+            ps_advance(p);
+            continue;
+        }
         ps_vec_push(p, &kv, parse_expr(p, BP_NONE));
         if (!ps_at(p, TK_COLON)) ps_fail_expected(p, "':' after a dict key");
         ps_advance(p);
         ps_vec_push(p, &kv, parse_expr(p, BP_NONE));
-        if (kv.n == 2 && ps_at(p, TK_FOR)) {   /* {k: v for x in it ...} */
+        if (kv.n == 2 && !n->splat && ps_at(p, TK_FOR)) {   /* {k: v for x in it ...} */
             n->a = kv.items[0];
             n->b = kv.items[1];
             return comprehension(p, n, N_DICTCOMP, TK_RBRACE);

@@ -183,42 +183,32 @@ static Node *fn_stmt(Parser *p)
     return n;
 }
 
-/* One item of an expression list: an expression, or *e (N_STARARG), which only a target
-   may hold (a, *rest = t: check_target and no_starred decide). */
-static Node *exprlist_item(Parser *p)
-{
-    if (!ps_at(p, TK_STAR)) return ps_expression(p);
-    Node *s = ps_node_here(p, N_STARARG);
-    ps_advance(p);
-    s->a = ps_expression(p);
-    return s;
-}
-
-/* e or e1, e2, ... (a tuple, trailing comma allowed): statement values and targets. */
+/* e or e1, e2, ... (a tuple, trailing comma allowed): statement values and targets. An item
+   may be *e: in a value it splices e's items into the tuple (x = 1, *t), in a target it takes
+   the items left over (a, *rest = t); alone it is neither (no_starred, check_target). */
 static Node *parse_exprlist(Parser *p)
 {
-    Node *first = exprlist_item(p);
+    Node *t = ps_new_node(p, N_TUPLE, ps_span_of(p, &p->tok));
+    Node *first = ps_display_item(p, t);
     if (!ps_at(p, TK_COMMA)) return first;
-    Node *t = ps_new_node(p, N_TUPLE, node_start(first));
+    t->at = node_start(first);
     NodeVec items = {0};
     ps_vec_push(p, &items, first);
     while (ps_at(p, TK_COMMA)) {
         ps_advance(p);
         if (!ps_starts_expression(p) && !ps_at(p, TK_STAR)) break;
-        ps_vec_push(p, &items, exprlist_item(p));
+        ps_vec_push(p, &items, ps_display_item(p, t));
     }
     ps_set_list(t, &items);
     return t;
 }
 
-/* Refuses a *e in an expression list that is a value, not a target. */
+/* Refuses a value that is a starred *e alone (in a tuple it splices). */
 static void no_starred(Parser *p, Node *e)
 {
-    Node *s = e->kind == N_STARARG ? e : NULL;
-    for (int i = 0; !s && e->kind == N_TUPLE && i < e->n; i++)
-        if (e->list[i]->kind == N_STARARG) s = e->list[i];
-    if (s) ps_fail_at(p, s->at, "a starred *%s is only an assignment target here (a, *rest = t)",
-                      s->a->kind == N_NAME ? s->a->name : "x");
+    if (e->kind == N_STARARG)
+        ps_fail_at(p, e->at, "a starred *%s cannot stand alone: write *%s, for a tuple of its items (or a, *rest = t to unpack)",
+                   e->a->kind == N_NAME ? e->a->name : "x", e->a->kind == N_NAME ? e->a->name : "x");
 }
 
 /* Targets are names and index expressions (and, for '=', tuples of targets, one item of a

@@ -549,8 +549,13 @@ Test(parser, assignments)
     expect_tree("*p, q[0] = e", "(= (tuple (* p) (index q 0)) e)");
     expect_tree("*p = e", "error 1:1: a starred target must be one of several: a, *rest = t");
     expect_tree("p, *q, *r = e", "error 1:8: only one target of a tuple may be starred");
-    expect_tree("p = 1, *q", "error 1:8: a starred *q is only an assignment target here (a, *rest = t)");
-    expect_tree("p, *q", "error 1:4: a starred *q is only an assignment target here (a, *rest = t)");
+    expect_tree("p = 1, *q", "(= p (tuple 1 (* q)))");
+    expect_tree("p, *q", "(tuple p (* q))");
+    expect_tree("p = *q", "error 1:5: a starred *q cannot stand alone: write *q, for a tuple of its items (or a, *rest = t to unpack)");
+    expect_tree("(*q, [*r, 1], {**d, \"k\": 2})", "(tuple (* q) [(* r) 1] (dict (** d) none \"k\" 2))");
+    expect_tree("(*q)", "error 1:2: a starred *q cannot stand alone in parentheses: write (*q,) for a tuple of its items");
+    expect_tree("[*q for q in r]", "error 1:2: a starred *q cannot be a comprehension's item");
+    expect_tree("(a, *b), c = t", "(= (tuple (tuple a (* b)) c) t)");
     expect_tree("(p, q) = t", "(= (tuple p q) t)");
     expect_tree("a[0], b = t", "(= (tuple (index a 0) b) t)");
     expect_tree("(a, b), c = t", "(= (tuple (tuple a b) c) t)");
