@@ -5,6 +5,7 @@ print((*xs, 0), (*t,), (0, *xs, *t, *"bc"), (*range(3),))
 print([*t, *xs], [*"hi", *list()])
 defaults = {"lr": 0.1, "steps": 10}
 print(({**defaults, "steps": 20, "seed": 1}, {"seed": 0, **defaults}, {**defaults, **{"lr": 0.5}}, {**{}}))
+print((defaults | {"lr": 1, "x": 2}, defaults))
 y = 1, *xs
 print(y)
 def wrap(*a):
