@@ -253,7 +253,7 @@ void ps_leave(Parser *p) { p->depth--; }
 
 /* ---- allocation ---- */
 
-static void *alloc(Parser *p, size_t n)
+void *ps_alloc(Parser *p, size_t n)
 {
     void *m = arena_alloc(p->arena, n);
     if (!m) fail_final(p, "out of memory");
@@ -262,7 +262,7 @@ static void *alloc(Parser *p, size_t n)
 
 Node *ps_new_node(Parser *p, NodeKind kind, Span at)
 {
-    Node *n = alloc(p, sizeof *n);
+    Node *n = ps_alloc(p, sizeof *n);
     n->kind = kind;
     n->at = at;
     return n;
@@ -279,12 +279,12 @@ char *ps_token_text(Parser *p, const Token *t)
 
 static void *grow(Parser *p, void *old, int n, int cap, size_t size)
 {
-    void *m = alloc(p, (size_t)cap * size);
+    void *m = ps_alloc(p, (size_t)cap * size);
     if (n) memcpy(m, old, (size_t)n * size);
     return m;
 }
 
-static void vec_push_named(Parser *p, NodeVec *v, Node *item, char *name, Span at)
+void ps_vec_push_named(Parser *p, NodeVec *v, Node *item, char *name, Span at)
 {
     if (v->n == v->cap) {
         if (v->cap > (1 << 28)) fail_final(p, "too many items");
@@ -304,7 +304,7 @@ static void vec_push_named(Parser *p, NodeVec *v, Node *item, char *name, Span a
     v->n++;
 }
 
-void ps_vec_push(Parser *p, NodeVec *v, Node *item) { vec_push_named(p, v, item, NULL, item->at); }
+void ps_vec_push(Parser *p, NodeVec *v, Node *item) { ps_vec_push_named(p, v, item, NULL, item->at); }
 
 void ps_set_list(Node *n, const NodeVec *v)
 {
@@ -323,10 +323,10 @@ static int cmp_by_name(const void *a, const void *b, void *names)
 /* Position of the first name in names[from..n) that repeats an earlier one there, or -1 (NULL
    names skipped).
    Sorting keeps this O(n log n) for machine-written calls with huge argument lists. */
-static int find_repeated(Parser *p, char **names, int from, int n)
+int ps_find_repeated(Parser *p, char **names, int from, int n)
 {
     int count = 0;
-    int *idx = alloc(p, (size_t)(n > from ? n - from : 1) * sizeof *idx);
+    int *idx = ps_alloc(p, (size_t)(n > from ? n - from : 1) * sizeof *idx);
     for (int i = from; i < n; i++)
         if (names[i]) idx[count++] = i;   /* (a **a argument has no name) */
     if (count < 2) return -1;
@@ -644,7 +644,7 @@ static void parse_args(Parser *p, Node *call)
             ps_advance(p);
             ps_advance(p);
             if (first_kw < 0) first_kw = args.n;
-            vec_push_named(p, &args, parse_expr(p, BP_NONE), name, name_at);
+            ps_vec_push_named(p, &args, parse_expr(p, BP_NONE), name, name_at);
         } else if (ps_at(p, TK_DSTAR) || ps_at(p, TK_STAR)) {   /* **d (with the keywords), *xs (positional) */
             bool names = ps_at(p, TK_DSTAR);
             if (!names && first_kw >= 0) fail_here(p, "*iterable follows a keyword argument; put it before the keywords");
@@ -652,7 +652,7 @@ static void parse_args(Parser *p, Node *call)
             ps_advance(p);
             s->a = parse_expr(p, BP_NONE);
             if (names && first_kw < 0) first_kw = args.n;
-            vec_push_named(p, &args, s, NULL, s->at);
+            ps_vec_push_named(p, &args, s, NULL, s->at);
             call->splat = true;
         } else {
             if (first_kw >= 0) fail_here(p, "positional argument follows keyword argument");
@@ -671,7 +671,7 @@ static void parse_args(Parser *p, Node *call)
     }
     ps_close_bracket(p, TK_RPAREN);
     if (first_kw >= 0) {
-        int dup = find_repeated(p, args.names, first_kw, args.n);
+        int dup = ps_find_repeated(p, args.names, first_kw, args.n);
         if (dup >= 0) ps_fail_at(p, args.spans[dup], "keyword argument repeated: %s", args.names[dup]);
     }
     ps_set_list(call, &args);
@@ -756,7 +756,7 @@ static Node *fs_expression(void *pv, const char *start, const char *end)
     Span where = span_in_token(p, start);
     const char *line_start = start - (where.col - 1);
     size_t len = (size_t)(end - line_start);
-    char *copy = alloc(p, len + 1);
+    char *copy = ps_alloc(p, len + 1);
     memcpy(copy, line_start, len);
     copy[len] = '\0';
     Lexer saved_lx = p->lx;
@@ -905,7 +905,7 @@ Node *ps_target(Parser *p)
 static Node *comprehension(Parser *p, Node *n, NodeKind kind, TokenKind close)
 {
     n->kind = kind;
-    FnDef *fn = alloc(p, sizeof *fn);
+    FnDef *fn = ps_alloc(p, sizeof *fn);
     fn->name = kind == N_LISTCOMP ? "<listcomp>" : "<dictcomp>";
     fn->at = n->at;
     NodeVec clauses = {0};
@@ -926,95 +926,6 @@ static Node *comprehension(Parser *p, Node *n, NodeKind kind, TokenKind close)
     ps_set_list(n, &clauses);
     n->fn = fn;
     return n;
-}
-
-/* ---- functions ---- */
-
-/* After "fn" or "fn name": (params) = expr, or (params) { block }. */
-FnDef *ps_fn_rest(Parser *p, char *name, Span fn_at)
-{
-    FnDef *fn = alloc(p, sizeof *fn);
-    fn->name = name;
-    fn->at = fn_at;
-    if (!ps_at(p, TK_LPAREN)) ps_fail_expected(p, "'('");
-    ps_open_bracket(p, CTX_PAREN);
-    NodeVec params = { .named = true };   /* items: the defaults (or NULL); names: the parameters */
-    bool seen_default = false, seen_star = false;   /* a *rest or a bare * was written */
-    int rest_at = -1;                                /* where *rest was written in params */
-    Span star_at = fn_at;
-    while (!ps_at(p, TK_RPAREN)) {
-        /* positional ones, *rest or a bare *, keyword-only ones, **names: in that order */
-        int stars = ps_at(p, TK_STAR) ? 1 : ps_at(p, TK_DSTAR) ? 2 : 0;
-        if (fn->has_names) fail_here(p, "no parameter may follow **names");
-        if (stars == 1 && seen_star) fail_here(p, "only one *rest or bare * may be written");
-        if (stars) {
-            if (stars == 1) star_at = ps_span_of(p, &p->tok);
-            ps_advance(p);
-        }
-        if (stars == 1 && (ps_at(p, TK_COMMA) || ps_at(p, TK_RPAREN))) {   /* a bare *: keyword-only ones follow */
-            seen_star = true;
-            if (!ps_at(p, TK_COMMA)) break;
-            ps_advance(p);
-            continue;
-        }
-        if (!ps_at(p, TK_NAME)) ps_fail_expected(p, "a parameter name");
-        Span pat = ps_span_of(p, &p->tok);
-        char *pname = ps_token_text(p, &p->tok);
-        ps_advance(p);
-        Node *def = NULL;
-        if (stars) {
-            if (ps_at(p, TK_ASSIGN)) fail_here(p, stars == 1 ? "*rest takes no default (it is () when nothing is left)" : "**names takes no default (it is {} when nothing is left)");
-            if (stars == 1) rest_at = params.n, seen_star = true;
-            fn->has_rest |= stars == 1;
-            fn->has_names |= stars == 2;
-        } else if (ps_at(p, TK_ASSIGN)) {
-            ps_advance(p);
-            def = parse_expr(p, BP_NONE);
-            seen_default |= !seen_star;
-        } else if (seen_default && !seen_star) {   /* (keyword-only ones need no order) */
-            ps_fail_at(p, pat, "parameter '%s' without a default follows one with a default", pname);
-        }
-        fn->nkwonly += seen_star && !stars;
-        vec_push_named(p, &params, def, pname, pat);
-        if (!ps_at(p, TK_COMMA)) break;
-        ps_advance(p);
-    }
-    ps_close_bracket(p, TK_RPAREN);
-    if (seen_star && !fn->has_rest && fn->nkwonly == 0) ps_fail_at(p, star_at, "a bare * must be followed by a keyword-only parameter");
-    if (rest_at >= 0 && fn->nkwonly > 0) {   /* *rest after the keyword-only ones (FnDef.nkwonly) */
-        Node *d = params.items[rest_at];
-        char *nm = params.names[rest_at];
-        Span sp = params.spans[rest_at];
-        for (int i = rest_at; i < rest_at + fn->nkwonly; i++) {
-            params.items[i] = params.items[i + 1];
-            params.names[i] = params.names[i + 1];
-            params.spans[i] = params.spans[i + 1];
-        }
-        params.items[rest_at + fn->nkwonly] = d;
-        params.names[rest_at + fn->nkwonly] = nm;
-        params.spans[rest_at + fn->nkwonly] = sp;
-    }
-    int dup = find_repeated(p, params.names, 0, params.n);
-    if (dup >= 0) ps_fail_at(p, params.spans[dup], "duplicate parameter '%s'", params.names[dup]);
-    fn->nparams = params.n;
-    fn->params = params.n ? params.names : NULL;
-    fn->defaults = params.n ? params.items : NULL;
-
-    int saved_loops = p->loop_depth;
-    p->loop_depth = 0;
-    p->fn_depth++;
-    if (ps_at(p, TK_ASSIGN)) {
-        ps_advance(p);
-        fn->body = parse_expr(p, BP_NONE);
-        fn->body_is_expr = true;
-    } else if (ps_at(p, TK_LBRACE)) {
-        fn->body = ps_block(p);
-    } else {
-        ps_fail_expected(p, "'=' or '{' after the parameters");
-    }
-    p->fn_depth--;
-    p->loop_depth = saved_loops;
-    return fn;
 }
 
 /* ---- entry ---- */

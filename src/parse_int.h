@@ -93,16 +93,22 @@ void ps_leave(Parser *p);
 
 /* ---- nodes (parse.c) ---- */
 
+/* n bytes from the source's arena, zeroed (fails the parse when out of memory). */
+void *ps_alloc(Parser *p, size_t n);
 Node *ps_new_node(Parser *p, NodeKind kind, Span at);
 /* A node at the current token. */
 Node *ps_node_here(Parser *p, NodeKind kind);
 /* Token t's text, copied into the arena. */
 char *ps_token_text(Parser *p, const Token *t);
 void ps_vec_push(Parser *p, NodeVec *v, Node *item);
+/* Appends item, named name (at: the name's place), to a named NodeVec. */
+void ps_vec_push_named(Parser *p, NodeVec *v, Node *item, char *name, Span at);
+/* Position of the first name in names[from, n) that repeats an earlier one there, or -1 (NULL names skipped). */
+int ps_find_repeated(Parser *p, char **names, int from, int n);
 /* Gives n the items of v. */
 void ps_set_list(Node *n, const NodeVec *v);
 
-/* ---- expressions and functions (parse.c) ---- */
+/* ---- expressions (parse.c) and functions (parse_fn.c) ---- */
 
 /* A whole expression. */
 Node *ps_expression(Parser *p);
