@@ -86,12 +86,7 @@ bool arith_sequence(Interp *I, int op, Value a, Value b, Span at, Value *out)
     if (op == TL_MUL && (b.kind == V_STR || seq_b) && repeat_count(a, &times)) return arith_sequence(I, op, b, a, at, out);
     if (op == TL_OR && a.kind == V_DICT && b.kind == V_DICT) {   /* Python's d | e: a new dict, e's entries winning */
         Value d = val_dict_new();
-        bool ok = d.kind == V_DICT;
-        for (int s = 0; s < 2; s++) {
-            const Dict *src = s ? b.as.d : a.as.d;
-            for (int i = 0; ok && i < src->n; i++) ok = dict_set(d.as.d, src->keys[i]->data, src->keys[i]->len, val_retain(src->vals[i]));
-        }
-        if (!ok) {
+        if (d.kind != V_DICT || !dict_update(d.as.d, a.as.d) || !dict_update(d.as.d, b.as.d)) {
             val_release(d);
             return interp_error_rt(I, at);
         }

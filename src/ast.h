@@ -171,6 +171,9 @@ struct FnDef {
     char **slot_names;
 };
 
+/* The expression after * or ** in s (N_STARARG, N_STARSTAR) as messages name it: its name, or "x". */
+static inline const char *starred_name(const Node *s) { return s->a->kind == N_NAME ? s->a->name : "x"; }
+
 /* The parameters a call fills by position or name: all but *rest and **names. */
 static inline int fndef_fixed_params(const FnDef *d) { return d->nparams - d->has_rest - d->has_names; }
 

@@ -96,6 +96,13 @@ oom:
     return false;
 }
 
+bool dict_update(Dict *d, const Dict *from)
+{
+    for (int i = 0; i < from->n; i++)
+        if (!dict_set(d, from->keys[i]->data, from->keys[i]->len, val_retain(from->vals[i]))) return false;
+    return true;
+}
+
 void dict_clear(Dict *d)
 {
     int n = d->n;

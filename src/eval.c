@@ -70,7 +70,7 @@ static COLD bool eval_spliced(Ctx *C, Node *n, Value *out)
         bool ok = val_iter_list(v, &items);
         if (!ok) {
             if (tl_errkind_last() == TL_E_TypeError)
-                interp_error(C->I, e->at, TypeError, "*%s needs an iterable, not a %s", e->a->kind == N_NAME ? e->a->name : "x",
+                interp_error(C->I, e->at, TypeError, "*%s needs an iterable, not a %s", starred_name(e),
                              val_kind_name(v));
             else
                 interp_error_rt(C->I, e->at);
@@ -142,14 +142,12 @@ static bool eval_dict(Ctx *C, Node *n, Value *out)
             Node *e = n->list[i];
             if (!eval_expr(C, e->a, &v)) { val_release(d); return false; }
             if (v.kind != V_DICT) {
-                interp_error(C->I, e->at, TypeError, "**%s needs a dict, not a %s", e->a->kind == N_NAME ? e->a->name : "x", val_kind_name(v));
+                interp_error(C->I, e->at, TypeError, "**%s needs a dict, not a %s", starred_name(e), val_kind_name(v));
                 val_release(v);
                 val_release(d);
                 return false;
             }
-            bool ok = true;
-            for (int j = 0; ok && j < v.as.d->n; j++)
-                ok = dict_set(d.as.d, v.as.d->keys[j]->data, v.as.d->keys[j]->len, val_retain(v.as.d->vals[j]));
+            bool ok = dict_update(d.as.d, v.as.d);
             val_release(v);
             if (!ok) { val_release(d); return interp_error_rt(C->I, n->at); }
             continue;

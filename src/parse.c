@@ -429,13 +429,13 @@ static Node *generator_expr(Parser *p, Node *item, Span at)
     return comprehension(p, n, N_LISTCOMP, TK_RPAREN);
 }
 
-Node *ps_display_item(Parser *p, Node *display)
+Node *ps_display_item(Parser *p, bool *splat)
 {
     if (!ps_at(p, TK_STAR)) return parse_expr(p, BP_NONE);
     Node *s = ps_node_here(p, N_STARARG);
     ps_advance(p);
     s->a = parse_expr(p, BP_NONE);
-    display->splat = true;
+    *splat = true;
     return s;
 }
 
@@ -444,7 +444,7 @@ Node *ps_display_item(Parser *p, Node *display)
 static void no_lone_star(Parser *p, const Node *item, bool comprehension)
 {
     if (item->kind != N_STARARG) return;
-    const char *x = item->a->kind == N_NAME ? item->a->name : "x";
+    const char *x = starred_name(item);
     if (comprehension) ps_fail_at(p, item->at, "a starred *%s cannot be a comprehension's item", x);
     ps_fail_at(p, item->at, "a starred *%s cannot stand alone in parentheses: write (*%s,) for a tuple of its items", x, x);
 }
@@ -460,8 +460,8 @@ static Node *paren_expr(Parser *p)
         ps_close_bracket(p, TK_RPAREN);
         return ps_new_node(p, N_TUPLE, open_at);
     }
-    Node *t = ps_new_node(p, N_TUPLE, open_at);
-    Node *first = ps_display_item(p, t);
+    bool splat = false;
+    Node *first = ps_display_item(p, &splat);
     if (ps_at(p, TK_RPAREN)) {
         no_lone_star(p, first, false);
         ps_close_bracket(p, TK_RPAREN);
@@ -471,11 +471,13 @@ static Node *paren_expr(Parser *p)
         no_lone_star(p, first, true);
         return generator_expr(p, first, open_at);
     }
+    Node *t = ps_new_node(p, N_TUPLE, open_at);
+    t->splat = splat;
     ps_vec_push(p, &items, first);
     while (ps_at(p, TK_COMMA)) {
         ps_advance(p);
         if (ps_at(p, TK_RPAREN)) break;
-        ps_vec_push(p, &items, ps_display_item(p, t));
+        ps_vec_push(p, &items, ps_display_item(p, &t->splat));
     }
     ps_close_bracket(p, TK_RPAREN);
     ps_set_list(t, &items);
@@ -486,7 +488,7 @@ static Node *paren_expr(Parser *p)
 static void parse_items(Parser *p, Node *display, NodeVec *v, TokenKind close)
 {
     while (!ps_at(p, close)) {
-        ps_vec_push(p, v, ps_display_item(p, display));
+        ps_vec_push(p, v, ps_display_item(p, &display->splat));
         if (!ps_at(p, TK_COMMA)) break;
         ps_advance(p);
     }
@@ -499,7 +501,7 @@ static Node *list_expr(Parser *p)
     ps_open_bracket(p, CTX_BRACKET);
     NodeVec items = {0};
     if (!ps_at(p, TK_RBRACKET)) {
-        Node *first = ps_display_item(p, n);
+        Node *first = ps_display_item(p, &n->splat);
         if (ps_at(p, TK_FOR)) {   /* [e for x in it ...] */
             no_lone_star(p, first, true);
             n->a = first;

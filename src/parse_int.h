@@ -74,9 +74,9 @@ void ps_fail_if_habit(Parser *p);
 void ps_advance(Parser *p);
 /* The kind of the token after the current one. */
 TokenKind ps_peek_kind(Parser *p);
-/* An item of a tuple or list display: an expression, or *e (N_STARARG, marking the display's
-   splat), whose items the display splices in. */
-Node *ps_display_item(Parser *p, Node *display);
+/* An item of a tuple or list display: an expression, or *e (N_STARARG: *splat is set), whose
+   items the display splices in. */
+Node *ps_display_item(Parser *p, bool *splat);
 /* Can a token of kind k start an expression, but not continue one (no infix or postfix use)? */
 bool ps_kind_starts_operand_only(TokenKind k);
 /* Is the current token of kind k? */

@@ -188,16 +188,17 @@ static Node *fn_stmt(Parser *p)
    the items left over (a, *rest = t); alone it is neither (no_starred, check_target). */
 static Node *parse_exprlist(Parser *p)
 {
-    Node *t = ps_new_node(p, N_TUPLE, ps_span_of(p, &p->tok));
-    Node *first = ps_display_item(p, t);
+    bool splat = false;
+    Node *first = ps_display_item(p, &splat);
     if (!ps_at(p, TK_COMMA)) return first;
-    t->at = node_start(first);
+    Node *t = ps_new_node(p, N_TUPLE, node_start(first));
+    t->splat = splat;
     NodeVec items = {0};
     ps_vec_push(p, &items, first);
     while (ps_at(p, TK_COMMA)) {
         ps_advance(p);
         if (!ps_starts_expression(p) && !ps_at(p, TK_STAR)) break;
-        ps_vec_push(p, &items, ps_display_item(p, t));
+        ps_vec_push(p, &items, ps_display_item(p, &t->splat));
     }
     ps_set_list(t, &items);
     return t;
@@ -208,7 +209,7 @@ static void no_starred(Parser *p, Node *e)
 {
     if (e->kind == N_STARARG)
         ps_fail_at(p, e->at, "a starred *%s cannot stand alone: write *%s, for a tuple of its items (or a, *rest = t to unpack)",
-                   e->a->kind == N_NAME ? e->a->name : "x", e->a->kind == N_NAME ? e->a->name : "x");
+                   starred_name(e), starred_name(e));
 }
 
 /* Targets are names and index expressions (and, for '=', tuples of targets, one item of a

@@ -154,6 +154,8 @@ void val_link_new(ValLink *l, bool is_list);
 void val_owner_sweep(ValOwner *o);
 /* Takes ownership of v; replaces an existing key. Returns false on OOM. */
 bool dict_set(Dict *d, const char *key, size_t klen, Value v);
+/* d takes every key and value of from, in from's order (a key d has is replaced). Returns false on OOM. */
+bool dict_update(Dict *d, const Dict *from);
 /* Borrowed pointer or NULL. */
 Value *dict_get(Dict *d, const char *key, size_t klen);
 /* The end of the "no key" message for key: the closest of d's keys ("; did you mean \"lr\"?"),

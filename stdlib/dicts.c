@@ -91,15 +91,7 @@ static bool set_pair(Interp *I, CallArgs *a, Dict *d, Value k, Value v)
 static bool update_from(Interp *I, CallArgs *a, Dict *d, int i)
 {
     Value other = *arg_given(a, i);
-    if (other.kind == V_DICT) {
-        Dict *o = other.as.d;
-        for (int i = 0; i < o->n; i++) {
-            Value k = { .kind = V_STR };
-            k.as.s = o->keys[i];
-            if (!set_pair(I, a, d, k, o->vals[i])) return false;
-        }
-        return true;
-    }
+    if (other.kind == V_DICT) return dict_update(d, other.as.d) || interp_error_rt(I, a->at);
     Value pairs;
     if (!val_iter_list(other, &pairs)) return bi_fail(I, a, TypeError, "%s must be a dict or pairs, not a %s", arg_name(a, i), val_kind_name(other));
     bool ok = true;
@@ -165,12 +157,10 @@ static bool bi_copy_dict(Interp *I, CallArgs *a, Value *out)
     Dict *d;
     if (!dict_param(I, a, 0, &d)) return false;
     Value r = val_dict_new();
-    if (r.kind != V_DICT) return interp_error_rt(I, a->at);
-    for (int i = 0; i < d->n; i++)
-        if (!dict_set(r.as.d, d->keys[i]->data, d->keys[i]->len, val_retain(d->vals[i]))) {
-            val_release(r);
-            return interp_error_rt(I, a->at);
-        }
+    if (r.kind != V_DICT || !dict_update(r.as.d, d)) {
+        val_release(r);
+        return interp_error_rt(I, a->at);
+    }
     *out = r;
     return true;
 }
