@@ -63,6 +63,10 @@ bool arith_sequence(Interp *I, int op, Value a, Value b, Span at, Value *out);
 /* fmt % args (printf.c): Python's printf-style formatting; args a tuple of values, a dict for
    %(key) conversions, or one value. */
 bool str_percent_format(Interp *I, const Str *fmt, Value args, Span at, Value *out);
+/* xs += items (any iterable, as extend) and xs *= n on a list: the list itself changes, as
+   Python's do, so every name holding it sees the change. 1 done, 0 not one of these, -1 error
+   reported. */
+int arith_list_in_place(Interp *I, int op, List *l, Value rhs, Span at);
 /* x in c (x not in c when negate): a bool. */
 bool arith_contains(Interp *I, Value x, Value c, bool negate, Span at, Value *out);
 /* The computation dtype of a OP b (weak literals per NEP 50; errors for out-of-range literals). */

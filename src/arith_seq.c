@@ -101,11 +101,38 @@ bool arith_sequence(Interp *I, int op, Value a, Value b, Span at, Value *out)
     }
     if (op == TL_LT || op == TL_LE || op == TL_GT || op == TL_GE) {
         int c;
-        if (!val_order(a, b, &c)) return interp_error(I, at, TypeError, "'%s' is not supported: %s", op_binary_symbol(op), tl_errmsg());
+        if (!val_order(a, b, &c))
+            return tl_errkind_last() == TL_E_TypeError
+                       ? interp_error(I, at, TypeError, "'%s' is not supported: %s", op_binary_symbol(op), tl_errmsg())
+                       : interp_error_rt(I, at);   /* nested too deeply */
         *out = val_bool(op == TL_LT ? c < 0 : op == TL_LE ? c <= 0 : op == TL_GT ? c > 0 : c >= 0);
         return true;
     }
     return unsupported(I, op, a, b, at);
+}
+
+int arith_list_in_place(Interp *I, int op, List *l, Value rhs, Span at)
+{
+    Value items;
+    int64_t times;
+    if (op == TL_ADD) {   /* list.__iadd__ is extend: any iterable, its items copied first (xs += xs) */
+        if (!val_iter_list(rhs, &items))
+            return tl_errkind_last() == TL_E_TypeError
+                       ? (interp_error(I, at, TypeError, "'+=' on a list takes an iterable, whose items it adds, not a %s", val_kind_name(rhs)), -1)
+                       : (interp_error_rt(I, at), -1);
+    } else if (op == TL_MUL && repeat_count(rhs, &times)) {   /* the list's items, `times` over */
+        if (!join_items(I, V_LIST, l->items, l->n, NULL, 0, times, at, &items)) return -1;
+        int64_t n = l->n;
+        bool ok = list_splice(l, 0, n, items.as.l->items, items.as.l->n);
+        val_release(items);
+        return ok ? 1 : (interp_error_rt(I, at), -1);
+    } else
+        return 0;
+    bool ok = items.as.l->n <= LIST_MAX_ITEMS - l->n
+                  ? list_splice(l, l->n, l->n, items.as.l->items, items.as.l->n)
+                  : (tl_seterr(MemoryError, "a list of %lld + %lld items is too large", (long long)l->n, (long long)items.as.l->n), false);
+    val_release(items);
+    return ok ? 1 : (interp_error_rt(I, at), -1);
 }
 
 bool arith_contains(Interp *I, Value x, Value c, bool negate, Span at, Value *out)

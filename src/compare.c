@@ -21,16 +21,36 @@ static bool numbers_equal(Value a, Value b)
     return x[0] == y[0] && x[1] == y[1];
 }
 
-/* Two sequences of n and m items, item by item. */
-static bool items_equal(const Value *x, int64_t n, const Value *y, int64_t m, bool *eq)
+/* Tuples and lists inside others deeper than this are not compared (a RecursionError): each
+   level is a C frame, and two lists that hold themselves would go down forever. */
+#define MAX_COMPARE_DEPTH 1000
+
+static bool equal_at(Value a, Value b, bool *eq, int depth);
+
+/* Whether a and b are one tuple or list (equal without looking, as Python's item comparisons
+   take the same object: `xs == xs` for a list holding itself); false with a RecursionError
+   when they are tuples or lists too deep to compare. */
+static bool same_or_too_deep(Value a, Value b, int depth, bool *same)
+{
+    *same = a.kind == V_TUPLE ? a.as.tu == b.as.tu : a.as.l == b.as.l;
+    if (*same || depth < MAX_COMPARE_DEPTH) return true;
+    tl_seterr(RecursionError, "values nested too deeply to compare (more than %d levels)", MAX_COMPARE_DEPTH);
+    return false;
+}
+
+/* Two sequences of n and m items, item by item, at the given depth. */
+static bool items_equal(const Value *x, int64_t n, const Value *y, int64_t m, bool *eq, int depth)
 {
     *eq = n == m;
     for (int64_t i = 0; i < n && *eq; i++)
-        if (!val_equal(x[i], y[i], eq)) return false;
+        if (!equal_at(x[i], y[i], eq, depth + 1)) return false;
     return true;
 }
 
-bool val_equal(Value a, Value b, bool *eq)
+bool val_equal(Value a, Value b, bool *eq) { return equal_at(a, b, eq, 0); }
+
+/* val_equal for a and b inside depth tuples or lists. */
+static bool equal_at(Value a, Value b, bool *eq, int depth)
 {
     if (a.kind == V_NUM && b.kind == V_NUM) {
         *eq = numbers_equal(a, b);
@@ -51,8 +71,14 @@ bool val_equal(Value a, Value b, bool *eq)
     switch (a.kind) {
     case V_NONE: *eq = true; return true;
     case V_STR: *eq = a.as.s->len == b.as.s->len && memcmp(a.as.s->data, b.as.s->data, a.as.s->len) == 0; return true;
-    case V_TUPLE: return items_equal(a.as.tu->items, a.as.tu->n, b.as.tu->items, b.as.tu->n, eq);
-    case V_LIST: return items_equal(a.as.l->items, a.as.l->n, b.as.l->items, b.as.l->n, eq);
+    case V_TUPLE:
+    case V_LIST: {
+        bool same;
+        if (!same_or_too_deep(a, b, depth, &same)) return false;
+        if (same) { *eq = true; return true; }
+        return a.kind == V_TUPLE ? items_equal(a.as.tu->items, a.as.tu->n, b.as.tu->items, b.as.tu->n, eq, depth)
+                                 : items_equal(a.as.l->items, a.as.l->n, b.as.l->items, b.as.l->n, eq, depth);
+    }
     case V_DICT: *eq = a.as.d == b.as.d; return true;
     case V_FUNC: *eq = a.as.fn == b.as.fn; return true;
     case V_BUILTIN: *eq = a.as.bi == b.as.bi; return true;
@@ -82,19 +108,24 @@ static int numbers_order(Value a, Value b)
     return (x > y) - (x < y);
 }
 
+static bool order_at(Value a, Value b, int *cmp, int depth);
+
 /* Two sequences lexicographically: the first unequal pair decides, else the shorter first. */
-static bool items_order(const Value *x, int64_t n, const Value *y, int64_t m, int *cmp)
+static bool items_order(const Value *x, int64_t n, const Value *y, int64_t m, int *cmp, int depth)
 {
     for (int64_t i = 0; i < n && i < m; i++) {
         bool eq;
-        if (!val_equal(x[i], y[i], &eq)) return false;
-        if (!eq) return val_order(x[i], y[i], cmp);
+        if (!equal_at(x[i], y[i], &eq, depth + 1)) return false;
+        if (!eq) return order_at(x[i], y[i], cmp, depth + 1);
     }
     *cmp = (n > m) - (n < m);
     return true;
 }
 
-bool val_order(Value a, Value b, int *cmp)
+bool val_order(Value a, Value b, int *cmp) { return order_at(a, b, cmp, 0); }
+
+/* val_order for a and b inside depth tuples or lists. */
+static bool order_at(Value a, Value b, int *cmp, int depth)
 {
     if (a.kind == V_NUM && b.kind == V_NUM && !tl_is_complex((tl_dtype)a.dtype) && !tl_is_complex((tl_dtype)b.dtype)) {
         *cmp = numbers_order(a, b);
@@ -106,8 +137,13 @@ bool val_order(Value a, Value b, int *cmp)
         *cmp = c ? (c > 0) - (c < 0) : (a.as.s->len > b.as.s->len) - (a.as.s->len < b.as.s->len);
         return true;
     }
-    if (a.kind == b.kind && a.kind == V_TUPLE) return items_order(a.as.tu->items, a.as.tu->n, b.as.tu->items, b.as.tu->n, cmp);
-    if (a.kind == b.kind && a.kind == V_LIST) return items_order(a.as.l->items, a.as.l->n, b.as.l->items, b.as.l->n, cmp);
+    if (a.kind == b.kind && (a.kind == V_TUPLE || a.kind == V_LIST)) {
+        bool same;
+        if (!same_or_too_deep(a, b, depth, &same)) return false;
+        if (same) { *cmp = 0; return true; }
+        return a.kind == V_TUPLE ? items_order(a.as.tu->items, a.as.tu->n, b.as.tu->items, b.as.tu->n, cmp, depth)
+                                 : items_order(a.as.l->items, a.as.l->n, b.as.l->items, b.as.l->n, cmp, depth);
+    }
     if (a.kind == V_NUM && b.kind == V_NUM)
         tl_seterr(TypeError, "complex numbers do not order");
     else if (a.kind == V_TENSOR || b.kind == V_TENSOR)

@@ -190,7 +190,8 @@ static int assign_index_matmul(Ctx *C, Node *n)
     return assign_target(C, t, v) ? 1 : -1;
 }
 
-/* x op= e: tensors update in place (result cast to x's dtype), everything else rebinds. */
+/* x op= e: tensors update in place (result cast to x's dtype), lists grow in place (+= and
+   *=), everything else rebinds. */
 static COLD bool exec_opassign(Ctx *C, Node *n)
 {
     Interp *I = C->I;
@@ -203,6 +204,8 @@ static COLD bool exec_opassign(Ctx *C, Node *n)
         if (!eval_expr(C, t->a, &base)) { val_release(rhs); return false; }
         bool ok = subscript_get(I, eval_cb, C, base, t, &cur);
         int over = ok ? index_update_in_place(I, op, base, cur, rhs, n->at) : 0;
+        if (over == 0 && ok && cur.kind == V_LIST && (over = arith_list_in_place(I, op, cur.as.l, rhs, n->at)) > 0)
+            over = subscript_set(I, eval_cb, C, base, t, cur) ? 1 : -1;   /* stored back, as Python does */
         if (over != 0) {
             ok = over > 0;
             val_release(cur);
@@ -249,6 +252,15 @@ static COLD bool exec_opassign(Ctx *C, Node *n)
         bool ok = arith_matmul_in_place(I, *s, rhs, n->at);
         val_release(rhs);
         return ok;
+    }
+    if (s->kind == V_LIST) {   /* the list itself grows, seen through every name that holds it */
+        Value xs = val_retain(*s);
+        int r = arith_list_in_place(I, op, xs.as.l, rhs, n->at);
+        val_release(xs);
+        if (r != 0) {
+            val_release(rhs);
+            return r > 0;
+        }
     }
     Value res;
     Value cur = val_retain(*s);

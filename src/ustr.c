@@ -204,7 +204,12 @@ int val_iter_next(ValIter *it, Value *out)
         return 1;
     case V_DICT: {
         const Dict *d = v.as.d;
-        if (it->i >= it->n || it->i >= d->n) return 0;   /* the body may shrink the dict */
+        if (d->n != it->n) {   /* Python's rule: keys shift when one goes, and a new one would be met or not */
+            tl_seterr(ValueError, "a dict changed size while a loop went over it (from %lld keys to %lld); loop over list(d) to change d",
+                      (long long)it->n, (long long)d->n);
+            return -1;
+        }
+        if (it->i >= it->n) return 0;
         const Str *k = d->keys[it->i++];
         *out = val_str(k->data, k->len);
         return out->kind == V_STR ? 1 : -1;

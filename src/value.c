@@ -401,23 +401,47 @@ static int write_str(tl_write_fn w, void *ctx, const char *s) { return w(ctx, s,
    is a C frame, and the stack has room for many more levels than anyone reads. */
 #define MAX_PRINT_DEPTH 1000
 
-static int write_value(Value v, tl_write_fn w, void *ctx, int depth);
+/* The tuples, lists and dicts being written, innermost first: one met again inside itself is
+   written as Python writes it, [...], (...) or {...}, where following it would never end. */
+typedef struct PrintPath {
+    const void *obj;
+    const struct PrintPath *up;
+} PrintPath;
+
+/* The object of a tuple, list or dict (NULL for other values). */
+static const void *container_obj(Value v)
+{
+    return v.kind == V_TUPLE ? (const void *)v.as.tu : v.kind == V_LIST ? (const void *)v.as.l
+         : v.kind == V_DICT ? (const void *)v.as.d : NULL;
+}
+
+/* Whether v is a tuple, list or dict on the path (being written around it). */
+static bool on_path(Value v, const PrintPath *p)
+{
+    const void *obj = container_obj(v);
+    for (; obj && p; p = p->up)
+        if (p->obj == obj) return true;
+    return false;
+}
+
+static int write_value(Value v, tl_write_fn w, void *ctx, int depth, const PrintPath *path);
 
 /* Writes an item of a tuple, list or dict at the given depth: strings as their repr. */
-static int write_nested(Value v, tl_write_fn w, void *ctx, int depth)
+static int write_nested(Value v, tl_write_fn w, void *ctx, int depth, const PrintPath *path)
 {
     if (v.kind == V_STR) return str_write_repr(v.as.s->data, v.as.s->len, w, ctx);
+    if (on_path(v, path)) return write_str(w, ctx, v.kind == V_LIST ? "[...]" : v.kind == V_TUPLE ? "(...)" : "{...}");
     if (depth >= MAX_PRINT_DEPTH && (v.kind == V_TUPLE || v.kind == V_LIST || v.kind == V_DICT)) {
         tl_seterr(RecursionError, "a value nested too deeply to print (more than %d levels)", MAX_PRINT_DEPTH);
         return -1;
     }
-    return write_value(v, w, ctx, depth);
+    return write_value(v, w, ctx, depth, path);
 }
 
-int val_write_item(Value v, tl_write_fn w, void *ctx) { return write_nested(v, w, ctx, 0); }
+int val_write_item(Value v, tl_write_fn w, void *ctx) { return write_nested(v, w, ctx, 0, NULL); }
 
 /* A one-line summary for dict listings: tensors as dtype (ggml type when held as blocks) and shape. */
-static int write_summary(Value v, tl_write_fn w, void *ctx, int depth)
+static int write_summary(Value v, tl_write_fn w, void *ctx, int depth, const PrintPath *path)
 {
     if (v.kind == V_TENSOR) {
         char shp[TL_MAXDIM * 22 + 8];
@@ -430,7 +454,7 @@ static int write_summary(Value v, tl_write_fn w, void *ctx, int depth)
         snprintf(tmp, sizeof tmp, "dict with %d entries", v.as.d->n);
         return write_str(w, ctx, tmp);
     }
-    return write_nested(v, w, ctx, depth);
+    return write_nested(v, w, ctx, depth, path);
 }
 
 /* Looks at most this many tuples, lists and dicts ahead for one nested too deep, so that print
@@ -443,15 +467,16 @@ static bool is_container(Value v) { return v.kind == V_TUPLE || v.kind == V_LIST
 /* Whether printing v at the given depth reaches a container below MAX_PRINT_DEPTH, looking at no
    more than *budget of them (a top-level dict's dicts print as a summary, so they are not
    entered; a dict inside a tuple or list prints its items). */
-static bool nested_too_deep(Value v, int depth, int64_t *budget)
+static bool nested_too_deep(Value v, int depth, int64_t *budget, const PrintPath *path)
 {
-    if (!is_container(v)) return false;
+    if (!is_container(v) || on_path(v, path)) return false;   /* one on the path prints as [...] */
     if (depth >= MAX_PRINT_DEPTH) return true;
     if (--*budget < 0) return false;
+    PrintPath here = { container_obj(v), path };
     int64_t n = v.kind == V_TUPLE ? v.as.tu->n : v.kind == V_LIST ? v.as.l->n : v.as.d->n;
     for (int64_t i = 0; i < n; i++) {
         Value x = v.kind == V_TUPLE ? v.as.tu->items[i] : v.kind == V_LIST ? v.as.l->items[i] : v.as.d->vals[i];
-        if ((depth > 0 || v.kind != V_DICT || x.kind != V_DICT) && nested_too_deep(x, depth + 1, budget)) return true;
+        if ((depth > 0 || v.kind != V_DICT || x.kind != V_DICT) && nested_too_deep(x, depth + 1, budget, &here)) return true;
     }
     return false;
 }
@@ -459,8 +484,8 @@ static bool nested_too_deep(Value v, int depth, int64_t *budget)
 int val_write(Value v, tl_write_fn w, void *ctx)
 {
     int64_t budget = PRINT_LOOKAHEAD;
-    if (nested_too_deep(v, 0, &budget)) return write_nested(v, w, ctx, MAX_PRINT_DEPTH);
-    return write_value(v, w, ctx, 0);
+    if (nested_too_deep(v, 0, &budget, NULL)) return write_nested(v, w, ctx, MAX_PRINT_DEPTH, NULL);
+    return write_value(v, w, ctx, 0, NULL);
 }
 
 /* Writes to a FILE (ctx), as val_write_file's writer when it marks dtypes: write_value knows it
@@ -489,9 +514,10 @@ int val_write_file(Value v, FILE *f, bool repr, bool mark_dtypes)
 }
 
 /* val_write for a value inside depth tuples and dicts. */
-static int write_value(Value v, tl_write_fn w, void *ctx, int depth)
+static int write_value(Value v, tl_write_fn w, void *ctx, int depth, const PrintPath *path)
 {
     char buf[128];
+    PrintPath here = { container_obj(v), path };   /* the path of v's items */
     switch (v.kind) {
     case V_NONE: return write_str(w, ctx, "none");
     case V_NUM:
@@ -501,7 +527,7 @@ static int write_value(Value v, tl_write_fn w, void *ctx, int depth)
         if (w(ctx, "(", 1)) return -1;
         for (int i = 0; i < v.as.tu->n; i++) {
             if (i && w(ctx, ", ", 2)) return -1;
-            if (write_nested(v.as.tu->items[i], w, ctx, depth + 1)) return -1;
+            if (write_nested(v.as.tu->items[i], w, ctx, depth + 1, &here)) return -1;
         }
         return write_str(w, ctx, v.as.tu->n == 1 ? ",)" : ")");
     }
@@ -509,7 +535,7 @@ static int write_value(Value v, tl_write_fn w, void *ctx, int depth)
         if (w(ctx, "[", 1)) return -1;
         for (int64_t i = 0; i < v.as.l->n; i++) {
             if (i && w(ctx, ", ", 2)) return -1;
-            if (write_nested(v.as.l->items[i], w, ctx, depth + 1)) return -1;
+            if (write_nested(v.as.l->items[i], w, ctx, depth + 1, &here)) return -1;
             if ((i & 1023) == 1023 && tl_check_interrupt()) return -1;
         }
         return w(ctx, "]", 1);
@@ -522,14 +548,14 @@ static int write_value(Value v, tl_write_fn w, void *ctx, int depth)
             for (int i = 0; i < d->n; i++) {
                 if ((i && w(ctx, ", ", 2)) || str_write_repr(d->keys[i]->data, d->keys[i]->len, w, ctx) || w(ctx, ": ", 2))
                     return -1;
-                if (write_nested(d->vals[i], w, ctx, depth + 1)) return -1;
+                if (write_nested(d->vals[i], w, ctx, depth + 1, &here)) return -1;
             }
             return w(ctx, "}", 1);
         }
         for (int i = 0; i < d->n; i++) {
             if (i && w(ctx, "\n", 1)) return -1;
             if (w(ctx, d->keys[i]->data, d->keys[i]->len) || w(ctx, ": ", 2)) return -1;
-            if (write_summary(d->vals[i], w, ctx, depth + 1)) return -1;
+            if (write_summary(d->vals[i], w, ctx, depth + 1, &here)) return -1;
         }
         return 0;
     }

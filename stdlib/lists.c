@@ -267,11 +267,12 @@ static bool sort_list(Interp *I, CallArgs *a, List *l, Value *key, bool reverse)
     for (; key && ok && nkeys < n; nkeys++) {
         if (!interp_call(I, *key, 1, &items[nkeys], a->at, &keys[nkeys])) { ok = false; break; }
     }
+    if (ok && l->n != n) ok = bi_fail(I, a, ValueError, "the key function changed the list being sorted (from %lld items to %lld)", (long long)n, (long long)l->n);
     SortCtx c = { .keys = keys, .reverse = reverse };
     if (ok) {
         for (int64_t i = 0; i < n; i++) idx[i] = i;
         merge_sort(&c, idx, idx + n, n);
-        if (c.failed) ok = bi_fail(I, a, TypeError, "%s", tl_errmsg());
+        if (c.failed) ok = tl_errkind_last() == TL_E_TypeError ? bi_fail(I, a, TypeError, "%s", tl_errmsg()) : interp_error_rt(I, a->at);
     }
     if (ok) {   /* the sorted items replace the list's contents */
         Value *sorted = malloc((size_t)(n ? n : 1) * sizeof *sorted);
