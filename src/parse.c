@@ -750,6 +750,29 @@ static void fs_fail(void *pv, const char *at, const char *msg)
     ps_fail_at(p, at ? span_in_token(p, at) : ps_span_of(p, &p->tok), "%s", msg);
 }
 
+/* A field's expression up to the end of its text: as in Python, items separated by commas
+   (where *xs splices) make a tuple, f"{a, b}". */
+static Node *field_items(Parser *p, Span at)
+{
+    bool splat = false;
+    Node *first = ps_display_item(p, &splat);
+    if (!ps_at(p, TK_COMMA)) {
+        no_lone_star(p, first, false);
+        return first;
+    }
+    Node *t = ps_new_node(p, N_TUPLE, at);
+    NodeVec items = {0};
+    ps_vec_push(p, &items, first);
+    while (ps_at(p, TK_COMMA)) {
+        ps_advance(p);
+        if (ps_at(p, TK_EOF)) break;
+        ps_vec_push(p, &items, ps_display_item(p, &splat));
+    }
+    t->splat = splat;
+    ps_set_list(t, &items);
+    return t;
+}
+
 /* A field's expression [start, end) of the current f-string token, lexed from a copy of its line
    (so columns stay those of the source) as if inside parentheses; the token is kept. */
 static Node *fs_expression(void *pv, const char *start, const char *end)
@@ -771,7 +794,7 @@ static Node *fs_expression(void *pv, const char *start, const char *end)
     p->sub_expr = true;
     push_context(p, CTX_PAREN, 0, 0);
     ps_advance(p);
-    Node *e = parse_expr(p, BP_NONE);
+    Node *e = field_items(p, where);
     if (!ps_at(p, TK_EOF)) ps_fail_unexpected(p);
     p->nctx--;
     p->lx = saved_lx;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "builtins.h"
+#include "utf8.h"
 #include "quant.h"
 
 static bool bi_shape(Interp *I, CallArgs *a, Value *out)
@@ -256,6 +257,37 @@ static bool bi_shares_memory(Interp *I, CallArgs *a, Value *out)
     return true;
 }
 
+/* The bytes [*from, *to) of s without the whitespace around them: what str.isspace() calls
+   space (Unicode's too: U+3000, U+00A0), as Python's int() and float() strip it. */
+static void trim_spaces(const Str *s, size_t *from, size_t *to)
+{
+    size_t i = 0, end = 0;
+    bool seen = false;   /* a character other than space */
+    *from = 0;
+    while (i < s->len) {
+        uint32_t cp;
+        size_t k = tl_utf8_next(s->data + i, s->len - i, &cp);
+        bool space = cp != TL_UTF8_BAD && str_is_space(cp);
+        if (!space && !seen) *from = i, seen = true;
+        i += k;
+        if (!space) end = i;
+    }
+    *to = seen ? end : 0;
+}
+
+/* A tl_write_fn appending to a StrBuf (ctx). */
+static int sb_write(void *ctx, const char *p, size_t n) { return sb_append(ctx, p, n) ? 0 : -1; }
+
+/* A ValueError naming the string s (as its repr, as Python's int() does) and why. */
+static bool bad_number(Interp *I, CallArgs *a, const Str *s, const char *why)
+{
+    StrBuf b = { 0 };
+    bool ok = str_write_repr(s->data, s->len < 100 ? s->len : 100, sb_write, &b) == 0 && sb_append(&b, "", 1);
+    bool r = bi_fail(I, a, ValueError, "%s%s %s", ok ? b.data : "the string", s->len > 100 ? "..." : "", why);
+    sb_free(&b);
+    return r;
+}
+
 /* The number a string spells, as i64 (integer and bool targets: decimal digits with an
    optional sign) or f64 (float and complex targets: what strtod reads, inf and nan too);
    spaces around it are allowed, as Python's int() and float() allow them. */
@@ -263,20 +295,23 @@ static bool parse_number(Interp *I, CallArgs *a, tl_dtype to, Value *num)
 {
     const Str *s = arg_given(a, 0)->as.s;
     char buf[128], *end;
-    if (s->len >= sizeof buf || memchr(s->data, '\0', s->len))
+    size_t from, to_byte;
+    trim_spaces(s, &from, &to_byte);
+    size_t len = to_byte - from;
+    if (len >= sizeof buf || memchr(s->data, '\0', s->len))
         return bi_fail(I, a, ValueError, "cannot parse a number from a string of %zu bytes", s->len);
-    memcpy(buf, s->data, s->len);
-    buf[s->len] = '\0';
+    memcpy(buf, s->data + from, len);
+    buf[len] = '\0';
     errno = 0;
     bool integer = tl_is_intlike(to);
     long long i = 0;
     double d = 0;
     if (integer) i = strtoll(buf, &end, 10);
     else d = strtod(buf, &end);
-    bool spaces_only = end != buf && strspn(end, " \t\n\r") == strlen(end);
-    if (!spaces_only || (integer && !isdigit((unsigned char)end[-1])))
-        return bi_fail(I, a, ValueError, "'%s' is not %s", buf, integer ? "an integer" : "a number");
-    if (integer && errno == ERANGE) return bi_fail(I, a, ValueError, "'%s' does not fit i64", buf);
+    /* strtoll and strtod skip leading ASCII spaces themselves: trimmed already, any left are inside */
+    if (end == buf || *end || isspace((unsigned char)buf[0]) || (integer && !isdigit((unsigned char)end[-1])))
+        return bad_number(I, a, s, integer ? "is not an integer" : "is not a number");
+    if (integer && errno == ERANGE) return bad_number(I, a, s, "does not fit i64");
     *num = integer ? val_i64(i) : val_f64(d);
     return true;
 }

@@ -110,9 +110,9 @@ static bool bi_pop(Interp *I, CallArgs *a, Value *out)
     int64_t i;
     if (!list_param(I, a, 0, &l) || !arg_int(I, a, 1, -1, &i)) return false;
     if (l->n == 0) return bi_fail(I, a, IndexError, "pop from an empty list");
-    if (i < 0) i += l->n;
-    if (i < 0 || i >= l->n) return bi_fail(I, a, IndexError, "index %lld is out of range for a list of length %lld", (long long)i, (long long)l->n);
-    *out = list_take(l, i);
+    int64_t at = i < 0 ? i + l->n : i;   /* i < 0 counts from the end; the message names i as given */
+    if (at < 0 || at >= l->n) return bi_fail(I, a, IndexError, "index %lld is out of range for a list of length %lld", (long long)i, (long long)l->n);
+    *out = list_take(l, at);
     return true;
 }
 

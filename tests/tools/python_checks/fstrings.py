@@ -31,3 +31,5 @@ t = np.array([1.5, -2.25, 10.0])
 print(f"{t} | {np.array2string(t, formatter={'all': lambda v: format(v, '.1f')})} | "
       f"{np.array2string(t, formatter={'all': lambda v: format(v, '>8.3e')})}")
 print(f"{''}|{'a' if n > 40 else 'b'}|{n if n < 0 else -n}|")
+pair = (2, 3)
+print(f"{1, 2}|{1,}|{*pair,}|{n, *pair}|{n, 'x'!r}|{n, pair=}")
