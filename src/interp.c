@@ -377,7 +377,7 @@ bool interp_echo(Interp *I, Value v, FILE *out)
 {
     /* a string echoes raw; anything else as its repr (the print form, and the dtype when not a default) */
     int rc = val_write_file(v, out, v.kind != V_STR, I->mark_statements);
-    fputc('\n', out);
+    if (rc == 0 || val_file_bytes_written() > 0) fputc('\n', out);   /* a failed echo ends only a line it began */
     return rc == 0;
 }
 

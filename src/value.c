@@ -488,10 +488,23 @@ int val_write(Value v, tl_write_fn w, void *ctx)
     return write_value(v, w, ctx, 0, NULL);
 }
 
+/* Bytes val_write_file has written in its latest call on this thread (val_file_bytes_written). */
+static _Thread_local size_t file_bytes;
+
+size_t val_file_bytes_written(void) { return file_bytes; }
+
 /* Writes to a FILE (ctx), as val_write_file's writer when it marks dtypes: write_value knows it
    by its address. */
-static int marking_writer(void *ctx, const char *s, size_t n) { return fwrite(s, 1, n, ctx) == n ? 0 : -1; }
-static int plain_writer(void *ctx, const char *s, size_t n) { return fwrite(s, 1, n, ctx) == n ? 0 : -1; }
+static int marking_writer(void *ctx, const char *s, size_t n)
+{
+    file_bytes += n;
+    return fwrite(s, 1, n, ctx) == n ? 0 : -1;
+}
+static int plain_writer(void *ctx, const char *s, size_t n)
+{
+    file_bytes += n;
+    return fwrite(s, 1, n, ctx) == n ? 0 : -1;
+}
 
 /* Writes a number or tensor; through the marking writer, a float or complex one between dtype
    markers naming the float dtype of its parts (tl --test's ulp tolerance reads them). */
@@ -499,17 +512,20 @@ static int write_numeric(Value v, tl_write_fn w, void *ctx)
 {
     tl_dtype d = tl_dtype_real(v.kind == V_TENSOR ? v.as.t->dtype : (tl_dtype)v.dtype);
     bool mark = w == marking_writer && tl_is_float(d);
-    if (mark && fprintf(ctx, "%c%s %s%c", MARK_OPEN, MARK_DTYPE, tl_dtype_name(d), MARK_CLOSE) < 0) return -1;
+    if (mark && (w(ctx, (char[]){ MARK_OPEN }, 1) || write_str(w, ctx, MARK_DTYPE " ") || write_str(w, ctx, tl_dtype_name(d)) ||
+                 w(ctx, (char[]){ MARK_CLOSE }, 1)))
+        return -1;
     char buf[128];
     int rc = v.kind == V_TENSOR ? tl_fmt_tensor(v.as.t, &tl_print_options, w, ctx)
            : tl_fmt_scalar(v.as.num.bytes, (tl_dtype)v.dtype, buf, sizeof buf) < 0 ? -1 : write_str(w, ctx, buf);
-    if (mark && fprintf(ctx, "%c%s%c", MARK_OPEN, MARK_DTYPE, MARK_CLOSE) < 0) return -1;
+    if (mark && (w(ctx, (char[]){ MARK_OPEN }, 1) || write_str(w, ctx, MARK_DTYPE) || w(ctx, (char[]){ MARK_CLOSE }, 1))) return -1;
     return rc;
 }
 
 int val_write_file(Value v, FILE *f, bool repr, bool mark_dtypes)
 {
     tl_write_fn w = mark_dtypes ? marking_writer : plain_writer;
+    file_bytes = 0;
     return repr ? val_write_repr(v, w, f) : val_write(v, w, f);
 }
 

@@ -209,6 +209,9 @@ int val_write_repr(Value v, tl_write_fn w, void *ctx);
    --mark-statements), each float or complex number and tensor between dtype markers
    (golden_int.h's MARK_DTYPE). 0, or -1 with the tl error set. */
 int val_write_file(Value v, FILE *f, bool repr, bool mark_dtypes);
+/* The bytes the latest val_write_file on this thread wrote (a failed one may have written
+   some: print then ends the line it began, and only then). */
+size_t val_file_bytes_written(void);
 /* format(v, spec): a number, tensor or string through the spec (tl_format_scalar,
    tl_fmt_tensor_spec, tl_format_str); NULL or an empty spec gives the print form; any other
    value with a spec is a TypeError. */

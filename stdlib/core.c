@@ -30,7 +30,7 @@ static bool bi_print(Interp *I, CallArgs *a, Value *out)
     for (int i = 0; i < a->nrest; i++) {
         if (i) write_or(f, ends[0], ' ');
         if (interp_print(I, a->rest[i]) != 0) {
-            fputc('\n', f);
+            if (i > 0 || val_file_bytes_written() > 0) fputc('\n', f);   /* end the line begun */
             return interp_error_rt(I, a->at);
         }
     }
