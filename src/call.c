@@ -15,7 +15,11 @@
    it: only closures keep frames, and its function makes none); a heap frame its reference. */
 static HOT_INLINE void call_frame_end(Frame *f, bool on_stack)
 {
-    if (!on_stack) { frame_release(f); return; }
+    if (!on_stack) {
+        f->running = false;
+        frame_release(f);
+        return;
+    }
     for (int i = 0; i < f->nslots; i++) slot_release(&f->slots[i]);
 }
 
@@ -74,7 +78,8 @@ static bool call_closure(Ctx *C, Closure *fn, CallArgs *a, Value *out, bool *bod
         for (int i = 0; i < def->nslots; i++) stack_slots[i].kind = V_UNDEF;
     } else if (!(f = frame_new(fn->env, def->nslots))) {
         return interp_error_rt(I, a->at);
-    }
+    } else
+        f->running = true;
     for (int i = 0; i < a->npos && i < npos; i++) f->slots[i] = val_retain(a->pos[i]);
     if (!bind_rest_names(I, def, a, f)) {
         call_frame_end(f, on_stack);
@@ -286,8 +291,10 @@ static COLD bool eval_call_splat(Ctx *C, Node *n, Value fn, Value *receiver, Val
         if (!eval_expr(C, e->kind == N_STARARG || e->kind == N_STARSTAR ? e->a : e, &v)) { ok = false; break; }
         if (e->kind == N_STARARG) {
             Value items;
-            if (!val_iter_list(v, &items)) {
-                ok = interp_error(I, e->at, TypeError, "argument after * must be iterable, not a %s", val_kind_name(v));
+            if (!val_iter_list(v, &items)) {   /* not iterable, or too many items for memory */
+                ok = tl_errkind_last() == TL_E_TypeError
+                         ? interp_error(I, e->at, TypeError, "argument after * must be iterable, not a %s", val_kind_name(v))
+                         : interp_error_rt(I, e->at);
                 val_release(v);
                 break;
             }
@@ -476,6 +483,7 @@ static HOT_INLINE bool call_global_k(Ctx *C, Node *n, Value *out, const int K, c
     f.nslots = f.cap = K;
     f.slots = slots;
     f.collecting = false;
+    f.running = true;
     bool ok = call_enter(C, n->at);
     if (ok) {
         Frame *caller = C->frame;

@@ -114,7 +114,8 @@ bool eval_comprehension(Ctx *C, Node *n, Value *out)
         for (int i = 0; i < fn->nslots; i++) stack_slots[i].kind = V_UNDEF;
     } else if (!(f = frame_new(C->frame, fn->nslots))) {
         return interp_error_rt(C->I, n->at);
-    }
+    } else
+        f->running = true;
     Comp k = { .outer = C, .inner = { .I = C->I, .globals = C->globals, .frame = f }, .n = n };
     k.acc = n->kind == N_LISTCOMP ? val_list_new(0) : val_dict_new();
     bool ok = k.acc.kind != V_UNDEF || interp_error_rt(C->I, n->at);
@@ -122,6 +123,7 @@ bool eval_comprehension(Ctx *C, Node *n, Value *out)
     if (fn->stack_frame) {
         for (int i = 0; i < fn->nslots; i++) slot_release(&stack_slots[i]);
     } else {
+        f->running = false;
         frame_release(f);
     }
     if (!ok) {

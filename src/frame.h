@@ -15,6 +15,7 @@ typedef struct Frame {
     int nslots, cap;
     Value *slots;
     bool collecting;
+    bool running;       /* a call runs in it (so it is held): frame_collect_cycles skips it */
 } Frame;
 
 struct Closure {
@@ -26,10 +27,13 @@ struct Closure {
     Source *src;        /* keeps the defining source (and its AST arena) alive */
 };
 
-/* Frames: slots start V_UNDEF. Releasing also breaks frame<->closure cycles
-   once nothing outside the frame refers to it or to its own closures. */
+/* Frames: slots start V_UNDEF. Releasing also frees frames and closures that only
+   cycles among them hold (frame_collect_cycles). */
 Frame *frame_new(Frame *parent, int nslots);
 void frame_release(Frame *f);
+/* Frees the frames and closures reached from f that nothing outside their group holds
+   (frame_cycles.c); f's count has just dropped. */
+void frame_collect_cycles(Frame *f);
 bool frame_ensure(Frame *f, int nslots);
 void frame_clear(Frame *f);
 

@@ -11,7 +11,6 @@
 #include "value.h"
 
 static void closure_free(Closure *c);
-static void frame_maybe_collect(Frame *f);
 
 Value val_retain_obj(Value v)
 {
@@ -205,7 +204,7 @@ void val_release_obj(Value v)
     case V_FUNC: {
         Closure *c = v.as.fn;
         if (--c->refcount == 0) closure_free(c);
-        else if (c->refcount == 1 && c->env) frame_maybe_collect(c->env);
+        else if (c->env) frame_collect_cycles(c->env);   /* its frame may now be held only by a cycle */
         break;
     }
     default: break;
@@ -451,7 +450,7 @@ static int write_summary(Value v, tl_write_fn w, void *ctx, int depth, const Pri
     }
     if (v.kind == V_DICT) {
         char tmp[64];
-        snprintf(tmp, sizeof tmp, "dict with %d entries", v.as.d->n);
+        snprintf(tmp, sizeof tmp, "dict with %d entr%s", v.as.d->n, v.as.d->n == 1 ? "y" : "ies");
         return write_str(w, ctx, tmp);
     }
     return write_nested(v, w, ctx, depth, path);
@@ -648,22 +647,6 @@ void frame_release(Frame *f)
         if (parent) frame_release(parent);
         return;
     }
-    frame_maybe_collect(f);
+    frame_collect_cycles(f);
 }
 
-/* Frees a frame kept alive only by closures that live in its own slots. */
-static void frame_maybe_collect(Frame *f)
-{
-    if (f->collecting) return;
-    int64_t internal = 0;
-    for (int i = 0; i < f->nslots; i++) {
-        Value v = f->slots[i];
-        if (v.kind == V_FUNC && v.as.fn->env == f && v.as.fn->refcount == 1) internal++;
-    }
-    if (internal == 0 || f->refcount != internal) return;
-    f->collecting = true;
-    f->refcount++;
-    frame_clear(f);
-    f->collecting = false;
-    frame_release(f);
-}

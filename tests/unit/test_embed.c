@@ -463,3 +463,33 @@ Test(embed_cycles, cycles_are_freed_when_the_state_closes)
     run_ok(S, "d = 0\nc = 0\nl = 0\nm = 0\ne = 0\nf = 0");
     tl_close(S);
 }
+
+/* Frames and closures that hold one another across calls (a closure made in one call and kept
+   in another's frame) are freed when the call that closes the cycle returns, not at the end:
+   the bound array they hold is released while the state is still open, in either build. */
+Test(embed_cycles, frame_closure_cycles_are_freed_during_the_run)
+{
+    static const char *const programs[] = {
+        /* compose: the caller's frame keeps a closure whose frame keeps the caller's lambdas */
+        "fn compose(f, g) = fn(x) = f(g(x))\n"
+        "fn pipeline() {\n    keep = w\n    h = compose(fn(x) = x + 1, fn(x) = x * 2)\n    return h(3)\n}\n"
+        "r = pipeline()",
+        /* a function defined in a call returns a closure the outer call keeps */
+        "fn outer() {\n    keep = w\n    fn mid() {\n        fn inner() = keep\n        return inner\n    }\n"
+        "    g = mid()\n    return 0\n}\nr = outer()",
+        /* nonlocal: an inner call stores its closure in the outer call's frame */
+        "fn outer() {\n    f = w\n    fn g() {\n        nonlocal f\n        f = fn() = 1\n        return 0\n    }\n"
+        "    return g()\n}\nr = outer()",
+    };
+    for (size_t i = 0; i < sizeof programs / sizeof *programs; i++) {
+        tl_state *S = tl_open();
+        double v[2] = { 1, 2 };
+        int released = 0;
+        tl_array a = tl_array_of(v, TL_TYPE_F64, 1, (int64_t[]){ 2 });
+        cr_assert_eq(tl_bind(S, "w", &a, count_release, &released), TL_OK);
+        run_ok(S, programs[i]);
+        run_ok(S, "w = 0");
+        cr_assert_eq(released, 1, "program %zu: its frames still hold w", i);
+        tl_close(S);
+    }
+}
