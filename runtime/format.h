@@ -46,6 +46,10 @@ int tl_fmt_tensor(const tl_tensor *t, const tl_printopts *o, tl_write_fn write, 
    small (128 bytes always suffice). */
 int tl_fmt_scalar(const void *p, tl_dtype d, char *buf, size_t n);
 
+/* The longest width or precision a format spec or a % conversion honours: a longer text is
+   refused as out of memory at once (CPython would try to allocate it, 100 GB for "%99999999999d"). */
+#define TL_FORMAT_MAX_FIELD ((int64_t)1 << 30)
+
 /* ---- format specs (format_spec.c): Python's mini-language, as CPython 3.11's format() ----
    [[fill]align][sign][z][#][0][width][,|_][.precision][type]. A spec is parsed once; a parse
    error is kept in it and reported (with the value's type, as CPython words it) when a value

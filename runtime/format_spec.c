@@ -9,9 +9,8 @@
 #include "format_float.h"
 #include "utf8.h"
 
-/* Longest width or string precision honoured: a longer text is refused as out of memory
-   (CPython would try to allocate it). */
-#define MAX_FIELD ((int64_t)1 << 30)
+/* Longest width or string precision honoured (format.h). */
+#define MAX_FIELD TL_FORMAT_MAX_FIELD
 
 /* ---- parsing (CPython's parse_internal_render_format_spec) ------------------------------ */
 

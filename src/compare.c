@@ -52,6 +52,10 @@ bool val_equal(Value a, Value b, bool *eq) { return equal_at(a, b, eq, 0); }
 /* val_equal for a and b inside depth tuples or lists. */
 static bool equal_at(Value a, Value b, bool *eq, int depth)
 {
+    if (a.kind == V_TRACE || b.kind == V_TRACE) {   /* a graph's tensor has no values to compare yet */
+        tl_seterr(TypeError, GRAPH_NEEDS_VALUES " (comparing it as an item reads them)");
+        return false;
+    }
     if (a.kind == V_NUM && b.kind == V_NUM) {
         *eq = numbers_equal(a, b);
         return true;
@@ -127,6 +131,10 @@ bool val_order(Value a, Value b, int *cmp) { return order_at(a, b, cmp, 0); }
 /* val_order for a and b inside depth tuples or lists. */
 static bool order_at(Value a, Value b, int *cmp, int depth)
 {
+    if (a.kind == V_TRACE || b.kind == V_TRACE) {
+        tl_seterr(TypeError, GRAPH_NEEDS_VALUES " (ordering it as an item reads them)");
+        return false;
+    }
     if (a.kind == V_NUM && b.kind == V_NUM && !tl_is_complex((tl_dtype)a.dtype) && !tl_is_complex((tl_dtype)b.dtype)) {
         *cmp = numbers_order(a, b);
         return true;

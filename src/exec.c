@@ -24,6 +24,9 @@ static bool unpacked_item(Value v, int64_t i, Value *out)
     return true;
 }
 
+/* The most values one unpacking takes (each is held at once: 2**32 of them are 96 GiB). */
+#define UNPACK_MAX_ITEMS ((int64_t)1 << 32)
+
 /* The tuple of targets t takes v (owned): item i of v goes to target i, or, when target `star`
    is *name (-1: none), that name takes a list of the items the others leave (Python's
    a, *rest = t). Every item is taken from v before the first target is assigned, as Python
@@ -36,20 +39,30 @@ static bool assign_unpack(Ctx *C, Node *t, Value v)
     int fixed = star >= 0 ? t->n - 1 : t->n;
     int64_t have = v.kind == V_TUPLE ? v.as.tu->n : v.kind == V_LIST ? v.as.l->n
                  : v.kind == V_TENSOR && v.as.t->ndim > 0 ? v.as.t->shape[0] : -1;
-    if (have < 0) interp_error(C->I, t->at, TypeError, "cannot unpack a %s into %d names", val_kind_name(v), t->n);
+    const char *names = fixed == 1 ? "name" : "names", *starred = star >= 0 ? " and a starred one" : "";
+    if (have < 0)
+        interp_error(C->I, t->at, TypeError, "cannot unpack a %s into %d %s%s",
+                     val_kind_name(v), fixed, names, starred);
     else if (star < 0 && have != fixed)
-        interp_error(C->I, t->at, ValueError, "cannot unpack a %s of %lld values into %d names", val_kind_name(v), (long long)have, fixed);
+        interp_error(C->I, t->at, ValueError, "cannot unpack a %s of %lld value%s into %d %s", val_kind_name(v), (long long)have,
+                     have == 1 ? "" : "s", fixed, names);
     else if (have < fixed)
-        interp_error(C->I, t->at, ValueError, "cannot unpack a %s of %lld value%s into %d names and a starred one",
-                     val_kind_name(v), (long long)have, have == 1 ? "" : "s", fixed);
+        interp_error(C->I, t->at, ValueError, "cannot unpack a %s of %lld value%s into %d %s and a starred one",
+                     val_kind_name(v), (long long)have, have == 1 ? "" : "s", fixed, names);
     if (have < 0 || (star < 0 ? have != fixed : have < fixed)) {
         val_release(v);
         return false;
     }
     int64_t mid = have - fixed, taken = 0;
+    if (have > UNPACK_MAX_ITEMS) {   /* a tensor of 2**40 empty rows: no memory holds its views */
+        interp_error(C->I, t->at, MemoryError, "cannot unpack a %s of %lld values: too large (at most %lld)", val_kind_name(v),
+                     (long long)have, (long long)UNPACK_MAX_ITEMS);
+        val_release(v);
+        return false;
+    }
     Value on_stack[8], rest = val_none();   /* (for k, v in items(d) unpacks pairs in a loop) */
     Value *items = have <= 8 ? on_stack : malloc(sizeof *items * (size_t)have);
-    bool ok = items != NULL;
+    bool ok = items != NULL || (tl_seterr(MemoryError, "out of memory"), false);
     for (; ok && taken < have; taken++) ok = unpacked_item(v, taken, &items[taken]);
     if (ok && star >= 0) {   /* the middle items move into the starred name's list */
         rest = val_list_new(mid);

@@ -1,4 +1,5 @@
 /* golden_check.c — tl --test's judgement of one test: directives, X.out/X.err or inline #> / #! / #~ lines, diffs, --update */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,17 +24,48 @@
 #define CRASH_TAIL 2000
 
 /* Reads a whole file; NULL when absent. */
+/* The largest test or expectation file read: each is held in memory whole. */
+#define READ_MAX_BYTES ((off_t)1 << 30)
+
+/* Why the latest read_whole gave NULL: "" when the file does not exist (an absent X.out is an
+   empty expectation), else what is wrong with it. */
+static _Thread_local char read_failure[96];
+
+/* The whole regular file at path (NUL-terminated, *len bytes), or NULL (read_failure says
+   why): a FIFO would block the run, /dev/zero never end, and a 20 GB file fill the memory. */
 static char *read_whole(const char *path, size_t *len)
 {
+    struct stat st;
+    read_failure[0] = '\0';
+    if (stat(path, &st) != 0) {
+        if (errno != ENOENT) snprintf(read_failure, sizeof read_failure, "%s", strerror(errno));
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(read_failure, sizeof read_failure, "%s", S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+        return NULL;
+    }
+    if (st.st_size > READ_MAX_BYTES) {
+        snprintf(read_failure, sizeof read_failure, "larger than %lld bytes", (long long)READ_MAX_BYTES);
+        return NULL;
+    }
     FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+    if (!f) {
+        snprintf(read_failure, sizeof read_failure, "%s", strerror(errno));
+        return NULL;
+    }
     StrBuf b = { 0 };
     char buf[65536];
     size_t got;
     bool ok = sb_append(&b, "", 0);
-    while (ok && (got = fread(buf, 1, sizeof buf, f)) > 0) ok = sb_append(&b, buf, got);
+    while (ok && (got = fread(buf, 1, sizeof buf, f)) > 0) ok = sb_append(&b, buf, got) && b.len <= (size_t)READ_MAX_BYTES;
+    ok = ok && !ferror(f);
     fclose(f);
-    if (!ok) { sb_free(&b); return NULL; }
+    if (!ok) {
+        snprintf(read_failure, sizeof read_failure, "%s", b.len > (size_t)READ_MAX_BYTES ? "it grew while read" : "cannot read it");
+        sb_free(&b);
+        return NULL;
+    }
     *len = b.len;
     return b.data;
 }
@@ -46,7 +78,8 @@ static bool write_whole(const char *path, const char *data, size_t len)
     return fclose(f) == 0 && ok;
 }
 
-static bool exists(const char *path) { struct stat st; return stat(path, &st) == 0; }
+/* Whether something is at path: a link that leads nowhere too (reading it then says why). */
+static bool exists(const char *path) { struct stat st; return lstat(path, &st) == 0; }
 
 /* Swaps the .tl suffix for another. */
 static char *sibling(const char *script, const char *suffix)
@@ -157,13 +190,19 @@ static const char *label_by_offset(void *ctx, size_t at)
     return unit_name(w, units_at(w->u, w->is_err, at));
 }
 
-/* Compares the marker-free streams with X.out and X.err (absent: empty). */
-static bool check_files(Test *t, const Units *u, const char *src, size_t len, const Tolerance *tol, const char *paths[2])
+/* Compares the marker-free streams with X.out and X.err (absent: empty): 1 they hold, 0 not,
+   -1 one cannot be read (err says why: a file that is there but unreadable is no empty one). */
+static int check_files(Test *t, const Units *u, const char *src, size_t len, const Tolerance *tol, const char *paths[2],
+                       char *err, size_t errlen)
 {
     bool ok = true;
     for (int s = 0; s < 2; s++) {
         size_t elen = 0;
         char *exp = read_whole(paths[s], &elen);
+        if (!exp && read_failure[0]) {
+            snprintf(err, errlen, "cannot read the expected output %.200s: %s", paths[s], read_failure);
+            return -1;
+        }
         const StrBuf *act = s ? &u->all_err : &u->all_out;
         if (!exp) elen = 0;
         Expected e = { exp ? exp : "", elen, NULL, s ? NULL : u->all_out_dt.data, tol };
@@ -398,7 +437,7 @@ static void compare_output(Test *t, bool update, const Directives *d, const Unit
         set_error(t, "%s", ninline < 0 ? err : "out of memory");
     } else if (file_form && ninline > 0) {
         set_error(t, "%s", "has both inline #> / #! / #~ lines and a .out/.err file: keep one form");
-    } else if ((ok = file_form ? check_files(t, u, src, len, &d->tol, paths)
+    } else if ((ok = file_form ? check_files(t, u, src, len, &d->tol, paths, err, sizeof err)
                                : check_inline(t, u, src, len, &d->tol, units, holds, err, sizeof err)) < 0) {
         t->report.len = 0;
         set_error(t, "%s", err);
@@ -470,7 +509,7 @@ static void golden_judge(Test *t, bool update)
     }
     size_t len = 0;
     char *src = read_whole(t->path, &len);
-    if (!src) return set_error(t, "%s", "cannot read the test");
+    if (!src) return set_error(t, "cannot read the test: %s", read_failure[0] ? read_failure : "it is gone");
     check_output(t, update, src, len);
     free(src);
 }

@@ -74,7 +74,7 @@ static bool read_digits(Percent *P, const char **p, const char *end, int64_t *ou
     return true;
 }
 
-/* Appends n copies of byte c (n at most STR_MAX_BYTES: the callers check). */
+/* Appends n copies of byte c (n at most TL_FORMAT_MAX_FIELD: the callers check). */
 static bool put_run(Percent *P, char c, int64_t n)
 {
     char run[256];
@@ -97,7 +97,7 @@ static bool put_int_text(Percent *P, const Conv *c, bool neg, const char *digits
         head[nh++] = '0', head[nh++] = c->type == 'o' ? 'o' : (char)c->type;
     int64_t zeros = c->prec > (int64_t)nd ? c->prec - (int64_t)nd : 0;
     int64_t len = (int64_t)(nh + nd) + zeros, pad = c->width > len ? c->width - len : 0;
-    if (pad > (int64_t)STR_MAX_BYTES || zeros > (int64_t)STR_MAX_BYTES)
+    if (pad > TL_FORMAT_MAX_FIELD || zeros > TL_FORMAT_MAX_FIELD)
         return interp_error(P->I, P->at, MemoryError, "the width or precision is too large");
     if (c->zero && !c->left) zeros += pad, pad = 0;
     if (!c->left && !put_run(P, ' ', pad)) return false;
@@ -250,8 +250,9 @@ static bool conversion(Percent *P, const char **p, const char *end)
     }
     while (*p < end && (**p == 'h' || **p == 'l' || **p == 'L')) (*p)++;   /* C's length modifiers, ignored */
     if (*p >= end) return interp_error(P->I, P->at, ValueError, "incomplete format");
-    if (c.width > (int64_t)STR_MAX_BYTES || c.prec > (int64_t)STR_MAX_BYTES)
-        return interp_error(P->I, P->at, MemoryError, "the width or precision is too large");
+    if (c.width > TL_FORMAT_MAX_FIELD || c.prec > TL_FORMAT_MAX_FIELD)   /* as format specs: format.h */
+        return interp_error(P->I, P->at, MemoryError, "the width or precision is too large (at most %lld)",
+                            (long long)TL_FORMAT_MAX_FIELD);
     c.type_at = (size_t)(*p - s);
     size_t k = utf8_decode(s, P->fmt->len, c.type_at, &c.type);
     *p += k;

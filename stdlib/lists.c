@@ -355,7 +355,9 @@ static bool zip_items(Interp *I, CallArgs *a, const Value *its, int k, int first
     int64_t n = INT64_MAX;
     for (int j = 0; j < k && ok; j++) {
         if (!val_iter_list(its[j], &lists[j])) {
-            ok = bi_fail(I, a, TypeError, "argument %d must be iterable, not a %s", first + j, val_kind_name(its[j]));
+            ok = tl_errkind_last() == TL_E_TypeError
+                     ? bi_fail(I, a, TypeError, "argument %d must be iterable, not a %s", first + j, val_kind_name(its[j]))
+                     : interp_error_rt(I, a->at);
             break;
         }
         if (lists[j].as.l->n < n) n = lists[j].as.l->n;

@@ -189,7 +189,9 @@ static bool bi_join(Interp *I, CallArgs *a, Value *out)
     Value items, given = *arg_given(a, 1);
     if (!arg_str(I, a, 0, &sep)) return false;
     if (given.kind == V_LIST) items = val_retain(given);   /* read as it is: nothing below runs code */
-    else if (!val_iter_list(given, &items)) return bi_fail(I, a, TypeError, "items must be iterable, not a %s", val_kind_name(given));
+    else if (!val_iter_list(given, &items))
+        return tl_errkind_last() == TL_E_TypeError ? bi_fail(I, a, TypeError, "items must be iterable, not a %s", val_kind_name(given))
+                                                   : interp_error_rt(I, a->at);
     const List *l = items.as.l;
     size_t total = 0;
     bool ok = true;

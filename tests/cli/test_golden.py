@@ -218,6 +218,25 @@ try:
     except subprocess.TimeoutExpired:
         check("symlink_up_loop_once", False, "tl --test did not finish in 30 s")
 
+    # an expectation that is there but cannot be read is an error, never an endless read or an
+    # empty expectation: a FIFO (open would block), a link to /dev/zero, a folder, a link loop
+    write("unread/fifo.tl", "print(1)\n")
+    os.mkfifo(os.path.join(work, "unread/fifo.out"))
+    write("unread/zero.tl", "print(1)\n")
+    os.symlink("/dev/zero", os.path.join(work, "unread/zero.out"))
+    write("unread/dir.tl", "print(1)\n")
+    os.mkdir(os.path.join(work, "unread/dir.out"))
+    write("unread/loop.tl", "print(1)\n")
+    os.symlink("loop.out", os.path.join(work, "unread/loop.out"))
+    try:
+        st, out, _ = run("unread", timeout=60)
+        check("unreadable_expectations", st == 1 and out.count("cannot read the expected output") == 4
+              and "unread/fifo.out: not a regular file" in out and "unread/zero.out: not a regular file" in out
+              and "unread/dir.out: a directory" in out and "unread/loop.out: Too many levels of symbolic links" in out
+              and out.endswith("0 passed, 4 failed\n"), out)
+    except subprocess.TimeoutExpired:
+        check("unreadable_expectations", False, "tl --test did not finish in 60 s")
+
     # orphans: an expectation file without its test fails the run, named; --prune deletes it
     write("o/kept.tl", "print(1)\n")
     write("o/kept.out", "1\n")
