@@ -7,8 +7,8 @@
 
 #include "unicode_printable.inc"
 
-/* Whether Python's repr keeps code point c as it is (str.isprintable()). */
-static bool printable(uint32_t c)
+/* Whether Python's repr keeps code point c as it is (str.isprintable() of that character). */
+bool char_is_printable(uint32_t c)
 {
     if (c < 0x7F) return c >= 0x20;
     size_t lo = 0, hi = sizeof nonprintable_ranges / sizeof nonprintable_ranges[0];
@@ -46,7 +46,7 @@ int str_write_repr(const char *s, size_t n, tl_write_fn w, void *ctx)
         else if (c == '\t') tl_wbuf_put(&o, "\\t", 2);
         else if (c == '\n') tl_wbuf_put(&o, "\\n", 2);
         else if (c == '\r') tl_wbuf_put(&o, "\\r", 2);
-        else if (printable(c)) tl_wbuf_put(&o, s + i, len);
+        else if (char_is_printable(c)) tl_wbuf_put(&o, s + i, len);
         else put_escape(&o, c);
         i += len;
     }

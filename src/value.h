@@ -202,6 +202,9 @@ int val_write_item(Value v, tl_write_fn w, void *ctx);
    escaped, other characters str.isprintable() refuses as \xhh \uhhhh \Uhhhhhhhh, an invalid
    byte as \xhh. */
 int str_write_repr(const char *s, size_t n, tl_write_fn w, void *ctx);
+/* Python's str.isprintable() of the one character c: false for what repr escapes (categories
+   Cc Cf Cs Co Cn Zl Zp, and Zs but the space; CPython 3.11's Unicode 14.0 table). */
+bool char_is_printable(uint32_t c);
 /* repr(v): the echo form (the print form, ", dtype=NAME" after a number or tensor of a dtype
    other than i64 f64 c128 bool), a string as its repr. */
 int val_write_repr(Value v, tl_write_fn w, void *ctx);

@@ -311,6 +311,7 @@ static const BuiltinExample examples[] = {
     { "isnumeric", "(isnumeric(\"½Ⅻ\"), isnumeric(\"1.5\"))", "(true, false)" },
     { "isalnum", "(isalnum(\"layer12\"), isalnum(\"layer_12\"))", "(true, false)" },
     { "isascii", "(isascii(\"tl\"), isascii(\"tλ\"))", "(true, false)" },
+    { "isprintable", "(isprintable(\"tλ 1\"), isprintable(\"a\\tb\"), isprintable(\"\"))", "(true, false, true)" },
     { "isupper", "(isupper(\"GGUF V3\"), isupper(\"Gguf\"))", "(true, false)" },
     { "islower", "(islower(\"q4_k\"), islower(\"Q4_K\"))", "(true, false)" },
     { "istitle", "(istitle(\"Tensor Language\"), istitle(\"Tensor language\"))", "(true, false)" },

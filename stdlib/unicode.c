@@ -1,4 +1,4 @@
-/* unicode.c — Python's case methods and character classes over Unicode text (upper, title, casefold, isalpha, isupper, ...) */
+/* unicode.c — Python's case methods and character classes over Unicode text (upper, title, casefold, isalpha, isupper, isprintable, ...) */
 #include "builtins.h"
 #include "unicode_data.inc"
 
@@ -182,16 +182,17 @@ static bool bi_case(Interp *I, CallArgs *a, Value *out)
     return (ok && out->kind == V_STR) || interp_error_rt(I, a->at);
 }
 
-enum { IS_DIGIT, IS_ALPHA, IS_SPACE, IS_DECIMAL, IS_NUMERIC, IS_ALNUM, IS_ASCII };
+enum { IS_DIGIT, IS_ALPHA, IS_SPACE, IS_DECIMAL, IS_NUMERIC, IS_ALNUM, IS_ASCII, IS_PRINTABLE };
 
 /* isdigit, isalpha, isspace, isdecimal, isnumeric, isalnum(s): true when s has characters and
-   every one is of that class; isascii(s): every character is ASCII (true for ""). */
+   every one is of that class; isascii(s), isprintable(s): every character is ASCII, printable
+   (true for ""; an invalid byte, read as a lone surrogate, is not printable). */
 static bool bi_is(Interp *I, CallArgs *a, Value *out)
 {
     Str *s;
     if (!arg_str(I, a, 0, &s)) return false;
     int cls = a->self->tag;
-    bool all = s->len > 0 || cls == IS_ASCII;
+    bool all = s->len > 0 || cls == IS_ASCII || cls == IS_PRINTABLE;
     for (size_t i = 0; i < s->len && all;) {
         uint32_t cp;
         i += utf8_decode(s->data, s->len, i, &cp);
@@ -202,6 +203,7 @@ static bool bi_is(Interp *I, CallArgs *a, Value *out)
         case IS_DECIMAL: all = is_decimal(cp); break;
         case IS_NUMERIC: all = is_numeric(cp); break;
         case IS_ALNUM: all = is_alnum(cp); break;
+        case IS_PRINTABLE: all = char_is_printable(cp); break;
         default: all = cp < 0x80; break;
         }
     }
@@ -252,6 +254,7 @@ const Builtin bi_unicode_table[] = {
     { "isalnum", bi_is, "isalnum(s)", "true when s is not empty and all its characters are letters or numeric", IS_ALNUM, BF_OTHER, BT_NO },
     { "isspace", bi_is, "isspace(s)", "true when s is not empty and all its characters are whitespace", IS_SPACE, BF_OTHER, BT_NO },
     { "isascii", bi_is, "isascii(s)", "true when all the characters of s are ASCII (also when s is empty)", IS_ASCII, BF_OTHER, BT_NO },
+    { "isprintable", bi_is, "isprintable(s)", "true when no character of s is a control, format, private-use or unassigned one, or a separator but the space (also when s is empty)", IS_PRINTABLE, BF_OTHER, BT_NO },
     { "isupper", bi_is_case, "isupper(s)", "true when s has cased characters and all of them are upper case", IS_UPPER, BF_OTHER, BT_NO },
     { "islower", bi_is_case, "islower(s)", "true when s has cased characters and all of them are lower case", IS_LOWER, BF_OTHER, BT_NO },
     { "istitle", bi_is_case, "istitle(s)", "true when s is in title case: each word's first letter upper, the rest lower", IS_TITLE, BF_OTHER, BT_NO },
