@@ -310,6 +310,7 @@ static const BuiltinExample examples[] = {
     { "isdecimal", "(isdecimal(\"٣2\"), isdecimal(\"²\"))", "(true, false)" },
     { "isnumeric", "(isnumeric(\"½Ⅻ\"), isnumeric(\"1.5\"))", "(true, false)" },
     { "isalnum", "(isalnum(\"layer12\"), isalnum(\"layer_12\"))", "(true, false)" },
+    { "isidentifier", "(isidentifier(\"λ_2\"), isidentifier(\"2λ\"), isidentifier(\"a-b\"))", "(true, false, false)" },
     { "isascii", "(isascii(\"tl\"), isascii(\"tλ\"))", "(true, false)" },
     { "isprintable", "(isprintable(\"tλ 1\"), isprintable(\"a\\tb\"), isprintable(\"\"))", "(true, false, true)" },
     { "isupper", "(isupper(\"GGUF V3\"), isupper(\"Gguf\"))", "(true, false)" },

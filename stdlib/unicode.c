@@ -1,4 +1,4 @@
-/* unicode.c — Python's case methods and character classes over Unicode text (upper, title, casefold, isalpha, isupper, isprintable, ...) */
+/* unicode.c — Python's case methods and character classes over Unicode text (upper, title, casefold, isalpha, isupper, isidentifier, ...) */
 #include "builtins.h"
 #include "unicode_data.inc"
 
@@ -53,6 +53,15 @@ static bool is_numeric(uint32_t cp)
 }
 /* CPython's isalnum of one character: a letter, or a decimal, digit or numeric character. */
 static bool is_alnum(uint32_t cp) { return is_alpha(cp) || is_decimal(cp) || is_digit(cp) || is_numeric(cp); }
+/* Whether an identifier may start with cp (XID_Start or '_'), and go on with it (XID_Continue). */
+static bool is_id_start(uint32_t cp)
+{
+    return cp < 0x80 ? is_alpha(cp) || cp == '_' : in_ranges(uni_id_start, COUNT(uni_id_start), cp);
+}
+static bool is_id_continue(uint32_t cp)
+{
+    return cp < 0x80 ? is_id_start(cp) || is_decimal(cp) : in_ranges(uni_id_continue, COUNT(uni_id_continue), cp);
+}
 
 /* ---- what a character becomes -------------------------------------------------------------- */
 
@@ -182,11 +191,13 @@ static bool bi_case(Interp *I, CallArgs *a, Value *out)
     return (ok && out->kind == V_STR) || interp_error_rt(I, a->at);
 }
 
-enum { IS_DIGIT, IS_ALPHA, IS_SPACE, IS_DECIMAL, IS_NUMERIC, IS_ALNUM, IS_ASCII, IS_PRINTABLE };
+enum { IS_DIGIT, IS_ALPHA, IS_SPACE, IS_DECIMAL, IS_NUMERIC, IS_ALNUM, IS_IDENTIFIER, IS_ASCII, IS_PRINTABLE };
 
 /* isdigit, isalpha, isspace, isdecimal, isnumeric, isalnum(s): true when s has characters and
-   every one is of that class; isascii(s), isprintable(s): every character is ASCII, printable
-   (true for ""; an invalid byte, read as a lone surrogate, is not printable). */
+   every one is of that class; isidentifier(s): s has characters, the first may start an
+   identifier and the rest continue one (Python's str.isidentifier(), no NFKC normalization);
+   isascii(s), isprintable(s): every character is ASCII, printable (true for ""; an invalid
+   byte, read as a lone surrogate, is not printable). */
 static bool bi_is(Interp *I, CallArgs *a, Value *out)
 {
     Str *s;
@@ -195,6 +206,7 @@ static bool bi_is(Interp *I, CallArgs *a, Value *out)
     bool all = s->len > 0 || cls == IS_ASCII || cls == IS_PRINTABLE;
     for (size_t i = 0; i < s->len && all;) {
         uint32_t cp;
+        bool first = i == 0;
         i += utf8_decode(s->data, s->len, i, &cp);
         switch (cls) {
         case IS_DIGIT: all = is_digit(cp); break;
@@ -203,6 +215,7 @@ static bool bi_is(Interp *I, CallArgs *a, Value *out)
         case IS_DECIMAL: all = is_decimal(cp); break;
         case IS_NUMERIC: all = is_numeric(cp); break;
         case IS_ALNUM: all = is_alnum(cp); break;
+        case IS_IDENTIFIER: all = first ? is_id_start(cp) : is_id_continue(cp); break;
         case IS_PRINTABLE: all = char_is_printable(cp); break;
         default: all = cp < 0x80; break;
         }
@@ -253,6 +266,7 @@ const Builtin bi_unicode_table[] = {
     { "isalpha", bi_is, "isalpha(s)", "true when s is not empty and all its characters are letters", IS_ALPHA, BF_OTHER, BT_NO },
     { "isalnum", bi_is, "isalnum(s)", "true when s is not empty and all its characters are letters or numeric", IS_ALNUM, BF_OTHER, BT_NO },
     { "isspace", bi_is, "isspace(s)", "true when s is not empty and all its characters are whitespace", IS_SPACE, BF_OTHER, BT_NO },
+    { "isidentifier", bi_is, "isidentifier(s)", "true when s is an identifier as Python's: a letter or _ first, then letters, digits, marks or _ (Unicode's XID classes)", IS_IDENTIFIER, BF_OTHER, BT_NO },
     { "isascii", bi_is, "isascii(s)", "true when all the characters of s are ASCII (also when s is empty)", IS_ASCII, BF_OTHER, BT_NO },
     { "isprintable", bi_is, "isprintable(s)", "true when no character of s is a control, format, private-use or unassigned one, or a separator but the space (also when s is empty)", IS_PRINTABLE, BF_OTHER, BT_NO },
     { "isupper", bi_is_case, "isupper(s)", "true when s has cased characters and all of them are upper case", IS_UPPER, BF_OTHER, BT_NO },

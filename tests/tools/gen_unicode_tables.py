@@ -5,15 +5,17 @@ usage: /usr/bin/python3 tests/tools/gen_unicode_tables.py > stdlib/unicode_data.
 
 The tables are what CPython 3.11 (Unicode 14.0) answers, so tl's case methods (upper, lower,
 title, capitalize, swapcase, casefold), its character classes (isalpha, isdigit, isdecimal,
-isnumeric, isalnum, isspace, isupper, islower, istitle), split() and strip() give Python's
-results character for character: ranges of code points for which chr(c).isalpha() / .isdigit()
-/ .isdecimal() / .isnumeric() / .isspace() / .isupper() / .islower() hold, and of the titlecase
-letters (category Lt, CPython's "title" flag); the simple case mappings as (code point, delta)
-pairs; the mappings to several characters (full case mapping, 'ß'.upper() == 'SS') spelled out;
-the few code points whose titlecase differs from their uppercase ('ǆ'.title() == 'ǅ') and whose
-case folding differs from their lowercase ('ß'.casefold() == 'ss'), each with what it becomes;
-and the Cased and Case_Ignorable ranges lower() needs for the final sigma rule (Σ at the end of
-a word lowers to ς).
+isnumeric, isalnum, isspace, isupper, islower, istitle, isidentifier), split() and strip() give
+Python's results character for character: ranges of code points for which chr(c).isalpha() /
+.isdigit() / .isdecimal() / .isnumeric() / .isspace() / .isupper() / .islower() hold, and of the
+titlecase letters (category Lt, CPython's "title" flag); the characters an identifier may start
+with (XID_Start and '_': chr(c).isidentifier()) and continue with (XID_Continue:
+('a' + chr(c)).isidentifier(); str.isidentifier() does not NFKC-normalize, unlike the
+tokenizer); the simple case mappings as (code point, delta) pairs; the mappings to several
+characters (full case mapping, 'ß'.upper() == 'SS') spelled out; the few code points whose
+titlecase differs from their uppercase ('ǆ'.title() == 'ǅ') and whose case folding differs from
+their lowercase ('ß'.casefold() == 'ss'), each with what it becomes; and the Cased and
+Case_Ignorable ranges lower() needs for the final sigma rule (Σ at the end of a word lowers to ς).
 """
 import sys
 import unicodedata
@@ -101,6 +103,8 @@ def main():
     emit_ranges("uni_title_flag", ranges(lambda c: unicodedata.category(chr(c)) == "Lt"))
     emit_ranges("uni_cased", ranges(cased))
     emit_ranges("uni_case_ignorable", ranges(case_ignorable))
+    emit_ranges("uni_id_start", ranges(lambda c: chr(c).isidentifier()))
+    emit_ranges("uni_id_continue", ranges(lambda c: ("a" + chr(c)).isidentifier()))
     emit_case("uni_upper", "upper")
     emit_case("uni_lower", "lower")
     emit_exceptions("uni_title_not_upper", "title", "upper")
