@@ -16,6 +16,7 @@ static const BuiltinExample examples[] = {
     { "format", "format(\"{} + {:.2f}\", 1, 2.5)", "1 + 2.50" },
     { "fmt", "fmt(\"{x:>4}|\", x=7)", "   7|" },
     { "repr", "repr(\"a\\tb\")", "'a\\tb'" },
+    { "ascii", "ascii(\"né 😀\")", "'n\\xe9 \\U0001f600'" },
     { "shape", "shape(zeros(2, 3))", "(2, 3)" },
     { "ndim", "ndim(zeros(2, 3))", "2" },
     { "size", "size(zeros(2, 3))", "6" },

@@ -1,4 +1,4 @@
-/* format.c — format(template, *args, **names) as Python's str.format (fmt is the same function), and repr */
+/* format.c — format(template, *args, **names) as Python's str.format (fmt is the same function), repr and ascii */
 #include <stdlib.h>
 #include <string.h>
 
@@ -308,11 +308,12 @@ static bool bi_format(Interp *I, CallArgs *a, Value *out)
     return ok;
 }
 
-/* repr(x): the echo form; a string quoted as Python quotes it. */
+/* repr(x): the echo form, a string quoted as Python quotes it; ascii(x): that with every
+   non-ASCII character escaped. The conversions !r and !a of a replacement field (the row's tag). */
 static bool bi_repr(Interp *I, CallArgs *a, Value *out)
 {
     StrBuf b = { 0 };
-    bool ok = val_write_repr(*arg_given(a, 0), sb_write, &b) == 0;
+    bool ok = val_write_field(*arg_given(a, 0), a->self->tag, NULL, sb_write, &b) == 0;
     if (ok) {
         *out = val_str(b.data ? b.data : "", b.len);
         ok = out->kind == V_STR;
@@ -325,6 +326,7 @@ const Builtin bi_format_table[] = {
     { "format", bi_format, "format(template, /, *args, **names)",
       "Python's str.format: {} {0} {name} {x[0]} {x.attr}, !r !s !a, :spec (\"{:>8.3f}\".format(x) works too)", 0, BF_OTHER, BT_NO },
     { "fmt", bi_format, "fmt(template, /, *args, **names)", "the same function as format", 0, BF_OTHER, BT_NO },
-    { "repr", bi_repr, "repr(x)", "the echo form of x as a string; a string quoted and escaped as Python's repr", 0, BF_OTHER, BT_NO },
+    { "repr", bi_repr, "repr(x)", "the echo form of x as a string; a string quoted and escaped as Python's repr", 'r', BF_OTHER, BT_NO },
+    { "ascii", bi_repr, "ascii(x)", "repr(x) with every non-ASCII character escaped (\\xe9, \\u4e2d, \\U0001f600), as Python's ascii", 'a', BF_OTHER, BT_NO },
     { 0 },
 };
