@@ -1,4 +1,4 @@
-/* dicts.c — dict builtins: dict, values, items, get, setdefault, update; pop, copy and clear on a dict */
+/* dicts.c — dict builtins: dict, values, items, get, setdefault, update, popitem; pop, copy and clear on a dict */
 #include <string.h>
 
 #include "builtins.h"
@@ -23,6 +23,20 @@ static bool key_param(Interp *I, CallArgs *a, int i, const Str **out)
 
 enum { DICT_VALUES, DICT_ITEMS };
 
+/* Entry i of d as a new (key, value) tuple; V_UNDEF with the tl error set when out of memory. */
+static Value entry_pair(const Dict *d, int i)
+{
+    Value t = val_tuple_new(2), k = val_str(d->keys[i]->data, d->keys[i]->len);
+    if (t.kind != V_TUPLE || k.kind != V_STR) {
+        val_release(t);
+        val_release(k);
+        return (Value){ .kind = V_UNDEF };
+    }
+    t.as.tu->items[0] = k;
+    t.as.tu->items[1] = val_retain(d->vals[i]);
+    return t;
+}
+
 /* values(d): a list of the values; items(d): a list of (key, value) tuples; in insertion order. */
 static bool bi_values_items(Interp *I, CallArgs *a, Value *out)
 {
@@ -31,19 +45,10 @@ static bool bi_values_items(Interp *I, CallArgs *a, Value *out)
     Value l = val_list_new(d->n);
     if (l.kind != V_LIST) return interp_error_rt(I, a->at);
     for (int i = 0; i < d->n; i++) {
-        Value item = val_retain(d->vals[i]);
-        if (a->self->tag == DICT_ITEMS) {
-            Value t = val_tuple_new(2), k = val_str(d->keys[i]->data, d->keys[i]->len);
-            if (t.kind != V_TUPLE || k.kind != V_STR) {
-                val_release(t);
-                val_release(k);
-                val_release(item);
-                val_release(l);
-                return interp_error_rt(I, a->at);
-            }
-            t.as.tu->items[0] = k;
-            t.as.tu->items[1] = item;
-            item = t;
+        Value item = a->self->tag == DICT_ITEMS ? entry_pair(d, i) : val_retain(d->vals[i]);
+        if (item.kind == V_UNDEF) {
+            val_release(l);
+            return interp_error_rt(I, a->at);
         }
         l.as.l->items[l.as.l->n++] = item;
     }
@@ -77,6 +82,21 @@ static bool bi_pop_dict(Interp *I, CallArgs *a, Value *out)
     }
     *out = val_retain(*v);
     dict_remove(d, k->data, k->len);
+    return true;
+}
+
+/* popitem(d): removes the key inserted last and returns (key, value); an empty dict is an
+   IndexError (Python's KeyError, as a missing key's). */
+static bool bi_popitem(Interp *I, CallArgs *a, Value *out)
+{
+    Dict *d;
+    if (!dict_param(I, a, 0, &d)) return false;
+    if (d->n == 0) return bi_fail(I, a, IndexError, "the dict is empty");
+    Value pair = entry_pair(d, d->n - 1);
+    if (pair.kind == V_UNDEF) return interp_error_rt(I, a->at);
+    const Str *k = pair.as.tu->items[0].as.s;
+    dict_remove(d, k->data, k->len);
+    *out = pair;
     return true;
 }
 
@@ -180,6 +200,7 @@ const Builtin bi_dicts_table[] = {
     { "items", bi_values_items, "items(d)", "the (key, value) pairs of a dict, as a list of tuples", DICT_ITEMS, BF_OTHER, BT_NO },
     { "get", bi_get, "get(d, key, default=none)", "d[key], or default when the dict has no such key", 0, BF_OTHER, BT_NO },
     { "update", bi_update, "update(d, other=none, **names)", "sets every key of the dict other (or of (key, value) pairs), then each name=value, in d", 0, BF_OTHER, BT_NO },
+    { "popitem", bi_popitem, "popitem(d)", "removes the key inserted last and returns its (key, value) pair", 0, BF_OTHER, BT_NO },
     { "setdefault", bi_setdefault, "setdefault(d, key, default=none)", "d[key], set to default first when d has no such key", 0, BF_OTHER, BT_NO },
     { "dict", bi_dict, "dict(other=none, **names)", "a new dict of the keys and values of a dict or of (key, value) pairs, then of name=value", 0, BF_OTHER, BT_NO },
     { 0 },

@@ -160,6 +160,7 @@ static const BuiltinExample examples[] = {
     { "map", "map(fn(w) = len(w), [\"a\", \"bb\", \"ccc\"])", "[1, 2, 3]" },
     { "filter", "filter(fn(x) = x % 2 == 1, list(range(6)))", "[1, 3, 5]" },
     { "dict", "dict(zip([\"lr\", \"steps\"], (0.1, 100)))", "lr: 0.1\nsteps: 100" },
+    { "popitem", "d = {\"a\": 1, \"b\": 2}\nprint(popitem(d), d.popitem(), len(d))", "('b', 2) ('a', 1) 0" },
     { "setdefault", "d = {}\nsetdefault(d, \"w\", list()).append(1)\nd", "w: [1]" },
     { "values", "values({\"a\": 1, \"b\": 2})", "[1, 2]" },
     { "items", "items({\"a\": 1})", "[('a', 1)]" },
