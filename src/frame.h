@@ -34,6 +34,9 @@ void frame_release(Frame *f);
 /* Frees the frames and closures reached from f that nothing outside their group holds
    (frame_cycles.c); f's count has just dropped. */
 void frame_collect_cycles(Frame *f);
+/* The same after a release of c left it held: looks only when c's one holder is a slot of its
+   frame or of one around it, where a cycle can have closed. */
+void closure_collect_cycles(Closure *c);
 bool frame_ensure(Frame *f, int nslots);
 void frame_clear(Frame *f);
 

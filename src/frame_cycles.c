@@ -13,35 +13,36 @@
    frames and closures it reaches through those references are looked at, as a trial
    deletion: each one's references from inside the group are counted, and one with more
    references than that is held from outside, as is everything it reaches; the rest are
-   garbage, and are emptied and freed. The look is bounded (CYCLE_MAX_NODES, CYCLE_MAX_EDGES):
+   garbage, and are emptied and freed. The look is bounded (CYCLE_MAX_NODES, CYCLE_MAX_EDGES,
+   small, as the group lives on the C stack and a factory called in a loop looks each call):
    past it nothing is freed, as before. Lists, tuples and dicts are not followed: a cycle
    through them waits for the end of the run (val_owner_sweep). The globals are no frame of
    a closure's (a function defined at the top level has none), so a look stays among calls. */
 
-enum { CYCLE_MAX_NODES = 64, CYCLE_MAX_EDGES = 4096 };
+enum { CYCLE_MAX_NODES = 32, CYCLE_MAX_EDGES = 2048 };
 
 /* A frame or a closure of the group, its references from inside the group, and whether
    something outside the group reaches it. */
 typedef struct CycleNode {
-    bool is_frame;
     void *p;
-    int64_t internal;
-    bool live;
+    int32_t internal;
+    bool is_frame, live;
 } CycleNode;
 
 typedef struct CycleGroup {
     CycleNode n[CYCLE_MAX_NODES];
     int count;
-    int64_t edges;
+    int edges;
     bool too_big;
-    int work[CYCLE_MAX_NODES], nwork;   /* held nodes whose references are still to follow */
+    uint8_t work[CYCLE_MAX_NODES];
+    int nwork;   /* held nodes whose references are still to follow */
 } CycleGroup;
 
 /* Set while a group is being freed: the releases it makes do not start another look. */
 static bool freeing;
 
 /* The references a frame or closure holds in all. */
-static int64_t node_refcount(const CycleNode *x)
+static inline int64_t node_refcount(const CycleNode *x)
 {
     return x->is_frame ? ((const Frame *)x->p)->refcount : ((const Closure *)x->p)->refcount;
 }
@@ -52,7 +53,7 @@ static int node_index(CycleGroup *g, bool is_frame, void *p, bool add)
     for (int i = 0; i < g->count; i++)
         if (g->n[i].p == p) return i;
     if (!add || g->count == CYCLE_MAX_NODES) return -1;
-    g->n[g->count] = (CycleNode){ .is_frame = is_frame, .p = p };
+    g->n[g->count] = (CycleNode){ .p = p, .is_frame = is_frame };
     return g->count++;
 }
 
@@ -61,7 +62,7 @@ typedef void (*edge_fn)(CycleGroup *g, bool is_frame, void *to);
 /* Calls visit for each frame or closure node i holds a reference to: a frame its parent and
    the functions in its slots, a closure its defining frame and the functions among its
    defaults. */
-static void each_edge(CycleGroup *g, int i, edge_fn visit)
+static inline __attribute__((always_inline)) void each_edge(CycleGroup *g, int i, edge_fn visit)
 {
     if (g->n[i].is_frame) {
         Frame *f = g->n[i].p;
@@ -94,7 +95,7 @@ static void mark_edge(CycleGroup *g, bool is_frame, void *to)
     int j = node_index(g, is_frame, to, false);
     if (j >= 0 && !g->n[j].live) {
         g->n[j].live = true;
-        g->work[g->nwork++] = j;
+        g->work[g->nwork++] = (uint8_t)j;
     }
 }
 
@@ -138,13 +139,13 @@ void frame_collect_cycles(Frame *start)
     if (freeing || start->collecting || start->running) return;
     CycleGroup g;
     g.count = 1, g.edges = 0, g.too_big = false, g.nwork = 0;
-    g.n[0] = (CycleNode){ .is_frame = true, .p = start };
+    g.n[0] = (CycleNode){ .p = start, .is_frame = true };
     for (int i = 0; i < g.count && !g.too_big; i++) each_edge(&g, i, count_edge);
     if (g.too_big) return;
     for (int i = 0; i < g.count; i++)
         if (node_refcount(&g.n[i]) > g.n[i].internal) {
             g.n[i].live = true;
-            g.work[g.nwork++] = i;
+            g.work[g.nwork++] = (uint8_t)i;
         }
     while (g.nwork > 0) each_edge(&g, g.work[--g.nwork], mark_edge);   /* what a held node reaches is held */
     for (int i = 0; i < g.count; i++)
@@ -152,4 +153,20 @@ void frame_collect_cycles(Frame *start)
             free_garbage(&g);
             return;
         }
+}
+
+void closure_collect_cycles(Closure *c)
+{
+    /* Held once, by a slot of its own frame or of a frame around it (an inner function that
+       names itself, a closure a call kept, one `nonlocal` stored): the cases where a release
+       can leave a cycle with nothing outside it. A closure held elsewhere (a global:
+       h = compose(f, g), called in a loop) costs a scan of the few slots of its frames. */
+    Frame *env = c->env;
+    if (c->refcount != 1 || !env || env->running || freeing || env->collecting) return;
+    for (const Frame *f = env; f; f = f->parent)
+        for (int k = 0; k < f->nslots; k++)
+            if (f->slots[k].kind == V_FUNC && f->slots[k].as.fn == c) {
+                frame_collect_cycles(env);
+                return;
+            }
 }

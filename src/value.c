@@ -204,7 +204,7 @@ void val_release_obj(Value v)
     case V_FUNC: {
         Closure *c = v.as.fn;
         if (--c->refcount == 0) closure_free(c);
-        else if (c->env) frame_collect_cycles(c->env);   /* its frame may now be held only by a cycle */
+        else closure_collect_cycles(c);   /* its frame may now be held only by a cycle */
         break;
     }
     default: break;

@@ -480,6 +480,9 @@ Test(embed_cycles, frame_closure_cycles_are_freed_during_the_run)
         /* nonlocal: an inner call stores its closure in the outer call's frame */
         "fn outer() {\n    f = w\n    fn g() {\n        nonlocal f\n        f = fn() = 1\n        return 0\n    }\n"
         "    return g()\n}\nr = outer()",
+        /* the same closure returned, and let go later: the release closes the cycle */
+        "fn outer() {\n    keep = w\n    n = 0\n    fn g() {\n        nonlocal n\n        n = fn() = keep\n        return 0\n    }\n"
+        "    g()\n    return n\n}\nr = outer()\nr = 0",
     };
     for (size_t i = 0; i < sizeof programs / sizeof *programs; i++) {
         tl_state *S = tl_open();
