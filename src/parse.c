@@ -439,6 +439,21 @@ Node *ps_display_item(Parser *p, bool *splat)
     return s;
 }
 
+Node *ps_tuple_rest(Parser *p, Node *first, bool splat, Span at, TokenKind end)
+{
+    Node *t = ps_new_node(p, N_TUPLE, at);
+    NodeVec items = {0};
+    ps_vec_push(p, &items, first);
+    while (ps_at(p, TK_COMMA)) {
+        ps_advance(p);
+        if (end == TK_COUNT ? !ps_starts_expression(p) && !ps_at(p, TK_STAR) : ps_at(p, end)) break;
+        ps_vec_push(p, &items, ps_display_item(p, &splat));
+    }
+    t->splat = splat;
+    ps_set_list(t, &items);
+    return t;
+}
+
 /* Refuses a starred item where it cannot splice: alone in parentheses, or (comprehension) as
    a comprehension's item. */
 static void no_lone_star(Parser *p, const Node *item, bool comprehension)
@@ -455,7 +470,6 @@ static Node *paren_expr(Parser *p)
 {
     Span open_at = ps_span_of(p, &p->tok);
     ps_open_bracket(p, CTX_PAREN);
-    NodeVec items = {0};
     if (ps_at(p, TK_RPAREN)) {
         ps_close_bracket(p, TK_RPAREN);
         return ps_new_node(p, N_TUPLE, open_at);
@@ -471,16 +485,8 @@ static Node *paren_expr(Parser *p)
         no_lone_star(p, first, true);
         return generator_expr(p, first, open_at);
     }
-    Node *t = ps_new_node(p, N_TUPLE, open_at);
-    t->splat = splat;
-    ps_vec_push(p, &items, first);
-    while (ps_at(p, TK_COMMA)) {
-        ps_advance(p);
-        if (ps_at(p, TK_RPAREN)) break;
-        ps_vec_push(p, &items, ps_display_item(p, &t->splat));
-    }
+    Node *t = ps_tuple_rest(p, first, splat, open_at, TK_RPAREN);
     ps_close_bracket(p, TK_RPAREN);
-    ps_set_list(t, &items);
     return t;
 }
 
@@ -760,17 +766,7 @@ static Node *field_items(Parser *p, Span at)
         no_lone_star(p, first, false);
         return first;
     }
-    Node *t = ps_new_node(p, N_TUPLE, at);
-    NodeVec items = {0};
-    ps_vec_push(p, &items, first);
-    while (ps_at(p, TK_COMMA)) {
-        ps_advance(p);
-        if (ps_at(p, TK_EOF)) break;
-        ps_vec_push(p, &items, ps_display_item(p, &splat));
-    }
-    t->splat = splat;
-    ps_set_list(t, &items);
-    return t;
+    return ps_tuple_rest(p, first, splat, at, TK_EOF);
 }
 
 /* A field's expression [start, end) of the current f-string token, lexed from a copy of its line

@@ -77,6 +77,10 @@ TokenKind ps_peek_kind(Parser *p);
 /* An item of a tuple or list display: an expression, or *e (N_STARARG: *splat is set), whose
    items the display splices in. */
 Node *ps_display_item(Parser *p, bool *splat);
+/* The tuple (at `at`) of first, whose splat is given, and the items after each comma: a
+   trailing comma is allowed before `end`, or, with end TK_COUNT (a statement's list), before
+   anything that starts no item. Parenthesized tuples, f-string fields and statements share it. */
+Node *ps_tuple_rest(Parser *p, Node *first, bool splat, Span at, TokenKind end);
 /* Can a token of kind k start an expression, but not continue one (no infix or postfix use)? */
 bool ps_kind_starts_operand_only(TokenKind k);
 /* Is the current token of kind k? */

@@ -191,17 +191,7 @@ static Node *parse_exprlist(Parser *p)
     bool splat = false;
     Node *first = ps_display_item(p, &splat);
     if (!ps_at(p, TK_COMMA)) return first;
-    Node *t = ps_new_node(p, N_TUPLE, node_start(first));
-    t->splat = splat;
-    NodeVec items = {0};
-    ps_vec_push(p, &items, first);
-    while (ps_at(p, TK_COMMA)) {
-        ps_advance(p);
-        if (!ps_starts_expression(p) && !ps_at(p, TK_STAR)) break;
-        ps_vec_push(p, &items, ps_display_item(p, &t->splat));
-    }
-    ps_set_list(t, &items);
-    return t;
+    return ps_tuple_rest(p, first, splat, node_start(first), TK_COUNT);
 }
 
 /* Refuses a value that is a starred *e alone (in a tuple it splices). */

@@ -151,8 +151,6 @@ static void spec_text(char *spec, const Conv *c, bool number, uint32_t type)
     snprintf(spec + k, (size_t)(64 - k), "%c", (char)type);
 }
 
-/* The tl_write_fn that appends to a StrBuf. */
-static int sb_write(void *ctx, const char *s, size_t n) { return sb_append(ctx, s, n) ? 0 : -1; }
 
 /* %e %E %f %F %g %G of v, a real number (an integer or bool converts). */
 static bool put_float(Percent *P, const Conv *c, Value v)

@@ -108,8 +108,6 @@ int val_write_spec(Value v, const tl_fmtspec *spec, tl_write_fn w, void *ctx)
     }
 }
 
-/* Collects text for a conversion whose result is then formatted as a string. */
-static int sb_write(void *ctx, const char *s, size_t n) { return sb_append(ctx, s, n) ? 0 : -1; }
 
 int val_write_field(Value v, int conversion, const tl_fmtspec *spec, tl_write_fn w, void *ctx)
 {

@@ -592,9 +592,9 @@ static int write_value(Value v, tl_write_fn w, void *ctx, int depth, const Print
     }
 }
 
-static int sb_writer(void *ctx, const char *s, size_t n) { return sb_append(ctx, s, n) ? 0 : -1; }
+int sb_write(void *ctx, const char *s, size_t n) { return sb_append(ctx, s, n) ? 0 : -1; }
 
-bool val_format(StrBuf *b, Value v) { return val_write(v, sb_writer, b) == 0; }
+bool val_format(StrBuf *b, Value v) { return val_write(v, sb_write, b) == 0; }
 
 /* ---- frames ------------------------------------------------------------ */
 

@@ -187,6 +187,8 @@ bool val_truthy(Value v, bool *out);        /* false (error set in tl_errmsg) if
 /* Text forms: print form (strings raw) into a growing buffer. */
 typedef struct StrBuf { char *data; size_t len, cap; } StrBuf;
 bool sb_append(StrBuf *b, const char *s, size_t n);
+/* A tl_write_fn appending to the StrBuf ctx: 0, or -1 when out of memory. */
+int sb_write(void *ctx, const char *s, size_t n);
 bool sb_printf(StrBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_free(StrBuf *b);
 /* Appends the print form of v. Returns false with tl error set on failure (e.g. interrupted). */

@@ -18,8 +18,6 @@ typedef struct Template {
     int auto_fields;
 } Template;
 
-/* The tl_write_fn that appends to a StrBuf. */
-static int sb_write(void *ctx, const char *s, size_t n) { return sb_append(ctx, s, n) ? 0 : -1; }
 
 /* A part of the template: [s, e). */
 typedef struct Piece {

@@ -275,8 +275,6 @@ static void trim_spaces(const Str *s, size_t *from, size_t *to)
     *to = seen ? end : 0;
 }
 
-/* A tl_write_fn appending to a StrBuf (ctx). */
-static int sb_write(void *ctx, const char *p, size_t n) { return sb_append(ctx, p, n) ? 0 : -1; }
 
 /* A ValueError naming the string s (as its repr, as Python's int() does) and why. */
 static bool bad_number(Interp *I, CallArgs *a, const Str *s, const char *why)
